@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The perfshap authors
+# Every dependency is a Debian package found through its CMake config; nothing is downloaded.
+find_package(Threads REQUIRED)
+find_package(TBB REQUIRED)
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+find_package(nlohmann_json 3.10 REQUIRED)
+if(PERFSHAP_BUILD_CLI)
+  find_package(CLI11 2.0 REQUIRED)
+endif()
+if(PERFSHAP_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+if(PERFSHAP_BUILD_BENCH)
+  find_package(benchmark REQUIRED)
+endif()

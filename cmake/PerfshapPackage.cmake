@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The perfshap authors
+# Installs an exported package: find_package(perfshap) + perfshap::perfshap.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(PERFSHAP_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/perfshap)
+install(TARGETS perfshap EXPORT perfshapTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/perfshap
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_BINARY_DIR}/generated/perfshap/version_config.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/perfshap)
+if(TARGET perfshap_cli)
+  install(TARGETS perfshap_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+install(EXPORT perfshapTargets NAMESPACE perfshap:: DESTINATION ${PERFSHAP_INSTALL_CMAKEDIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/perfshapConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/perfshapConfig.cmake
+                              INSTALL_DESTINATION ${PERFSHAP_INSTALL_CMAKEDIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/perfshapConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/perfshapConfig.cmake ${PROJECT_BINARY_DIR}/perfshapConfigVersion.cmake
+        DESTINATION ${PERFSHAP_INSTALL_CMAKEDIR})

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+#include "common.hpp"
+
+namespace perfshap::cli {
+
+// One setup function per subcommand (cmd_<name>.cpp); AllCommands() lists them.
+void SetupDemo(CLI::App& app);
+
+}  // namespace perfshap::cli

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "common.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "perfshap/error.hpp"
+#include "perfshap/version.hpp"
+#include "report/output.hpp"
+
+namespace perfshap::cli {
+
+void AddCommonOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_seed) {
+  opts.seed = default_seed;
+  app.add_option("--data", opts.data, "CSV file with a header row (default: built-in generated data)");
+  app.add_option("--label", opts.label, "name of the label column of --data");
+  app.add_option("--positive", opts.positive, "label value of the positive class (default: the label is 0/1)");
+  app.add_option("--threads", opts.threads, "worker threads (0 = all cores); results do not depend on it")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--seed", opts.seed, "random seed (splits, generated data)")->capture_default_str();
+  app.add_option("--out", opts.out, "output directory for result.json and the other files");
+  app.add_flag("--quiet", opts.quiet, "print nothing but errors");
+  app.add_flag("--force", opts.force, "write into a non-empty --out directory");
+  app.add_option("--progress", opts.progress, "progress on stderr: auto (bar on a terminal), bar, plain, none")
+      ->check(CLI::IsMember({"auto", "bar", "plain", "none"}))
+      ->capture_default_str();
+}
+
+namespace {
+std::string FormatSeconds(double s) {
+  char buf[32];
+  if (s < 60) std::snprintf(buf, sizeof buf, "%.1fs", s);
+  else std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+  return buf;
+}
+}  // namespace
+
+ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& what) {
+  ExecutionOptions exec;
+  exec.threads = opts.threads;
+  std::string mode = opts.progress;
+  if (opts.quiet) mode = "none";
+  if (mode == "auto") mode = ::isatty(STDERR_FILENO) != 0 ? "bar" : "none";
+  if (mode == "none") return exec;
+  const bool bar = mode == "bar";
+  exec.progress = [bar, what](const Progress& p) {
+    const double frac = p.total > 0 ? static_cast<double>(p.done) / static_cast<double>(p.total) : 0.0;
+    char line[256];
+    if (bar) {
+      constexpr int kWidth = 30;
+      const int filled = static_cast<int>(std::lround(frac * kWidth));
+      std::string cells(static_cast<std::size_t>(filled), '#');
+      cells.append(static_cast<std::size_t>(kWidth - filled), '.');
+      std::snprintf(line, sizeof line, "\r%s [%s] %5.1f%% %llu/%llu  %.3g/s  ETA %s ", what.c_str(), cells.c_str(),
+                    100.0 * frac, static_cast<unsigned long long>(p.done), static_cast<unsigned long long>(p.total),
+                    p.rate, FormatSeconds(p.eta_seconds).c_str());
+      std::fputs(line, stderr);
+      if (p.finished) std::fputs("\n", stderr);
+    } else {
+      std::snprintf(line, sizeof line, "progress %s %llu/%llu %.1f%% rate %.3g/s eta %s%s\n", what.c_str(),
+                    static_cast<unsigned long long>(p.done), static_cast<unsigned long long>(p.total), 100.0 * frac,
+                    p.rate, FormatSeconds(p.eta_seconds).c_str(), p.finished ? " done" : "");
+      std::fputs(line, stderr);
+    }
+    std::fflush(stderr);
+  };
+  return exec;
+}
+
+Dataset LoadData(const CommonOptions& opts, bool regression) {
+  if (opts.label.empty())
+    throw InvalidArgument("--data " + opts.data + " needs --label COLUMN (the name of the label column)");
+  CsvOptions csv;
+  csv.label = opts.label;
+  csv.positive = opts.positive;
+  csv.regression = regression;
+  return ReadCsv(opts.data, csv);
+}
+
+void PrepareOut(const CommonOptions& opts) {
+  if (!opts.out.empty()) detail::PrepareOutputDir(opts.out, opts.force);
+}
+
+void WriteResult(const CommonOptions& opts, Json result, const std::string& method,
+                 const std::vector<std::string>& features, int threads_used, double elapsed_seconds) {
+  if (opts.out.empty()) return;
+  Json head;
+  head["method"] = method;
+  head["version"] = std::string(Version());
+  head["features"] = features;
+  head["seed"] = opts.seed;
+  head["threads"] = threads_used;
+  head["elapsed_seconds"] = elapsed_seconds;
+  for (auto it = result.begin(); it != result.end(); ++it)
+    if (!head.contains(it.key())) head[it.key()] = it.value();
+  detail::WriteFileAtomic(std::filesystem::path(opts.out) / "result.json", head.dump(2) + "\n");
+}
+
+void Say(const CommonOptions& opts, const std::string& text) {
+  if (!opts.quiet) std::cout << text << std::flush;
+}
+
+}  // namespace perfshap::cli

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "perfshap/dataset.hpp"
+#include "perfshap/execution.hpp"
+
+namespace perfshap::cli {
+
+using Json = nlohmann::ordered_json;
+
+/** Flags every subcommand shares. */
+struct CommonOptions {
+  std::string data;
+  std::string label;
+  std::string positive;
+  int threads = 0;
+  std::uint64_t seed = 0;
+  std::string out;
+  bool quiet = false;
+  bool force = false;
+  std::string progress = "auto";
+};
+
+/** @brief Adds --data --label --positive --threads --seed --out --quiet --force --progress. */
+void AddCommonOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_seed);
+
+/** @brief ExecutionOptions from the flags: threads, and a progress renderer on stderr (a bar
+ *  when stderr is a terminal, plain lines with --progress plain, nothing otherwise). */
+ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& what);
+
+/** @brief Reads --data (binary label by default) or throws a usage error when --label is missing. */
+Dataset LoadData(const CommonOptions& opts, bool regression = false);
+
+/** @brief Checks --out before the computation starts (so a long run never ends in a refusal). */
+void PrepareOut(const CommonOptions& opts);
+
+/** @brief Adds the keys every result.json carries, then writes OUT/result.json atomically. */
+void WriteResult(const CommonOptions& opts, Json result, const std::string& method,
+                 const std::vector<std::string>& features, int threads_used, double elapsed_seconds);
+
+/** @brief Prints to stdout unless --quiet. */
+void Say(const CommonOptions& opts, const std::string& text);
+
+/** @brief One registered subcommand. */
+struct Command {
+  const char* name;
+  const char* description;
+  std::function<void(CLI::App&)> setup;
+};
+
+/** @brief Every subcommand of the tool, in the order `--help` lists them. */
+std::vector<Command> AllCommands();
+
+}  // namespace perfshap::cli

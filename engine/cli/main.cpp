@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// The perfshap command: a registry of subcommands over the library. Errors become one line on
+// stderr; exit code 2 for usage and input errors, 1 for internal errors.
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "common.hpp"
+#include "perfshap/error.hpp"
+#include "perfshap/version.hpp"
+
+namespace {
+
+std::string OneLine(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"perfshap: Shapley values for model performance, robustness and predictions", "perfshap"};
+  app.set_version_flag("--version", "perfshap " + std::string(perfshap::Version()));
+  app.require_subcommand(1);
+  for (const auto& cmd : perfshap::cli::AllCommands()) {
+    CLI::App* sub = app.add_subcommand(cmd.name, cmd.description);
+    cmd.setup(*sub);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "perfshap: error: " << OneLine(e.what()) << " (see perfshap --help)\n";
+    return 2;
+  } catch (const perfshap::Error& e) {
+    std::cerr << "perfshap: error: " << OneLine(e.what()) << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "perfshap: error: out of memory; use fewer rows or features\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "perfshap: internal error: " << OneLine(e.what()) << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "perfshap/export.hpp"
+
+namespace perfshap {
+
+/** @brief How a string (categorical) column was encoded into numbers: code k = levels[k],
+ *  levels in order of first appearance in the file. */
+struct CategoricalEncoding {
+  std::vector<std::string> levels;
+};
+
+/**
+ * @brief A table of features in column-major storage plus an optional label.
+ *
+ * Feature column j is `column(j)`, a contiguous span of n_rows() doubles. A coalition of
+ * features is a mask over these columns; nothing is ever copied per coalition.
+ * For a binary task the label holds 1.0 for the positive class and 0.0 otherwise.
+ */
+class PERFSHAP_EXPORT Dataset {
+ public:
+  Dataset() = default;
+  /**
+   * @brief Builds a data set from columns.
+   * @param names feature names, one per column, unique.
+   * @param columns columns[j] has n_rows values.
+   * @param label n_rows values (may be empty for unlabeled data).
+   * @throws InvalidArgument on shape mismatch or duplicate names.
+   */
+  Dataset(std::vector<std::string> names, std::vector<std::vector<double>> columns,
+          std::vector<double> label, std::string label_name = "label");
+
+  std::size_t n_rows() const noexcept { return n_rows_; }
+  std::size_t n_features() const noexcept { return names_.size(); }
+  const std::vector<std::string>& feature_names() const noexcept { return names_; }
+  const std::string& label_name() const noexcept { return label_name_; }
+  /** @brief Column j, n_rows() contiguous values. */
+  std::span<const double> column(std::size_t j) const { return columns_.at(j); }
+  /** @brief The label, n_rows() values (1 = positive, 0 = negative for binary data). */
+  std::span<const double> label() const noexcept { return label_; }
+  /** @brief Encoding of feature j when it was read from strings, else nullopt. */
+  const std::optional<CategoricalEncoding>& encoding(std::size_t j) const { return encodings_.at(j); }
+  void set_encoding(std::size_t j, CategoricalEncoding enc) { encodings_.at(j) = std::move(enc); }
+  /** @brief Where the data came from (file path or generator description), for messages. */
+  const std::string& source() const noexcept { return source_; }
+  void set_source(std::string s) { source_ = std::move(s); }
+  /** @brief Index of the feature called name. @throws InvalidArgument if there is none. */
+  std::size_t FeatureIndex(const std::string& name) const;
+  /** @brief Number of rows whose label is 1. */
+  std::size_t CountPositive() const noexcept;
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<std::vector<double>> columns_;
+  std::vector<std::optional<CategoricalEncoding>> encodings_;
+  std::vector<double> label_;
+  std::string label_name_ = "label";
+  std::string source_;
+  std::size_t n_rows_ = 0;
+};
+
+/** @brief Options of ReadCsv. */
+struct CsvOptions {
+  /** Name of the label column (required unless allow_no_label). */
+  std::string label;
+  /** Value of the label that is the positive class, compared after trimming: equal text,
+   *  or both finite numbers and equal (so "1" matches "1.0"); e.g. "1", "M", "2".
+   *  Empty = the label must already be 0/1 and 1 is positive. */
+  std::string positive;
+  /** When true, the label is kept as the raw numeric value (regression targets). */
+  bool regression = false;
+  /** When false, missing values (empty, "?", "NA", "NaN", "nan", any NaN spelling) are an
+   *  error naming the line and column. When true they are kept: as NaN in a numeric column,
+   *  and as a level of their own, spelled as in the file (e.g. "?"), in a text column.
+   *  A missing label is always an error. */
+  bool allow_missing = false;
+  /** Field separator (not a quote, line end, letter, digit, '.', '+' or '-'). */
+  char delimiter = ',';
+  /** When true, an empty `label` reads every column as a feature and the label is empty. */
+  bool allow_no_label = false;
+};
+
+/**
+ * @brief Reads a CSV file with a header row.
+ *
+ * Format: RFC 4180 quoting ("a,b", doubled quotes "" inside quotes, quoted line breaks),
+ * LF, CRLF or CR line ends, an optional UTF-8 byte-order mark, blank lines skipped, every
+ * cell trimmed of spaces and tabs. Line numbers in messages are physical lines (header = 1).
+ *
+ * Column types: a cell is a number when the whole trimmed cell parses as a decimal number
+ * in strtod's syntax (".28", "-1e3", "+5"; no hexadecimal), read with std::from_chars so the
+ * C locale does not matter. A feature column is numeric when none of its non-missing cells
+ * is text, and categorical (codes 0..L-1 by first appearance, encoding recorded) when none
+ * is a number. A column that mixes the two is an error pointing at the odd cell: most likely
+ * a typo such as "abc" among numbers. Infinite values ("inf") are always an error. The label
+ * column is never encoded silently: with `positive` set, label = (cell matches positive);
+ * otherwise it must be 0/1 (or any finite number with `regression`).
+ * @param path the CSV file; messages name it as given.
+ * @param options label column, positive class, missing-value policy, delimiter.
+ * @return the features (the label column removed, the others in file order), the label,
+ *   encodings of the categorical columns, and source() = path.
+ * @throws InvalidArgument for an unusable delimiter, or `positive` with `regression`.
+ * @throws DataError with a one-line message naming the file, line (1-based, header = 1) and
+ *   column for: missing file, a directory, empty file, header only, ragged row, unclosed
+ *   quote, duplicate or empty column names, unknown label column (lists the columns),
+ *   missing value, infinite value, text among numbers (and a number among text), no feature
+ *   column, a label that is not 0/1 without `positive`, a `positive` that no row has, a
+ *   label with one class.
+ */
+PERFSHAP_EXPORT Dataset ReadCsv(const std::string& path, const CsvOptions& options);
+
+}  // namespace perfshap

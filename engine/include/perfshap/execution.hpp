@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "perfshap/export.hpp"
+
+namespace perfshap {
+
+/** @brief A progress report: `done` of `total` work units, measured rate and time left. */
+struct Progress {
+  std::uint64_t done = 0;
+  std::uint64_t total = 0;
+  double elapsed_seconds = 0.0;
+  /** Units per second since the start. */
+  double rate = 0.0;
+  /** Estimated seconds left at the current rate (0 when unknown). */
+  double eta_seconds = 0.0;
+  /** True for the last report of a computation. */
+  bool finished = false;
+};
+
+/** @brief Receives progress reports. Called from any thread, never concurrently with itself,
+ *  at most about ten times a second plus once at the end. Must not throw. */
+using ProgressCallback = std::function<void(const Progress&)>;
+
+/**
+ * @brief Where and how a computation runs.
+ *
+ * The library never changes process-wide settings: it runs in its own task arena of
+ * `threads` workers. Results do not depend on `threads`.
+ */
+struct ExecutionOptions {
+  /** Worker threads; 0 = as many as the calling context allows (hardware concurrency). */
+  int threads = 0;
+  /** Optional progress hook (see ProgressCallback). */
+  ProgressCallback progress;
+  /** Optional cancellation flag, checked between blocks of work; when it becomes true the
+   *  computation stops and throws perfshap::Cancelled. */
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+/** @brief The number of worker threads a computation with these options uses. */
+PERFSHAP_EXPORT int ResolvedThreads(const ExecutionOptions& options);
+
+}  // namespace perfshap

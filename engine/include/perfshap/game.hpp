@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "perfshap/coalition.hpp"
+#include "perfshap/export.hpp"
+
+namespace perfshap {
+
+/**
+ * @brief Evaluates a game's coalitions on one thread, with its own scratch memory.
+ *
+ * A solver makes one worker per task and calls Reset() at the start of every block of
+ * coalitions, then Evaluate() for the block's coalitions in order (Gray-code order when the
+ * solver uses it, so consecutive coalitions differ by one player). A worker may cache work
+ * from the previous coalition of the same block, but its results must not depend on what it
+ * computed before the last Reset(): that is what makes results independent of thread count.
+ */
+class PERFSHAP_EXPORT GameWorker {
+ public:
+  virtual ~GameWorker();
+  /** @brief Forget any state cached from earlier coalitions. */
+  virtual void Reset() {}
+  /**
+   * @brief Writes v(s) into out.
+   * @param s the coalition (bit i = player i).
+   * @param out n_outputs() values; must not allocate in the steady state.
+   */
+  virtual void Evaluate(Coalition s, std::span<double> out) = 0;
+};
+
+/**
+ * @brief A cooperative game with vector values, v: coalition -> R^k.
+ *
+ * Vector-valued on purpose: one coalition's work (one model training, one marginalisation)
+ * yields every output (AUC, every ROC grid point, every individual XPER value...), and
+ * Shapley values are linear in v, so all k outputs share one pass of a solver.
+ * A Game is immutable and shared by all workers.
+ */
+class PERFSHAP_EXPORT Game {
+ public:
+  virtual ~Game();
+  /** @brief Number of players n (features). */
+  virtual int n_players() const = 0;
+  /** @brief Number of outputs k of v. */
+  virtual std::size_t n_outputs() const = 0;
+  /** @brief A new worker with its own scratch memory. */
+  virtual std::unique_ptr<GameWorker> MakeWorker() const = 0;
+  /** @brief Player names (default "x0", "x1", ...). */
+  virtual std::vector<std::string> player_names() const;
+};
+
+/** @brief Evaluates v(s) once with a fresh worker (convenience for tests and small games). */
+PERFSHAP_EXPORT std::vector<double> EvaluateCoalition(const Game& game, Coalition s);
+
+}  // namespace perfshap

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "perfshap/export.hpp"
+
+namespace perfshap {
+
+/** @brief One train/test partition: 0-based data-row indices, each list sorted ascending. */
+struct Split {
+  std::vector<std::size_t> train;
+  std::vector<std::size_t> test;
+};
+
+/** @brief A list of splits evaluated as repetitions (holdout = 1, k-fold = K, MC-CV = R). */
+using SplitPlan = std::vector<Split>;
+
+/**
+ * @brief One random holdout split. test size = round(test_fraction * n) (at least 1, at most
+ * n-1). With `stratify_labels` non-empty, each class is split in the same proportion
+ * (largest-remainder allocation). Random stream (seed, stream_id).
+ * @throws InvalidArgument for n < 2 or a fraction outside (0, 1).
+ */
+PERFSHAP_EXPORT Split HoldoutSplit(std::size_t n, double test_fraction, std::uint64_t seed,
+                                   std::span<const double> stratify_labels = {},
+                                   std::uint64_t stream_id = 0);
+
+/** @brief K folds of a random permutation (stratified when labels given): split k tests fold k. */
+PERFSHAP_EXPORT SplitPlan KFoldSplits(std::size_t n, std::size_t k, std::uint64_t seed,
+                                      std::span<const double> stratify_labels = {});
+
+/** @brief R independent holdout splits, repetition r drawn from stream (seed, r). */
+PERFSHAP_EXPORT SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetitions,
+                                           double test_fraction, std::uint64_t seed,
+                                           std::span<const double> stratify_labels = {});
+
+/**
+ * @brief Reads explicit splits from JSON: `{"train":[...],"test":[...]}` or
+ * `{"splits":[{"train":[...],"test":[...]},...]}`, 0-based data-row indices.
+ * @throws DataError naming the file (and split number) for malformed JSON, an index
+ *   >= n_rows, a negative or non-integer index, a duplicate, a row in both parts, an empty part.
+ */
+PERFSHAP_EXPORT SplitPlan ReadSplits(const std::string& path, std::size_t n_rows);
+
+}  // namespace perfshap

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "perfshap/version.hpp"
+
+namespace perfshap {
+
+std::string_view Version() noexcept { return PERFSHAP_VERSION_STRING; }
+
+}  // namespace perfshap

@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+//
+// ReadCsv: one pass splits the file into cells (string_views into the file text), then one
+// pass per column decides numeric vs categorical and converts. Every error names the file,
+// the physical line (header = line 1) and the column, on one line.
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "perfshap/dataset.hpp"
+#include "perfshap/error.hpp"
+
+namespace perfshap {
+namespace {
+
+constexpr std::size_t kMaxShownChars = 40;   // longest cell text quoted in a message
+constexpr std::size_t kMaxListedNames = 20;  // column names listed in a message
+constexpr std::size_t kMaxListedValues = 8;  // distinct label values listed in a message
+
+/// Escapes control characters so that a message stays on one line.
+void AppendEscaped(std::string& out, char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (c == '\n') {
+    out += "\\n";
+  } else if (c == '\r') {
+    out += "\\r";
+  } else if (c == '\t') {
+    out += "\\t";
+  } else if (u < 0x20 || u == 0x7f) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(u));
+    out += buf;
+  } else {
+    out += c;
+  }
+}
+
+std::string OneLine(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) AppendEscaped(out, c);
+  return out;
+}
+
+/// 'text' for a message: escaped, cut at kMaxShownChars bytes (on a UTF-8 boundary).
+std::string Show(std::string_view s) {
+  std::string out = "'";
+  std::size_t end = s.size();
+  bool cut = false;
+  if (end > kMaxShownChars) {
+    end = kMaxShownChars;
+    while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+    cut = true;
+  }
+  for (std::size_t i = 0; i < end; ++i) AppendEscaped(out, s[i]);
+  out += cut ? "...'" : "'";
+  return out;
+}
+
+std::string Where(const std::string& path, std::size_t line) {
+  return OneLine(path) + ":" + std::to_string(line) + ": ";
+}
+
+std::string ColumnRef(const std::vector<std::string>& names, std::size_t j) {
+  return "column " + Show(names[j]) + " (" + std::to_string(j + 1) + ")";
+}
+
+std::string ListNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t j = 0; j < names.size() && j < kMaxListedNames; ++j) {
+    if (j > 0) out += ", ";
+    out += Show(names[j]);
+  }
+  if (names.size() > kMaxListedNames) {
+    out += ", ... (" + std::to_string(names.size() - kMaxListedNames) + " more)";
+  }
+  return out;
+}
+
+std::string TrimBlanks(std::string_view t) {
+  while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+  return std::string(t);
+}
+
+enum class NumberKind { kFinite, kNaN, kInfinite, kOutOfRange, kNotNumber };
+
+/// Parses the whole of s (already trimmed) as a decimal number, the pattern strtod accepts
+/// (".28", "1e-3", "-5", "+5") minus hexadecimal. std::from_chars is used rather than
+/// strtod because it does not depend on the C locale's decimal point and takes a bounded
+/// range; both round correctly, so the value is the one strtod would give.
+NumberKind ParseNumber(std::string_view s, double& out) {
+  const char* first = s.data();
+  const char* last = first + s.size();
+  if (first != last && *first == '+') {
+    ++first;  // from_chars rejects a leading '+', strtod accepts it
+    if (first != last && (*first == '+' || *first == '-')) return NumberKind::kNotNumber;
+  }
+  if (first == last) return NumberKind::kNotNumber;
+  const auto [ptr, ec] = std::from_chars(first, last, out);
+  if (ec == std::errc::invalid_argument || ptr != last) return NumberKind::kNotNumber;
+  if (ec == std::errc::result_out_of_range) {
+    // libstdc++ reports underflow (e.g. 1e-320) as out of range too; strtod tells them apart.
+    const std::string copy(first, last);
+    const double v = std::strtod(copy.c_str(), nullptr);
+    if (std::isinf(v)) return NumberKind::kOutOfRange;
+    out = v;
+    return NumberKind::kFinite;
+  }
+  if (std::isnan(out)) return NumberKind::kNaN;
+  if (std::isinf(out)) return NumberKind::kInfinite;
+  return NumberKind::kFinite;
+}
+
+/// Missing-value spellings: empty, "?", "NA" and any NaN spelling ("NaN", "nan", "-nan").
+bool IsMissing(std::string_view s) {
+  if (s.empty() || s == "?" || s == "NA") return true;
+  double v = 0.0;
+  return ParseNumber(s, v) == NumberKind::kNaN;
+}
+
+/// Splits CSV text into records of fields. Fields are views into the text, or into `store`
+/// for quoted fields whose doubled quotes had to be undone. Every field is trimmed of
+/// spaces and tabs (inside quotes too). Blank lines are skipped.
+class CsvSplitter {
+ public:
+  CsvSplitter(const std::string& path, std::string_view text, char delimiter,
+              std::deque<std::string>& store)
+      : path_(path), text_(text), delimiter_(delimiter), store_(store) {}
+
+  /// Reads the next non-blank record; false at the end of the text.
+  bool Next(std::vector<std::string_view>& fields, std::size_t& record_line) {
+    const std::size_t n = text_.size();
+    while (pos_ < n) {
+      fields.clear();
+      record_line = line_;
+      bool any_quoted = false;
+      for (;;) {
+        while (pos_ < n && IsBlank(text_[pos_])) ++pos_;
+        if (pos_ < n && text_[pos_] == '"') {
+          any_quoted = true;
+          fields.push_back(Trim(ReadQuoted(fields.size() + 1)));
+        } else {
+          const std::size_t start = pos_;
+          while (pos_ < n && !IsEnd(text_[pos_])) ++pos_;
+          fields.push_back(Trim(text_.substr(start, pos_ - start)));
+        }
+        if (pos_ < n && text_[pos_] == delimiter_) {
+          ++pos_;
+          continue;
+        }
+        // End of record: "\n", "\r\n", a lone "\r", or the end of the text.
+        if (pos_ < n) {
+          if (text_[pos_] == '\r' && pos_ + 1 < n && text_[pos_ + 1] == '\n') ++pos_;
+          ++pos_;
+          ++line_;
+        }
+        break;
+      }
+      if (fields.size() == 1 && fields[0].empty() && !any_quoted) continue;  // blank line
+      return true;
+    }
+    return false;
+  }
+
+  std::size_t line() const noexcept { return line_; }
+
+ private:
+  bool IsBlank(char c) const noexcept { return (c == ' ' || c == '\t') && c != delimiter_; }
+  bool IsEnd(char c) const noexcept { return c == delimiter_ || c == '\n' || c == '\r'; }
+
+  std::string_view Trim(std::string_view s) const noexcept {
+    while (!s.empty() && IsBlank(s.front())) s.remove_prefix(1);
+    while (!s.empty() && IsBlank(s.back())) s.remove_suffix(1);
+    return s;
+  }
+
+  /// pos_ is on the opening quote; leaves pos_ on the delimiter or line end after the field.
+  std::string_view ReadQuoted(std::size_t field_number) {
+    const std::size_t n = text_.size();
+    const std::size_t open_line = line_;
+    const std::size_t start = ++pos_;
+    bool doubled = false;
+    for (;;) {
+      if (pos_ >= n) {
+        throw DataError(Where(path_, open_line) + "field " + std::to_string(field_number) +
+                        ": the quote opened here is never closed; add the closing '\"' "
+                        "(a quote inside a quoted field is written as \"\")");
+      }
+      const char c = text_[pos_];
+      if (c == '"') {
+        if (pos_ + 1 < n && text_[pos_ + 1] == '"') {
+          doubled = true;
+          pos_ += 2;
+          continue;
+        }
+        break;
+      }
+      // A quoted field may span lines; count them so later messages name the right line.
+      if (c == '\n' || (c == '\r' && !(pos_ + 1 < n && text_[pos_ + 1] == '\n'))) ++line_;
+      ++pos_;
+    }
+    std::string_view raw = text_.substr(start, pos_ - start);
+    ++pos_;  // the closing quote
+    while (pos_ < n && IsBlank(text_[pos_])) ++pos_;
+    if (pos_ < n && !IsEnd(text_[pos_])) {
+      throw DataError(Where(path_, line_) + "field " + std::to_string(field_number) +
+                      ": unexpected text " + Show(text_.substr(pos_, 1)) +
+                      " after the closing quote; put the whole value inside the quotes");
+    }
+    if (!doubled) return raw;
+    std::string unescaped;
+    unescaped.reserve(raw.size());
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      unescaped += raw[i];
+      if (raw[i] == '"') ++i;  // skip the second quote of a doubled pair
+    }
+    store_.push_back(std::move(unescaped));
+    return store_.back();
+  }
+
+  const std::string& path_;
+  std::string_view text_;
+  char delimiter_;
+  std::deque<std::string>& store_;
+  std::size_t pos_ = 0;
+  std::size_t line_ = 1;
+};
+
+std::string ReadFileText(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) {
+    throw DataError(OneLine(path) + ": cannot access the file (" + ec.message() +
+                    "); check the path and its permissions");
+  }
+  if (!fs::exists(st)) {
+    std::string hint = "check the path";
+    if (fs::path(path).is_relative()) {
+      std::error_code cwd_ec;
+      const fs::path cwd = fs::current_path(cwd_ec);
+      if (!cwd_ec) hint += " (relative to the current directory '" + OneLine(cwd.string()) + "')";
+    }
+    throw DataError(OneLine(path) + ": no such file; " + hint);
+  }
+  if (fs::is_directory(st)) {
+    throw DataError(OneLine(path) +
+                    ": is a directory, not a CSV file; pass the path of a CSV file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const int err = errno;
+    throw DataError(OneLine(path) + ": cannot open the file (" + std::strerror(err) +
+                    "); check that it is readable");
+  }
+  std::string text;
+  std::error_code size_ec;
+  const auto size = fs::file_size(path, size_ec);
+  if (!size_ec) text.reserve(static_cast<std::size_t>(size));
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) {
+    throw DataError(OneLine(path) + ": reading the file failed; check the disk and retry");
+  }
+  return text;
+}
+
+/// The first problem found in one column: its data row and its message.
+struct Problem {
+  std::size_t row = std::numeric_limits<std::size_t>::max();
+  std::string message;
+  void Offer(std::size_t r, std::string m) {
+    if (r < row) {
+      row = r;
+      message = std::move(m);
+    }
+  }
+  bool found() const noexcept { return row != std::numeric_limits<std::size_t>::max(); }
+};
+
+/// Cell access over the row-major cell table.
+struct CellTable {
+  std::vector<std::string_view> cells;
+  std::vector<std::size_t> lines;  // physical line of each data row
+  std::size_t n_cols = 0;
+  std::size_t n_rows() const noexcept { return lines.size(); }
+  std::string_view at(std::size_t row, std::size_t col) const { return cells[row * n_cols + col]; }
+};
+
+/// Up to kMaxListedValues distinct values of column j, quoted, in order of appearance.
+std::string DistinctValues(const CellTable& table, std::size_t j) {
+  std::vector<std::string_view> seen;
+  std::size_t more = 0;
+  for (std::size_t i = 0; i < table.n_rows(); ++i) {
+    const std::string_view v = table.at(i, j);
+    if (std::find(seen.begin(), seen.end(), v) != seen.end()) continue;
+    if (seen.size() < kMaxListedValues) {
+      seen.push_back(v);
+    } else {
+      ++more;
+      if (more > 1000) break;  // enough to say "more"
+    }
+  }
+  std::string out;
+  for (std::size_t k = 0; k < seen.size(); ++k) {
+    if (k > 0) out += ", ";
+    out += Show(seen[k]);
+  }
+  if (more > 0) out += ", ...";
+  return out;
+}
+
+/// "3 other cells of this column are numbers" / "1 other cell of this column is a number".
+std::string OtherCells(std::size_t count, const char* one, const char* many) {
+  return std::to_string(count) + (count == 1
+                                      ? " other cell of this column is " + std::string(one)
+                                      : " other cells of this column are " + std::string(many));
+}
+
+/// Converts feature column j: numeric when no non-missing cell is text, categorical when
+/// no non-missing cell is a number, an error when the two are mixed.
+void ConvertFeature(const std::string& path, const CellTable& table,
+                    const std::vector<std::string>& names, std::size_t j, bool allow_missing,
+                    std::vector<double>& values, std::optional<CategoricalEncoding>& encoding,
+                    Problem& problem) {
+  const std::size_t n = table.n_rows();
+  const std::string where_col = ColumnRef(names, j) + ": ";
+  values.assign(n, std::numeric_limits<double>::quiet_NaN());
+  std::size_t n_numeric = 0;
+  std::size_t n_text = 0;
+  std::size_t first_numeric = n;
+  std::size_t first_text = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string_view cell = table.at(i, j);
+    double v = 0.0;
+    const NumberKind kind = ParseNumber(cell, v);
+    if (kind == NumberKind::kNaN || cell.empty() || cell == "?" || cell == "NA") {
+      if (!allow_missing) {
+        problem.Offer(i, Where(path, table.lines[i]) + where_col + "missing value " + Show(cell) +
+                             "; fill it in, remove the row, or pass --allow-missing to keep "
+                             "missing values (NaN, or their own level in a text column)");
+        break;  // later rows cannot come first
+      }
+      continue;
+    }
+    switch (kind) {
+      case NumberKind::kFinite:
+        values[i] = v;
+        if (n_numeric++ == 0) first_numeric = i;
+        break;
+      case NumberKind::kInfinite:
+        problem.Offer(i, Where(path, table.lines[i]) + where_col + Show(cell) +
+                             " is infinite; replace it with a finite number, or mark it "
+                             "missing ('?', NA or empty) and pass --allow-missing");
+        break;
+      case NumberKind::kOutOfRange:
+        problem.Offer(i, Where(path, table.lines[i]) + where_col + Show(cell) +
+                             " is too large for a double; rescale the column");
+        break;
+      default:
+        if (n_text++ == 0) first_text = i;
+        break;
+    }
+    if (problem.found()) break;
+  }
+  // A mix of numbers and text before any other problem: point at the odd cell (Offer keeps
+  // whichever problem is on the earlier line).
+  if (n_numeric > 0 && n_text > 0) {
+    if (n_numeric >= n_text) {
+      problem.Offer(first_text,
+                    Where(path, table.lines[first_text]) + where_col +
+                        Show(table.at(first_text, j)) + " is not a number, but " +
+                        OtherCells(n_numeric, "a number", "numbers") + " (first at line " +
+                        std::to_string(table.lines[first_numeric]) +
+                        "); fix the cell, or mark it missing ('?', NA or empty) and pass "
+                        "--allow-missing");
+    } else {
+      problem.Offer(first_numeric,
+                    Where(path, table.lines[first_numeric]) + where_col +
+                        Show(table.at(first_numeric, j)) + " is a number, but " +
+                        OtherCells(n_text, "text", "text") + " (first at line " +
+                        std::to_string(table.lines[first_text]) +
+                        "); a text (categorical) column must hold no numbers: fix the cell or "
+                        "write the level as text (e.g. 'level_" +
+                        OneLine(table.at(first_numeric, j).substr(0, kMaxShownChars)) + "')");
+    }
+    return;
+  }
+  if (problem.found() || n_text == 0) return;  // numeric (possibly all missing)
+  // Categorical: codes 0..L-1 by first appearance. With allow_missing a missing spelling
+  // ("?", "NA", empty) is kept as a level of its own, written as in the file.
+  CategoricalEncoding enc;
+  std::unordered_map<std::string_view, double> codes;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string_view cell = table.at(i, j);
+    auto [it, inserted] = codes.emplace(cell, static_cast<double>(enc.levels.size()));
+    if (inserted) enc.levels.emplace_back(cell);
+    values[i] = it->second;
+  }
+  encoding = std::move(enc);
+}
+
+/// True when cell is the positive class: the same text, or both finite numbers and equal
+/// (so --positive 1 also matches "1.0").
+bool IsPositive(std::string_view cell, std::string_view positive, bool positive_is_number,
+                double positive_value) {
+  if (cell == positive) return true;
+  if (!positive_is_number) return false;
+  double v = 0.0;
+  return ParseNumber(cell, v) == NumberKind::kFinite && v == positive_value;
+}
+
+void ConvertLabel(const std::string& path, const CellTable& table,
+                  const std::vector<std::string>& names, std::size_t j, const CsvOptions& options,
+                  std::string_view positive, std::vector<double>& label, Problem& problem) {
+  const std::size_t n = table.n_rows();
+  const std::string where_col = ColumnRef(names, j) + ": ";
+  label.assign(n, 0.0);
+  double positive_value = 0.0;
+  const bool positive_is_number =
+      !positive.empty() && ParseNumber(positive, positive_value) == NumberKind::kFinite;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string_view cell = table.at(i, j);
+    const std::string where = Where(path, table.lines[i]) + where_col;
+    if (IsMissing(cell)) {
+      problem.Offer(i, where + "the label is missing (" + Show(cell) +
+                           "); every row needs a label: fill it in or remove the row");
+      return;
+    }
+    if (!positive.empty()) {
+      label[i] = IsPositive(cell, positive, positive_is_number, positive_value) ? 1.0 : 0.0;
+      continue;
+    }
+    double v = 0.0;
+    const NumberKind kind = ParseNumber(cell, v);
+    if (options.regression) {
+      if (kind != NumberKind::kFinite) {
+        problem.Offer(i, where + "the regression target " + Show(cell) +
+                             " is not a finite number; fix the cell or choose another --label");
+        return;
+      }
+      label[i] = v;
+      continue;
+    }
+    if (kind != NumberKind::kFinite || (v != 0.0 && v != 1.0)) {
+      problem.Offer(i, where + "the label " + Show(cell) +
+                           " is not 0 or 1; pass --positive VALUE to name the positive class "
+                           "(values in this column: " +
+                           DistinctValues(table, j) + ")");
+      return;
+    }
+    label[i] = v;
+  }
+}
+
+}  // namespace
+
+Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
+  const char delim = options.delimiter;
+  const bool bad_delimiter = delim == '"' || delim == '\n' || delim == '\r' || delim == '\0' ||
+                             delim == '.' || delim == '+' || delim == '-' ||
+                             (delim >= '0' && delim <= '9') || (delim >= 'a' && delim <= 'z') ||
+                             (delim >= 'A' && delim <= 'Z');
+  PERFSHAP_CHECK(!bad_delimiter, "CSV delimiter " + Show(std::string_view(&delim, 1)) +
+                                     " cannot be used (it would clash with quotes, line ends "
+                                     "or numbers); use ',', ';', a tab or '|'");
+  PERFSHAP_CHECK(!(options.regression && !options.positive.empty()),
+                 "--positive names a class and cannot be combined with a regression label; "
+                 "drop one of them");
+
+  std::string text = ReadFileText(path);
+  std::string_view view(text);
+  if (view.size() >= 3 && view.substr(0, 3) == "\xEF\xBB\xBF") view.remove_prefix(3);  // BOM
+  if (view.size() >= 2 && static_cast<unsigned char>(view[0]) == 0x1f &&
+      static_cast<unsigned char>(view[1]) == 0x8b) {
+    throw DataError(OneLine(path) + ": is gzip-compressed; decompress it first (gunzip)");
+  }
+  if (view.find('\0') != std::string_view::npos) {
+    throw DataError(
+        Where(path, 1 + static_cast<std::size_t>(std::count(
+                            view.begin(),
+                            view.begin() + static_cast<std::ptrdiff_t>(view.find('\0')), '\n'))) +
+        "the file holds a NUL byte, so it is not a text CSV file; pass a CSV file");
+  }
+
+  std::deque<std::string> store;
+  CsvSplitter splitter(path, view, delim, store);
+  std::vector<std::string_view> fields;
+  std::size_t header_line = 1;
+  if (!splitter.Next(fields, header_line)) {
+    throw DataError(Where(path, 1) +
+                    (text.empty() ? "the file is empty" : "the file holds only blank lines") +
+                    "; expected a header row of column names followed by data rows");
+  }
+
+  // Header.
+  std::vector<std::string> names(fields.begin(), fields.end());
+  const std::size_t n_cols = names.size();
+  {
+    std::unordered_map<std::string_view, std::size_t> seen;
+    for (std::size_t j = 0; j < n_cols; ++j) {
+      if (names[j].empty()) {
+        throw DataError(Where(path, header_line) + "column " + std::to_string(j + 1) +
+                        " has no name in the header; give every column a name");
+      }
+      auto [it, inserted] = seen.emplace(names[j], j);
+      if (!inserted) {
+        throw DataError(Where(path, header_line) + "columns " + std::to_string(it->second + 1) +
+                        " and " + std::to_string(j + 1) + " are both named " + Show(names[j]) +
+                        "; column names must be unique, rename one of them");
+      }
+    }
+  }
+  const std::string label_name = TrimBlanks(options.label);
+  const std::string positive = TrimBlanks(options.positive);
+  std::size_t label_col = n_cols;
+  if (label_name.empty()) {
+    if (!options.allow_no_label) {
+      throw DataError(Where(path, header_line) +
+                      "no label column was given; pass --label NAME "
+                      "with one of the columns: " +
+                      ListNames(names));
+    }
+  } else {
+    label_col =
+        static_cast<std::size_t>(std::find(names.begin(), names.end(), label_name) - names.begin());
+    if (label_col == n_cols) {
+      throw DataError(Where(path, header_line) + "no column named " + Show(label_name) +
+                      " for the label; the columns are " + ListNames(names) +
+                      "; pass --label with one of them");
+    }
+  }
+  if (n_cols - (label_col < n_cols ? 1 : 0) == 0) {
+    throw DataError(Where(path, header_line) +
+                    "the file has no feature columns besides the "
+                    "label " +
+                    Show(label_name) + "; add feature columns");
+  }
+
+  // Data rows.
+  CellTable table;
+  table.n_cols = n_cols;
+  const auto n_lines = static_cast<std::size_t>(std::count(view.begin(), view.end(), '\n'));
+  table.cells.reserve(n_cols * (n_lines + 1));
+  table.lines.reserve(n_lines + 1);
+  std::size_t line = 0;
+  while (splitter.Next(fields, line)) {
+    if (fields.size() != n_cols) {
+      std::string detail;
+      if (fields.size() < n_cols) {
+        detail = "; " + ColumnRef(names, fields.size()) + " and after are absent";
+      } else {
+        detail = "; field " + std::to_string(n_cols + 1) + " " + Show(fields[n_cols]) +
+                 " has no column (an unquoted delimiter inside a value? quote it as \"a,b\")";
+      }
+      throw DataError(Where(path, line) + "expected " + std::to_string(n_cols) +
+                      " fields, as in the header, but found " + std::to_string(fields.size()) +
+                      detail + "; make every row have one field per column");
+    }
+    table.cells.insert(table.cells.end(), fields.begin(), fields.end());
+    table.lines.push_back(line);
+  }
+  const std::size_t n_rows = table.n_rows();
+  if (n_rows == 0) {
+    throw DataError(Where(path, header_line) +
+                    "the file has a header but no data rows; add "
+                    "rows below the header");
+  }
+
+  // Columns; the reported problem is the one on the earliest line (then leftmost column).
+  std::vector<std::string> feature_names;
+  std::vector<std::vector<double>> columns;
+  std::vector<std::optional<CategoricalEncoding>> encodings;
+  std::vector<double> label;
+  Problem first_problem;
+  for (std::size_t j = 0; j < n_cols; ++j) {
+    Problem problem;
+    if (j == label_col) {
+      ConvertLabel(path, table, names, j, options, positive, label, problem);
+    } else {
+      feature_names.push_back(names[j]);
+      columns.emplace_back();
+      encodings.emplace_back();
+      ConvertFeature(path, table, names, j, options.allow_missing, columns.back(), encodings.back(),
+                     problem);
+    }
+    if (problem.found()) first_problem.Offer(problem.row, std::move(problem.message));
+  }
+  if (first_problem.found()) throw DataError(first_problem.message);
+
+  // Whole-column checks of a binary label.
+  if (label_col < n_cols && !options.regression) {
+    const std::string where = OneLine(path) + ": " + ColumnRef(names, label_col) + ": ";
+    std::size_t n_positive = 0;
+    for (double y : label) n_positive += (y == 1.0) ? 1 : 0;
+    const std::string rows = std::to_string(n_rows) + " data rows (lines " +
+                             std::to_string(table.lines.front()) + "-" +
+                             std::to_string(table.lines.back()) + ")";
+    if (!positive.empty() && n_positive == 0) {
+      throw DataError(where + "no row has the value " + Show(positive) +
+                      " given by --positive; the values are " + DistinctValues(table, label_col) +
+                      "; pass one of them");
+    }
+    if (n_positive == 0 || n_positive == n_rows) {
+      const std::string cls = positive.empty()
+                                  ? std::string(n_positive == 0 ? "0" : "1")
+                                  : std::string(n_positive == 0 ? "not " : "") + Show(positive);
+      throw DataError(where + "all " + rows + " have the same class (" + cls +
+                      "); a binary task needs both classes: check --label and --positive, "
+                      "or use a data set with both classes");
+    }
+  }
+
+  Dataset data(std::move(feature_names), std::move(columns), std::move(label),
+               label_col < n_cols ? label_name : std::string());
+  for (std::size_t j = 0; j < encodings.size(); ++j) {
+    if (encodings[j]) data.set_encoding(j, std::move(*encodings[j]));
+  }
+  data.set_source(path);
+  return data;
+}
+
+}  // namespace perfshap

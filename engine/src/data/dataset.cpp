@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "perfshap/dataset.hpp"
+
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "perfshap/error.hpp"
+
+namespace perfshap {
+
+Dataset::Dataset(std::vector<std::string> names, std::vector<std::vector<double>> columns,
+                 std::vector<double> label, std::string label_name)
+    : names_(std::move(names)),
+      columns_(std::move(columns)),
+      label_(std::move(label)),
+      label_name_(std::move(label_name)) {
+  PERFSHAP_CHECK(names_.size() == columns_.size(),
+                 "Dataset: " + std::to_string(names_.size()) + " feature names but " +
+                     std::to_string(columns_.size()) + " columns; give one name per column");
+  if (!columns_.empty()) {
+    n_rows_ = columns_.front().size();
+  } else {
+    n_rows_ = label_.size();
+  }
+  for (std::size_t j = 0; j < columns_.size(); ++j) {
+    PERFSHAP_CHECK(columns_[j].size() == n_rows_,
+                   "Dataset: column '" + names_[j] + "' (" + std::to_string(j + 1) + ") has " +
+                       std::to_string(columns_[j].size()) + " values but column '" + names_[0] +
+                       "' has " + std::to_string(n_rows_) + "; all columns need the same length");
+  }
+  PERFSHAP_CHECK(label_.empty() || label_.size() == n_rows_,
+                 "Dataset: the label has " + std::to_string(label_.size()) +
+                     " values but the columns have " + std::to_string(n_rows_) +
+                     " rows; give one label per row (or none)");
+  std::unordered_map<std::string, std::size_t> seen;
+  seen.reserve(names_.size());
+  for (std::size_t j = 0; j < names_.size(); ++j) {
+    auto [it, inserted] = seen.emplace(names_[j], j);
+    PERFSHAP_CHECK(inserted, "Dataset: feature name '" + names_[j] + "' is used by columns " +
+                                 std::to_string(it->second + 1) + " and " + std::to_string(j + 1) +
+                                 "; feature names must be unique");
+  }
+  encodings_.resize(names_.size());
+}
+
+std::size_t Dataset::FeatureIndex(const std::string& name) const {
+  for (std::size_t j = 0; j < names_.size(); ++j) {
+    if (names_[j] == name) return j;
+  }
+  std::string available;
+  constexpr std::size_t kMaxListed = 20;
+  for (std::size_t j = 0; j < names_.size() && j < kMaxListed; ++j) {
+    if (j > 0) available += ", ";
+    available += names_[j];
+  }
+  if (names_.size() > kMaxListed) {
+    available += ", ... (" + std::to_string(names_.size() - kMaxListed) + " more)";
+  }
+  throw InvalidArgument("no feature named '" + name + "'" +
+                        (source_.empty() ? std::string() : " in " + source_) +
+                        "; available features: " + (available.empty() ? "(none)" : available));
+}
+
+std::size_t Dataset::CountPositive() const noexcept {
+  std::size_t count = 0;
+  for (double y : label_) count += (y == 1.0) ? 1 : 0;
+  return count;
+}
+
+}  // namespace perfshap

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+//
+// Train/test splits. Every split is a pure function of (n, parameters, seed, labels): the
+// permutations use our own Fisher-Yates over RandomStream::Below, never std::shuffle or
+// std::uniform_int_distribution, whose outputs differ between standard libraries.
+#include "perfshap/split.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "perfshap/error.hpp"
+#include "perfshap/random.hpp"
+
+namespace perfshap {
+namespace {
+
+/// Fisher-Yates: after the call, items is a uniformly random permutation of its input.
+void Shuffle(std::vector<std::size_t>& items, RandomStream& rng) {
+  for (std::size_t i = items.size(); i > 1; --i) {
+    const auto j = static_cast<std::size_t>(rng.Below(i));
+    std::swap(items[i - 1], items[j]);
+  }
+}
+
+/// Row indices grouped by class, classes in increasing label order (deterministic).
+/// Without labels: one group holding 0..n-1.
+std::vector<std::vector<std::size_t>> GroupByClass(std::size_t n, std::span<const double> labels) {
+  if (labels.empty()) {
+    std::vector<std::size_t> all(n);
+    for (std::size_t i = 0; i < n; ++i) all[i] = i;
+    return {std::move(all)};
+  }
+  PERFSHAP_CHECK(labels.size() == n, "stratification labels: " + std::to_string(labels.size()) +
+                                         " values for " + std::to_string(n) +
+                                         " rows; give one label per row (or none)");
+  std::map<double, std::vector<std::size_t>> by_class;
+  for (std::size_t i = 0; i < n; ++i) {
+    PERFSHAP_CHECK(!std::isnan(labels[i]), "stratification labels: row " + std::to_string(i) +
+                                               " is NaN; every row needs a label to stratify");
+    by_class[labels[i]].push_back(i);
+  }
+  std::vector<std::vector<std::size_t>> groups;
+  groups.reserve(by_class.size());
+  for (auto& entry : by_class) groups.push_back(std::move(entry.second));
+  return groups;
+}
+
+/// Splits total among groups in proportion to their sizes, by largest remainder (Hamilton):
+/// floor(total * size / n) each, then one more to the largest remainders (ties: first
+/// group). Exact integer arithmetic, so the result does not depend on rounding.
+std::vector<std::size_t> Allocate(std::size_t total, std::size_t n,
+                                  const std::vector<std::vector<std::size_t>>& groups) {
+  std::vector<std::size_t> quota(groups.size());
+  std::vector<std::pair<std::size_t, std::size_t>> remainders;  // (remainder, group)
+  std::size_t assigned = 0;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    // total <= n and size <= n, so total * size fits unless n > 2^32: fine for row counts.
+    const std::size_t product = total * groups[g].size();
+    quota[g] = product / n;
+    assigned += quota[g];
+    remainders.emplace_back(product % n, g);
+  }
+  std::stable_sort(remainders.begin(), remainders.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t k = 0; assigned < total; ++k, ++assigned) ++quota[remainders[k].second];
+  return quota;
+}
+
+Split FromTestMask(const std::vector<char>& is_test) {
+  Split split;
+  for (std::size_t i = 0; i < is_test.size(); ++i) {
+    (is_test[i] != 0 ? split.test : split.train).push_back(i);
+  }
+  return split;
+}
+
+std::string Describe(const nlohmann::json& value) {
+  std::string text = value.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+/// Reads one index list (`where` is e.g. "splits[2].test") into a sorted vector.
+std::vector<std::size_t> ReadIndexList(const std::string& prefix, const std::string& where,
+                                       const nlohmann::json& list, std::size_t n_rows) {
+  if (!list.is_array()) {
+    throw DataError(prefix + where + " is " + Describe(list) +
+                    ", not an array; write it as a list of 0-based row indices, e.g. [0, 5, 7]");
+  }
+  if (list.empty()) {
+    throw DataError(prefix + where +
+                    " is empty; each split needs at least one row in "
+                    "'train' and one in 'test'");
+  }
+  std::vector<std::size_t> out;
+  out.reserve(list.size());
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const nlohmann::json& item = list[k];
+    const std::string at = prefix + where + "[" + std::to_string(k) + "]: ";
+    std::size_t index = 0;
+    if (item.is_number_unsigned()) {
+      const auto v = item.get<std::uint64_t>();
+      if (v >= n_rows) {
+        throw DataError(at + "row " + std::to_string(v) + " is out of range: the data have " +
+                        std::to_string(n_rows) + " rows (valid indices 0.." +
+                        std::to_string(n_rows - 1) + "); indices are 0-based data rows");
+      }
+      index = static_cast<std::size_t>(v);
+    } else if (item.is_number_integer()) {
+      throw DataError(at + Describe(item) + " is negative; indices are 0-based data rows (0.." +
+                      std::to_string(n_rows - 1) + ")");
+    } else if (item.is_number_float() && std::isfinite(item.get<double>()) &&
+               item.get<double>() == std::floor(item.get<double>())) {
+      // 3.0 as written by tools that store everything as floats: accept integral values.
+      const double v = item.get<double>();
+      if (v < 0.0) {
+        throw DataError(at + Describe(item) + " is negative; indices are 0-based data rows");
+      }
+      if (v >= static_cast<double>(n_rows)) {
+        throw DataError(at + "row " + Describe(item) + " is out of range: the data have " +
+                        std::to_string(n_rows) + " rows (valid indices 0.." +
+                        std::to_string(n_rows - 1) + ")");
+      }
+      index = static_cast<std::size_t>(v);
+    } else {
+      throw DataError(at + Describe(item) +
+                      " is not a whole number; indices are 0-based data rows, e.g. 0, 5, 7");
+    }
+    out.push_back(index);
+  }
+  std::sort(out.begin(), out.end());
+  const auto dup = std::adjacent_find(out.begin(), out.end());
+  if (dup != out.end()) {
+    throw DataError(prefix + where + ": row " + std::to_string(*dup) +
+                    " is listed twice; list each row once");
+  }
+  return out;
+}
+
+Split ReadOneSplit(const std::string& prefix, const std::string& where,
+                   const nlohmann::json& object, std::size_t n_rows) {
+  const std::string dot = where.empty() ? std::string() : where + ".";
+  if (!object.is_object()) {
+    throw DataError(prefix + (where.empty() ? std::string("the top level") : where) + " is " +
+                    Describe(object) +
+                    ", not an object; write {\"train\": [...], \"test\": [...]}");
+  }
+  for (const auto& item : object.items()) {
+    if (item.key() != "train" && item.key() != "test") {
+      throw DataError(prefix + (where.empty() ? std::string("the top level") : where) +
+                      " has an unknown key " + nlohmann::json(item.key()).dump() +
+                      "; a split holds only \"train\" and \"test\"");
+    }
+  }
+  for (const char* key : {"train", "test"}) {
+    if (!object.contains(key)) {
+      throw DataError(prefix + (where.empty() ? std::string("the top level") : where) +
+                      " has no \"" + key + "\" list; write {\"train\": [...], \"test\": [...]}");
+    }
+  }
+  Split split;
+  split.train = ReadIndexList(prefix, dot + "train", object.at("train"), n_rows);
+  split.test = ReadIndexList(prefix, dot + "test", object.at("test"), n_rows);
+  std::vector<std::size_t> both;
+  std::set_intersection(split.train.begin(), split.train.end(), split.test.begin(),
+                        split.test.end(), std::back_inserter(both));
+  if (!both.empty()) {
+    throw DataError(prefix + (where.empty() ? std::string() : where + ": ") + "row " +
+                    std::to_string(both.front()) + " is in both train and test" +
+                    (both.size() > 1 ? " (as are " + std::to_string(both.size() - 1) + " more)"
+                                     : std::string()) +
+                    "; a row may be in one part only");
+  }
+  return split;
+}
+
+}  // namespace
+
+Split HoldoutSplit(std::size_t n, double test_fraction, std::uint64_t seed,
+                   std::span<const double> stratify_labels, std::uint64_t stream_id) {
+  PERFSHAP_CHECK(n >= 2, "a holdout split needs at least 2 rows, got " + std::to_string(n));
+  PERFSHAP_CHECK(test_fraction > 0.0 && test_fraction < 1.0,
+                 "test fraction " + std::to_string(test_fraction) +
+                     " is outside (0, 1); pass e.g. 0.25 for a quarter of the rows");
+  const double wanted = std::round(test_fraction * static_cast<double>(n));
+  const auto n_test =
+      std::clamp(static_cast<std::size_t>(std::max(wanted, 1.0)), std::size_t{1}, n - 1);
+  auto groups = GroupByClass(n, stratify_labels);
+  const std::vector<std::size_t> quota = Allocate(n_test, n, groups);
+  RandomStream rng(seed, stream_id);
+  std::vector<char> is_test(n, 0);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    Shuffle(groups[g], rng);
+    for (std::size_t k = 0; k < quota[g]; ++k) is_test[groups[g][k]] = 1;
+  }
+  return FromTestMask(is_test);
+}
+
+SplitPlan KFoldSplits(std::size_t n, std::size_t k, std::uint64_t seed,
+                      std::span<const double> stratify_labels) {
+  PERFSHAP_CHECK(k >= 2, "k-fold needs k >= 2 folds, got " + std::to_string(k));
+  PERFSHAP_CHECK(k <= n, "k-fold with k = " + std::to_string(k) + " needs at least k rows, got " +
+                             std::to_string(n) + "; use fewer folds");
+  auto groups = GroupByClass(n, stratify_labels);
+  // Shuffle each class, lay the classes end to end and deal the rows to folds in turn:
+  // fold sizes differ by at most one, and so do each class's counts in the folds.
+  RandomStream rng(seed, 0);
+  std::vector<std::size_t> fold_of(n, 0);
+  std::size_t position = 0;
+  for (auto& group : groups) {
+    Shuffle(group, rng);
+    for (std::size_t row : group) fold_of[row] = position++ % k;
+  }
+  SplitPlan plan(k);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t f = 0; f < k; ++f) {
+      (fold_of[i] == f ? plan[f].test : plan[f].train).push_back(i);
+    }
+  }
+  return plan;
+}
+
+SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetitions, double test_fraction,
+                           std::uint64_t seed, std::span<const double> stratify_labels) {
+  PERFSHAP_CHECK(repetitions >= 1, "Monte Carlo cross-validation needs at least 1 repetition");
+  SplitPlan plan;
+  plan.reserve(repetitions);
+  for (std::size_t r = 0; r < repetitions; ++r) {
+    plan.push_back(HoldoutSplit(n, test_fraction, seed, stratify_labels, r));
+  }
+  return plan;
+}
+
+SplitPlan ReadSplits(const std::string& path, std::size_t n_rows) {
+  PERFSHAP_CHECK(n_rows >= 2, "ReadSplits: the data have " + std::to_string(n_rows) +
+                                  " rows; a split needs at least 2");
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (!fs::exists(st)) throw DataError(path + ": no such file; check the path of the split file");
+  if (fs::is_directory(st)) {
+    throw DataError(path + ": is a directory, not a JSON split file; pass the file's path");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw DataError(path + ": cannot open the file; check that it is readable");
+  const std::string prefix = path + ": ";
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 5: ...".
+    std::string what = e.what();
+    const auto at = what.find("parse error");
+    if (at != std::string::npos) what = what.substr(at);
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    throw DataError(prefix + "not valid JSON (" + what +
+                    "); write {\"train\": [...], \"test\": [...]} or {\"splits\": [...]}");
+  }
+  SplitPlan plan;
+  if (doc.is_object() && doc.contains("splits")) {
+    if (doc.size() != 1) {
+      for (const auto& item : doc.items()) {
+        if (item.key() != "splits") {
+          throw DataError(prefix + "unknown top-level key " + nlohmann::json(item.key()).dump() +
+                          " next to \"splits\"; the file holds only {\"splits\": [...]}");
+        }
+      }
+    }
+    const nlohmann::json& list = doc.at("splits");
+    if (!list.is_array() || list.empty()) {
+      throw DataError(prefix +
+                      "\"splits\" must be a non-empty array of "
+                      "{\"train\": [...], \"test\": [...]} objects");
+    }
+    for (std::size_t s = 0; s < list.size(); ++s) {
+      plan.push_back(ReadOneSplit(prefix, "splits[" + std::to_string(s) + "]", list[s], n_rows));
+    }
+  } else {
+    plan.push_back(ReadOneSplit(prefix, "", doc, n_rows));
+  }
+  return plan;
+}
+
+}  // namespace perfshap

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "perfshap/game.hpp"
+
+namespace perfshap {
+
+GameWorker::~GameWorker() = default;
+Game::~Game() = default;
+
+std::vector<std::string> Game::player_names() const {
+  std::vector<std::string> names;
+  for (int i = 0; i < n_players(); ++i) names.push_back("x" + std::to_string(i));
+  return names;
+}
+
+std::vector<double> EvaluateCoalition(const Game& game, Coalition s) {
+  std::vector<double> out(game.n_outputs());
+  auto worker = game.MakeWorker();
+  worker->Reset();
+  worker->Evaluate(s, out);
+  return out;
+}
+
+}  // namespace perfshap

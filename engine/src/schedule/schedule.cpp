@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "schedule/schedule.hpp"
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/enumerable_thread_specific.h>
+#include <oneapi/tbb/flow_graph.h>
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/partitioner.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+
+#include "perfshap/error.hpp"
+
+namespace perfshap {
+int ResolvedThreads(const ExecutionOptions& options) {
+  return options.threads > 0 ? options.threads : std::max(1, tbb::info::default_concurrency());
+}
+}  // namespace perfshap
+
+namespace perfshap::detail {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+}  // namespace
+
+struct Schedule::Impl {
+  explicit Impl(int threads) : arena(threads) {}
+  tbb::task_arena arena;
+  ProgressCallback callback;
+  Clock::time_point start = Clock::now();
+  std::atomic<std::uint64_t> done{0};
+  std::atomic<std::uint64_t> total{0};
+  std::atomic<std::int64_t> last_report_ns{0};
+  // Serialises the user's callback only (never on the result path).
+  std::mutex callback_mutex;
+
+  Progress Snapshot(bool finished) const {
+    Progress p;
+    p.done = done.load(std::memory_order_relaxed);
+    p.total = total.load(std::memory_order_relaxed);
+    p.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    p.rate = p.elapsed_seconds > 0 ? static_cast<double>(p.done) / p.elapsed_seconds : 0.0;
+    p.eta_seconds = (p.rate > 0 && p.total > p.done) ? static_cast<double>(p.total - p.done) / p.rate : 0.0;
+    p.finished = finished;
+    return p;
+  }
+};
+
+Schedule::Schedule(const ExecutionOptions& options) : cancel_(options.cancel) {
+  PERFSHAP_CHECK(options.threads >= 0, "threads must be >= 0 (0 = all cores)");
+  threads_ = ResolvedThreads(options);
+  impl_ = std::make_unique<Impl>(threads_);
+  impl_->callback = options.progress;
+}
+
+Schedule::~Schedule() = default;
+
+void Schedule::SetProgressTotal(std::uint64_t total) { impl_->total.store(total); }
+
+void Schedule::AddProgress(std::uint64_t units) {
+  impl_->done.fetch_add(units, std::memory_order_relaxed);
+  if (!impl_->callback) return;
+  // Rate-limit to ~10 reports a second; only the thread that wins the exchange reports.
+  const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - impl_->start).count();
+  auto last = impl_->last_report_ns.load(std::memory_order_relaxed);
+  if (now_ns - last < 100'000'000) return;
+  if (!impl_->last_report_ns.compare_exchange_strong(last, now_ns)) return;
+  std::unique_lock lock(impl_->callback_mutex, std::try_to_lock);
+  if (lock.owns_lock()) impl_->callback(impl_->Snapshot(false));
+}
+
+void Schedule::FinishProgress() {
+  if (!impl_->callback) return;
+  std::lock_guard lock(impl_->callback_mutex);
+  impl_->callback(impl_->Snapshot(true));
+}
+
+void Schedule::ThrowIfCancelled() const {
+  if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) throw Cancelled();
+}
+
+void Schedule::ForEachBlockErased(std::size_t n_blocks, std::uint64_t units_per_block,
+                                  const std::function<std::shared_ptr<void>()>& make_scratch,
+                                  const std::function<void(std::size_t, void*)>& body) {
+  tbb::enumerable_thread_specific<std::shared_ptr<void>> scratch([&] { return make_scratch(); });
+  impl_->arena.execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, n_blocks, 1),
+        [&](const tbb::blocked_range<std::size_t>& r) {
+          auto& mine = scratch.local();
+          for (std::size_t b = r.begin(); b != r.end(); ++b) {
+            ThrowIfCancelled();
+            body(b, mine.get());
+            AddProgress(units_per_block);
+          }
+        },
+        tbb::simple_partitioner());
+  });
+}
+
+void Schedule::ForEachBlock(std::size_t n_blocks, std::uint64_t units_per_block,
+                            const std::function<void(std::size_t)>& body) {
+  impl_->arena.execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, n_blocks, 1),
+        [&](const tbb::blocked_range<std::size_t>& r) {
+          for (std::size_t b = r.begin(); b != r.end(); ++b) {
+            ThrowIfCancelled();
+            body(b);
+            AddProgress(units_per_block);
+          }
+        },
+        tbb::simple_partitioner());
+  });
+}
+
+void Schedule::RunStages(std::size_t n_items,
+                         const std::vector<std::function<void(std::size_t)>>& stages) {
+  if (n_items == 0 || stages.empty()) return;
+  impl_->arena.execute([&] {
+    tbb::flow::graph g;
+    using Node = tbb::flow::function_node<std::size_t, std::size_t>;
+    std::vector<std::unique_ptr<Node>> nodes;
+    nodes.reserve(stages.size());
+    for (const auto& stage : stages) {
+      nodes.push_back(std::make_unique<Node>(g, tbb::flow::unlimited, [this, &stage](std::size_t i) {
+        ThrowIfCancelled();
+        stage(i);
+        AddProgress(1);
+        return i;
+      }));
+    }
+    for (std::size_t s = 1; s < nodes.size(); ++s) tbb::flow::make_edge(*nodes[s - 1], *nodes[s]);
+    for (std::size_t i = 0; i < n_items; ++i) nodes.front()->try_put(i);
+    g.wait_for_all();
+  });
+}
+
+}  // namespace perfshap::detail

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "aggregate/block_partials.hpp"
+#include "perfshap/error.hpp"
+#include "perfshap/solver.hpp"
+#include "schedule/schedule.hpp"
+
+namespace perfshap {
+
+namespace {
+
+// Exact C(m, r) for m <= 62: the running product stays below 2^127.
+unsigned __int128 Binomial(int m, int r) {
+  r = std::min(r, m - r);
+  unsigned __int128 c = 1;
+  for (int t = 1; t <= r; ++t) c = c * static_cast<unsigned>(m - r + t) / static_cast<unsigned>(t);
+  return c;
+}
+
+// Blocks are fixed by (n, k, block_size) only, never by the thread count.
+std::uint64_t ChooseBlockSize(int n, std::size_t k, std::uint64_t requested) {
+  const std::uint64_t total = std::uint64_t{1} << n;
+  if (requested > 0) return std::min(requested, total);
+  constexpr std::uint64_t kMaxBlocks = 1024;
+  constexpr std::uint64_t kPartialBudgetBytes = std::uint64_t{256} << 20;
+  const std::uint64_t bytes_per_block = static_cast<std::uint64_t>(n) * k * sizeof(double);
+  std::uint64_t max_blocks = std::max<std::uint64_t>(1, kPartialBudgetBytes / std::max<std::uint64_t>(1, bytes_per_block));
+  max_blocks = std::min({max_blocks, kMaxBlocks, total});
+  max_blocks = std::bit_floor(max_blocks);
+  return total / max_blocks;
+}
+
+}  // namespace
+
+double ShapleyWeight(int n, int s) {
+  PERFSHAP_CHECK(n >= 1 && n <= kMaxExactPlayers && s >= 0 && s < n,
+                 "ShapleyWeight: need 0 <= s < n <= 63");
+  // w(s) = s!(n-s-1)!/n! = 1 / (n * C(n-1, s)); the binomial is exact, the division rounds once
+  // in long double and once more to double.
+  const auto c = static_cast<long double>(Binomial(n - 1, s));
+  return static_cast<double>(1.0L / (static_cast<long double>(n) * c));
+}
+
+ExactSolver::ExactSolver(ExactOptions options) : options_(std::move(options)) {
+  PERFSHAP_CHECK(options_.max_players >= 1 && options_.max_players <= kMaxExactPlayers,
+                 "ExactSolver: max_players must be in [1, 63]");
+}
+
+ShapleyValues ExactSolver::Solve(const Game& game) const {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int n = game.n_players();
+  const std::size_t k = game.n_outputs();
+  PERFSHAP_CHECK(n >= 1, "ExactSolver: the game has no players");
+  PERFSHAP_CHECK(k >= 1, "ExactSolver: the game has no outputs");
+  if (n > options_.max_players) {
+    throw InvalidArgument("exact Shapley values need 2^" + std::to_string(n) +
+                          " coalitions for " + std::to_string(n) + " features, above the exact limit of " +
+                          std::to_string(options_.max_players) +
+                          " features; select fewer features or use a sampling solver");
+  }
+  const std::uint64_t total = std::uint64_t{1} << n;
+  const std::uint64_t block_size = ChooseBlockSize(n, k, options_.block_size);
+  const std::uint64_t n_blocks = (total + block_size - 1) / block_size;
+  if (options_.store_values) {
+    PERFSHAP_CHECK(total * k <= (std::uint64_t{1} << 31),
+                   "ExactSolver: store_values would need more than 2^31 values; turn it off");
+  }
+
+  // Signed coefficient tables: player in S of size s gets +w(s-1), player out gets -w(s).
+  std::vector<double> w_in(static_cast<std::size_t>(n) + 1, 0.0), w_out(static_cast<std::size_t>(n) + 1, 0.0);
+  for (int s = 0; s <= n; ++s) {
+    if (s >= 1) w_in[static_cast<std::size_t>(s)] = ShapleyWeight(n, s - 1);
+    if (s < n) w_out[static_cast<std::size_t>(s)] = -ShapleyWeight(n, s);
+  }
+
+  ShapleyValues result;
+  result.players = game.player_names();
+  PERFSHAP_CHECK(result.players.size() == static_cast<std::size_t>(n),
+                 "ExactSolver: player_names() size differs from n_players()");
+  result.n_players = n;
+  result.n_outputs = k;
+  result.base.assign(k, 0.0);
+  result.full.assign(k, 0.0);
+  if (options_.store_values) result.coalition_values.assign(total * k, 0.0);
+
+  detail::BlockPartials partials(n_blocks, static_cast<std::size_t>(n) * k);
+  const Coalition full = FullCoalition(n);
+
+  struct Scratch {
+    std::unique_ptr<GameWorker> worker;
+    std::vector<double> value;
+  };
+  detail::Schedule schedule(options_.execution);
+  schedule.SetProgressTotal(total);
+  const bool gray = options_.gray_code;
+  schedule.ForEachBlock<Scratch>(
+      n_blocks, block_size,
+      [&] {
+        auto s = std::make_unique<Scratch>();
+        s->worker = game.MakeWorker();
+        s->value.assign(k, 0.0);
+        return s;
+      },
+      [&](std::size_t b, Scratch& scratch) {
+        scratch.worker->Reset();
+        auto acc = partials.Row(b);
+        double* v = scratch.value.data();
+        const std::uint64_t begin = b * block_size;
+        const std::uint64_t end = std::min(total, begin + block_size);
+        for (std::uint64_t r = begin; r < end; ++r) {
+          const Coalition s = gray ? GrayCode(r) : r;
+          scratch.worker->Evaluate(s, scratch.value);
+          if (s == 0) std::copy(v, v + k, result.base.begin());
+          if (s == full) std::copy(v, v + k, result.full.begin());
+          if (options_.store_values) std::copy(v, v + k, result.coalition_values.begin() + static_cast<std::ptrdiff_t>(s * k));
+          const auto size = static_cast<std::size_t>(CoalitionSize(s));
+          const double c_in = w_in[size];
+          const double c_out = w_out[size];
+          // Shapley (weighted marginal contributions regrouped by coalition):
+          // phi_i += v(S) * (i in S ? w(|S|-1) : -w(|S|)).
+          for (int i = 0; i < n; ++i) {
+            const double c = Contains(s, i) ? c_in : c_out;
+            double* row = acc.data() + static_cast<std::size_t>(i) * k;
+            for (std::size_t j = 0; j < k; ++j) row[j] += c * v[j];
+          }
+        }
+      });
+  schedule.FinishProgress();
+  result.phi = partials.ReduceInOrder();
+  result.n_evaluations = total;
+  result.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
+}  // namespace perfshap

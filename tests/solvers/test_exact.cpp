@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "perfshap/error.hpp"
+#include "perfshap/solver.hpp"
+#include "support/shapley_properties.hpp"
+#include "support/synthetic_games.hpp"
+
+namespace perfshap {
+namespace {
+
+using testing::AdditiveGame;
+using testing::BruteForcePermutationShapley;
+using testing::MixedVectorGame;
+using testing::UnanimityGame;
+using testing::WeightedMajorityGame;
+
+ShapleyValues SolveWith(const Game& g, int threads = 1, bool gray = true, bool store = false) {
+  ExactOptions opt;
+  opt.execution.threads = threads;
+  opt.gray_code = gray;
+  opt.store_values = store;
+  return ExactSolver(opt).Solve(g);
+}
+
+TEST(ShapleyWeight, MatchesFactorialFormula) {
+  // w(s) = s!(n-s-1)!/n! for small n computed directly.
+  auto fact = [](int m) { double f = 1; for (int t = 2; t <= m; ++t) f *= t; return f; };
+  for (int n = 1; n <= 12; ++n)
+    for (int s = 0; s < n; ++s)
+      EXPECT_NEAR(ShapleyWeight(n, s), fact(s) * fact(n - s - 1) / fact(n), 1e-15 * ShapleyWeight(n, s));
+}
+
+TEST(ShapleyWeight, WeightsOfEachPlayerSumToOneUpToN63) {
+  // sum_s C(n-1, s) w(s) = 1: checks no overflow at n = 63 (C(62, 31) ~ 4.6e17).
+  for (int n : {20, 40, 62, 63}) {
+    long double total = 0, c = 1;
+    for (int s = 0; s < n; ++s) {
+      total += c * static_cast<long double>(ShapleyWeight(n, s));
+      c = c * (n - 1 - s) / (s + 1);
+    }
+    EXPECT_NEAR(static_cast<double>(total), 1.0, 1e-13) << "n = " << n;
+    EXPECT_GT(ShapleyWeight(n, n / 2), 0.0);
+  }
+}
+
+TEST(ExactSolver, UnanimityGameSplitsEquallyInCarrier) {
+  const auto g = UnanimityGame(6, 0b101100);
+  const auto v = SolveWith(g);
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(v(i, 0), Contains(0b101100, i) ? 1.0 / 3.0 : 0.0, 1e-15);
+  EXPECT_TRUE(testing::CheckEfficiency(g, v, 1e-14));
+  EXPECT_TRUE(testing::CheckNullPlayer(g, v, 0, 1e-15));
+  EXPECT_TRUE(testing::CheckSymmetry(g, v, 2, 5, 1e-15));
+}
+
+TEST(ExactSolver, AdditiveGameGivesCoefficients) {
+  const std::vector<double> a{0.5, -1.25, 3.0, 0.0, 2.5, -0.75, 1.0};
+  const auto g = AdditiveGame(a);
+  const auto v = SolveWith(g);
+  for (int i = 0; i < 7; ++i) EXPECT_NEAR(v(i, 0), a[static_cast<std::size_t>(i)], 1e-14);
+}
+
+TEST(ExactSolver, WeightedMajorityMatchesBruteForce) {
+  // [quota 4; weights 3,1,1,1]: player 0 is pivotal unless it comes first in the order
+  // (probability 3/4); each small player is pivotal only right after player 0 when player 0
+  // came first: phi = (3/4, 1/12, 1/12, 1/12).
+  const auto g = WeightedMajorityGame({3, 1, 1, 1}, 4);
+  const auto v = SolveWith(g);
+  EXPECT_NEAR(v(0, 0), 0.75, 1e-15);
+  for (int i = 1; i < 4; ++i) EXPECT_NEAR(v(i, 0), 1.0 / 12.0, 1e-15);
+  const auto g8 = WeightedMajorityGame({4, 3, 3, 2, 2, 1, 1, 0}, 9);
+  const auto v8 = SolveWith(g8);
+  EXPECT_TRUE(testing::CheckMatches(v8, BruteForcePermutationShapley(g8), 1e-12));
+  EXPECT_TRUE(testing::CheckNullPlayer(g8, v8, 7, 1e-15));
+  EXPECT_TRUE(testing::CheckSymmetry(g8, v8, 1, 2, 1e-15));
+}
+
+TEST(ExactSolver, VectorGameMatchesBruteForceUpToEightPlayers) {
+  for (int n = 1; n <= 8; ++n) {
+    const auto g = MixedVectorGame(n, 3, static_cast<unsigned>(n));
+    const auto ref = BruteForcePermutationShapley(g);
+    EXPECT_TRUE(testing::CheckMatches(SolveWith(g, 1, true), ref, 1e-12)) << "n = " << n;
+    EXPECT_TRUE(testing::CheckMatches(SolveWith(g, 2, false), ref, 1e-12)) << "n = " << n;
+    EXPECT_TRUE(testing::CheckEfficiency(g, SolveWith(g), 1e-12)) << "n = " << n;
+  }
+}
+
+TEST(ExactSolver, LinearityHolds) {
+  const auto g1 = MixedVectorGame(6, 2, 1);
+  const auto g2 = MixedVectorGame(6, 2, 7);
+  EXPECT_TRUE(testing::CheckLinearity([](const Game& g) { return SolveWith(g, 2); }, g1, g2, 2.5, -0.75, 1e-12));
+}
+
+TEST(ExactSolver, EfficiencyAtTwentyPlayers) {
+  const auto g = MixedVectorGame(20, 2, 3);
+  const auto v = SolveWith(g, 2);
+  EXPECT_EQ(v.n_evaluations, std::uint64_t{1} << 20);
+  EXPECT_TRUE(testing::CheckEfficiency(g, v, 1e-12));
+}
+
+TEST(ExactSolver, BitwiseIdenticalForOneTwoFourThreads) {
+  const auto g = MixedVectorGame(14, 3, 5);
+  const auto v1 = SolveWith(g, 1);
+  for (int t : {2, 4}) {
+    const auto vt = SolveWith(g, t);
+    ASSERT_EQ(v1.phi.size(), vt.phi.size());
+    EXPECT_EQ(0, std::memcmp(v1.phi.data(), vt.phi.data(), v1.phi.size() * sizeof(double))) << t << " threads";
+  }
+}
+
+TEST(ExactSolver, StoresCoalitionValuesByMask) {
+  const auto g = MixedVectorGame(5, 2, 9);
+  const auto v = SolveWith(g, 2, true, true);
+  ASSERT_EQ(v.coalition_values.size(), 32u * 2u);
+  for (Coalition s = 0; s < 32; ++s) {
+    const auto want = EvaluateCoalition(g, s);
+    EXPECT_EQ(v.coalition_values[s * 2], want[0]);
+    EXPECT_EQ(v.coalition_values[s * 2 + 1], want[1]);
+  }
+  EXPECT_EQ(v.base, EvaluateCoalition(g, 0));
+  EXPECT_EQ(v.full, EvaluateCoalition(g, 31));
+}
+
+TEST(ExactSolver, RefusesTooManyPlayersWithClearMessage) {
+  const auto g = AdditiveGame(std::vector<double>(31, 1.0));
+  try {
+    SolveWith(g);
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("31 features"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("limit of 30"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos);
+  }
+  ExactOptions opt;
+  opt.max_players = 64;
+  EXPECT_THROW(ExactSolver{opt}, InvalidArgument);
+}
+
+TEST(ExactSolver, CancellationFlagStopsTheSolve) {
+  std::atomic<bool> cancel{true};
+  ExactOptions opt;
+  opt.execution.cancel = &cancel;
+  EXPECT_THROW(ExactSolver(opt).Solve(MixedVectorGame(12, 1, 1)), Cancelled);
+}
+
+TEST(ExactSolver, ReportsProgressToTheEnd) {
+  std::uint64_t last_done = 0, total = 0;
+  bool finished = false;
+  ExactOptions opt;
+  opt.execution.threads = 2;
+  opt.execution.progress = [&](const Progress& p) {
+    last_done = p.done;
+    total = p.total;
+    finished = finished || p.finished;
+  };
+  ExactSolver(opt).Solve(MixedVectorGame(12, 1, 1));
+  EXPECT_TRUE(finished);
+  EXPECT_EQ(total, 4096u);
+  EXPECT_EQ(last_done, 4096u);
+}
+
+TEST(ExactSolver, ExceptionInGamePropagates) {
+  testing::FunctionGame g(8, 1, [](Coalition s, std::span<double> out) {
+    if (s == 77) throw DataError("bad coalition");
+    out[0] = 1;
+  });
+  EXPECT_THROW(SolveWith(g, 2), DataError);
+}
+
+}  // namespace
+}  // namespace perfshap

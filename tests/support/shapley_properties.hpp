@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// Shared property checks for every solver (efficiency, symmetry, null player, linearity),
+// used by the tests of each solver as xgboost's CheckShapAdditivity is.
+
+#include <functional>
+
+#include <gtest/gtest.h>
+
+#include "perfshap/solver.hpp"
+
+namespace perfshap::testing {
+
+/** A solver under test: game -> Shapley values. */
+using SolveFn = std::function<ShapleyValues(const Game&)>;
+
+/** @brief sum_i phi(i, k) == v(N) - v(empty) for every output k, within tol. */
+::testing::AssertionResult CheckEfficiency(const Game& game, const ShapleyValues& values, double tol);
+/** @brief Players i and j are interchangeable in game (checked over all coalitions), and
+ *  their values are equal within tol. */
+::testing::AssertionResult CheckSymmetry(const Game& game, const ShapleyValues& values, int i, int j, double tol);
+/** @brief Player i adds nothing to any coalition (checked), and its value is 0 within tol. */
+::testing::AssertionResult CheckNullPlayer(const Game& game, const ShapleyValues& values, int i, double tol);
+/** @brief solve(a g1 + b g2) == a solve(g1) + b solve(g2) within tol. */
+::testing::AssertionResult CheckLinearity(const SolveFn& solve, const Game& g1, const Game& g2, double a,
+                                          double b, double tol);
+/** @brief values equal the n x k row-major reference within tol. */
+::testing::AssertionResult CheckMatches(const ShapleyValues& values, const std::vector<double>& reference, double tol);
+
+}  // namespace perfshap::testing
