@@ -148,8 +148,7 @@ TEST(MonteCarloSplits, RepetitionsDifferAndMatchHoldoutStreams) {
 }
 
 /// Runs ReadSplits and expects a one-line DataError holding every part.
-void ExpectSplitError(const std::string& path, std::size_t n_rows,
-                      std::initializer_list<std::string> parts) {
+void ExpectSplitError(const std::string& path, std::size_t n_rows, std::initializer_list<std::string> parts) {
   try {
     (void)ReadSplits(path, n_rows);
     ADD_FAILURE() << "expected perfshap::DataError for " << path;
@@ -163,7 +162,7 @@ void ExpectSplitError(const std::string& path, std::size_t n_rows,
 }
 
 std::string WriteTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "perfshap_split_" + name;
+  std::string path = ::testing::TempDir() + "perfshap_split_" + name;
   std::ofstream out(path, std::ios::binary);
   out << text;
   return path;
@@ -202,8 +201,7 @@ TEST(ReadSplits, NegativeAndNonIntegerIndicesAreRejected) {
   ExpectSplitError(WriteTemp("string.json", R"({"train": [0, "1"], "test": [2]})"), 5,
                    {"string.json", "train[1]", "whole number"});
   // Integral floats, as written by tools that store indices as floats, are accepted.
-  const SplitPlan plan =
-      ReadSplits(WriteTemp("float.json", R"({"train": [0, 1.0], "test": [2]})"), 5);
+  const SplitPlan plan = ReadSplits(WriteTemp("float.json", R"({"train": [0, 1.0], "test": [2]})"), 5);
   EXPECT_EQ(plan[0].train, (std::vector<std::size_t>{0, 1}));
 }
 
@@ -223,13 +221,10 @@ TEST(ReadSplits, MalformedJsonNamesFileAndPosition) {
 }
 
 TEST(ReadSplits, WrongShapeIsRejected) {
-  ExpectSplitError(WriteTemp("no_test.json", R"({"train": [0, 1]})"), 5,
-                   {"no_test.json", "\"test\""});
-  ExpectSplitError(WriteTemp("typo.json", R"({"train": [0], "tset": [1]})"), 5,
-                   {"typo.json", "\"tset\""});
+  ExpectSplitError(WriteTemp("no_test.json", R"({"train": [0, 1]})"), 5, {"no_test.json", "\"test\""});
+  ExpectSplitError(WriteTemp("typo.json", R"({"train": [0], "tset": [1]})"), 5, {"typo.json", "\"tset\""});
   ExpectSplitError(WriteTemp("array.json", "[[0, 1], [2]]"), 5, {"array.json", "not an object"});
-  ExpectSplitError(WriteTemp("no_splits.json", R"({"splits": []})"), 5,
-                   {"no_splits.json", "non-empty"});
+  ExpectSplitError(WriteTemp("no_splits.json", R"({"splits": []})"), 5, {"no_splits.json", "non-empty"});
 }
 
 TEST(ReadSplits, MissingFileAndDirectoryAreRejected) {

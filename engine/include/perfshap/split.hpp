@@ -25,13 +25,22 @@ using SplitPlan = std::vector<Split>;
  * @brief One random holdout split. test size = round(test_fraction * n) (at least 1, at most
  * n-1). With `stratify_labels` non-empty, each class is split in the same proportion
  * (largest-remainder allocation). Random stream (seed, stream_id).
- * @throws InvalidArgument for n < 2 or a fraction outside (0, 1).
+ * Classes are taken in increasing label order; each is shuffled (Fisher-Yates on
+ * RandomStream::Below) and its first quota rows go to test.
+ * @throws InvalidArgument for n < 2, a fraction outside (0, 1), or labels whose size is not n
+ *   or that hold NaN.
  */
 PERFSHAP_EXPORT Split HoldoutSplit(std::size_t n, double test_fraction, std::uint64_t seed,
                                    std::span<const double> stratify_labels = {},
                                    std::uint64_t stream_id = 0);
 
-/** @brief K folds of a random permutation (stratified when labels given): split k tests fold k. */
+/**
+ * @brief K folds of a random permutation (stratified when labels given): split k tests fold k
+ * and trains on the rest. Each class (in increasing label order) is shuffled with stream
+ * (seed, 0), the classes are laid end to end and dealt to the folds in turn, so fold sizes,
+ * and each class's count per fold, differ by at most one.
+ * @throws InvalidArgument for k < 2, k > n, or labels whose size is not n.
+ */
 PERFSHAP_EXPORT SplitPlan KFoldSplits(std::size_t n, std::size_t k, std::uint64_t seed,
                                       std::span<const double> stratify_labels = {});
 
@@ -42,9 +51,13 @@ PERFSHAP_EXPORT SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetition
 
 /**
  * @brief Reads explicit splits from JSON: `{"train":[...],"test":[...]}` or
- * `{"splits":[{"train":[...],"test":[...]},...]}`, 0-based data-row indices.
- * @throws DataError naming the file (and split number) for malformed JSON, an index
- *   >= n_rows, a negative or non-integer index, a duplicate, a row in both parts, an empty part.
+ * `{"splits":[{"train":[...],"test":[...]},...]}`, 0-based data-row indices (integral
+ * floats such as 3.0 are accepted). Rows in neither part are left out of that split. The
+ * returned lists are sorted.
+ * @throws InvalidArgument for n_rows < 2.
+ * @throws DataError naming the file and the place (e.g. `splits[1].test[3]`) for a missing
+ *   file, malformed JSON, another shape or an unknown key, an index >= n_rows, a negative or
+ *   non-integer index, a duplicate, a row in both parts, an empty part.
  */
 PERFSHAP_EXPORT SplitPlan ReadSplits(const std::string& path, std::size_t n_rows);
 

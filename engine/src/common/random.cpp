@@ -7,6 +7,9 @@
 
 namespace perfshap {
 
+// 128-bit products (a GCC/Clang extension, marked so -Wpedantic accepts it).
+__extension__ using Uint128 = unsigned __int128;
+
 namespace {
 // SplitMix64 finaliser (Steele, Lea, Flood 2014): a bijective 64-bit mixer.
 constexpr std::uint64_t Mix(std::uint64_t z) noexcept {
@@ -38,12 +41,12 @@ double RandomStream::Normal() noexcept {
 
 std::uint64_t RandomStream::Below(std::uint64_t n) noexcept {
   // Lemire's nearly-divisionless method with rejection: exact uniformity.
-  unsigned __int128 m = static_cast<unsigned __int128>((*this)()) * n;
+  Uint128 m = static_cast<Uint128>((*this)()) * n;
   auto low = static_cast<std::uint64_t>(m);
   if (low < n) {
     const std::uint64_t threshold = (0 - n) % n;
     while (low < threshold) {
-      m = static_cast<unsigned __int128>((*this)()) * n;
+      m = static_cast<Uint128>((*this)()) * n;
       low = static_cast<std::uint64_t>(m);
     }
   }

@@ -140,8 +140,7 @@ bool IsMissing(std::string_view s) {
 /// spaces and tabs (inside quotes too). Blank lines are skipped.
 class CsvSplitter {
  public:
-  CsvSplitter(const std::string& path, std::string_view text, char delimiter,
-              std::deque<std::string>& store)
+  CsvSplitter(const std::string& path, std::string_view text, char delimiter, std::deque<std::string>& store)
       : path_(path), text_(text), delimiter_(delimiter), store_(store) {}
 
   /// Reads the next non-blank record; false at the end of the text.
@@ -178,8 +177,6 @@ class CsvSplitter {
     }
     return false;
   }
-
-  std::size_t line() const noexcept { return line_; }
 
  private:
   bool IsBlank(char c) const noexcept { return (c == ' ' || c == '\t') && c != delimiter_; }
@@ -220,8 +217,8 @@ class CsvSplitter {
     ++pos_;  // the closing quote
     while (pos_ < n && IsBlank(text_[pos_])) ++pos_;
     if (pos_ < n && !IsEnd(text_[pos_])) {
-      throw DataError(Where(path_, line_) + "field " + std::to_string(field_number) +
-                      ": unexpected text " + Show(text_.substr(pos_, 1)) +
+      throw DataError(Where(path_, line_) + "field " + std::to_string(field_number) + ": unexpected text " +
+                      Show(text_.substr(pos_, 1)) +
                       " after the closing quote; put the whole value inside the quotes");
     }
     if (!doubled) return raw;
@@ -261,8 +258,7 @@ std::string ReadFileText(const std::string& path) {
     throw DataError(OneLine(path) + ": no such file; " + hint);
   }
   if (fs::is_directory(st)) {
-    throw DataError(OneLine(path) +
-                    ": is a directory, not a CSV file; pass the path of a CSV file");
+    throw DataError(OneLine(path) + ": is a directory, not a CSV file; pass the path of a CSV file");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -294,7 +290,7 @@ struct Problem {
       message = std::move(m);
     }
   }
-  bool found() const noexcept { return row != std::numeric_limits<std::size_t>::max(); }
+  bool Found() const noexcept { return row != std::numeric_limits<std::size_t>::max(); }
 };
 
 /// Cell access over the row-major cell table.
@@ -302,16 +298,16 @@ struct CellTable {
   std::vector<std::string_view> cells;
   std::vector<std::size_t> lines;  // physical line of each data row
   std::size_t n_cols = 0;
-  std::size_t n_rows() const noexcept { return lines.size(); }
-  std::string_view at(std::size_t row, std::size_t col) const { return cells[row * n_cols + col]; }
+  std::size_t NumRows() const noexcept { return lines.size(); }
+  std::string_view At(std::size_t row, std::size_t col) const { return cells[row * n_cols + col]; }
 };
 
 /// Up to kMaxListedValues distinct values of column j, quoted, in order of appearance.
 std::string DistinctValues(const CellTable& table, std::size_t j) {
   std::vector<std::string_view> seen;
   std::size_t more = 0;
-  for (std::size_t i = 0; i < table.n_rows(); ++i) {
-    const std::string_view v = table.at(i, j);
+  for (std::size_t i = 0; i < table.NumRows(); ++i) {
+    const std::string_view v = table.At(i, j);
     if (std::find(seen.begin(), seen.end(), v) != seen.end()) continue;
     if (seen.size() < kMaxListedValues) {
       seen.push_back(v);
@@ -331,18 +327,16 @@ std::string DistinctValues(const CellTable& table, std::size_t j) {
 
 /// "3 other cells of this column are numbers" / "1 other cell of this column is a number".
 std::string OtherCells(std::size_t count, const char* one, const char* many) {
-  return std::to_string(count) + (count == 1
-                                      ? " other cell of this column is " + std::string(one)
-                                      : " other cells of this column are " + std::string(many));
+  return std::to_string(count) + (count == 1 ? " other cell of this column is " + std::string(one)
+                                             : " other cells of this column are " + std::string(many));
 }
 
 /// Converts feature column j: numeric when no non-missing cell is text, categorical when
 /// no non-missing cell is a number, an error when the two are mixed.
-void ConvertFeature(const std::string& path, const CellTable& table,
-                    const std::vector<std::string>& names, std::size_t j, bool allow_missing,
-                    std::vector<double>& values, std::optional<CategoricalEncoding>& encoding,
-                    Problem& problem) {
-  const std::size_t n = table.n_rows();
+void ConvertFeature(const std::string& path, const CellTable& table, const std::vector<std::string>& names,
+                    std::size_t j, bool allow_missing, std::vector<double>& values,
+                    std::optional<CategoricalEncoding>& encoding, Problem& problem) {
+  const std::size_t n = table.NumRows();
   const std::string where_col = ColumnRef(names, j) + ": ";
   values.assign(n, std::numeric_limits<double>::quiet_NaN());
   std::size_t n_numeric = 0;
@@ -350,14 +344,14 @@ void ConvertFeature(const std::string& path, const CellTable& table,
   std::size_t first_numeric = n;
   std::size_t first_text = n;
   for (std::size_t i = 0; i < n; ++i) {
-    const std::string_view cell = table.at(i, j);
+    const std::string_view cell = table.At(i, j);
     double v = 0.0;
     const NumberKind kind = ParseNumber(cell, v);
     if (kind == NumberKind::kNaN || cell.empty() || cell == "?" || cell == "NA") {
       if (!allow_missing) {
         problem.Offer(i, Where(path, table.lines[i]) + where_col + "missing value " + Show(cell) +
-                             "; fill it in, remove the row, or pass --allow-missing to keep "
-                             "missing values (NaN, or their own level in a text column)");
+                             "; fill it in or remove the row (the library keeps missing "
+                             "values only with CsvOptions::allow_missing)");
         break;  // later rows cannot come first
       }
       continue;
@@ -369,8 +363,7 @@ void ConvertFeature(const std::string& path, const CellTable& table,
         break;
       case NumberKind::kInfinite:
         problem.Offer(i, Where(path, table.lines[i]) + where_col + Show(cell) +
-                             " is infinite; replace it with a finite number, or mark it "
-                             "missing ('?', NA or empty) and pass --allow-missing");
+                             " is infinite; replace it with a finite number");
         break;
       case NumberKind::kOutOfRange:
         problem.Offer(i, Where(path, table.lines[i]) + where_col + Show(cell) +
@@ -380,38 +373,35 @@ void ConvertFeature(const std::string& path, const CellTable& table,
         if (n_text++ == 0) first_text = i;
         break;
     }
-    if (problem.found()) break;
+    if (problem.Found()) break;
   }
   // A mix of numbers and text before any other problem: point at the odd cell (Offer keeps
   // whichever problem is on the earlier line).
   if (n_numeric > 0 && n_text > 0) {
     if (n_numeric >= n_text) {
-      problem.Offer(first_text,
-                    Where(path, table.lines[first_text]) + where_col +
-                        Show(table.at(first_text, j)) + " is not a number, but " +
-                        OtherCells(n_numeric, "a number", "numbers") + " (first at line " +
-                        std::to_string(table.lines[first_numeric]) +
-                        "); fix the cell, or mark it missing ('?', NA or empty) and pass "
-                        "--allow-missing");
+      problem.Offer(first_text, Where(path, table.lines[first_text]) + where_col +
+                                    Show(table.At(first_text, j)) + " is not a number, but " +
+                                    OtherCells(n_numeric, "a number", "numbers") + " (first at line " +
+                                    std::to_string(table.lines[first_numeric]) +
+                                    "); fix the cell");
     } else {
-      problem.Offer(first_numeric,
-                    Where(path, table.lines[first_numeric]) + where_col +
-                        Show(table.at(first_numeric, j)) + " is a number, but " +
-                        OtherCells(n_text, "text", "text") + " (first at line " +
-                        std::to_string(table.lines[first_text]) +
-                        "); a text (categorical) column must hold no numbers: fix the cell or "
-                        "write the level as text (e.g. 'level_" +
-                        OneLine(table.at(first_numeric, j).substr(0, kMaxShownChars)) + "')");
+      problem.Offer(first_numeric, Where(path, table.lines[first_numeric]) + where_col +
+                                       Show(table.At(first_numeric, j)) + " is a number, but " +
+                                       OtherCells(n_text, "text", "text") + " (first at line " +
+                                       std::to_string(table.lines[first_text]) +
+                                       "); a text (categorical) column must hold no numbers: fix the cell or "
+                                       "write the level as text (e.g. 'level_" +
+                                       OneLine(table.At(first_numeric, j).substr(0, kMaxShownChars)) + "')");
     }
     return;
   }
-  if (problem.found() || n_text == 0) return;  // numeric (possibly all missing)
+  if (problem.Found() || n_text == 0) return;  // numeric (possibly all missing)
   // Categorical: codes 0..L-1 by first appearance. With allow_missing a missing spelling
   // ("?", "NA", empty) is kept as a level of its own, written as in the file.
   CategoricalEncoding enc;
   std::unordered_map<std::string_view, double> codes;
   for (std::size_t i = 0; i < n; ++i) {
-    const std::string_view cell = table.at(i, j);
+    const std::string_view cell = table.At(i, j);
     auto [it, inserted] = codes.emplace(cell, static_cast<double>(enc.levels.size()));
     if (inserted) enc.levels.emplace_back(cell);
     values[i] = it->second;
@@ -429,17 +419,17 @@ bool IsPositive(std::string_view cell, std::string_view positive, bool positive_
   return ParseNumber(cell, v) == NumberKind::kFinite && v == positive_value;
 }
 
-void ConvertLabel(const std::string& path, const CellTable& table,
-                  const std::vector<std::string>& names, std::size_t j, const CsvOptions& options,
-                  std::string_view positive, std::vector<double>& label, Problem& problem) {
-  const std::size_t n = table.n_rows();
+void ConvertLabel(const std::string& path, const CellTable& table, const std::vector<std::string>& names,
+                  std::size_t j, const CsvOptions& options, std::string_view positive,
+                  std::vector<double>& label, Problem& problem) {
+  const std::size_t n = table.NumRows();
   const std::string where_col = ColumnRef(names, j) + ": ";
   label.assign(n, 0.0);
   double positive_value = 0.0;
   const bool positive_is_number =
       !positive.empty() && ParseNumber(positive, positive_value) == NumberKind::kFinite;
   for (std::size_t i = 0; i < n; ++i) {
-    const std::string_view cell = table.at(i, j);
+    const std::string_view cell = table.At(i, j);
     const std::string where = Where(path, table.lines[i]) + where_col;
     if (IsMissing(cell)) {
       problem.Offer(i, where + "the label is missing (" + Show(cell) +
@@ -477,9 +467,8 @@ void ConvertLabel(const std::string& path, const CellTable& table,
 Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
   const char delim = options.delimiter;
   const bool bad_delimiter = delim == '"' || delim == '\n' || delim == '\r' || delim == '\0' ||
-                             delim == '.' || delim == '+' || delim == '-' ||
-                             (delim >= '0' && delim <= '9') || (delim >= 'a' && delim <= 'z') ||
-                             (delim >= 'A' && delim <= 'Z');
+                             delim == '.' || delim == '+' || delim == '-' || (delim >= '0' && delim <= '9') ||
+                             (delim >= 'a' && delim <= 'z') || (delim >= 'A' && delim <= 'Z');
   PERFSHAP_CHECK(!bad_delimiter, "CSV delimiter " + Show(std::string_view(&delim, 1)) +
                                      " cannot be used (it would clash with quotes, line ends "
                                      "or numbers); use ',', ';', a tab or '|'");
@@ -495,11 +484,10 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
     throw DataError(OneLine(path) + ": is gzip-compressed; decompress it first (gunzip)");
   }
   if (view.find('\0') != std::string_view::npos) {
-    throw DataError(
-        Where(path, 1 + static_cast<std::size_t>(std::count(
-                            view.begin(),
-                            view.begin() + static_cast<std::ptrdiff_t>(view.find('\0')), '\n'))) +
-        "the file holds a NUL byte, so it is not a text CSV file; pass a CSV file");
+    throw DataError(Where(path, 1 + static_cast<std::size_t>(std::count(
+                                        view.begin(),
+                                        view.begin() + static_cast<std::ptrdiff_t>(view.find('\0')), '\n'))) +
+                    "the file holds a NUL byte, so it is not a text CSV file; pass a CSV file");
   }
 
   std::deque<std::string> store;
@@ -524,8 +512,8 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
       }
       auto [it, inserted] = seen.emplace(names[j], j);
       if (!inserted) {
-        throw DataError(Where(path, header_line) + "columns " + std::to_string(it->second + 1) +
-                        " and " + std::to_string(j + 1) + " are both named " + Show(names[j]) +
+        throw DataError(Where(path, header_line) + "columns " + std::to_string(it->second + 1) + " and " +
+                        std::to_string(j + 1) + " are both named " + Show(names[j]) +
                         "; column names must be unique, rename one of them");
       }
     }
@@ -541,8 +529,7 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
                       ListNames(names));
     }
   } else {
-    label_col =
-        static_cast<std::size_t>(std::find(names.begin(), names.end(), label_name) - names.begin());
+    label_col = static_cast<std::size_t>(std::find(names.begin(), names.end(), label_name) - names.begin());
     if (label_col == n_cols) {
       throw DataError(Where(path, header_line) + "no column named " + Show(label_name) +
                       " for the label; the columns are " + ListNames(names) +
@@ -573,13 +560,13 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
                  " has no column (an unquoted delimiter inside a value? quote it as \"a,b\")";
       }
       throw DataError(Where(path, line) + "expected " + std::to_string(n_cols) +
-                      " fields, as in the header, but found " + std::to_string(fields.size()) +
-                      detail + "; make every row have one field per column");
+                      " fields, as in the header, but found " + std::to_string(fields.size()) + detail +
+                      "; make every row have one field per column");
     }
     table.cells.insert(table.cells.end(), fields.begin(), fields.end());
     table.lines.push_back(line);
   }
-  const std::size_t n_rows = table.n_rows();
+  const std::size_t n_rows = table.NumRows();
   if (n_rows == 0) {
     throw DataError(Where(path, header_line) +
                     "the file has a header but no data rows; add "
@@ -600,12 +587,11 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
       feature_names.push_back(names[j]);
       columns.emplace_back();
       encodings.emplace_back();
-      ConvertFeature(path, table, names, j, options.allow_missing, columns.back(), encodings.back(),
-                     problem);
+      ConvertFeature(path, table, names, j, options.allow_missing, columns.back(), encodings.back(), problem);
     }
-    if (problem.found()) first_problem.Offer(problem.row, std::move(problem.message));
+    if (problem.Found()) first_problem.Offer(problem.row, std::move(problem.message));
   }
-  if (first_problem.found()) throw DataError(first_problem.message);
+  if (first_problem.Found()) throw DataError(first_problem.message);
 
   // Whole-column checks of a binary label.
   if (label_col < n_cols && !options.regression) {
@@ -613,17 +599,16 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
     std::size_t n_positive = 0;
     for (double y : label) n_positive += (y == 1.0) ? 1 : 0;
     const std::string rows = std::to_string(n_rows) + " data rows (lines " +
-                             std::to_string(table.lines.front()) + "-" +
-                             std::to_string(table.lines.back()) + ")";
+                             std::to_string(table.lines.front()) + "-" + std::to_string(table.lines.back()) +
+                             ")";
     if (!positive.empty() && n_positive == 0) {
       throw DataError(where + "no row has the value " + Show(positive) +
                       " given by --positive; the values are " + DistinctValues(table, label_col) +
                       "; pass one of them");
     }
     if (n_positive == 0 || n_positive == n_rows) {
-      const std::string cls = positive.empty()
-                                  ? std::string(n_positive == 0 ? "0" : "1")
-                                  : std::string(n_positive == 0 ? "not " : "") + Show(positive);
+      const std::string cls = positive.empty() ? std::string(n_positive == 0 ? "0" : "1")
+                                               : std::string(n_positive == 0 ? "not " : "") + Show(positive);
       throw DataError(where + "all " + rows + " have the same class (" + cls +
                       "); a binary task needs both classes: check --label and --positive, "
                       "or use a data set with both classes");

@@ -28,13 +28,12 @@ Dataset::Dataset(std::vector<std::string> names, std::vector<std::vector<double>
   for (std::size_t j = 0; j < columns_.size(); ++j) {
     PERFSHAP_CHECK(columns_[j].size() == n_rows_,
                    "Dataset: column '" + names_[j] + "' (" + std::to_string(j + 1) + ") has " +
-                       std::to_string(columns_[j].size()) + " values but column '" + names_[0] +
-                       "' has " + std::to_string(n_rows_) + "; all columns need the same length");
+                       std::to_string(columns_[j].size()) + " values but column '" + names_[0] + "' has " +
+                       std::to_string(n_rows_) + "; all columns need the same length");
   }
   PERFSHAP_CHECK(label_.empty() || label_.size() == n_rows_,
-                 "Dataset: the label has " + std::to_string(label_.size()) +
-                     " values but the columns have " + std::to_string(n_rows_) +
-                     " rows; give one label per row (or none)");
+                 "Dataset: the label has " + std::to_string(label_.size()) + " values but the columns have " +
+                     std::to_string(n_rows_) + " rows; give one label per row (or none)");
   std::unordered_map<std::string, std::size_t> seen;
   seen.reserve(names_.size());
   for (std::size_t j = 0; j < names_.size(); ++j) {

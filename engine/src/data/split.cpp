@@ -113,8 +113,8 @@ std::vector<std::size_t> ReadIndexList(const std::string& prefix, const std::str
       const auto v = item.get<std::uint64_t>();
       if (v >= n_rows) {
         throw DataError(at + "row " + std::to_string(v) + " is out of range: the data have " +
-                        std::to_string(n_rows) + " rows (valid indices 0.." +
-                        std::to_string(n_rows - 1) + "); indices are 0-based data rows");
+                        std::to_string(n_rows) + " rows (valid indices 0.." + std::to_string(n_rows - 1) +
+                        "); indices are 0-based data rows");
       }
       index = static_cast<std::size_t>(v);
     } else if (item.is_number_integer()) {
@@ -129,8 +129,8 @@ std::vector<std::size_t> ReadIndexList(const std::string& prefix, const std::str
       }
       if (v >= static_cast<double>(n_rows)) {
         throw DataError(at + "row " + Describe(item) + " is out of range: the data have " +
-                        std::to_string(n_rows) + " rows (valid indices 0.." +
-                        std::to_string(n_rows - 1) + ")");
+                        std::to_string(n_rows) + " rows (valid indices 0.." + std::to_string(n_rows - 1) +
+                        ")");
       }
       index = static_cast<std::size_t>(v);
     } else {
@@ -148,13 +148,12 @@ std::vector<std::size_t> ReadIndexList(const std::string& prefix, const std::str
   return out;
 }
 
-Split ReadOneSplit(const std::string& prefix, const std::string& where,
-                   const nlohmann::json& object, std::size_t n_rows) {
+Split ReadOneSplit(const std::string& prefix, const std::string& where, const nlohmann::json& object,
+                   std::size_t n_rows) {
   const std::string dot = where.empty() ? std::string() : where + ".";
   if (!object.is_object()) {
     throw DataError(prefix + (where.empty() ? std::string("the top level") : where) + " is " +
-                    Describe(object) +
-                    ", not an object; write {\"train\": [...], \"test\": [...]}");
+                    Describe(object) + ", not an object; write {\"train\": [...], \"test\": [...]}");
   }
   for (const auto& item : object.items()) {
     if (item.key() != "train" && item.key() != "test") {
@@ -165,22 +164,22 @@ Split ReadOneSplit(const std::string& prefix, const std::string& where,
   }
   for (const char* key : {"train", "test"}) {
     if (!object.contains(key)) {
-      throw DataError(prefix + (where.empty() ? std::string("the top level") : where) +
-                      " has no \"" + key + "\" list; write {\"train\": [...], \"test\": [...]}");
+      throw DataError(prefix + (where.empty() ? std::string("the top level") : where) + " has no \"" + key +
+                      "\" list; write {\"train\": [...], \"test\": [...]}");
     }
   }
   Split split;
   split.train = ReadIndexList(prefix, dot + "train", object.at("train"), n_rows);
   split.test = ReadIndexList(prefix, dot + "test", object.at("test"), n_rows);
   std::vector<std::size_t> both;
-  std::set_intersection(split.train.begin(), split.train.end(), split.test.begin(),
-                        split.test.end(), std::back_inserter(both));
+  std::set_intersection(split.train.begin(), split.train.end(), split.test.begin(), split.test.end(),
+                        std::back_inserter(both));
   if (!both.empty()) {
-    throw DataError(prefix + (where.empty() ? std::string() : where + ": ") + "row " +
-                    std::to_string(both.front()) + " is in both train and test" +
-                    (both.size() > 1 ? " (as are " + std::to_string(both.size() - 1) + " more)"
-                                     : std::string()) +
-                    "; a row may be in one part only");
+    throw DataError(
+        prefix + (where.empty() ? std::string() : where + ": ") + "row " + std::to_string(both.front()) +
+        " is in both train and test" +
+        (both.size() > 1 ? " (as are " + std::to_string(both.size() - 1) + " more)" : std::string()) +
+        "; a row may be in one part only");
   }
   return split;
 }
@@ -194,8 +193,7 @@ Split HoldoutSplit(std::size_t n, double test_fraction, std::uint64_t seed,
                  "test fraction " + std::to_string(test_fraction) +
                      " is outside (0, 1); pass e.g. 0.25 for a quarter of the rows");
   const double wanted = std::round(test_fraction * static_cast<double>(n));
-  const auto n_test =
-      std::clamp(static_cast<std::size_t>(std::max(wanted, 1.0)), std::size_t{1}, n - 1);
+  const auto n_test = std::clamp(static_cast<std::size_t>(std::max(wanted, 1.0)), std::size_t{1}, n - 1);
   auto groups = GroupByClass(n, stratify_labels);
   const std::vector<std::size_t> quota = Allocate(n_test, n, groups);
   RandomStream rng(seed, stream_id);
@@ -231,8 +229,8 @@ SplitPlan KFoldSplits(std::size_t n, std::size_t k, std::uint64_t seed,
   return plan;
 }
 
-SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetitions, double test_fraction,
-                           std::uint64_t seed, std::span<const double> stratify_labels) {
+SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetitions, double test_fraction, std::uint64_t seed,
+                           std::span<const double> stratify_labels) {
   PERFSHAP_CHECK(repetitions >= 1, "Monte Carlo cross-validation needs at least 1 repetition");
   SplitPlan plan;
   plan.reserve(repetitions);
@@ -243,8 +241,8 @@ SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetitions, double test_f
 }
 
 SplitPlan ReadSplits(const std::string& path, std::size_t n_rows) {
-  PERFSHAP_CHECK(n_rows >= 2, "ReadSplits: the data have " + std::to_string(n_rows) +
-                                  " rows; a split needs at least 2");
+  PERFSHAP_CHECK(n_rows >= 2,
+                 "ReadSplits: the data have " + std::to_string(n_rows) + " rows; a split needs at least 2");
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);

@@ -13,12 +13,15 @@
 
 namespace perfshap {
 
+// 128-bit products (a GCC/Clang extension, marked so -Wpedantic accepts it).
+__extension__ using Uint128 = unsigned __int128;
+
 namespace {
 
 // Exact C(m, r) for m <= 62: the running product stays below 2^127.
-unsigned __int128 Binomial(int m, int r) {
+Uint128 Binomial(int m, int r) {
   r = std::min(r, m - r);
-  unsigned __int128 c = 1;
+  Uint128 c = 1;
   for (int t = 1; t <= r; ++t) c = c * static_cast<unsigned>(m - r + t) / static_cast<unsigned>(t);
   return c;
 }
@@ -29,7 +32,7 @@ std::uint64_t ChooseBlockSize(int n, std::size_t k, std::uint64_t requested) {
   if (requested > 0) return std::min(requested, total);
   constexpr std::uint64_t kMaxBlocks = 1024;
   constexpr std::uint64_t kPartialBudgetBytes = std::uint64_t{256} << 20;
-  const std::uint64_t bytes_per_block = static_cast<std::uint64_t>(n) * k * sizeof(double);
+  const std::uint64_t bytes_per_block = static_cast<std::uint64_t>(2 * n + 1) * k * sizeof(double);
   std::uint64_t max_blocks = std::max<std::uint64_t>(1, kPartialBudgetBytes / std::max<std::uint64_t>(1, bytes_per_block));
   max_blocks = std::min({max_blocks, kMaxBlocks, total});
   max_blocks = std::bit_floor(max_blocks);
@@ -89,7 +92,12 @@ ShapleyValues ExactSolver::Solve(const Game& game) const {
   result.full.assign(k, 0.0);
   if (options_.store_values) result.coalition_values.assign(total * k, 0.0);
 
-  detail::BlockPartials partials(n_blocks, static_cast<std::size_t>(n) * k);
+  // Each block owns (2n + 1) x k partial sums: D_i = sum_{S in block, i in S} d(|S|) v(S) for
+  // every player i, and T_s = sum_{S in block, |S| = s} v(S) for every size s. Then
+  // phi_i = D_i + sum_s c_out(s) T_s, because c_i(S) = c_out(|S|) + [i in S] d(|S|) with
+  // c_out(s) = -w(s) and d(s) = w(s-1) + w(s). The hot loop only visits the members of S.
+  const std::size_t nk = static_cast<std::size_t>(n) * k;
+  detail::BlockPartials partials(n_blocks, nk + (static_cast<std::size_t>(n) + 1) * k);
   const Coalition full = FullCoalition(n);
 
   struct Scratch {
@@ -120,19 +128,25 @@ ShapleyValues ExactSolver::Solve(const Game& game) const {
           if (s == full) std::copy(v, v + k, result.full.begin());
           if (options_.store_values) std::copy(v, v + k, result.coalition_values.begin() + static_cast<std::ptrdiff_t>(s * k));
           const auto size = static_cast<std::size_t>(CoalitionSize(s));
-          const double c_in = w_in[size];
-          const double c_out = w_out[size];
-          // Shapley (weighted marginal contributions regrouped by coalition):
-          // phi_i += v(S) * (i in S ? w(|S|-1) : -w(|S|)).
-          for (int i = 0; i < n; ++i) {
-            const double c = Contains(s, i) ? c_in : c_out;
-            double* row = acc.data() + static_cast<std::size_t>(i) * k;
-            for (std::size_t j = 0; j < k; ++j) row[j] += c * v[j];
+          const double d = w_in[size] - w_out[size];
+          for (Coalition rest = s; rest != 0; rest &= rest - 1) {
+            double* row = acc.data() + static_cast<std::size_t>(std::countr_zero(rest)) * k;
+            for (std::size_t j = 0; j < k; ++j) row[j] += d * v[j];
           }
+          double* by_size = acc.data() + nk + size * k;
+          for (std::size_t j = 0; j < k; ++j) by_size[j] += v[j];
         }
       });
   schedule.FinishProgress();
-  result.phi = partials.ReduceInOrder();
+  const std::vector<double> total_sums = partials.ReduceInOrder();
+  // Shapley (weighted marginal contributions regrouped by coalition):
+  // phi_i = sum_S v(S) c_i(S), c_i(S) = w(|S|-1) if i in S else -w(|S|).
+  std::vector<double> out_part(k, 0.0);
+  for (std::size_t size = 0; size <= static_cast<std::size_t>(n); ++size)
+    for (std::size_t j = 0; j < k; ++j) out_part[j] += w_out[size] * total_sums[nk + size * k + j];
+  result.phi.assign(total_sums.begin(), total_sums.begin() + static_cast<std::ptrdiff_t>(nk));
+  for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
+    for (std::size_t j = 0; j < k; ++j) result.phi[i * k + j] += out_part[j];
   result.n_evaluations = total;
   result.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;

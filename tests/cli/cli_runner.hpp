@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <sys/wait.h>
+
+namespace perfshap::testing {
+
+/** @brief What one run of the perfshap binary printed and returned. */
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string ReadText(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/** @brief Runs `perfshap <args>` (args already shell-quoted as needed) with stdin closed. */
+inline CliRun RunCli(const std::string& args) {
+  static int counter = 0;
+  const auto dir = std::filesystem::temp_directory_path() / ("perfshap_cli_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto out = dir / ("out" + std::to_string(counter) + ".txt");
+  const auto err = dir / ("err" + std::to_string(counter) + ".txt");
+  ++counter;
+  const std::string cmd = std::string("'") + PERFSHAP_CLI_PATH + "' " + args + " </dev/null >'" + out.string() +
+                          "' 2>'" + err.string() + "'";
+  const int status = std::system(cmd.c_str());
+  CliRun run;
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.out = ReadText(out);
+  run.err = ReadText(err);
+  return run;
+}
+
+/** @brief A fresh empty directory path (not created) under the temp directory. */
+inline std::filesystem::path FreshDir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("perfshap_test_" + std::to_string(::getpid()) + "_" + name);
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+}  // namespace perfshap::testing

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// The perfshap command as a user runs it: help, version, the demo job, result.json, and the
+// one-line errors with exit code 2 for every kind of bad input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.hpp"
+#include "perfshap/version.hpp"
+#include "support/test_paths.hpp"
+
+namespace perfshap {
+namespace {
+
+using testing::FixturePath;
+using testing::FreshDir;
+using testing::RunCli;
+
+std::size_t CountLines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(Cli, HelpListsSubcommandsAndVersionPrints) {
+  const auto help = RunCli("--help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("demo"), std::string::npos) << help.out;
+  const auto version = RunCli("--version");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_NE(version.out.find(std::string(Version())), std::string::npos) << version.out;
+}
+
+TEST(Cli, UnknownFlagIsAUsageErrorOnOneLine) {
+  const auto run = RunCli("demo --no-such-flag");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(CountLines(run.err), 1u) << run.err;
+  EXPECT_EQ(RunCli("").exit_code, 2);
+}
+
+TEST(Cli, DemoWritesResultJsonWithCommonKeys) {
+  const auto dir = FreshDir("demo");
+  const auto run = RunCli("demo --quiet --threads 2 --out '" + dir.string() + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(run.out.empty()) << "--quiet printed: " << run.out;
+  const auto j = nlohmann::json::parse(testing::ReadText(dir / "result.json"));
+  for (const char* key : {"method", "version", "features", "seed", "threads", "elapsed_seconds", "phi", "metrics"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["method"], "demo");
+  EXPECT_EQ(j["threads"], 2);
+  EXPECT_EQ(j["features"].size(), 3u);
+  // Efficiency: 0.5 + sum phi(AUC) is the test AUC the metrics report.
+  double sum = 0;
+  for (const auto& [name, v] : j["phi"].items()) sum += v.get<double>();
+  EXPECT_NEAR(0.5 + sum, j["metrics"]["auc"].get<double>(), 1e-12);
+  // No temporary file is left behind by the atomic write.
+  std::size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;
+  EXPECT_EQ(files, 1u);
+}
+
+TEST(Cli, RefusesNonEmptyOutWithoutForce) {
+  const auto dir = FreshDir("force");
+  ASSERT_EQ(RunCli("demo --quiet --out '" + dir.string() + "'").exit_code, 0);
+  const auto before = testing::ReadText(dir / "result.json");
+  const auto again = RunCli("demo --quiet --seed 7 --out '" + dir.string() + "'");
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.err.find("--force"), std::string::npos) << again.err;
+  EXPECT_EQ(testing::ReadText(dir / "result.json"), before);
+  EXPECT_EQ(RunCli("demo --quiet --seed 7 --force --out '" + dir.string() + "'").exit_code, 0);
+  EXPECT_NE(testing::ReadText(dir / "result.json"), before);
+}
+
+TEST(Cli, DemoResultsIdenticalForOneAndTwoThreads) {
+  const auto d1 = FreshDir("t1");
+  const auto d2 = FreshDir("t2");
+  ASSERT_EQ(RunCli("demo --quiet --rows 3000 --threads 1 --out '" + d1.string() + "'").exit_code, 0);
+  ASSERT_EQ(RunCli("demo --quiet --rows 3000 --threads 2 --out '" + d2.string() + "'").exit_code, 0);
+  auto a = nlohmann::json::parse(testing::ReadText(d1 / "result.json"));
+  auto b = nlohmann::json::parse(testing::ReadText(d2 / "result.json"));
+  for (auto* j : {&a, &b}) {
+    j->erase("threads");
+    j->erase("elapsed_seconds");
+  }
+  EXPECT_EQ(a.dump(), b.dump());
+}
+
+TEST(Cli, DemoRunsOnAUserCsv) {
+  const auto path = testing::SharedPath("data/banknote.csv");
+  if (path.empty()) GTEST_SKIP() << "../shared/data absent";
+  const auto run = RunCli("demo --data '" + path + "' --label label");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("variance"), std::string::npos);
+}
+
+TEST(Cli, ProgressPlainPrintsLinesOnStderr) {
+  const auto run = RunCli("demo --progress plain --rows 2000");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("progress coalitions"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("done"), std::string::npos) << run.err;
+  // Not a terminal and no --progress: nothing on stderr.
+  EXPECT_TRUE(RunCli("demo").err.empty());
+}
+
+struct BadInput {
+  const char* name;
+  std::string args;
+  std::string must_mention;
+};
+
+class CliBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliBadInput, OneLineErrorNamingWhereWithExitCode2) {
+  const auto& p = GetParam();
+  const auto run = RunCli("demo " + p.args);
+  EXPECT_EQ(run.exit_code, 2) << p.name << ": " << run.err;
+  EXPECT_EQ(CountLines(run.err), 1u) << p.name << ": " << run.err;
+  EXPECT_NE(run.err.find(p.must_mention), std::string::npos) << p.name << ": " << run.err;
+  EXPECT_EQ(run.err.find("internal"), std::string::npos) << p.name << ": " << run.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllCases, CliBadInput,
+    ::testing::Values(
+        BadInput{"MissingFile", "--data '" + FixturePath("no_such.csv") + "' --label label", "no_such.csv"},
+        BadInput{"Directory", "--data '" + FixturePath("") + "' --label label", "director"},
+        BadInput{"RaggedRow", "--data '" + FixturePath("ragged.csv") + "' --label label", "ragged.csv:4"},
+        BadInput{"TextInNumeric", "--data '" + FixturePath("text_in_numeric.csv") + "' --label label",
+                 "text_in_numeric.csv:4"},
+        BadInput{"NaN", "--data '" + FixturePath("nan.csv") + "' --label label", "nan.csv:3"},
+        BadInput{"Missing", "--data '" + FixturePath("missing.csv") + "' --label label", "missing.csv:3"},
+        BadInput{"EmptyFile", "--data '" + FixturePath("empty.csv") + "' --label label", "empty.csv"},
+        BadInput{"HeaderOnly", "--data '" + FixturePath("header_only.csv") + "' --label label", "header_only.csv"},
+        BadInput{"UnknownLabel", "--data '" + FixturePath("good.csv") + "' --label nope", "nope"},
+        BadInput{"SingleClass", "--data '" + FixturePath("single_class.csv") + "' --label label", "single_class.csv"},
+        BadInput{"DuplicateColumns", "--data '" + FixturePath("duplicate_columns.csv") + "' --label label",
+                 "duplicate_columns.csv"},
+        BadInput{"NoLabelFlag", "--data '" + FixturePath("good.csv") + "'", "--label"},
+        BadInput{"BadThreads", "--threads -3", "threads"}),
+    [](const ::testing::TestParamInfo<BadInput>& param_info) { return std::string(param_info.param.name); });
+
+}  // namespace
+}  // namespace perfshap
