@@ -106,6 +106,9 @@ struct BadInput {
   std::string must_mention;
 };
 
+// Readable test names in CTest instead of gtest's byte dump of the parameter.
+void PrintTo(const BadInput& input, std::ostream* os) { *os << input.name; }
+
 class CliBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(CliBadInput, OneLineErrorNamingWhereWithExitCode2) {
