@@ -112,6 +112,30 @@ TEST(ExactSolver, BitwiseIdenticalForOneTwoFourThreads) {
   }
 }
 
+TEST(ExactSolver, SolveBatchEqualsSolvingEachGame) {
+  const auto g1 = MixedVectorGame(9, 2, 1);
+  const auto g2 = MixedVectorGame(9, 2, 2);
+  const auto g3 = MixedVectorGame(9, 2, 3);
+  const Game* games[] = {&g1, &g2, &g3};
+  for (int threads : {1, 2}) {
+    ExactOptions opt;
+    opt.execution.threads = threads;
+    opt.block_size = 16;
+    const ExactSolver solver(opt);
+    const auto batch = solver.SolveBatch(games);
+    ASSERT_EQ(batch.size(), 3u);
+    for (std::size_t g = 0; g < 3; ++g) {
+      const auto one = solver.Solve(*games[g]);
+      EXPECT_EQ(0, std::memcmp(one.phi.data(), batch[g].phi.data(), one.phi.size() * sizeof(double))) << g;
+      EXPECT_EQ(one.base, batch[g].base);
+      EXPECT_EQ(one.full, batch[g].full);
+    }
+  }
+  const auto other = MixedVectorGame(8, 2, 1);
+  const Game* mixed[] = {&g1, &other};
+  EXPECT_THROW(ExactSolver().SolveBatch(mixed), InvalidArgument);
+}
+
 TEST(ExactSolver, StoresCoalitionValuesByMask) {
   const auto g = MixedVectorGame(5, 2, 9);
   const auto v = SolveWith(g, 2, true, true);

@@ -75,6 +75,14 @@ class PERFSHAP_EXPORT ExactSolver {
    * @throws Cancelled when the cancellation flag is raised.
    */
   ShapleyValues Solve(const Game& game) const;
+  /**
+   * @brief Solves several games with the same players and outputs in one parallel pass (e.g.
+   * one game per cross-validation repetition): the blocks of all games are scheduled together,
+   * so repetitions and coalition blocks run concurrently. results[g] is bitwise what
+   * Solve(*games[g]) returns with the same block size.
+   * @throws InvalidArgument when the games differ in n_players() or n_outputs().
+   */
+  std::vector<ShapleyValues> SolveBatch(std::span<const Game* const> games) const;
   const ExactOptions& options() const noexcept { return options_; }
 
  private:

@@ -56,22 +56,32 @@ ExactSolver::ExactSolver(ExactOptions options) : options_(std::move(options)) {
 }
 
 ShapleyValues ExactSolver::Solve(const Game& game) const {
+  const Game* games[] = {&game};
+  return std::move(SolveBatch(games).front());
+}
+
+std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> games) const {
   const auto t0 = std::chrono::steady_clock::now();
-  const int n = game.n_players();
-  const std::size_t k = game.n_outputs();
+  PERFSHAP_CHECK(!games.empty(), "ExactSolver: no games to solve");
+  const int n = games[0]->n_players();
+  const std::size_t k = games[0]->n_outputs();
   PERFSHAP_CHECK(n >= 1, "ExactSolver: the game has no players");
   PERFSHAP_CHECK(k >= 1, "ExactSolver: the game has no outputs");
+  for (const Game* g : games)
+    PERFSHAP_CHECK(g->n_players() == n && g->n_outputs() == k,
+                   "ExactSolver::SolveBatch: every game needs the same players and outputs");
   if (n > options_.max_players) {
     throw InvalidArgument("exact Shapley values need 2^" + std::to_string(n) +
                           " coalitions for " + std::to_string(n) + " features, above the exact limit of " +
                           std::to_string(options_.max_players) +
                           " features; select fewer features or use a sampling solver");
   }
+  const std::size_t n_games = games.size();
   const std::uint64_t total = std::uint64_t{1} << n;
-  const std::uint64_t block_size = ChooseBlockSize(n, k, options_.block_size);
+  const std::uint64_t block_size = ChooseBlockSize(n, k * n_games, options_.block_size);
   const std::uint64_t n_blocks = (total + block_size - 1) / block_size;
   if (options_.store_values) {
-    PERFSHAP_CHECK(total * k <= (std::uint64_t{1} << 31),
+    PERFSHAP_CHECK(total * k * n_games <= (std::uint64_t{1} << 31),
                    "ExactSolver: store_values would need more than 2^31 values; turn it off");
   }
 
@@ -82,51 +92,66 @@ ShapleyValues ExactSolver::Solve(const Game& game) const {
     if (s < n) w_out[static_cast<std::size_t>(s)] = -ShapleyWeight(n, s);
   }
 
-  ShapleyValues result;
-  result.players = game.player_names();
-  PERFSHAP_CHECK(result.players.size() == static_cast<std::size_t>(n),
-                 "ExactSolver: player_names() size differs from n_players()");
-  result.n_players = n;
-  result.n_outputs = k;
-  result.base.assign(k, 0.0);
-  result.full.assign(k, 0.0);
-  if (options_.store_values) result.coalition_values.assign(total * k, 0.0);
+  std::vector<ShapleyValues> results(n_games);
+  for (std::size_t g = 0; g < n_games; ++g) {
+    ShapleyValues& result = results[g];
+    result.players = games[g]->player_names();
+    PERFSHAP_CHECK(result.players.size() == static_cast<std::size_t>(n),
+                   "ExactSolver: player_names() size differs from n_players()");
+    result.n_players = n;
+    result.n_outputs = k;
+    result.base.assign(k, 0.0);
+    result.full.assign(k, 0.0);
+    if (options_.store_values) result.coalition_values.assign(total * k, 0.0);
+  }
 
   // Each block owns (2n + 1) x k partial sums: D_i = sum_{S in block, i in S} d(|S|) v(S) for
   // every player i, and T_s = sum_{S in block, |S| = s} v(S) for every size s. Then
   // phi_i = D_i + sum_s c_out(s) T_s, because c_i(S) = c_out(|S|) + [i in S] d(|S|) with
   // c_out(s) = -w(s) and d(s) = w(s-1) + w(s). The hot loop only visits the members of S.
+  // Blocks of all games form one flat list (game-major), so repetitions and coalition blocks
+  // run concurrently; each game's blocks are still reduced in their own order.
   const std::size_t nk = static_cast<std::size_t>(n) * k;
-  detail::BlockPartials partials(n_blocks, nk + (static_cast<std::size_t>(n) + 1) * k);
+  const std::size_t width = nk + (static_cast<std::size_t>(n) + 1) * k;
+  std::vector<detail::BlockPartials> partials;
+  partials.reserve(n_games);
+  for (std::size_t g = 0; g < n_games; ++g) partials.emplace_back(n_blocks, width);
   const Coalition full = FullCoalition(n);
 
+  // One worker per (thread, game), made when the thread first meets the game.
   struct Scratch {
-    std::unique_ptr<GameWorker> worker;
+    std::vector<std::unique_ptr<GameWorker>> workers;
     std::vector<double> value;
   };
   detail::Schedule schedule(options_.execution);
-  schedule.SetProgressTotal(total);
+  schedule.SetProgressTotal(total * n_games);
   const bool gray = options_.gray_code;
   schedule.ForEachBlock<Scratch>(
-      n_blocks, block_size,
+      n_blocks * n_games, block_size,
       [&] {
         auto s = std::make_unique<Scratch>();
-        s->worker = game.MakeWorker();
+        s->workers.resize(n_games);
         s->value.assign(k, 0.0);
         return s;
       },
-      [&](std::size_t b, Scratch& scratch) {
-        scratch.worker->Reset();
-        auto acc = partials.Row(b);
+      [&](std::size_t flat, Scratch& scratch) {
+        const std::size_t g = flat / n_blocks;
+        const std::size_t b = flat % n_blocks;
+        auto& worker = scratch.workers[g];
+        if (!worker) worker = games[g]->MakeWorker();
+        worker->Reset();
+        ShapleyValues& result = results[g];
+        auto acc = partials[g].Row(b);
         double* v = scratch.value.data();
         const std::uint64_t begin = b * block_size;
         const std::uint64_t end = std::min(total, begin + block_size);
         for (std::uint64_t r = begin; r < end; ++r) {
           const Coalition s = gray ? GrayCode(r) : r;
-          scratch.worker->Evaluate(s, scratch.value);
+          worker->Evaluate(s, scratch.value);
           if (s == 0) std::copy(v, v + k, result.base.begin());
           if (s == full) std::copy(v, v + k, result.full.begin());
-          if (options_.store_values) std::copy(v, v + k, result.coalition_values.begin() + static_cast<std::ptrdiff_t>(s * k));
+          if (options_.store_values)
+            std::copy(v, v + k, result.coalition_values.begin() + static_cast<std::ptrdiff_t>(s * k));
           const auto size = static_cast<std::size_t>(CoalitionSize(s));
           const double d = w_in[size] - w_out[size];
           for (Coalition rest = s; rest != 0; rest &= rest - 1) {
@@ -138,18 +163,22 @@ ShapleyValues ExactSolver::Solve(const Game& game) const {
         }
       });
   schedule.FinishProgress();
-  const std::vector<double> total_sums = partials.ReduceInOrder();
-  // Shapley (weighted marginal contributions regrouped by coalition):
-  // phi_i = sum_S v(S) c_i(S), c_i(S) = w(|S|-1) if i in S else -w(|S|).
-  std::vector<double> out_part(k, 0.0);
-  for (std::size_t size = 0; size <= static_cast<std::size_t>(n); ++size)
-    for (std::size_t j = 0; j < k; ++j) out_part[j] += w_out[size] * total_sums[nk + size * k + j];
-  result.phi.assign(total_sums.begin(), total_sums.begin() + static_cast<std::ptrdiff_t>(nk));
-  for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
-    for (std::size_t j = 0; j < k; ++j) result.phi[i * k + j] += out_part[j];
-  result.n_evaluations = total;
-  result.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return result;
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (std::size_t g = 0; g < n_games; ++g) {
+    ShapleyValues& result = results[g];
+    const std::vector<double> total_sums = partials[g].ReduceInOrder();
+    // Shapley (weighted marginal contributions regrouped by coalition):
+    // phi_i = sum_S v(S) c_i(S), c_i(S) = w(|S|-1) if i in S else -w(|S|).
+    std::vector<double> out_part(k, 0.0);
+    for (std::size_t size = 0; size <= static_cast<std::size_t>(n); ++size)
+      for (std::size_t j = 0; j < k; ++j) out_part[j] += w_out[size] * total_sums[nk + size * k + j];
+    result.phi.assign(total_sums.begin(), total_sums.begin() + static_cast<std::ptrdiff_t>(nk));
+    for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
+      for (std::size_t j = 0; j < k; ++j) result.phi[i * k + j] += out_part[j];
+    result.n_evaluations = total;
+    result.elapsed_seconds = elapsed;
+  }
+  return results;
 }
 
 }  // namespace perfshap
