@@ -7,6 +7,8 @@
 // the authors' 101-threshold curves from a histogram of the probabilities over the thresholds.
 #include "perfshap/curves.hpp"
 
+#include "common/compensated_sum.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -21,25 +23,7 @@
 namespace perfshap {
 namespace {
 
-/// Neumaier's compensated sum, added in index order (the same summation as metric.cpp, so
-/// kExact's average precision and PR trapezoid equal metric.hpp's bit for bit).
-class NeumaierSum {
- public:
-  void Add(double x) noexcept {
-    const double t = sum_ + x;
-    if (std::fabs(sum_) >= std::fabs(x)) {
-      compensation_ += (sum_ - t) + x;
-    } else {
-      compensation_ += (x - t) + sum_;
-    }
-    sum_ = t;
-  }
-  [[nodiscard]] double Value() const noexcept { return sum_ + compensation_; }
-
- private:
-  double sum_ = 0.0;
-  double compensation_ = 0.0;
-};
+using detail::CompensatedSum;
 
 std::string Str(double v) {
   char buf[32];
@@ -188,7 +172,7 @@ void ReadGridThresholds(std::span<const double> x, std::span<const double> y, st
 /// Trapezoid rule over a grid: sum_k (g_{k+1} - g_k) (f_k + f_{k+1}) / 2, f_k = v_k - shift_k
 /// where shift is the grid itself (ROC gain tpr - fpr) or zero.
 double GridTrapezoid(std::span<const double> grid, const std::vector<double>& v, bool subtract_grid) {
-  NeumaierSum sum;
+  CompensatedSum sum;
   for (std::size_t k = 0; k + 1 < grid.size(); ++k) {
     const double f0 = subtract_grid ? v[k] - grid[k] : v[k];
     const double f1 = subtract_grid ? v[k + 1] - grid[k + 1] : v[k + 1];
@@ -368,8 +352,8 @@ void CurveGridEvaluator::EvaluateExact(std::span<const double> y_true, std::span
   // Walk the distinct scores from the highest (sklearn _binary_clf_curve), both classes at once.
   // Mann-Whitney 2U = sum over a tie block of 2 dp (negatives below) + dp dn, exact in integers.
   std::uint64_t twice_u = 0;
-  NeumaierSum average_precision;
-  NeumaierSum trapezoid;
+  CompensatedSum average_precision;
+  CompensatedSum trapezoid;
   std::size_t tp = 0;
   std::size_t fp = 0;
   std::size_t pos = front;  // positives not yet walked: [0, pos)
@@ -496,7 +480,7 @@ void CurveGridEvaluator::EvaluateThresholds(std::span<const double> y_true, std:
   // grid; by linearity, per coalition the grid trapezoid of (tpr(g) - g) and of precision(r).
   out.auc = 0.5 + GridTrapezoid(options_.fpr_grid, out.tpr, true);
   out.auprc_trapezoid = GridTrapezoid(options_.recall_grid, out.precision, false);
-  NeumaierSum step_sum;
+  CompensatedSum step_sum;
   for (std::size_t k = 1; k < pr_points; ++k) {
     step_sum.Add((s.pr_x_[k] - s.pr_x_[k - 1]) * s.pr_y_[k]);
   }
