@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// XPER (eXplainable PERformance, Hue, Hurlin, Perignon, Saurin): Shapley decomposition of a
+// model's performance metric over its features, globally and for every individual, by
+// marginalising the excluded features over the sample. See
+// shared/seeds/xper-performance-decomposition.txt and ARCHITECTURE.md (the G terms).
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "perfshap/dataset.hpp"
+#include "perfshap/execution.hpp"
+#include "perfshap/export.hpp"
+#include "perfshap/model.hpp"
+
+namespace perfshap {
+
+/**
+ * @brief The performance metrics XPER decomposes; each one is an average of individual terms
+ * G(y_i; f(x_i); delta) (ARCHITECTURE.md "XPER's individual terms G").
+ *
+ * Losses are decomposed with their sign flipped so that larger is better: Brier -> -Brier,
+ * cost -> -cost, MSE -> -MSE, MAE -> -MAE.
+ */
+enum class XperMetric {
+  kAuc,               ///< AUC, comparison-sample form (ties count one half at S = all features)
+  kBrier,             ///< -(y - p)^2, p the predicted probability
+  kAccuracy,          ///< yhat y + (1 - yhat)(1 - y)
+  kBalancedAccuracy,  ///< 0.5 (yhat y / ybar + (1 - yhat)(1 - y) / (1 - ybar))
+  kSensitivity,       ///< yhat y / ybar
+  kSpecificity,       ///< (1 - yhat)(1 - y) / (1 - ybar)
+  kPrecision,         ///< yhat y / delta(S), delta(S) = mean yhat over the comparison sample
+  kCost,              ///< -(CFP [yhat = 1, y = 0] + CFN [yhat = 0, y = 1])
+  kMse,               ///< -(y - f)^2
+  kMae,               ///< -|y - f|
+  kR2,                ///< 1 - (y - f)^2 / var(y), var with ddof 0
+};
+
+/** @brief Parses a CLI metric name: auc, brier, accuracy, balanced_accuracy, sensitivity,
+ *  specificity, precision, cost, mse, mae, r2 (case-sensitive).
+ *  @throws InvalidArgument naming the bad value and listing the valid names. */
+PERFSHAP_EXPORT XperMetric ParseXperMetric(const std::string& name);
+
+/** @brief The CLI name of a metric ("auc", "balanced_accuracy", ...). */
+PERFSHAP_EXPORT const char* XperMetricName(XperMetric metric) noexcept;
+
+/** @brief True for mse, mae and r2: the label is a real target, not a 0/1 class. */
+PERFSHAP_EXPORT bool IsRegressionMetric(XperMetric metric) noexcept;
+
+/**
+ * @brief Comparison sample of the AUC (and the delta(S) of precision).
+ *
+ * For a coalition S, individual i's hybrid points are z_iu = (x_i on S, x_u off S), u = 1..n.
+ * - kPermuted: w_k = (x_k on S, x_pi(k) off S) with label y_k, for one permutation pi
+ *   (as the XPER package, which draws pi with CPython's random.shuffle). n comparison points.
+ * - kFull: all n^2 hybrid points w_kl = (x_k on S, x_l off S) with label y_k, each weighted
+ *   1/n^2. This is the expectation of kPermuted over a uniformly random pi: exact, no Monte
+ *   Carlo noise. It costs O(n^2 log n) per coalition (one sort of the n^2 scores).
+ */
+enum class XperComparator { kPermuted, kFull };
+
+/** @brief Parses "permuted" or "full". @throws InvalidArgument otherwise. */
+PERFSHAP_EXPORT XperComparator ParseXperComparator(const std::string& name);
+
+/** @brief "permuted" or "full". */
+PERFSHAP_EXPORT const char* XperComparatorName(XperComparator comparator) noexcept;
+
+/** @brief Options of ExplainXper. */
+struct XperOptions {
+  XperMetric metric = XperMetric::kAuc;
+  /** Misclassification cost: cost of a false positive (y = 0 predicted 1) and of a false
+   *  negative. perfshap's order; the XPER package's (CFP, CFN) is perfshap's (cfn, cfp). */
+  double cfp = 1.0;
+  double cfn = 1.0;
+  /** Class rule of the 0/1 metrics: yhat = 1{prediction > threshold}. */
+  double threshold = 0.5;
+  XperComparator comparator = XperComparator::kPermuted;
+  /** kPermuted: pi as n 0-based indices (permutation[k] = pi(k)); empty = drawn from `seed`
+   *  (Fisher-Yates on RandomStream(seed, kXperPermutationStream)). Ignored by kFull. */
+  std::vector<std::size_t> permutation;
+  std::uint64_t seed = 0;
+  /** Use Model::AdditiveTerms when the model has them (no model calls per coalition); false
+   *  forces the generic batched-Predict path (same values up to rounding, for checking). */
+  bool use_additive_terms = true;
+  /** Keep every v(S) and v_i(S) in XperResult::coalition_values (2^p (n + 1) doubles). */
+  bool store_coalition_values = false;
+  /** Refuse more features than this for the exact solver (2^p coalitions, each O(n^2)). */
+  int max_features = 20;
+  /** Threads, progress (units: coalitions), cancellation. Results do not depend on threads. */
+  ExecutionOptions execution;
+};
+
+/** @brief Random stream id of the permutation drawn from XperOptions::seed. */
+inline constexpr std::uint64_t kXperPermutationStream = 0x58504552;  // "XPER"
+
+/**
+ * @brief An XPER decomposition: global values, individual values, and their metadata.
+ *
+ * Efficiency (Shapley): base + sum_j phi[j] = value, and for every individual i,
+ * individual_base[i] + sum_j individual_phi(i, j) = individual_value[i] (up to rounding, about
+ * 1e-15). The global values are the means of the individual ones.
+ */
+struct PERFSHAP_EXPORT XperResult {
+  /** Feature (player) names, p of them, in the model's order. */
+  std::vector<std::string> features;
+  XperMetric metric = XperMetric::kAuc;
+  XperComparator comparator = XperComparator::kPermuted;
+  std::size_t n_rows = 0;
+  /** The metric on the sample as the decomposition counts it, v(all features): e.g. -MSE,
+   *  -Brier; for AUC the sample AUC with ties counted one half (sklearn roc_auc_score). */
+  double value = 0.0;
+  /** phi_0 = v(empty): the benchmark (metric when y is independent of the features). */
+  double base = 0.0;
+  /** phi_j, p values. */
+  std::vector<double> phi;
+  /** phi_j / (value - base), the share of the performance above the benchmark (paper,
+   *  section 4); NaN when value == base. */
+  std::vector<double> phi_normalised;
+  /** phi_i0 = v_i(empty), n values: individual benchmarks. */
+  std::vector<double> individual_base;
+  /** v_i(all features) = G(y_i; x_i), n values: individual contributions to `value`. */
+  std::vector<double> individual_value;
+  /** phi_ij, n x p row-major: row i is individual i's values (ready for clustering). */
+  std::vector<double> individual_phi;
+  /** The permutation pi used by kPermuted (empty for kFull). */
+  std::vector<std::size_t> permutation;
+  /** When requested: 2^p rows (row = bit mask of S, bit j = feature j) of n + 1 values:
+   *  column 0 is v(S), column 1 + i is v_i(S). Empty otherwise. */
+  std::vector<double> coalition_values;
+  /** True when the additive-score fast path was used (no model calls per coalition). */
+  bool additive_fast_path = false;
+  std::uint64_t n_coalitions = 0;
+  int threads = 1;
+  double elapsed_seconds = 0.0;
+
+  std::size_t n_features() const noexcept { return features.size(); }
+  /** @brief phi_ij. */
+  double individual(std::size_t i, std::size_t j) const { return individual_phi[i * features.size() + j]; }
+  /** @brief Individual i's p values phi_i1..phi_ip. */
+  std::span<const double> individual_row(std::size_t i) const {
+    return {individual_phi.data() + i * features.size(), features.size()};
+  }
+};
+
+/**
+ * @brief Exact XPER of `model` on `sample`: one streamed pass over the 2^p coalitions gives
+ * every phi_j and every phi_ij.
+ *
+ * v_i(S) = (1/n) sum_u G(y_i; f(z_iu); delta), z_iu = (x_i on S, x_u off S) (XPER eq. for the
+ * estimator, paper section 3), v(S) = mean_i v_i(S); phi by the Shapley formula on v and on
+ * each v_i. Models with an additive score (Model::AdditiveTerms) take the fast path: per
+ * coalition two length-n vectors a_i(S) = intercept + sum_{j in S} term_j(x_ij) and
+ * b_u = sum_{j not in S} term_j(x_uj), index(z_iu) = a_i + b_u, no model call; the AUC then
+ * compares indices (the link is monotone), the other metrics use link(index). Other models
+ * are called through Predict on the n x n hybrid grid in row blocks.
+ *
+ * @param model fitted model with sample.n_features() inputs, in the sample's column order.
+ * @param sample features and label (0/1 for the classification metrics, real for mse, mae,
+ *   r2), n >= 2 rows.
+ * @throws InvalidArgument on a shape mismatch, a bad permutation (wrong length, repeated or
+ *   out-of-range index), more than options.max_features features, n > 65535 with the full
+ *   comparator, or a non-finite cost/threshold.
+ * @throws DataError for a sample on which the metric is undefined: one class for AUC or
+ *   balanced accuracy, no positive for sensitivity, no negative for specificity, a label
+ *   that is not 0/1 for a classification metric, a constant target for R2; or a model that
+ *   predicts a non-finite value.
+ * @throws Cancelled when the cancellation flag is raised.
+ */
+PERFSHAP_EXPORT XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOptions& options);
+
+}  // namespace perfshap

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// ExplainXper: XperGame + ExactSolver, unpacked into an XperResult.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "games/xper_game.hpp"
+#include "perfshap/error.hpp"
+#include "perfshap/random.hpp"
+#include "perfshap/solver.hpp"
+#include "perfshap/xper.hpp"
+
+namespace perfshap {
+
+namespace {
+
+constexpr std::array<std::pair<const char*, XperMetric>, 11> kMetricNames{{
+    {"auc", XperMetric::kAuc},
+    {"brier", XperMetric::kBrier},
+    {"accuracy", XperMetric::kAccuracy},
+    {"balanced_accuracy", XperMetric::kBalancedAccuracy},
+    {"sensitivity", XperMetric::kSensitivity},
+    {"specificity", XperMetric::kSpecificity},
+    {"precision", XperMetric::kPrecision},
+    {"cost", XperMetric::kCost},
+    {"mse", XperMetric::kMse},
+    {"mae", XperMetric::kMae},
+    {"r2", XperMetric::kR2},
+}};
+
+// Fisher-Yates on a counter-based stream: the same seed gives the same pi everywhere.
+std::vector<std::size_t> DrawPermutation(std::size_t n, std::uint64_t seed) {
+  std::vector<std::size_t> pi(n);
+  for (std::size_t k = 0; k < n; ++k) pi[k] = k;
+  RandomStream rng(seed, kXperPermutationStream);
+  for (std::size_t k = n; k > 1; --k) std::swap(pi[k - 1], pi[rng.Below(k)]);
+  return pi;
+}
+
+// Blocks of coalitions fixed by p only: at most 64 blocks, so the per-block partial sums
+// (p (n + 1) doubles each) stay small for large samples.
+std::uint64_t BlockSize(int p) {
+  const std::uint64_t total = std::uint64_t{1} << p;
+  return std::max<std::uint64_t>(1, total / 64);
+}
+
+}  // namespace
+
+XperMetric ParseXperMetric(const std::string& name) {
+  for (const auto& [text, metric] : kMetricNames)
+    if (name == text) return metric;
+  std::string list;
+  for (const auto& [text, metric] : kMetricNames) {
+    if (!list.empty()) list += '|';
+    list += text;
+  }
+  throw InvalidArgument("unknown XPER metric '" + name + "'; use one of " + list);
+}
+
+const char* XperMetricName(XperMetric metric) noexcept {
+  for (const auto& [text, m] : kMetricNames)
+    if (m == metric) return text;
+  return "?";
+}
+
+bool IsRegressionMetric(XperMetric metric) noexcept {
+  return metric == XperMetric::kMse || metric == XperMetric::kMae || metric == XperMetric::kR2;
+}
+
+XperComparator ParseXperComparator(const std::string& name) {
+  if (name == "permuted") return XperComparator::kPermuted;
+  if (name == "full") return XperComparator::kFull;
+  throw InvalidArgument("unknown XPER comparator '" + name + "'; use permuted or full");
+}
+
+const char* XperComparatorName(XperComparator comparator) noexcept {
+  return comparator == XperComparator::kFull ? "full" : "permuted";
+}
+
+XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::size_t p = sample.n_features();
+  const std::size_t n = sample.n_rows();
+  const int limit = std::clamp(options.max_features, 1, kMaxExactPlayers);
+  if (p > static_cast<std::size_t>(limit))
+    throw InvalidArgument("exact XPER of " + std::to_string(p) + " features needs 2^" + std::to_string(p) +
+                          " coalitions, above the limit of " + std::to_string(limit) +
+                          " features; select fewer features (no sampled XPER solver yet)");
+
+  detail::XperGameSettings settings;
+  settings.metric = options.metric;
+  settings.cfp = options.cfp;
+  settings.cfn = options.cfn;
+  settings.threshold = options.threshold;
+  settings.comparator = options.comparator;
+  settings.use_additive_terms = options.use_additive_terms;
+  const bool uses_comparison =
+      options.comparator == XperComparator::kPermuted &&
+      (options.metric == XperMetric::kAuc || options.metric == XperMetric::kPrecision);
+  if (uses_comparison)
+    settings.permutation =
+        options.permutation.empty() ? DrawPermutation(n, options.seed) : options.permutation;
+
+  const detail::XperGame game(model, sample, std::move(settings));
+  ExactOptions exact;
+  exact.max_players = limit;
+  exact.store_values = options.store_coalition_values;
+  exact.block_size = BlockSize(static_cast<int>(p));
+  exact.execution = options.execution;
+  ShapleyValues sv = ExactSolver(exact).Solve(game);
+
+  XperResult r;
+  r.features = sample.feature_names();
+  r.metric = options.metric;
+  r.comparator = options.comparator;
+  r.n_rows = n;
+  r.value = sv.full[0];
+  r.base = sv.base[0];
+  r.phi.resize(p);
+  r.phi_normalised.resize(p);
+  const double spread = r.value - r.base;
+  for (std::size_t j = 0; j < p; ++j) {
+    r.phi[j] = sv(static_cast<int>(j), 0);
+    // Paper section 4: contributions as a share of the performance above the benchmark.
+    r.phi_normalised[j] = spread != 0.0 ? r.phi[j] / spread : std::numeric_limits<double>::quiet_NaN();
+  }
+  r.individual_base.assign(sv.base.begin() + 1, sv.base.end());
+  r.individual_value.assign(sv.full.begin() + 1, sv.full.end());
+  r.individual_phi.resize(n * p);
+  for (std::size_t j = 0; j < p; ++j) {
+    const auto row = sv.player(static_cast<int>(j));
+    for (std::size_t i = 0; i < n; ++i) r.individual_phi[i * p + j] = row[1 + i];
+  }
+  if (uses_comparison) r.permutation = game.settings().permutation;
+  r.coalition_values = std::move(sv.coalition_values);
+  r.additive_fast_path = game.additive();
+  r.n_coalitions = sv.n_evaluations;
+  r.threads = ResolvedThreads(options.execution);
+  r.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace perfshap

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "games/xper_game.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+#include <string>
+
+#include "metrics/xper_rank.hpp"
+#include "perfshap/error.hpp"
+
+namespace perfshap::detail {
+
+namespace {
+
+// Hybrid points per Predict call on the generic path (rows of the n x n grid per block =
+// kGridBatch / n): large enough to amortise the call, small enough to stay in cache.
+constexpr std::size_t kGridBatch = std::size_t{1} << 15;
+
+void LinkInPlace(Link link, std::span<double> v) {
+  switch (link) {
+    case Link::kIdentity:
+      return;
+    case Link::kLogit:
+    case Link::kProbit:
+      for (double& x : v) x = ApplyLink(link, x);
+      return;
+  }
+}
+
+std::string SampleName(const Dataset& d) {
+  return d.source().empty() ? std::string("the sample") : d.source();
+}
+
+}  // namespace
+
+XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings settings)
+    : model_(model),
+      settings_(std::move(settings)),
+      n_(sample.n_rows()),
+      p_(sample.n_features()),
+      names_(sample.feature_names()) {
+  const std::string where = SampleName(sample);
+  const char* metric = XperMetricName(settings_.metric);
+  PERFSHAP_CHECK(p_ >= 1, "XPER: the sample has no feature column");
+  PERFSHAP_CHECK(model.n_features() == p_, "XPER: the model takes " + std::to_string(model.n_features()) +
+                                               " features but the sample has " + std::to_string(p_) +
+                                               "; give the model's features in the model's order");
+  if (n_ < 2)
+    throw DataError("XPER: " + where + " has " + std::to_string(n_) + " row(s); it needs at least 2");
+  PERFSHAP_CHECK(sample.label().size() == n_, "XPER: the sample has no label; XPER needs the true target y");
+  PERFSHAP_CHECK(std::isfinite(settings_.cfp) && std::isfinite(settings_.cfn),
+                 "XPER: the misclassification costs --cfp and --cfn must be finite numbers");
+  PERFSHAP_CHECK(std::isfinite(settings_.threshold), "XPER: the class threshold must be a finite number");
+
+  x_.resize(p_ * n_);
+  for (std::size_t j = 0; j < p_; ++j)
+    std::copy(sample.column(j).begin(), sample.column(j).end(),
+              x_.begin() + static_cast<std::ptrdiff_t>(j * n_));
+  y_.assign(sample.label().begin(), sample.label().end());
+  positive_.assign(n_, 0);
+  const bool regression = IsRegressionMetric(settings_.metric);
+  for (std::size_t i = 0; i < n_; ++i) {
+    const double v = y_[i];
+    if (!std::isfinite(v))
+      throw DataError("XPER: " + where + ": the label of row " + std::to_string(i) +
+                      " is not a finite number");
+    if (!regression) {
+      if (v != 0.0 && v != 1.0)
+        throw DataError("XPER: " + where + ": the label of row " + std::to_string(i) + " is " +
+                        std::to_string(v) + "; metric " + metric +
+                        " needs 0/1 labels (name the positive class with --positive)");
+      positive_[i] = v == 1.0 ? 1 : 0;
+      n_pos_ += positive_[i];
+    }
+  }
+  const std::size_t n_neg = n_ - n_pos_;
+  const bool one_class = n_pos_ == 0 || n_neg == 0;
+  switch (settings_.metric) {
+    case XperMetric::kAuc:
+    case XperMetric::kBalancedAccuracy:
+      if (one_class)
+        throw DataError("XPER: " + std::string(metric) + " is undefined on " + where + ": all " +
+                        std::to_string(n_) + " rows have label " + (n_pos_ == 0 ? "0" : "1") +
+                        "; the sample needs both classes");
+      break;
+    case XperMetric::kSensitivity:
+      if (n_pos_ == 0) throw DataError("XPER: sensitivity is undefined on " + where + ": no row has label 1");
+      break;
+    case XperMetric::kSpecificity:
+      if (n_neg == 0) throw DataError("XPER: specificity is undefined on " + where + ": no row has label 0");
+      break;
+    case XperMetric::kR2: {
+      double mean = 0;
+      for (double v : y_) mean += v;
+      mean /= static_cast<double>(n_);
+      double ss = 0;
+      for (double v : y_) ss += (v - mean) * (v - mean);
+      var_y_ = ss / static_cast<double>(n_);
+      if (!(var_y_ > 0))
+        throw DataError("XPER: r2 is undefined on " + where + ": the target is constant (variance 0)");
+      break;
+    }
+    default:
+      break;
+  }
+
+  if (settings_.comparator == XperComparator::kPermuted &&
+      (settings_.metric == XperMetric::kAuc || settings_.metric == XperMetric::kPrecision)) {
+    const auto& pi = settings_.permutation;
+    PERFSHAP_CHECK(pi.size() == n_, "XPER: the permutation has " + std::to_string(pi.size()) +
+                                        " indices for a sample of " + std::to_string(n_) + " rows");
+    std::vector<std::uint8_t> seen(n_, 0);
+    for (std::size_t k = 0; k < n_; ++k) {
+      PERFSHAP_CHECK(pi[k] < n_, "XPER: permutation index " + std::to_string(k) + " is " +
+                                     std::to_string(pi[k]) + ", outside 0.." + std::to_string(n_ - 1));
+      PERFSHAP_CHECK(seen[pi[k]] == 0, "XPER: permutation value " + std::to_string(pi[k]) +
+                                           " appears twice (second time at index " + std::to_string(k) +
+                                           "); a permutation lists each of 0.." + std::to_string(n_ - 1) +
+                                           " once");
+      seen[pi[k]] = 1;
+    }
+  }
+  if (settings_.comparator == XperComparator::kFull && settings_.metric == XperMetric::kAuc)
+    PERFSHAP_CHECK(n_ <= kMaxFullGridRows,
+                   "XPER: the full comparator handles at most 65535 rows (it sorts n^2 = " +
+                       std::to_string(n_) + "^2 scores per coalition); use --comparator permuted");
+
+  if (settings_.use_additive_terms) {
+    terms_.assign(p_ * n_, 0.0);
+    additive_ = model.AdditiveTerms(x_, n_, intercept_, terms_, link_);
+    if (!additive_) terms_.clear();
+  }
+}
+
+/** @brief One thread's evaluator of XperGame, with all its scratch memory. */
+class XperWorker final : public GameWorker {
+ public:
+  explicit XperWorker(const XperGame& g) : g_(g) {
+    const std::size_t n = g.n_;
+    a_.assign(n, 0.0);
+    b_.assign(n, 0.0);
+    row_.assign(n, 0.0);
+    totals_.assign(n, 0);
+    stat_.assign(n, 0.0);
+    rows_per_block_ = std::max<std::size_t>(1, std::min(n, kGridBatch / n));
+    if (!g.additive_) {
+      grid_x_.assign(g.p_ * rows_per_block_ * n, 0.0);
+      grid_pred_.assign(rows_per_block_ * n, 0.0);
+      comp_x_.assign(g.p_ * n, 0.0);
+      comp_pred_.assign(n, 0.0);
+    }
+  }
+
+  void Evaluate(Coalition s, std::span<double> out) override {
+    if (g_.additive_) ComputeScores(s);
+    if (g_.settings_.metric == XperMetric::kAuc) {
+      EvaluateAuc(s, out);
+    } else {
+      EvaluateMean(s, out);
+    }
+  }
+
+ private:
+  // a_i = intercept + sum_{j in S} term_j(x_ij); b_u = sum_{j not in S} term_j(x_uj). Each from
+  // scratch, in feature order, so v(S) does not depend on the previous coalition.
+  void ComputeScores(Coalition s) {
+    const std::size_t n = g_.n_;
+    std::fill(a_.begin(), a_.end(), g_.intercept_);
+    std::fill(b_.begin(), b_.end(), 0.0);
+    for (std::size_t j = 0; j < g_.p_; ++j) {
+      const double* t = g_.terms_.data() + j * n;
+      double* dst = Contains(s, static_cast<int>(j)) ? a_.data() : b_.data();
+      for (std::size_t r = 0; r < n; ++r) dst[r] += t[r];
+    }
+  }
+
+  // Generic path: predictions of the hybrid grid z_iu, row block by row block; fn(i, row) gets
+  // individual i's n predictions f(z_i1..z_in).
+  template <class Fn>
+  void ForEachHybridRow(Coalition s, Fn&& fn) {
+    const std::size_t n = g_.n_;
+    const std::size_t p = g_.p_;
+    for (std::size_t i0 = 0; i0 < n; i0 += rows_per_block_) {
+      const std::size_t i1 = std::min(n, i0 + rows_per_block_);
+      const std::size_t m = (i1 - i0) * n;
+      for (std::size_t j = 0; j < p; ++j) {
+        const double* xj = g_.x_.data() + j * n;
+        double* col = grid_x_.data() + j * m;
+        if (Contains(s, static_cast<int>(j))) {
+          for (std::size_t i = i0; i < i1; ++i) std::fill_n(col + (i - i0) * n, n, xj[i]);  // x_i on S
+        } else {
+          for (std::size_t i = i0; i < i1; ++i) std::copy_n(xj, n, col + (i - i0) * n);  // x_u off S
+        }
+      }
+      const std::span<double> pred(grid_pred_.data(), m);
+      g_.model_.Predict(std::span<const double>(grid_x_.data(), p * m), m, pred);
+      for (std::size_t i = i0; i < i1; ++i) {
+        const std::span<const double> row(grid_pred_.data() + (i - i0) * n, n);
+        for (double v : row)
+          if (!std::isfinite(v))
+            throw DataError("XPER: the model predicted a non-finite value; check the model and the sample");
+        fn(i, row);
+      }
+    }
+  }
+
+  // Generic path: predictions of the comparison sample w_k = (x_k on S, x_pi(k) off S).
+  void PredictComparison(Coalition s) {
+    const std::size_t n = g_.n_;
+    const auto& pi = g_.settings_.permutation;
+    for (std::size_t j = 0; j < g_.p_; ++j) {
+      const double* xj = g_.x_.data() + j * n;
+      double* col = comp_x_.data() + j * n;
+      if (Contains(s, static_cast<int>(j))) {
+        std::copy_n(xj, n, col);
+      } else {
+        for (std::size_t k = 0; k < n; ++k) col[k] = xj[pi[k]];
+      }
+    }
+    g_.model_.Predict(comp_x_, n, comp_pred_);
+  }
+
+  // AUC term (ARCHITECTURE.md): G = [y_i (1/m) sum_w (1 - y_w) 1{f(z_iu) > f(w)} + (1 - y_i)
+  // (1/m) sum_w y_w 1{f(z_iu) <= f(w)}] / (2 ybar (1 - ybar)), m comparison points. With
+  // integer totals T_i = sum_u (count of point z_iu): v_i = T_i / (2 n1 n0) for the permuted
+  // sample (m = n) and T_i / (2 n n1 n0) for the full grid (m = n^2).
+  void EvaluateAuc(Coalition s, std::span<double> out) {
+    const std::size_t n = g_.n_;
+    const bool full = g_.settings_.comparator == XperComparator::kFull;
+    if (g_.additive_) {
+      if (full) {
+        FullGridRankAdditive(a_, b_, g_.positive_, totals_, rank_);
+      } else {
+        PermutedRankAdditive(a_, b_, g_.settings_.permutation, g_.positive_, totals_, rank_);
+      }
+    } else if (full) {
+      grid_all_.resize(n * n);
+      ForEachHybridRow(s, [&](std::size_t i, std::span<const double> row) {
+        std::copy(row.begin(), row.end(), grid_all_.begin() + static_cast<std::ptrdiff_t>(i * n));
+      });
+      FullGridRankStored(grid_all_, n, g_.positive_, totals_, rank_);
+    } else {
+      PredictComparison(s);
+      PrepareComparison(comp_pred_, g_.positive_, rank_);
+      ForEachHybridRow(s, [&](std::size_t i, std::span<const double> row) {
+        totals_[i] = PermutedRankRow(row, g_.positive_[i] != 0, rank_);
+      });
+    }
+    const double n1 = static_cast<double>(g_.n_pos_);
+    const double n0 = static_cast<double>(n - g_.n_pos_);
+    const double nd = static_cast<double>(n);
+    const double denom = full ? 2.0 * nd * n1 * n0 : 2.0 * n1 * n0;
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      out[1 + i] = static_cast<double>(totals_[i]) / denom;
+      sum += totals_[i];
+    }
+    out[0] = static_cast<double>(sum) / (denom * nd);
+  }
+
+  // Row statistic of individual i over its n hybrid predictions: sum of squared or absolute
+  // errors, or the number of hybrid points classified positive.
+  double RowStat(std::size_t i, std::span<const double> f) const {
+    const double y = g_.y_[i];
+    double acc = 0.0;
+    switch (g_.settings_.metric) {
+      case XperMetric::kBrier:
+      case XperMetric::kMse:
+      case XperMetric::kR2:
+        for (double v : f) acc += (y - v) * (y - v);
+        return acc;
+      case XperMetric::kMae:
+        for (double v : f) acc += std::abs(y - v);
+        return acc;
+      default: {
+        const double t = g_.settings_.threshold;
+        std::size_t c = 0;
+        for (double v : f) c += v > t ? 1 : 0;
+        return static_cast<double>(c);
+      }
+    }
+  }
+
+  // Number of comparison points w_k classified positive (precision's delta(S) = that / n).
+  double ComparisonPositives(Coalition s) {
+    const std::size_t n = g_.n_;
+    const auto& pi = g_.settings_.permutation;
+    if (g_.additive_) {
+      for (std::size_t k = 0; k < n; ++k) row_[k] = a_[k] + b_[pi[k]];
+      LinkInPlace(g_.link_, row_);
+    } else {
+      PredictComparison(s);
+      std::copy(comp_pred_.begin(), comp_pred_.end(), row_.begin());
+    }
+    std::size_t c = 0;
+    for (double v : row_) c += v > g_.settings_.threshold ? 1 : 0;
+    return static_cast<double>(c);
+  }
+
+  // Every metric but AUC: v_i(S) = (1/n) sum_u G(y_i; f(z_iu); delta) from the row statistic.
+  void EvaluateMean(Coalition s, std::span<double> out) {
+    const std::size_t n = g_.n_;
+    if (g_.additive_) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const double ai = a_[i];
+        for (std::size_t u = 0; u < n; ++u) row_[u] = ai + b_[u];
+        LinkInPlace(g_.link_, row_);
+        stat_[i] = RowStat(i, row_);
+      }
+    } else {
+      ForEachHybridRow(s, [&](std::size_t i, std::span<const double> row) { stat_[i] = RowStat(i, row); });
+    }
+    const double nd = static_cast<double>(n);
+    const double n1 = static_cast<double>(g_.n_pos_);
+    const double n0 = nd - n1;
+    // Precision: delta(S) = mean yhat over the comparison sample; v_i = y_i cnt_i / (n delta).
+    double precision_den = 0.0;  // n delta(S), so v_i = y_i cnt_i / precision_den
+    if (g_.settings_.metric == XperMetric::kPrecision) {
+      if (g_.settings_.comparator == XperComparator::kFull) {
+        double total = 0;
+        for (double c : stat_) total += c;  // integer counts: exact
+        precision_den = total / nd;
+      } else {
+        precision_den = ComparisonPositives(s);
+      }
+    }
+    const auto& st = g_.settings_;
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double v = stat_[i];
+      const bool pos = g_.positive_[i] != 0;
+      double vi = 0.0;
+      switch (st.metric) {
+        case XperMetric::kBrier:
+        case XperMetric::kMse:
+        case XperMetric::kMae:
+          vi = -v / nd;  // G = -(y - f)^2 or -|y - f|
+          break;
+        case XperMetric::kR2:
+          vi = 1.0 - v / (nd * g_.var_y_);  // G = 1 - (y - f)^2 / var(y)
+          break;
+        case XperMetric::kAccuracy:
+          vi = (pos ? v : nd - v) / nd;  // G = yhat y + (1 - yhat)(1 - y)
+          break;
+        case XperMetric::kBalancedAccuracy:
+          vi = pos ? 0.5 * v / n1 : 0.5 * (nd - v) / n0;  // 0.5 (yhat y / ybar + (1-yhat)(1-y)/(1-ybar))
+          break;
+        case XperMetric::kSensitivity:
+          vi = pos ? v / n1 : 0.0;  // yhat y / ybar
+          break;
+        case XperMetric::kSpecificity:
+          vi = pos ? 0.0 : (nd - v) / n0;  // (1 - yhat)(1 - y) / (1 - ybar)
+          break;
+        case XperMetric::kPrecision:
+          // yhat y / delta(S); no positive prediction in the comparison sample -> 0 (as
+          // sklearn's zero_division=0).
+          vi = pos && precision_den > 0 ? v / precision_den : 0.0;
+          break;
+        case XperMetric::kCost:
+          // -(CFP [yhat = 1, y = 0] + CFN [yhat = 0, y = 1])
+          vi = pos ? -st.cfn * (nd - v) / nd : -st.cfp * v / nd;
+          break;
+        case XperMetric::kAuc:
+          break;
+      }
+      out[1 + i] = vi;
+      sum += vi;
+    }
+    out[0] = sum / nd;
+  }
+
+  const XperGame& g_;
+  std::size_t rows_per_block_ = 1;
+  std::vector<double> a_, b_, row_;
+  std::vector<double> grid_x_, grid_pred_, comp_x_, comp_pred_, grid_all_;
+  std::vector<std::uint64_t> totals_;
+  std::vector<double> stat_;
+  XperRankScratch rank_;
+};
+
+std::unique_ptr<GameWorker> XperGame::MakeWorker() const { return std::make_unique<XperWorker>(*this); }
+
+}  // namespace perfshap::detail

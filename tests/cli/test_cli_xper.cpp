@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// `perfshap xper` as a user runs it: out of the box, on the XPER package's reference case
+// (../shared/refs/xper), result.json and individual.csv, and one-line errors with exit code 2
+// for a coefficient file that does not match the data, a bad permutation file, and an AUC on
+// a one-class sample.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/cli_runner.hpp"
+#include "support/test_paths.hpp"
+
+namespace perfshap {
+namespace {
+
+using testing::FreshDir;
+using testing::ReadText;
+using testing::RunCli;
+using testing::SharedPath;
+
+std::size_t CountLines(const std::string& s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+std::string Q(const std::string& s) { return "'" + s + "'"; }
+
+// A scratch file under the temp directory with the given content.
+std::string WriteTemp(const std::string& name, const std::string& content) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("perfshap_xper_cli_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / name;
+  std::ofstream(path) << content;
+  return path.string();
+}
+
+std::vector<std::vector<std::string>> Cells(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::string cell;
+    std::istringstream l(line);
+    while (std::getline(l, cell, ',')) cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+// The package's permutation as a plain one-index-per-line file.
+std::string PermutationFile() {
+  const auto rows = Cells(ReadText(SharedPath("refs/xper/auc_shuffle_permutation_seed42_n300.csv")));
+  std::string text;
+  for (std::size_t r = 1; r < rows.size(); ++r) text += rows[r][1] + "\n";
+  return WriteTemp("perm300.txt", text);
+}
+
+std::string ReferenceArgs(const std::string& metric) {
+  const bool regression = metric == "mse" || metric == "r2";
+  const std::string refs = SharedPath("refs/xper");
+  return "xper --quiet --metric " + metric + " --data " +
+         Q(refs + (regression ? "/test_set_regression.csv" : "/test_set.csv")) + " --label " +
+         (regression ? "y_cont" : "y") + " --features x1,x2,x3 --model " +
+         (regression ? "linear" : "probit") + " --coef " +
+         Q(refs + (regression ? "/ols_coefficients.csv" : "/probit_coefficients.csv"));
+}
+
+void ExpectOneLineError(const testing::CliRun& run, const std::string& needle) {
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_EQ(CountLines(run.err), 1u) << run.err;
+  EXPECT_NE(run.err.find(needle), std::string::npos) << run.err;
+}
+
+TEST(XperCli, RunsOutOfTheBoxOnTheGeneratedProbitDesign) {
+  const auto dir = FreshDir("xper_default");
+  const auto run = RunCli("xper --quiet --threads 2 --out " + Q(dir.string()));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(run.out.empty());
+  const auto j = nlohmann::json::parse(ReadText(dir / "result.json"));
+  for (const char* key : {"method", "features", "metric", "value", "base", "phi", "phi_normalised", "n_rows",
+                          "version", "threads"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["method"], "xper");
+  EXPECT_EQ(j["metric"], "auc");
+  EXPECT_EQ(j["n_rows"], 300);
+  EXPECT_EQ(j["features"].size(), 3u);
+  // Full comparator: the benchmark is the random predictor's AUC, exactly 1/2 (paper, section 3).
+  EXPECT_EQ(j["base"].get<double>(), 0.5);
+  double sum = j["base"].get<double>();
+  for (const auto& [name, v] : j["phi"].items()) sum += v.get<double>();
+  EXPECT_NEAR(sum, j["value"].get<double>(), 1e-12);
+  const auto csv = Cells(ReadText(dir / "individual.csv"));
+  ASSERT_EQ(csv.size(), 301u);
+  EXPECT_EQ(csv[0], (std::vector<std::string>{"i", "phi_i0", "phi_x1", "phi_x2", "phi_x3"}));
+  // Only the two output files: the writes are atomic (no temporary left behind).
+  std::size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;
+  EXPECT_EQ(files, 2u);
+}
+
+TEST(XperCli, ReferenceAucMatchesThePackage) {
+  if (SharedPath("refs/xper/exact_outputs.json").empty()) GTEST_SKIP() << "../shared/refs/xper is absent";
+  const auto dir = FreshDir("xper_ref_auc");
+  const auto run = RunCli(ReferenceArgs("auc") + " --comparator permuted --permutation " +
+                          Q(PermutationFile()) + " --out " + Q(dir.string()));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto j = nlohmann::json::parse(ReadText(dir / "result.json"));
+  const auto ref = nlohmann::json::parse(ReadText(SharedPath("refs/xper/exact_outputs.json")))["AUC"];
+  EXPECT_NEAR(j["value"].get<double>(), ref["metric_value"].get<double>(), 1e-10);
+  EXPECT_NEAR(j["base"].get<double>(), ref["phi0"].get<double>(), 1e-10);
+  const char* names[] = {"x1", "x2", "x3"};
+  for (int f = 0; f < 3; ++f)
+    EXPECT_NEAR(j["phi"][names[f]].get<double>(), ref["phi"][f].get<double>(), 1e-10);
+  // individual.csv against phi_individual_AUC_exact.csv, every cell.
+  const auto got = Cells(ReadText(dir / "individual.csv"));
+  const auto want = Cells(ReadText(SharedPath("refs/xper/phi_individual_AUC_exact.csv")));
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t r = 1; r < got.size(); ++r)
+    for (std::size_t c = 1; c < 5; ++c)
+      ASSERT_NEAR(std::stod(got[r][c]), std::stod(want[r][c]), 1e-10) << r << "," << c;
+}
+
+TEST(XperCli, ReferenceMseIsDecomposedAsMinusMse) {
+  if (SharedPath("refs/xper/exact_outputs.json").empty()) GTEST_SKIP() << "../shared/refs/xper is absent";
+  const auto dir = FreshDir("xper_ref_mse");
+  const auto run = RunCli(ReferenceArgs("mse") + " --out " + Q(dir.string()));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto j = nlohmann::json::parse(ReadText(dir / "result.json"));
+  const auto ref = nlohmann::json::parse(ReadText(SharedPath("refs/xper/exact_outputs.json")))["MSE"];
+  EXPECT_NEAR(j["value"].get<double>(), -ref["metric_value"].get<double>(), 1e-10);
+  EXPECT_NEAR(j["base"].get<double>(), ref["phi0"].get<double>(), 1e-10);
+  EXPECT_NEAR(j["phi"]["x2"].get<double>(), ref["phi"][1].get<double>(), 1e-10);
+}
+
+TEST(XperCli, SameOutputForOneAndTwoThreads) {
+  const auto d1 = FreshDir("xper_t1");
+  const auto d2 = FreshDir("xper_t2");
+  ASSERT_EQ(RunCli("xper --quiet --metric brier --threads 1 --out " + Q(d1.string())).exit_code, 0);
+  ASSERT_EQ(RunCli("xper --quiet --metric brier --threads 2 --out " + Q(d2.string())).exit_code, 0);
+  EXPECT_EQ(ReadText(d1 / "individual.csv"), ReadText(d2 / "individual.csv"));
+}
+
+TEST(XperCli, TrainsTheModelOnATrainFile) {
+  if (SharedPath("refs/xper/test_set.csv").empty()) GTEST_SKIP() << "../shared/refs/xper is absent";
+  const std::string data = SharedPath("refs/xper/test_set.csv");
+  const auto dir = FreshDir("xper_train");
+  const auto run =
+      RunCli("xper --quiet --data " + Q(data) + " --label y --features x1,x2,x3 --model probit --train " +
+             Q(data) + " --metric accuracy --out " + Q(dir.string()));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto j = nlohmann::json::parse(ReadText(dir / "result.json"));
+  EXPECT_EQ(j["model"]["kind"], "probit");
+  EXPECT_EQ(j["model"]["n_train"], 300);
+}
+
+TEST(XperCli, CoefficientNamesMustMatchTheData) {
+  if (SharedPath("refs/xper/test_set.csv").empty()) GTEST_SKIP() << "../shared/refs/xper is absent";
+  const std::string data = Q(SharedPath("refs/xper/test_set.csv"));
+  const std::string base =
+      "xper --quiet --data " + data + " --label y --features x1,x2,x3 --model probit --coef ";
+  ExpectOneLineError(
+      RunCli(base + Q(WriteTemp("unknown.csv", "name,coef\nconst,0.1\nx1,0.5\nx2,0.5\nx9,0.1\n"))), "'x9'");
+  ExpectOneLineError(RunCli(base + Q(WriteTemp("missing.csv", "name,coef\nconst,0.1\nx1,0.5\nx2,0.5\n"))),
+                     "'x3'");
+  ExpectOneLineError(RunCli(base + Q(WriteTemp("noconst.csv", "name,coef\nx1,0.5\nx2,0.5\nx3,0.1\n"))),
+                     "const");
+  ExpectOneLineError(
+      RunCli(base + Q(WriteTemp("text.csv", "name,coef\nconst,0.1\nx1,abc\nx2,0.5\nx3,0.1\n"))), "line 3");
+  // Without --features the extra columns index_xb and p_hat are features with no coefficient.
+  ExpectOneLineError(RunCli("xper --quiet --data " + data + " --label y --model probit --coef " +
+                            Q(SharedPath("refs/xper/probit_coefficients.csv"))),
+                     "'index_xb'");
+}
+
+TEST(XperCli, BadPermutationFilesAreOneLineErrors) {
+  if (SharedPath("refs/xper/test_set.csv").empty()) GTEST_SKIP() << "../shared/refs/xper is absent";
+  const std::string base = ReferenceArgs("auc") + " --comparator permuted --permutation ";
+  std::string short_perm, dup_perm;
+  for (int k = 0; k < 299; ++k) short_perm += std::to_string(k) + "\n";
+  dup_perm = short_perm + "5\n";
+  const std::string short_file = WriteTemp("short.txt", short_perm);
+  ExpectOneLineError(RunCli(base + Q(short_file)), "299 lines");
+  ExpectOneLineError(RunCli(base + Q(short_file)), short_file);
+  ExpectOneLineError(RunCli(base + Q(WriteTemp("dup.txt", dup_perm))), "line 300");
+  ExpectOneLineError(RunCli(base + Q(WriteTemp("range.txt", short_perm + "300\n"))), "outside 0..299");
+  ExpectOneLineError(RunCli(base + Q(SharedPath("refs/xper/auc_shuffle_permutation_seed42_n300.csv"))),
+                     "line 1");
+}
+
+TEST(XperCli, AucOnAOneClassSampleIsAnError) {
+  const std::string data =
+      WriteTemp("one_class.csv", "x1,x2,y\n0.1,1.0,1\n0.4,-1.0,1\n-0.3,0.5,1\n1.2,0.0,1\n");
+  const std::string coef = WriteTemp("coef2.csv", "name,coef\nconst,0.0\nx1,0.5\nx2,0.5\n");
+  ExpectOneLineError(RunCli("xper --quiet --data " + Q(data) + " --label y --model probit --coef " + Q(coef)),
+                     "both classes");
+  // Other usage errors.
+  ExpectOneLineError(RunCli("xper --quiet --data " + Q(data) + " --label y"), "--model");
+  ExpectOneLineError(RunCli("xper --quiet --metric f1"), "f1");
+  ExpectOneLineError(RunCli("xper --quiet --explain-row 300"), "--explain-row");
+  ExpectOneLineError(RunCli("xper --quiet --comparator full --permutation " + Q(coef)),
+                     "--comparator permuted");
+}
+
+}  // namespace
+}  // namespace perfshap

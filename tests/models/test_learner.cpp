@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+//
+// Reference numbers:
+// - ../shared/refs/shapauc/banknote_gnb_seed0.json (sklearn 1.2.1 GaussianNB, see its README);
+// - tests/data/learner_golden.json, written by tests/models/make_learner_golden.py with
+//   Debian's /usr/bin/python3 (scikit-learn 1.2.1, numpy 1.24.2, scipy 1.10.1); the script
+//   holds every library call (e.g. make_pipeline(StandardScaler(), LogisticRegression(C=1.0,
+//   solver="newton-cholesky", tol=1e-12, max_iter=1000)) for the logistic AUCs on pima with
+//   test rows i % 5 == 0, roc_auc_score on predict_proba[:, 1]; GaussianNB() for the gnb AUCs;
+//   numpy.linalg.lstsq and Ridge(alpha=10) for linear; a Newton MLE on scipy's log_ndtr for
+//   probit, which is what statsmodels Probit().fit() converges to).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "models/coalition_trainer.hpp"
+#include "perfshap/coalition.hpp"
+#include "perfshap/dataset.hpp"
+#include "perfshap/error.hpp"
+#include "perfshap/learner.hpp"
+#include "perfshap/metric.hpp"
+#include "support/test_paths.hpp"
+
+namespace perfshap {
+namespace {
+
+using detail::CoalitionTrainer;
+using detail::PreparedSplit;
+using detail::ScoreScale;
+
+nlohmann::json ReadJson(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+CsvOptions LabelOptions(const std::string& label) {
+  CsvOptions options;
+  options.label = label;
+  return options;
+}
+
+CsvOptions RegressionOptions(const std::string& label) {
+  CsvOptions options = LabelOptions(label);
+  options.regression = true;
+  return options;
+}
+
+nlohmann::json Golden() { return ReadJson(testing::FixturePath("learner_golden.json")); }
+
+std::vector<std::size_t> Iota(std::size_t n) {
+  std::vector<std::size_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = i;
+  return v;
+}
+
+// The pima split of make_learner_golden.py: test = rows i with i % 5 == 0.
+struct PimaCase {
+  Dataset data;
+  std::vector<std::size_t> train;
+  std::vector<std::size_t> test;
+};
+
+PimaCase LoadPima(const std::string& path) {
+  PimaCase c{ReadCsv(path, LabelOptions("label")), {}, {}};
+  for (std::size_t i = 0; i < c.data.n_rows(); ++i) (i % 5 == 0 ? c.test : c.train).push_back(i);
+  return c;
+}
+
+// Rows of `data` (columns `columns`) as the column-major block Model::Predict takes.
+std::vector<double> Gather(const Dataset& data, const std::vector<std::size_t>& rows,
+                           const std::vector<std::size_t>& columns) {
+  std::vector<double> x;
+  for (std::size_t c : columns)
+    for (std::size_t r : rows) x.push_back(data.column(c)[r]);
+  return x;
+}
+
+// Raw coefficients of a GLM model (intercept first), read through AdditiveTerms at x = 1.
+std::vector<double> GlmCoefficients(const Model& model) {
+  const std::size_t k = model.n_features();
+  std::vector<double> ones(k, 1.0);
+  std::vector<double> terms(k);
+  double intercept = 0.0;
+  Link link = Link::kIdentity;
+  EXPECT_TRUE(model.AdditiveTerms(ones, 1, intercept, terms, link));
+  std::vector<double> coef{intercept};
+  coef.insert(coef.end(), terms.begin(), terms.end());
+  return coef;
+}
+
+std::vector<std::size_t> Members(Coalition s, std::size_t p) {
+  std::vector<std::size_t> m;
+  for (std::size_t j = 0; j < p; ++j)
+    if (Contains(s, static_cast<int>(j))) m.push_back(j);
+  return m;
+}
+
+std::string Sci(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", v);
+  return buffer;
+}
+
+double Auc(const PreparedSplit& split, std::span<const double> scores) {
+  return RocAuc(split.test_labels(), scores);
+}
+
+TEST(Learner, ParseLearnerKnowsTheFourNames) {
+  EXPECT_EQ(ParseLearner("gnb"), LearnerKind::kGaussianNb);
+  EXPECT_EQ(ParseLearner("logistic"), LearnerKind::kLogistic);
+  EXPECT_EQ(ParseLearner("linear"), LearnerKind::kLinear);
+  EXPECT_EQ(ParseLearner("probit"), LearnerKind::kProbit);
+  for (LearnerKind k :
+       {LearnerKind::kGaussianNb, LearnerKind::kLogistic, LearnerKind::kLinear, LearnerKind::kProbit})
+    EXPECT_EQ(ParseLearner(LearnerName(k)), k);
+  try {
+    ParseLearner("svm");
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("gnb, logistic, linear, probit"), std::string::npos) << e.what();
+  }
+}
+
+// Acceptance of issue 3: every coalition AUC of the reference to 1e-9, with the reference's
+// train-row order and with the sorted order ReadSplits gives; probabilities and log-odds.
+TEST(GaussianNbLearner, BanknoteEveryCoalitionAucMatchesReference) {
+  const std::string ref_path = testing::SharedPath("refs/shapauc/banknote_gnb_seed0.json");
+  const std::string data_path = testing::SharedPath("data/banknote.csv");
+  if (ref_path.empty() || data_path.empty()) GTEST_SKIP() << "../shared is absent";
+  const auto ref = ReadJson(ref_path);
+  const Dataset data = ReadCsv(data_path, LabelOptions("label"));
+  auto train = ref["train_rows"].get<std::vector<std::size_t>>();
+  const auto test = ref["test_rows"].get<std::vector<std::size_t>>();
+  const auto auc = ref["auc_by_coalition_bitmask"]["auc"].get<std::vector<double>>();
+  ASSERT_EQ(auc.size(), 16U);
+  const auto columns = Iota(4);
+  for (bool sorted : {false, true}) {
+    if (sorted) std::sort(train.begin(), train.end());
+    const PreparedSplit split(LearnerKind::kGaussianNb, data, columns, train, test, {});
+    CoalitionTrainer trainer(split);
+    std::vector<double> scores(test.size());
+    double max_err = 0.0;
+    for (std::uint64_t rank = 1; rank < 16; ++rank) {
+      const Coalition s = GrayCode(rank);
+      for (ScoreScale scale : {ScoreScale::kProbability, ScoreScale::kIndex}) {
+        trainer.Score(s, scores, scale);
+        const double err = std::abs(Auc(split, scores) - auc[s]);
+        max_err = std::max(max_err, err);
+        EXPECT_LE(err, 1e-9) << "coalition " << s << (sorted ? " sorted rows" : "");
+      }
+    }
+    RecordProperty(sorted ? "max_auc_err_sorted_rows" : "max_auc_err", Sci(max_err));
+  }
+}
+
+TEST(GaussianNbLearner, PimaMatchesSklearnProbabilitiesAndAucs) {
+  const std::string path = testing::SharedPath("data/pima.csv");
+  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const auto golden = Golden()["pima"];
+  const PimaCase pima = LoadPima(path);
+  const auto columns = Iota(8);
+  const PreparedSplit split(LearnerKind::kGaussianNb, pima.data, columns, pima.train, pima.test, {});
+  CoalitionTrainer trainer(split);
+  std::vector<double> scores(pima.test.size());
+  const auto auc = golden["gnb_auc_by_mask"].get<std::vector<double>>();
+  for (Coalition s = 1; s < 256; ++s) {
+    trainer.Score(s, scores);
+    EXPECT_NEAR(Auc(split, scores), auc[s], 1e-9) << "coalition " << s;
+  }
+  // predict_proba of the full model, from the trainer and from Train()'s Model.
+  const auto proba = golden["gnb_full_proba_test"].get<std::vector<double>>();
+  trainer.Score(255, scores);
+  const auto model = Train(LearnerKind::kGaussianNb, pima.data, pima.train, columns);
+  std::vector<double> predicted(pima.test.size());
+  model->Predict(Gather(pima.data, pima.test, columns), pima.test.size(), predicted);
+  double max_err = 0.0;
+  for (std::size_t r = 0; r < proba.size(); ++r) {
+    EXPECT_NEAR(scores[r], proba[r], 1e-12 + 1e-10 * proba[r]) << "row " << r;
+    EXPECT_NEAR(predicted[r], proba[r], 1e-12 + 1e-10 * proba[r]) << "row " << r;
+    max_err = std::max({max_err, std::abs(scores[r] - proba[r]), std::abs(predicted[r] - proba[r])});
+  }
+  RecordProperty("max_proba_err", Sci(max_err));
+}
+
+// Acceptance of issue 3: logistic coalitions equal sklearn's AUCs to 1e-9 on pima, all 255
+// coalitions, trained in Gray-code order with warm starts.
+TEST(LogisticLearner, PimaEveryCoalitionAucMatchesSklearn) {
+  const std::string path = testing::SharedPath("data/pima.csv");
+  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const auto golden = Golden()["pima"];
+  const PimaCase pima = LoadPima(path);
+  const auto columns = Iota(8);
+  const PreparedSplit split(LearnerKind::kLogistic, pima.data, columns, pima.train, pima.test, {});
+  CoalitionTrainer trainer(split);
+  std::vector<double> scores(pima.test.size());
+  const auto auc = golden["logistic_auc_by_mask"].get<std::vector<double>>();
+  double max_err = 0.0;
+  for (std::uint64_t rank = 1; rank < 256; ++rank) {
+    const Coalition s = GrayCode(rank);
+    trainer.Score(s, scores);
+    max_err = std::max(max_err, std::abs(Auc(split, scores) - auc[s]));
+    EXPECT_NEAR(Auc(split, scores), auc[s], 1e-9) << "coalition " << s;
+  }
+  RecordProperty("max_auc_err", Sci(max_err));
+  const auto model = Train(LearnerKind::kLogistic, pima.data, pima.train, columns);
+  const auto coef = GlmCoefficients(*model);
+  const auto want = golden["logistic_full_coef"].get<std::vector<double>>();
+  ASSERT_EQ(coef.size(), want.size());
+  double coef_err = 0.0;
+  for (std::size_t j = 0; j < coef.size(); ++j) {
+    EXPECT_NEAR(coef[j], want[j], 1e-9 * (1 + std::abs(want[j])));
+    coef_err = std::max(coef_err, std::abs(coef[j] - want[j]));
+  }
+  const auto proba = golden["logistic_full_proba_test"].get<std::vector<double>>();
+  trainer.Score(255, scores);
+  double proba_err = 0.0;
+  for (std::size_t r = 0; r < proba.size(); ++r) {
+    EXPECT_NEAR(scores[r], proba[r], 1e-10);
+    proba_err = std::max(proba_err, std::abs(scores[r] - proba[r]));
+  }
+  RecordProperty("max_coef_err", Sci(coef_err));
+  RecordProperty("max_proba_err", Sci(proba_err));
+}
+
+TEST(LogisticLearner, NoStandardizeAndCMatchSklearn) {
+  const std::string path = testing::SharedPath("data/pima.csv");
+  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const PimaCase pima = LoadPima(path);
+  LearnerOptions options;
+  options.standardize = false;
+  options.C = 0.5;
+  const auto coef = GlmCoefficients(*Train(LearnerKind::kLogistic, pima.data, pima.train, Iota(8), options));
+  // LogisticRegression(C=0.5, solver="newton-cholesky", tol=1e-12) on the raw columns.
+  const auto want = Golden()["pima"]["logistic_nostd_c05_coef"].get<std::vector<double>>();
+  for (std::size_t j = 0; j < coef.size(); ++j) EXPECT_NEAR(coef[j], want[j], 1e-8 * (1 + std::abs(want[j])));
+}
+
+// Warm starts change the path, not the optimum: every coalition's scores agree with a cold
+// start to 1e-10 and the AUCs are identical; warm starts need fewer Newton iterations.
+TEST(LogisticLearner, WarmStartEqualsColdStart) {
+  const std::string path = testing::SharedPath("data/pima.csv");
+  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const PimaCase pima = LoadPima(path);
+  for (LearnerKind kind : {LearnerKind::kLogistic, LearnerKind::kProbit}) {
+    const PreparedSplit split(kind, pima.data, Iota(8), pima.train, pima.test, {});
+    CoalitionTrainer warm(split);
+    CoalitionTrainer cold(split);
+    std::vector<double> a(pima.test.size());
+    std::vector<double> b(pima.test.size());
+    int warm_iterations = 0;
+    int cold_iterations = 0;
+    double max_diff = 0.0;
+    for (std::uint64_t rank = 0; rank < 256; ++rank) {
+      const Coalition s = GrayCode(rank);
+      warm_iterations += warm.Score(s, a, ScoreScale::kIndex);
+      cold.Reset();
+      cold_iterations += cold.Score(s, b, ScoreScale::kIndex);
+      for (std::size_t r = 0; r < a.size(); ++r) max_diff = std::max(max_diff, std::abs(a[r] - b[r]));
+      if (s != 0) {
+        EXPECT_EQ(Auc(split, a), Auc(split, b)) << LearnerName(kind) << " coalition " << s;
+      }
+    }
+    EXPECT_LE(max_diff, 1e-10) << LearnerName(kind);
+    EXPECT_LT(warm_iterations, cold_iterations) << LearnerName(kind);
+    RecordProperty(std::string(LearnerName(kind)) + "_iterations_warm_cold",
+                   std::to_string(warm_iterations) + "/" + std::to_string(cold_iterations));
+    RecordProperty(std::string(LearnerName(kind)) + "_max_diff", Sci(max_diff));
+  }
+}
+
+// What RetrainGame relies on for thread-count independence: after Reset() the results do not
+// depend on what the trainer fitted before.
+TEST(CoalitionTrainer, ResetForgetsHistoryBitwise) {
+  const std::string path = testing::SharedPath("data/pima.csv");
+  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const PimaCase pima = LoadPima(path);
+  const PreparedSplit split(LearnerKind::kLogistic, pima.data, Iota(8), pima.train, pima.test, {});
+  CoalitionTrainer a(split);
+  CoalitionTrainer b(split);
+  std::vector<double> sa(pima.test.size());
+  std::vector<double> sb(pima.test.size());
+  for (Coalition s : {Coalition{255}, Coalition{7}, Coalition{130}}) a.Score(s, sa);
+  a.Reset();
+  for (std::uint64_t rank = 40; rank < 60; ++rank) {
+    a.Score(GrayCode(rank), sa);
+    b.Score(GrayCode(rank), sb);
+    for (std::size_t r = 0; r < sa.size(); ++r) ASSERT_EQ(sa[r], sb[r]);
+  }
+}
+
+// The coalition trainer's test scores equal those of the Model that Train() returns on the
+// coalition's columns, for every learner and several coalitions.
+TEST(CoalitionTrainer, EqualsTrainPerCoalition) {
+  const std::string path = testing::SharedPath("data/pima.csv");
+  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const PimaCase pima = LoadPima(path);
+  for (LearnerKind kind :
+       {LearnerKind::kGaussianNb, LearnerKind::kLogistic, LearnerKind::kProbit, LearnerKind::kLinear}) {
+    for (bool standardize : {true, false}) {
+      LearnerOptions options;
+      options.standardize = standardize;
+      options.ridge = standardize ? 0.0 : 3.0;
+      const PreparedSplit split(kind, pima.data, Iota(8), pima.train, pima.test, options);
+      CoalitionTrainer trainer(split);
+      std::vector<double> scores(pima.test.size());
+      std::vector<double> predicted(pima.test.size());
+      for (Coalition s : {Coalition{1}, Coalition{6}, Coalition{0x55}, Coalition{0xF0}, Coalition{255}}) {
+        trainer.Score(s, scores);
+        const auto columns = Members(s, 8);
+        const auto model = Train(kind, pima.data, pima.train, columns, options);
+        ASSERT_EQ(model->n_features(), columns.size());
+        model->Predict(Gather(pima.data, pima.test, columns), pima.test.size(), predicted);
+        for (std::size_t r = 0; r < scores.size(); ++r)
+          ASSERT_NEAR(scores[r], predicted[r], 1e-10 * (1 + std::abs(predicted[r])))
+              << LearnerName(kind) << " coalition " << s << " row " << r;
+      }
+    }
+  }
+}
+
+// Train() honours the order of `columns`: a permuted column list gives the same predictions.
+TEST(CoalitionTrainer, TrainKeepsTheColumnOrder) {
+  const std::string path = testing::SharedPath("data/pima.csv");
+  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const PimaCase pima = LoadPima(path);
+  for (LearnerKind kind : {LearnerKind::kGaussianNb, LearnerKind::kLogistic}) {
+    const std::vector<std::size_t> forward{1, 5, 7};
+    const std::vector<std::size_t> backward{7, 1, 5};
+    std::vector<double> a(pima.test.size());
+    std::vector<double> b(pima.test.size());
+    Train(kind, pima.data, pima.train, forward)->Predict(Gather(pima.data, pima.test, forward), a.size(), a);
+    Train(kind, pima.data, pima.train, backward)
+        ->Predict(Gather(pima.data, pima.test, backward), b.size(), b);
+    for (std::size_t r = 0; r < a.size(); ++r) EXPECT_NEAR(a[r], b[r], 1e-12) << LearnerName(kind);
+  }
+}
+
+TEST(ProbitLearner, XperTestSetMatchesMaximumLikelihood) {
+  const std::string path = testing::SharedPath("refs/xper/test_set.csv");
+  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const auto golden = Golden()["probit_xper_test_set"];
+  const Dataset data = ReadCsv(path, LabelOptions("y"));
+  const std::vector<std::size_t> columns{data.FeatureIndex("x1"), data.FeatureIndex("x2"),
+                                         data.FeatureIndex("x3")};
+  const auto want = golden["coef"].get<std::vector<double>>();
+  for (bool standardize : {true, false}) {
+    LearnerOptions options;
+    options.standardize = standardize;
+    const auto model = Train(LearnerKind::kProbit, data, Iota(data.n_rows()), columns, options);
+    const auto coef = GlmCoefficients(*model);
+    double coef_err = 0.0;
+    for (std::size_t j = 0; j < want.size(); ++j) {
+      EXPECT_NEAR(coef[j], want[j], 1e-8) << j;
+      coef_err = std::max(coef_err, std::abs(coef[j] - want[j]));
+    }
+    RecordProperty(standardize ? "max_coef_err" : "max_coef_err_raw", Sci(coef_err));
+    const auto proba = golden["proba_first_rows"].get<std::vector<double>>();
+    std::vector<double> p(proba.size());
+    model->Predict(Gather(data, Iota(proba.size()), columns), proba.size(), p);
+    for (std::size_t r = 0; r < proba.size(); ++r) EXPECT_NEAR(p[r], proba[r], 1e-9);
+  }
+}
+
+TEST(LinearLearner, MatchesLstsqAndRidge) {
+  const std::string path = testing::SharedPath("refs/xper/test_set_regression.csv");
+  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const auto golden = Golden()["linear_xper_regression"];
+  const Dataset data = ReadCsv(path, RegressionOptions("y_cont"));
+  const std::vector<std::size_t> columns{0, 1, 2};
+  const auto rows = Iota(data.n_rows());
+  struct Case {
+    const char* key;
+    double ridge;
+    bool standardize;
+  };
+  for (const Case& c : {Case{"ols_coef", 0.0, true}, Case{"ols_coef", 0.0, false},
+                        Case{"ridge10_raw_coef", 10.0, false}, Case{"ridge10_std_coef", 10.0, true}}) {
+    LearnerOptions options;
+    options.ridge = c.ridge;
+    options.standardize = c.standardize;
+    const auto model = Train(LearnerKind::kLinear, data, rows, columns, options);
+    EXPECT_FALSE(model->is_classifier());
+    const auto coef = GlmCoefficients(*model);
+    const auto want = golden[c.key].get<std::vector<double>>();
+    double coef_err = 0.0;
+    for (std::size_t j = 0; j < want.size(); ++j) {
+      EXPECT_NEAR(coef[j], want[j], 1e-12) << c.key << " " << j;
+      coef_err = std::max(coef_err, std::abs(coef[j] - want[j]));
+    }
+    RecordProperty(std::string(c.key) + (c.standardize ? "_std" : "_raw"), Sci(coef_err));
+  }
+}
+
+// Rows equal on the coalition's players score bitwise equally (ties matter to the AUC).
+TEST(CoalitionTrainer, RowsEqualOnTheCoalitionTie) {
+  // 40 training rows from integer formulas (labels not separable), then two test rows equal
+  // on a and b but not on c.
+  std::vector<double> a, b, c, y;
+  for (int i = 0; i < 40; ++i) {
+    a.push_back((i * 7 % 11) / 10.0);
+    b.push_back((i * 5 % 13) / 4.0);
+    c.push_back(i * 3 % 17);
+    y.push_back(i * 11 % 7 < 3 ? 1.0 : 0.0);
+  }
+  for (double cv : {2.0, 9.0}) {
+    a.push_back(0.4);
+    b.push_back(3.0);
+    c.push_back(cv);
+    y.push_back(cv > 5 ? 1.0 : 0.0);
+  }
+  const Dataset data({"a", "b", "c"}, {a, b, c}, y);
+  const auto train = Iota(40);
+  const std::vector<std::size_t> test{40, 41};
+  for (LearnerKind kind :
+       {LearnerKind::kGaussianNb, LearnerKind::kLogistic, LearnerKind::kProbit, LearnerKind::kLinear}) {
+    const PreparedSplit split(kind, data, Iota(3), train, test, {});
+    CoalitionTrainer trainer(split);
+    std::vector<double> out(2);
+    for (Coalition s : {Coalition{7}, Coalition{5}, Coalition{3}, Coalition{1}}) {
+      trainer.Score(s, out);
+      if (s == 3 || s == 1) {
+        EXPECT_EQ(out[0], out[1]) << LearnerName(kind) << " " << s;
+      } else {
+        EXPECT_NE(out[0], out[1]) << LearnerName(kind) << " " << s;
+      }
+    }
+  }
+}
+
+std::string ErrorOf(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool Has(const std::string& message, const std::string& part) {
+  return message.find(part) != std::string::npos && message.find('\n') == std::string::npos;
+}
+
+TEST(Learner, BadInputGivesOneLineErrors) {
+  const std::vector<double> x1{0.5, 1.0, 2.0, 3.0, 4.0, 5.0};
+  const std::vector<double> x2{1.0, 1.0, 1.0, 1.0, 1.0, 1.0};
+  const std::vector<double> twice{1.0, 2.0, 4.0, 6.0, 8.0, 10.0};
+  const std::vector<double> nan{0.5, std::numeric_limits<double>::quiet_NaN(), 2.0, 3.0, 4.0, 5.0};
+  const std::vector<double> y{0, 0, 1, 0, 1, 1};
+  const std::vector<double> separated{0, 0, 0, 1, 1, 1};
+  const Dataset data({"x1", "constant", "twice", "gap"}, {x1, x2, twice, nan}, y);
+  const Dataset sep({"x1"}, {x1}, separated);
+  const auto rows = Iota(6);
+  std::string m = ErrorOf([&] { Train(LearnerKind::kLogistic, data, rows, std::vector<std::size_t>{0, 1}); });
+  EXPECT_TRUE(Has(m, "'constant' is constant")) << m;
+  m = ErrorOf([&] {
+    Train(LearnerKind::kGaussianNb, data, std::vector<std::size_t>{0, 1}, std::vector<std::size_t>{0});
+  });
+  EXPECT_TRUE(Has(m, "one class")) << m;
+  m = ErrorOf([&] { Train(LearnerKind::kProbit, sep, rows, std::vector<std::size_t>{0}); });
+  EXPECT_TRUE(Has(m, "separated")) << m;
+  m = ErrorOf([&] { Train(LearnerKind::kLinear, data, rows, std::vector<std::size_t>{0, 2}); });
+  EXPECT_TRUE(Has(m, "'twice' is a linear combination")) << m;
+  m = ErrorOf([&] { Train(LearnerKind::kGaussianNb, data, rows, std::vector<std::size_t>{3}); });
+  EXPECT_TRUE(Has(m, "'gap' has a missing value in data row 1")) << m;
+  m = ErrorOf([&] { Train(LearnerKind::kGaussianNb, data, rows, std::vector<std::size_t>{9}); });
+  EXPECT_TRUE(Has(m, "out of range")) << m;
+  LearnerOptions bad;
+  bad.C = 0.0;
+  m = ErrorOf([&] { Train(LearnerKind::kLogistic, data, rows, std::vector<std::size_t>{0}, bad); });
+  EXPECT_TRUE(Has(m, "C must be")) << m;
+  // Not 0/1 labels for a classifier.
+  const Dataset reg({"x1"}, {x1}, std::vector<double>{0.5, 1, 2, 3, 4, 5});
+  m = ErrorOf([&] { Train(LearnerKind::kLogistic, reg, rows, std::vector<std::size_t>{0}); });
+  EXPECT_TRUE(Has(m, "0/1 label")) << m;
+  EXPECT_NO_THROW(Train(LearnerKind::kLinear, reg, rows, std::vector<std::size_t>{0}));
+}
+
+// The empty coalition fits the intercept / prior alone: a constant score.
+TEST(CoalitionTrainer, EmptyCoalitionIsConstant) {
+  const std::string path = testing::SharedPath("data/pima.csv");
+  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const PimaCase pima = LoadPima(path);
+  double positives = 0.0;
+  for (std::size_t r : pima.train) positives += pima.data.label()[r];
+  const double prevalence = positives / static_cast<double>(pima.train.size());
+  for (LearnerKind kind :
+       {LearnerKind::kGaussianNb, LearnerKind::kLogistic, LearnerKind::kProbit, LearnerKind::kLinear}) {
+    const PreparedSplit split(kind, pima.data, Iota(8), pima.train, pima.test, {});
+    CoalitionTrainer trainer(split);
+    std::vector<double> out(pima.test.size());
+    trainer.Score(0, out);
+    for (double v : out) EXPECT_EQ(v, out[0]);
+    // The intercept is unpenalised, so every learner's fitted probability (linear: mean) is
+    // the training prevalence.
+    EXPECT_NEAR(out[0], prevalence, 1e-9) << LearnerName(kind);
+  }
+}
+
+}  // namespace
+}  // namespace perfshap
