@@ -21,7 +21,7 @@ Dataset GenerateProbitDesign(const ProbitDesign& design) {
   std::vector<double> index(design.n_rows, design.beta[0]);
   for (std::size_t j = 0; j < q; ++j) {
     PERFSHAP_CHECK(design.variances[j] > 0, "probit design: variances must be > 0");
-    names.push_back("x" + std::to_string(j + 1));
+    names.push_back(std::string(1, 'x').append(std::to_string(j + 1)));  // not "x" + ...: GCC 12 -Wrestrict false positive
     RandomStream rng(design.seed, j);
     const double sd = std::sqrt(design.variances[j]);
     for (std::size_t i = 0; i < design.n_rows; ++i) {
