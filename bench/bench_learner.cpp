@@ -37,7 +37,8 @@ std::vector<std::size_t> AllColumns(const perfshap::Dataset& data) {
 // One full exact pass of the retraining game's learner work on one split: prepare the split
 // (gather, moments / standardisation), then train every non-empty coalition in Gray-code order
 // (warm starts when state.range(0) == 1, a cold start per coalition otherwise), score the test
-// rows (probabilities) and, when state.range(1) == 1, take their AUC. Single thread.
+// rows (probabilities; log-odds / index when state.range(2) == 1) and, when state.range(1) == 1,
+// take their AUC. Single thread.
 void AllCoalitions(benchmark::State& state, perfshap::LearnerKind kind, const std::string& file,
                    const std::string& positive) {
   const std::string path = SharedData(file);
@@ -53,6 +54,8 @@ void AllCoalitions(benchmark::State& state, perfshap::LearnerKind kind, const st
   const auto columns = AllColumns(data);
   const bool warm = state.range(0) == 1;
   const bool auc = state.range(1) == 1;
+  const auto scale =
+      state.range(2) == 1 ? perfshap::detail::ScoreScale::kIndex : perfshap::detail::ScoreScale::kProbability;
   const std::uint64_t n_coalitions = std::uint64_t{1} << columns.size();
   std::vector<double> scores(split.test.size());
   std::vector<std::size_t> scratch(split.test.size());
@@ -63,7 +66,7 @@ void AllCoalitions(benchmark::State& state, perfshap::LearnerKind kind, const st
     double sum = 0.0;
     for (std::uint64_t rank = 1; rank < n_coalitions; ++rank) {
       if (!warm) trainer.Reset();
-      iterations += trainer.Score(perfshap::GrayCode(rank), scores);
+      iterations += trainer.Score(perfshap::GrayCode(rank), scores, scale);
       sum += auc ? perfshap::RocAuc(prepared.test_labels(), scores, scratch) : scores[0];
     }
     benchmark::DoNotOptimize(sum);
@@ -78,9 +81,11 @@ void BM_GaussianNb_AllCoalitions_Banknote(benchmark::State& state) {
   AllCoalitions(state, perfshap::LearnerKind::kGaussianNb, "banknote.csv", "");
 }
 BENCHMARK(BM_GaussianNb_AllCoalitions_Banknote)
-    ->ArgNames({"warm", "auc"})
-    ->Args({1, 1})
-    ->Args({1, 0})
+    ->ArgNames({"warm", "auc", "index"})
+    ->Args({1, 1, 0})
+    ->Args({1, 0, 0})
+    ->Args({1, 1, 1})
+    ->Args({1, 0, 1})
     ->Unit(benchmark::kMicrosecond);
 
 // Wine, class 1 vs rest, 13 features: 8191 logistic trainings per iteration.
@@ -88,10 +93,10 @@ void BM_Logistic_AllCoalitions_Wine(benchmark::State& state) {
   AllCoalitions(state, perfshap::LearnerKind::kLogistic, "wine.csv", "1");
 }
 BENCHMARK(BM_Logistic_AllCoalitions_Wine)
-    ->ArgNames({"warm", "auc"})
-    ->Args({1, 1})
-    ->Args({0, 1})
-    ->Args({1, 0})
+    ->ArgNames({"warm", "auc", "index"})
+    ->Args({1, 1, 0})
+    ->Args({0, 1, 0})
+    ->Args({1, 0, 0})
     ->Unit(benchmark::kMillisecond);
 
 void BM_GaussianNb_AllCoalitions_Wine(benchmark::State& state) {

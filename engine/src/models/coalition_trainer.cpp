@@ -417,7 +417,8 @@ int CoalitionTrainer::FitNewton(bool probit) {
       h += second_[r] * col[r] * col[r];
     }
     h = c * h + penalty;
-    const auto pos = static_cast<std::size_t>(std::find(members_.begin(), members_.end(), j) - members_.begin());
+    const auto pos =
+        static_cast<std::size_t>(std::find(members_.begin(), members_.end(), j) - members_.begin());
     if (h > 0.0 && std::isfinite(g)) beta_[pos + 1] = -c * g / h;
   }
 
