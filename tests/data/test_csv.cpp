@@ -417,3 +417,28 @@ TEST(Dataset, FeatureIndexListsAvailableNames) {
 
 }  // namespace
 }  // namespace perfshap
+
+namespace perfshap {
+namespace {
+
+TEST(Dataset, SelectRowsKeepsOrderNamesEncodingsAndLabel) {
+  Dataset d({"a", "b"}, {{1, 2, 3, 4}, {10, 20, 30, 40}}, {0, 1, 1, 0}, "y");
+  d.set_encoding(1, CategoricalEncoding{{"p", "q"}});
+  d.set_source("mem");
+  const std::vector<std::size_t> rows{3, 1, 1};
+  const Dataset s = d.SelectRows(rows);
+  ASSERT_EQ(s.n_rows(), 3u);
+  EXPECT_EQ(s.feature_names(), d.feature_names());
+  EXPECT_EQ(s.label_name(), "y");
+  EXPECT_EQ(s.source(), "mem");
+  EXPECT_EQ(std::vector<double>(s.column(0).begin(), s.column(0).end()), (std::vector<double>{4, 2, 2}));
+  EXPECT_EQ(std::vector<double>(s.column(1).begin(), s.column(1).end()), (std::vector<double>{40, 20, 20}));
+  EXPECT_EQ(std::vector<double>(s.label().begin(), s.label().end()), (std::vector<double>{0, 1, 1}));
+  ASSERT_TRUE(s.encoding(1).has_value());
+  EXPECT_EQ(s.encoding(1)->levels.size(), 2u);
+  const std::vector<std::size_t> bad{4};
+  EXPECT_THROW(d.SelectRows(bad), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace perfshap

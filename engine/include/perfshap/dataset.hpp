@@ -55,6 +55,12 @@ class PERFSHAP_EXPORT Dataset {
   void set_source(std::string s) { source_ = std::move(s); }
   /** @brief Index of the feature called name. @throws InvalidArgument if there is none. */
   std::size_t FeatureIndex(const std::string& name) const;
+  /**
+   * @brief The given rows (0-based, in that order, repeats allowed) as a new data set with the
+   * same features, encodings, label name and source.
+   * @throws InvalidArgument for a row index >= n_rows().
+   */
+  Dataset SelectRows(std::span<const std::size_t> rows) const;
   /** @brief Number of rows whose label is 1. */
   std::size_t CountPositive() const noexcept;
 

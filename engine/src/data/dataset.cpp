@@ -45,6 +45,24 @@ Dataset::Dataset(std::vector<std::string> names, std::vector<std::vector<double>
   encodings_.resize(names_.size());
 }
 
+Dataset Dataset::SelectRows(std::span<const std::size_t> rows) const {
+  for (std::size_t r : rows)
+    PERFSHAP_CHECK(r < n_rows_, "SelectRows: row " + std::to_string(r) + " is out of range (the data has " +
+                                    std::to_string(n_rows_) + " rows)");
+  std::vector<std::vector<double>> cols(columns_.size(), std::vector<double>(rows.size()));
+  for (std::size_t j = 0; j < columns_.size(); ++j)
+    for (std::size_t t = 0; t < rows.size(); ++t) cols[j][t] = columns_[j][rows[t]];
+  std::vector<double> label;
+  if (!label_.empty()) {
+    label.resize(rows.size());
+    for (std::size_t t = 0; t < rows.size(); ++t) label[t] = label_[rows[t]];
+  }
+  Dataset out(names_, std::move(cols), std::move(label), label_name_);
+  out.encodings_ = encodings_;
+  out.source_ = source_;
+  return out;
+}
+
 std::size_t Dataset::FeatureIndex(const std::string& name) const {
   for (std::size_t j = 0; j < names_.size(); ++j) {
     if (names_[j] == name) return j;
