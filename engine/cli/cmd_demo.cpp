@@ -14,9 +14,11 @@
 #include "models/least_squares.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
+#include "perfshap/learner.hpp"
 #include "perfshap/metric.hpp"
 #include "perfshap/solver.hpp"
 #include "perfshap/split.hpp"
+#include "perfshap/xper.hpp"
 
 namespace perfshap::cli {
 
@@ -102,6 +104,44 @@ void RunDemo(const DemoOptions& o) {
   exact.max_players = std::min(o.exact_limit, 30);
   exact.execution = MakeExecution(c, "coalitions");
   const ShapleyValues values = ExactSolver(exact).Solve(game);
+
+  // XPER (issue 4): a probit fitted once on the training rows; its test AUC decomposed by
+  // marginalising the excluded features over the test sample (exact, full comparator for
+  // samples up to 3000 rows, the package's one-permutation comparator above).
+  Json xper_json;
+  std::string xper_text;
+  try {
+    std::vector<std::size_t> all_columns(p);
+    for (std::size_t j = 0; j < p; ++j) all_columns[j] = j;
+    const auto probit = Train(LearnerKind::kProbit, data, split.train, all_columns);
+    XperOptions xo;
+    xo.metric = XperMetric::kAuc;
+    xo.comparator = m <= 3000 ? XperComparator::kFull : XperComparator::kPermuted;
+    xo.seed = c.seed;
+    xo.max_features = std::min(o.exact_limit, 20);
+    xo.execution = MakeExecution(c, "xper");
+    const XperResult xr = ExplainXper(*probit, data.SelectRows(split.test), xo);
+    std::ostringstream x;
+    x << "\nXPER: the probit's test AUC decomposed (" << XperComparatorName(xo.comparator) << " comparator, "
+      << xr.n_coalitions << " coalitions, " << m << " x " << m << " hybrid points each)\n"
+      << "  benchmark phi_0    " << Fmt("%.6f", xr.base) << "\n";
+    Json xphi;
+    for (std::size_t j = 0; j < p; ++j) {
+      const auto& name = xr.features[j];
+      x << "  " << name << std::string(19 - std::min<std::size_t>(18, name.size()), ' ') << Fmt("%+.6f", xr.phi[j])
+        << "   (" << Fmt("%.1f", 100.0 * xr.phi_normalised[j]) << "% of AUC - phi_0)\n";
+      xphi[name] = xr.phi[j];
+    }
+    x << "  AUC = phi_0 + sum phi = " << Fmt("%.6f", xr.value) << "\n";
+    xper_text = x.str();
+    xper_json["comparator"] = XperComparatorName(xo.comparator);
+    xper_json["value"] = xr.value;
+    xper_json["base"] = xr.base;
+    xper_json["phi"] = xphi;
+  } catch (const Error& e) {
+    xper_text = std::string("\nXPER: skipped: ") + e.what() + "\n";
+    xper_json["skipped"] = e.what();
+  }
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::ostringstream s;
@@ -126,7 +166,8 @@ void RunDemo(const DemoOptions& o) {
   s << "  sum                " << Fmt("%+.6f", sum_auc) << "   " << Fmt("%+.6f", sum_acc) << "\n"
     << "  AUC = 0.5 + sum phi(AUC) = " << Fmt("%.6f", 0.5 + sum_auc) << "; accuracy = "
     << Fmt("%.6f", values.base[1]) << " (no feature) + sum = " << Fmt("%.6f", values.base[1] + sum_acc) << "\n"
-    << "  computed in " << Fmt("%.4f", elapsed) << " s on " << ResolvedThreads(exact.execution) << " thread(s)\n";
+    << xper_text << "\ncomputed in " << Fmt("%.4f", elapsed) << " s on " << ResolvedThreads(exact.execution)
+    << " thread(s)\n";
   if (!c.out.empty()) s << "  wrote " << c.out << "/result.json\n";
   Say(c, s.str());
 
@@ -150,6 +191,7 @@ void RunDemo(const DemoOptions& o) {
   result["phi_accuracy"] = phi_acc;
   result["efficiency_gap"] = sum_auc - values.full[0];
   result["n_coalitions"] = values.n_evaluations;
+  result["xper"] = xper_json;
   WriteResult(c, result, "demo", data.feature_names(), ResolvedThreads(exact.execution), elapsed);
 }
 

@@ -9,7 +9,7 @@ Game::~Game() = default;
 
 std::vector<std::string> Game::player_names() const {
   std::vector<std::string> names;
-  for (int i = 0; i < n_players(); ++i) names.push_back("x" + std::to_string(i));
+  for (int i = 0; i < n_players(); ++i) names.push_back(std::string(1, 'x').append(std::to_string(i)));
   return names;
 }
 
