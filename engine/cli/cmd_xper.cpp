@@ -3,22 +3,27 @@
 // `perfshap xper`: XPER decomposition of a model's performance metric over its features,
 // globally and for every individual of the sample. The model is given by its coefficients
 // (--model probit|logistic|linear --coef FILE) or fitted on a training file (--model M
-// --train FILE); with no --data, the XPER paper's probit design is generated.
+// --train FILE); with no --data, the XPER paper's probit design is generated. --overfit adds the
+// training sample's decomposition, --clusters the paper's heterogeneity analysis (k-medoids on
+// individual XPER values, one model refitted per cluster); SVG figures go next to result.json.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
+#include "perfshap/cluster.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
 #include "perfshap/learner.hpp"
 #include "perfshap/model.hpp"
 #include "perfshap/xper.hpp"
 #include "report/output.hpp"
+#include "xper_report.hpp"
 
 namespace perfshap::cli {
 
@@ -38,7 +43,19 @@ struct XperCliOptions {
   std::string features;
   long long explain_row = -1;
   int max_features = 20;
+  std::string clusters;  // "", "auto" or a number of clusters
+  bool overfit = false;
 };
+
+// --clusters: 0 = auto (largest silhouette), else the number of clusters.
+std::size_t ParseClusters(const std::string& text) {
+  if (text == "auto") return 0;
+  std::size_t k = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), k);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || k < 2)
+    throw InvalidArgument("--clusters " + text + ": use auto (k = 2..10 by the silhouette) or a number >= 2");
+  return k;
+}
 
 std::string Trim(std::string s) {
   const auto not_space = [](unsigned char c) { return c != ' ' && c != '\t' && c != '\r' && c != '\n'; };
@@ -278,9 +295,15 @@ void RunXper(const XperCliOptions& o) {
                             " (columns: " + JoinNames(all) + ")");
   }
 
+  const std::size_t clusters_k = o.clusters.empty() ? 0 : ParseClusters(o.clusters);
+  if (o.overfit && o.train.empty())
+    throw InvalidArgument("--overfit compares the training and test samples: it needs --model M --train FILE");
+
   // The model.
   std::unique_ptr<Model> model;
   Json model_json;
+  Dataset train_sample;  // with --train: the training rows, the model's columns
+  LearnerKind learner_kind = LearnerKind::kProbit;
   if (!o.coef.empty() || (o.train.empty() && c.data.empty())) {
     std::vector<double> coef;
     std::vector<std::string> order;
@@ -335,6 +358,8 @@ void RunXper(const XperCliOptions& o) {
     }
     for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = r;
     model = Train(kind, train, rows, columns);
+    train_sample = SelectColumns(train, features);
+    learner_kind = kind;
     model_json["kind"] = LearnerName(kind);
     model_json["train"] = o.train;
     model_json["n_train"] = train.n_rows();
@@ -355,6 +380,33 @@ void RunXper(const XperCliOptions& o) {
 
   const XperResult r = ExplainXper(*model, sample, opt);
   const std::size_t p = r.features.size();
+
+  // The training sample's decomposition, with the same model and options: the overfitting
+  // view compares it with the test sample's, and the paper clusters the training individuals.
+  const bool have_train = !o.train.empty();
+  const bool clustering = !o.clusters.empty();
+  XperResult train_r;
+  if (have_train && (o.overfit || clustering)) {
+    XperOptions train_opt = opt;
+    train_opt.permutation.clear();  // a --permutation file is the test sample's; draw from --seed
+    train_opt.execution = MakeExecution(c, "coalitions (train)");
+    train_r = ExplainXper(*model, train_sample, train_opt);
+  }
+  // Heterogeneity (paper, three-step approach): K-medoids on the training individuals' XPER
+  // values, one model per cluster, test rows placed by the nearest training medoid. Without
+  // --train, the sample at hand is clustered and profiled (nothing to refit).
+  std::optional<XperClusters> clusters;
+  std::optional<XperClusterRefit> refit;
+  const std::string clustered_name = have_train ? "the training sample" : "the sample";
+  if (clustering) {
+    XperClusterOptions co;
+    co.clusters = clusters_k;
+    co.execution.threads = c.threads;
+    clusters = ClusterXper(have_train ? train_r : r, have_train ? train_sample : sample, co);
+    if (have_train)
+      refit = RefitPerCluster(learner_kind, LearnerOptions{}, train_sample, *clusters, *model, sample, r,
+                              o.threshold);
+  }
 
   std::ostringstream s;
   s << "perfshap xper: " << data_name << "\n"
@@ -387,9 +439,45 @@ void RunXper(const XperCliOptions& o) {
     explained["phi"] = phi_i;
     s << "\n";
   }
+  if (o.overfit) {
+    s << "\n  overfitting view        train        test\n"
+      << "  value           " << Fmt("%+.6f", train_r.value) << "   " << Fmt("%+.6f", r.value) << "\n"
+      << "  phi_0           " << Fmt("%+.6f", train_r.base) << "   " << Fmt("%+.6f", r.base) << "\n";
+    for (std::size_t j = 0; j < p; ++j) {
+      const auto& name = r.features[j];
+      s << "  " << name << std::string(16 - std::min<std::size_t>(15, name.size()), ' ')
+        << Fmt("%+.6f", train_r.phi[j]) << "   " << Fmt("%+.6f", r.phi[j]) << "\n";
+    }
+  }
+  if (clusters) {
+    s << "\n  clusters of " << clustered_name << " (k-medoids on individual XPER values): k = " << clusters->k
+      << (clusters->automatic ? " by the largest mean silhouette" : " (fixed)") << "\n  silhouette";
+    for (std::size_t t = 0; t < clusters->ks.size(); ++t)
+      s << "  k=" << clusters->ks[t] << " " << Fmt("%.3f", clusters->silhouette[t]);
+    s << "\n  cluster   size   mean " << sample.label_name() << "   mean phi per feature\n";
+    for (std::size_t k = 0; k < clusters->profiles.size(); ++k) {
+      const auto& prof = clusters->profiles[k];
+      s << "  " << Fmt("%7.0f", static_cast<double>(k)) << Fmt("%7.0f", static_cast<double>(prof.size)) << "   "
+        << Fmt("%8.4f", prof.label_mean) << "  ";
+      for (std::size_t j = 0; j < p; ++j) s << " " << Fmt("%+.4f", prof.phi_means[j]);
+      s << "\n";
+    }
+  }
+  if (refit) {
+    s << "\n  one model vs one model per cluster (test rows by the nearest training medoid)\n"
+      << "  metric               train: one   per-cluster    test: one   per-cluster\n";
+    for (std::size_t t = 0; t < refit->metric_names.size(); ++t) {
+      const auto& name = refit->metric_names[t];
+      s << "  " << name << std::string(20 - std::min<std::size_t>(19, name.size()), ' ')
+        << Fmt("%10.4f", refit->train_one_model[t]) << Fmt("%14.4f", refit->train_per_cluster[t])
+        << Fmt("%13.4f", refit->test_one_model[t]) << Fmt("%14.4f", refit->test_per_cluster[t]) << "\n";
+    }
+    for (std::size_t k = 0; k < refit->notes.size(); ++k)
+      if (!refit->notes[k].empty()) s << "  cluster " << k << ": " << refit->notes[k] << "\n";
+  }
   s << "\n  " << r.n_coalitions << " coalitions in " << Fmt("%.3f", r.elapsed_seconds) << " s on "
     << r.threads << " thread(s)\n";
-  if (!c.out.empty()) s << "  wrote " << c.out << "/result.json and " << c.out << "/individual.csv\n";
+  if (!c.out.empty()) s << "  wrote " << c.out << "/ (result.json, individual.csv, SVG figures)\n";
   Say(c, s.str());
 
   if (c.out.empty()) return;
@@ -420,6 +508,42 @@ void RunXper(const XperCliOptions& o) {
   result["additive_fast_path"] = r.additive_fast_path;
   result["n_coalitions"] = r.n_coalitions;
   if (o.explain_row >= 0) result["explained_row"] = explained;
+  const std::filesystem::path out_dir(c.out);
+  if (o.overfit) {
+    Json overfit;
+    overfit["train"] = XperSummaryJson(train_r);
+    overfit["test"] = XperSummaryJson(r);
+    if (train_r.comparator == XperComparator::kPermuted && !train_r.permutation.empty())
+      overfit["train_permutation"] = "drawn from --seed";
+    result["overfit"] = overfit;
+    detail::WriteFileAtomic(out_dir / "xper_overfit.svg", XperOverfitSvg(train_r, r));
+  }
+  if (clusters) {
+    const std::string label = sample.label_name();
+    Json cj = ClustersJson(*clusters, r.features, label, have_train ? "train" : "test");
+    std::string assignment = "sample,i,cluster\n";
+    const std::string which = have_train ? "train" : "test";
+    for (std::size_t i = 0; i < clusters->partition.labels.size(); ++i)
+      assignment += which + "," + std::to_string(i) + "," + std::to_string(clusters->partition.labels[i]) + "\n";
+    if (refit) {
+      cj["refit"] = RefitJson(*refit);
+      for (std::size_t i = 0; i < refit->test_labels.size(); ++i)
+        assignment += "test," + std::to_string(i) + "," + std::to_string(refit->test_labels[i]) + "\n";
+      detail::WriteFileAtomic(out_dir / "cluster_metrics.csv", ClusterMetricsCsv(*refit));
+    }
+    result["clusters"] = cj;
+    detail::WriteFileAtomic(out_dir / "clusters.csv", ClusterProfilesCsv(*clusters, r.features, label));
+    detail::WriteFileAtomic(out_dir / "cluster_assignment.csv", assignment);
+    detail::WriteFileAtomic(out_dir / "silhouette.svg", SilhouetteSvg(*clusters, clustered_name));
+    detail::WriteFileAtomic(out_dir / "xper_clusters.svg", ClusterPhiSvg(*clusters, r.features, label));
+  }
+  detail::WriteFileAtomic(out_dir / "xper_bar.svg", XperBarSvg(r, have_train ? "the test sample" : "the sample"));
+  detail::WriteFileAtomic(out_dir / "xper_individual.svg", XperStripSvg(r, sample));
+  if (o.explain_row >= 0) {
+    const auto i = static_cast<std::size_t>(o.explain_row);
+    detail::WriteFileAtomic(out_dir / ("xper_waterfall_row" + std::to_string(i) + ".svg"),
+                            XperWaterfallSvg(r, sample, i));
+  }
 
   std::string csv = "i,phi_i0";
   for (const auto& name : r.features) csv += ",phi_" + name;
@@ -467,6 +591,11 @@ void SetupXper(CLI::App& app) {
                  "file with pi for --comparator permuted: one 0-based index per line");
   app.add_option("--explain-row", o->explain_row,
                  "print and record the decomposition of this sample row (0-based)");
+  app.add_option("--clusters", o->clusters,
+                 "auto|K: k-medoids (PAM) on the individual XPER values (of the --train sample when given, "
+                 "then one model refitted per cluster); auto picks k = 2..10 by the silhouette");
+  app.add_flag("--overfit", o->overfit,
+               "with --train: the same decomposition on the training and the test samples side by side");
   app.add_option("--max-features", o->max_features, "largest number of features solved exactly")
       ->capture_default_str()
       ->check(CLI::Range(1, 30));

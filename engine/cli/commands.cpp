@@ -9,6 +9,7 @@ std::vector<Command> AllCommands() {
       {"demo", "run the main job on built-in generated data (or --data): metrics and exact Shapley values",
        SetupDemo},
       {"xper", "XPER: decompose a model's performance metric over its features, globally and per individual", SetupXper},
+      {"xper-montecarlo", "the XPER paper's Monte Carlo experiment: distributions of the AUC decomposition over K probit samples", SetupXperMonteCarlo},
   };
 }
 

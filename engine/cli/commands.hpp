@@ -9,5 +9,6 @@ namespace perfshap::cli {
 // One setup function per subcommand (cmd_<name>.cpp); AllCommands() lists them.
 void SetupDemo(CLI::App& app);
 void SetupXper(CLI::App& app);
+void SetupXperMonteCarlo(CLI::App& app);
 
 }  // namespace perfshap::cli

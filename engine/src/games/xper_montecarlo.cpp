@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// The XPER paper's Monte Carlo experiment: one block of the schedule per pseudo-sample, each
+// writing its own row of the result (so results do not depend on the thread count).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "perfshap/error.hpp"
+#include "perfshap/random.hpp"
+#include "perfshap/xper_montecarlo.hpp"
+#include "schedule/schedule.hpp"
+
+namespace perfshap {
+
+namespace {
+
+// Rows [first, last) of `all` as a data set (features and label).
+Dataset Slice(const Dataset& all, std::size_t first, std::size_t last) {
+  std::vector<std::vector<double>> cols;
+  for (std::size_t j = 0; j < all.n_features(); ++j) {
+    const auto c = all.column(j);
+    cols.emplace_back(c.begin() + static_cast<std::ptrdiff_t>(first), c.begin() + static_cast<std::ptrdiff_t>(last));
+  }
+  const auto y = all.label();
+  return Dataset(all.feature_names(), std::move(cols),
+                 std::vector<double>(y.begin() + static_cast<std::ptrdiff_t>(first),
+                                     y.begin() + static_cast<std::ptrdiff_t>(last)),
+                 all.label_name());
+}
+
+// Type-7 quantile of sorted values.
+double Quantile(const std::vector<double>& sorted, double q) {
+  const double h = q * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+}  // namespace
+
+std::uint64_t XperMonteCarloSampleSeed(std::uint64_t seed, std::size_t k) {
+  RandomStream rng(seed, kXperMonteCarloStream + static_cast<std::uint64_t>(k));
+  return rng();
+}
+
+XperMonteCarloResult RunXperMonteCarlo(const XperMonteCarloOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (options.samples == 0) throw InvalidArgument("Monte Carlo XPER: --samples must be at least 1");
+  if (options.train_rows < 2 || options.train_rows + 2 > options.rows)
+    throw InvalidArgument("Monte Carlo XPER: --train-rows " + std::to_string(options.train_rows) +
+                          " must leave at least 2 test rows of the " + std::to_string(options.rows) +
+                          " rows (and be at least 2)");
+  const std::size_t q = options.design.variances.size();
+  if (options.design.beta.size() != q + 1 || q == 0)
+    throw InvalidArgument("Monte Carlo XPER: the design needs q >= 1 variances and q + 1 coefficients");
+
+  XperMonteCarloResult r;
+  for (std::size_t j = 0; j < q; ++j) r.features.push_back(std::string("x").append(std::to_string(j + 1)));
+  const std::size_t n_samples = options.samples;
+  r.samples = n_samples;
+  r.rows = options.rows;
+  r.train_rows = options.train_rows;
+  r.comparator = options.comparator;
+  r.sample_seeds.resize(n_samples);
+  for (std::size_t k = 0; k < n_samples; ++k) r.sample_seeds[k] = XperMonteCarloSampleSeed(options.seed, k);
+  r.coefficients.resize(n_samples * (q + 1));
+  r.auc.resize(n_samples);
+  r.base.resize(n_samples);
+  r.phi.resize(n_samples * q);
+
+  std::vector<std::size_t> train_rows(options.train_rows);
+  std::vector<std::size_t> columns(q);
+  for (std::size_t t = 0; t < train_rows.size(); ++t) train_rows[t] = t;
+  for (std::size_t j = 0; j < q; ++j) columns[j] = j;
+
+  detail::Schedule schedule(options.execution);
+  schedule.SetProgressTotal(n_samples);
+  schedule.ForEachBlock(n_samples, 1, [&](std::size_t k) {
+    ProbitDesign design = options.design;
+    design.n_rows = options.rows;
+    design.seed = r.sample_seeds[k];
+    const Dataset all = GenerateProbitDesign(design);
+    const Dataset test = Slice(all, options.train_rows, options.rows);
+    const std::string where = "Monte Carlo XPER, sample " + std::to_string(k) + " (seed " +
+                              std::to_string(design.seed) + "): ";
+    std::unique_ptr<Model> model;
+    try {
+      model = Train(LearnerKind::kProbit, all, train_rows, columns, options.learner);
+    } catch (const DataError& e) {
+      throw DataError(where + e.what());
+    }
+    // The fitted coefficients: a GLM's additive terms at x = 1 are its slopes.
+    {
+      const std::vector<double> ones(q, 1.0);
+      std::vector<double> terms(q);
+      double intercept = 0.0;
+      Link link = Link::kProbit;
+      if (!model->AdditiveTerms(ones, 1, intercept, terms, link))
+        throw Error(where + "the probit model has no additive terms");
+      r.coefficients[k * (q + 1)] = intercept;
+      for (std::size_t j = 0; j < q; ++j) r.coefficients[k * (q + 1) + 1 + j] = terms[j];
+    }
+    XperOptions xo;
+    xo.metric = XperMetric::kAuc;
+    xo.comparator = options.comparator;
+    xo.seed = design.seed;
+    xo.execution.threads = 1;
+    xo.execution.cancel = options.execution.cancel;
+    XperResult x;
+    try {
+      x = ExplainXper(*model, test, xo);
+    } catch (const DataError& e) {
+      throw DataError(where + e.what());
+    }
+    r.auc[k] = x.value;
+    r.base[k] = x.base;
+    for (std::size_t j = 0; j < q; ++j) r.phi[k * q + j] = x.phi[j];
+  });
+  schedule.FinishProgress();
+  r.threads = schedule.threads();
+  r.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+DistributionSummary Summarize(std::span<const double> values) {
+  if (values.empty()) throw InvalidArgument("summary of an empty sample");
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (!std::isfinite(values[i]))
+      throw InvalidArgument("summary: value " + std::to_string(i) + " is not finite");
+  DistributionSummary s;
+  const auto m = static_cast<double>(values.size());
+  double sum = 0.0;
+  for (double v : values) sum += v;
+  s.mean = sum / m;
+  double ss = 0.0;
+  for (double v : values) ss += (v - s.mean) * (v - s.mean);
+  s.std = values.size() > 1 ? std::sqrt(ss / (m - 1.0)) : 0.0;
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  s.min = sorted.front();
+  s.max = sorted.back();
+  s.q05 = Quantile(sorted, 0.05);
+  s.q25 = Quantile(sorted, 0.25);
+  s.q50 = Quantile(sorted, 0.50);
+  s.q75 = Quantile(sorted, 0.75);
+  s.q95 = Quantile(sorted, 0.95);
+  return s;
+}
+
+}  // namespace perfshap
