@@ -10,6 +10,7 @@ std::vector<Command> AllCommands() {
        SetupDemo},
       {"xper", "XPER: decompose a model's performance metric over its features, globally and per individual", SetupXper},
       {"xper-montecarlo", "the XPER paper's Monte Carlo experiment: distributions of the AUC decomposition over K probit samples", SetupXperMonteCarlo},
+      {"robustness", "ShapAUC/ShapROC/ShapPRC: explain AUC and the ROC/PR curves by retraining on every coalition, with CV bands", SetupRobustness},
   };
 }
 

@@ -10,5 +10,6 @@ namespace perfshap::cli {
 void SetupDemo(CLI::App& app);
 void SetupXper(CLI::App& app);
 void SetupXperMonteCarlo(CLI::App& app);
+void SetupRobustness(CLI::App& app);
 
 }  // namespace perfshap::cli

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// ShapAUC, ShapROC, ShapPRC and ShapAUPRC by coalition retraining, with cross-validation bands
+// (shared/seeds/shapauc-shaproc-robustness.txt, sections 3 and 4): for every split and every
+// coalition A of features, the learner is trained on A's columns of the training rows and scored
+// on the test rows; one training gives every payoff (AUC - 0.5, tpr(f') - f' on an FPR grid,
+// precision(r') - b on a recall grid, AUPRC - b, optional scalar metrics), and exact Shapley
+// values explain them all in one pass. Repetitions give means and standard deviations.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "perfshap/curves.hpp"
+#include "perfshap/dataset.hpp"
+#include "perfshap/execution.hpp"
+#include "perfshap/export.hpp"
+#include "perfshap/learner.hpp"
+#include "perfshap/split.hpp"
+
+namespace perfshap {
+
+/** @brief The baseline b of the precision payoffs (ShapPRC eq. 15, ShapAUPRC eq. 13). */
+enum class PrcBaseline {
+  /// b = 0.5 as in the paper (a random classifier on balanced classes).
+  kHalf,
+  /// b = prevalence of the split's test rows: the precision of a random classifier, the
+  /// statistically sound baseline on imbalanced data.
+  kPrevalence,
+};
+
+/** @brief Parses "0.5" (or "half") and "prevalence". @throws InvalidArgument otherwise. */
+PERFSHAP_EXPORT PrcBaseline ParsePrcBaseline(const std::string& text);
+/** @brief "0.5" or "prevalence". */
+PERFSHAP_EXPORT const char* PrcBaselineName(PrcBaseline baseline) noexcept;
+
+/**
+ * @brief Scalar metrics that can be explained next to the curves, as extra outputs.
+ *
+ * They are explained as raw values (a loss such as Brier keeps its sign: a helpful feature gets
+ * a negative phi). Their empty-coalition value is the metric of the learner trained on no
+ * feature (the prior / intercept-only model), so phi sums to metric(N) - metric(empty). Class
+ * metrics use yhat = 1{score > RobustnessOptions::class_threshold}; average_precision is the
+ * step-wise area of the curve the curve mode builds (sklearn average_precision_score in exact
+ * mode).
+ */
+enum class RobustnessMetric {
+  kAccuracy,
+  kBalancedAccuracy,
+  kSensitivity,
+  kSpecificity,
+  kPrecision,
+  kF1,
+  kBrier,
+  kLogLoss,
+  kAveragePrecision,
+  kMse,
+  kMae,
+  kRmse,
+  kR2,
+};
+
+/** @brief Parses accuracy, balanced_accuracy, sensitivity, specificity, precision, f1, brier,
+ *  log_loss, average_precision, mse, mae, rmse, r2. @throws InvalidArgument listing them. */
+PERFSHAP_EXPORT RobustnessMetric ParseRobustnessMetric(const std::string& name);
+/** @brief The name ParseRobustnessMetric reads. */
+PERFSHAP_EXPORT const char* RobustnessMetricName(RobustnessMetric metric) noexcept;
+
+/** @brief Options of ExplainRobustness. */
+struct RobustnessOptions {
+  LearnerKind learner = LearnerKind::kGaussianNb;
+  LearnerOptions learner_options;
+  /** Feature columns of the data set that are the players, in this order; empty = all. */
+  std::vector<std::size_t> features;
+  /** Curve mode (exact / thresholds:T) and grid strategy; the FPR and recall grids, when empty,
+   *  are DefaultCurveGrid(mode, grid_points). The AUPRC definition is the trapezoid. */
+  CurveGridOptions curves;
+  /** Points of the default FPR and recall grids (0..1), >= 2. */
+  int grid_points = 101;
+  PrcBaseline prc_baseline = PrcBaseline::kHalf;
+  /** Extra scalar metrics explained alongside the curves (see RobustnessMetric). */
+  std::vector<RobustnessMetric> extra_metrics;
+  /** Class rule of the class metrics: yhat = 1{score > class_threshold}. */
+  double class_threshold = 0.5;
+  /** Section 4.4: after the explanation, retrain without the selected features on the same
+   *  splits and report AUC and AUPRC before and after. */
+  bool select = false;
+  /** Refuse more players than this (2^n trainings per split); 1..30. */
+  int max_features = 20;
+  /** How messages name the plan, e.g. "mc:100" or the --split file ("split 3 of 100 (mc:100)"). */
+  std::string plan_name;
+  /** Threads, progress (units: coalitions over all splits), cancellation. Results do not depend
+   *  on the thread count. */
+  ExecutionOptions execution;
+};
+
+/** @brief The section 4.4 feature selection and its before/after check. */
+struct RobustnessSelection {
+  /** Players flagged: mean phi^AUC < 0, or the band mean +- std contains 0 (|mean| <= std). */
+  std::vector<std::size_t> removed;
+  /** The other players, increasing. */
+  std::vector<std::size_t> kept;
+  /** True when the model was retrained without `removed` (select on and something removed). */
+  bool retrained = false;
+  /** Full-model AUC and AUPRC over the splits (mean, std), and after removing `removed` (the
+   *  random classifier when nothing is kept). Equal to before when nothing was retrained. */
+  double auc_before_mean = 0, auc_before_std = 0, auc_after_mean = 0, auc_after_std = 0;
+  double auprc_before_mean = 0, auprc_before_std = 0, auprc_after_mean = 0, auprc_after_std = 0;
+};
+
+/** @brief One extra scalar metric's explanation: mean and std over the splits. */
+struct RobustnessMetricResult {
+  RobustnessMetric metric = RobustnessMetric::kAccuracy;
+  /** metric(all features) and metric(no feature: prior-only model). */
+  double value_mean = 0, value_std = 0, base_mean = 0, base_std = 0;
+  /** phi per player (n values each). */
+  std::vector<double> phi_mean, phi_std;
+};
+
+/**
+ * @brief ShapAUC / ShapROC / ShapPRC / ShapAUPRC over the splits of a plan.
+ *
+ * Every "_mean" / "_std" pair is the mean and the standard deviation with ddof 0 (numpy's
+ * default, population) over the splits, accumulated in split order (Welford); std is 0 for one
+ * split. Curve arrays are indexed by grid point; per-player curve arrays are n x G row-major
+ * (player i's curve at [i * G, (i + 1) * G)).
+ */
+struct PERFSHAP_EXPORT RobustnessResult {
+  /** Player names, n of them (the chosen feature columns, in order). */
+  std::vector<std::string> features;
+  std::vector<std::size_t> columns;
+  LearnerKind learner = LearnerKind::kGaussianNb;
+  CurveGridOptions curves;
+  PrcBaseline prc_baseline = PrcBaseline::kHalf;
+  std::size_t n_splits = 0;
+
+  /** AUC of the full model (all players) and 0.5, the random classifier (v(empty), eq. 5). */
+  double auc_mean = 0, auc_std = 0;
+  double base = 0.5;
+  /** phi^AUC (eq. 6): sum phi = AUC - 0.5 per split. */
+  std::vector<double> phi_auc_mean, phi_auc_std;
+  /** phi^AUC per split, n_splits x n row-major. */
+  std::vector<double> phi_auc_by_split;
+  /** Full-model AUC per split. */
+  std::vector<double> auc_by_split;
+
+  /** AUPRC of the full model (trapezoid; thresholds mode: the authors' grid trapezoid). */
+  double auprc_mean = 0, auprc_std = 0;
+  /** The baseline b (0.5, or the mean test prevalence). */
+  double prc_baseline_mean = 0.5;
+  /** phi^AUPRC (eq. 14): sum phi = AUPRC - b per split. */
+  std::vector<double> phi_auprc_mean, phi_auprc_std;
+
+  /** The ROC curve read at the FPR grid (tpr of the full model) and ShapROC (eq. 8). */
+  std::vector<double> fpr_grid, tpr_mean, tpr_std;
+  std::vector<double> shap_roc_mean, shap_roc_std;
+  /** The PR curve read at the recall grid (precision of the full model) and ShapPRC (eq. 16). */
+  std::vector<double> recall_grid, precision_mean, precision_std;
+  std::vector<double> shap_prc_mean, shap_prc_std;
+
+  /** Extra scalar metrics, in the order of RobustnessOptions::extra_metrics. */
+  std::vector<RobustnessMetricResult> metrics;
+
+  /** AUC of every coalition (row = bit mask, bit i = player i) of every split, n_splits x 2^n
+   *  row-major; v(empty) = 0.5. Kept when n_splits x 2^n <= 2^22, else empty. */
+  std::vector<double> coalition_auc;
+
+  /** Eq. (12): per player, the trapezoid integral over the FPR grid of the mean ShapROC curve,
+   *  and phi^AUC minus it; eq12_gap = the largest |difference|. In thresholds mode the authors'
+   *  AUC payoff is that very trapezoid, so the gap is rounding only. */
+  std::vector<double> eq12_integral, eq12_difference;
+  double eq12_gap = 0;
+
+  RobustnessSelection selection;
+
+  /** Models trained: (2^n - 1) per split (+1 with extra metrics: the prior-only model), plus
+   *  one per split for the selection retraining. */
+  std::uint64_t n_trainings = 0;
+  int threads = 1;
+  double elapsed_seconds = 0;
+
+  std::size_t n_features() const noexcept { return features.size(); }
+};
+
+/**
+ * @brief Explains a learner's robustness (AUC, ROC curve, PR curve, AUPRC) over the splits of
+ * a plan with exact Shapley values of coalition retraining.
+ *
+ * Each split's training rows are used in the order given (it fixes the order of sums; splits
+ * from split.hpp are sorted). The empty coalition is the random classifier: AUC 0.5, tpr = fpr,
+ * precision = AUPRC = b (every curve payoff 0). The repetitions x coalition blocks run in one
+ * parallel pass (ExactSolver::SolveBatch); results are bitwise identical for any thread count.
+ *
+ * @param data features and a 0/1 label (for every learner, linear included: the AUC needs
+ *   classes; linear is then a linear probability model).
+ * @param plan one or more train/test splits (holdout, k-fold, Monte-Carlo, or explicit).
+ * @throws InvalidArgument for an empty plan, bad options, an unknown or repeated feature
+ *   column, more players than options.max_features (2^n trainings per split; no sampled
+ *   solver yet), brier/log_loss or a thresholds curve mode with the linear learner (its
+ *   predictions are not probabilities).
+ * @throws DataError (one line) for a label that is not 0/1, a feature constant on the whole
+ *   data set (naming the feature) or on a split's training rows, a missing value, a split whose
+ *   training or test part holds one class only (naming the split: the AUC is undefined there;
+ *   such splits are reported, never skipped), or a learner failure (naming split and features).
+ * @throws Cancelled when the cancellation flag is raised.
+ */
+PERFSHAP_EXPORT RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan,
+                                                   const RobustnessOptions& options);
+
+}  // namespace perfshap

@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+//
+// RetrainGame and ExplainRobustness (ShapAUC / ShapROC / ShapPRC / ShapAUPRC by coalition
+// retraining). Reference numbers:
+// - ../shared/refs/shapauc/banknote_gnb_seed0.json: sklearn 1.2.1 GaussianNB on banknote, every
+//   coalition's test AUC and the ShapAUC values (see its README);
+// - tests/data/shaproc_banknote_peer.json: the authors' 101-threshold procedure on that split, for
+//   the three strategies, written by
+//     /usr/bin/python3 bench/peer_shaproc_authors.py banknote --json tests/data/shaproc_banknote_peer.json
+//   (sklearn 1.2.1 GaussianNB().fit(...).predict_proba(...)[:, 1] per coalition, the reference's
+//   train-row order; exact Shapley formula in Python).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "games/retrain_game.hpp"
+#include "models/coalition_trainer.hpp"
+#include "perfshap/error.hpp"
+#include "perfshap/generators.hpp"
+#include "perfshap/metric.hpp"
+#include "perfshap/robustness.hpp"
+#include "perfshap/solver.hpp"
+#include "perfshap/split.hpp"
+#include "support/shapley_properties.hpp"
+#include "support/test_paths.hpp"
+
+namespace perfshap {
+namespace {
+
+nlohmann::json ReadJson(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+struct BanknoteCase {
+  Dataset data;
+  nlohmann::json ref;
+  Split split;  // the reference's rows, train rows in its (shuffled) order
+};
+
+// Returns false when ../shared is absent.
+bool LoadBanknote(BanknoteCase& c) {
+  const std::string ref_path = testing::SharedPath("refs/shapauc/banknote_gnb_seed0.json");
+  const std::string data_path = testing::SharedPath("data/banknote.csv");
+  if (ref_path.empty() || data_path.empty()) return false;
+  CsvOptions csv;
+  csv.label = "label";
+  c.data = ReadCsv(data_path, csv);
+  c.ref = ReadJson(ref_path);
+  c.split.train = c.ref["train_rows"].get<std::vector<std::size_t>>();
+  c.split.test = c.ref["test_rows"].get<std::vector<std::size_t>>();
+  return true;
+}
+
+std::string Sci(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", v);
+  return buf;
+}
+
+bool OneLine(const std::string& s) { return s.find('\n') == std::string::npos && !s.empty(); }
+
+// A copy of `data` with column `source` duplicated as "<name>_copy" at position `at`.
+Dataset WithDuplicate(const Dataset& data, std::size_t source, std::size_t at) {
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> cols;
+  for (std::size_t j = 0; j < data.n_features(); ++j) {
+    if (j == at) {
+      names.push_back(data.feature_names()[source] + "_copy");
+      cols.emplace_back(data.column(source).begin(), data.column(source).end());
+    }
+    names.push_back(data.feature_names()[j]);
+    cols.emplace_back(data.column(j).begin(), data.column(j).end());
+  }
+  Dataset out(names, std::move(cols), std::vector<double>(data.label().begin(), data.label().end()), "label");
+  out.set_source("banknote with a duplicate");
+  return out;
+}
+
+// Acceptance of issue 3: every coalition AUC and every phi equal the reference to 1e-9;
+// efficiency sum phi = AUC - 0.5 to 1e-12. Both with the reference's train-row order and with
+// the sorted order of --split files.
+TEST(RetrainGame, BanknoteEveryCoalitionAucAndPhiMatchReference) {
+  BanknoteCase c;
+  if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
+  const auto auc = c.ref["auc_by_coalition_bitmask"]["auc"].get<std::vector<double>>();
+  const std::vector<std::string> names{"variance", "skewness", "curtosis", "entropy"};
+  for (bool sorted : {false, true}) {
+    Split split = c.split;
+    if (sorted) std::sort(split.train.begin(), split.train.end());
+    const RobustnessResult r = ExplainRobustness(c.data, {split}, RobustnessOptions{});
+    ASSERT_EQ(r.features, names);
+    ASSERT_EQ(r.coalition_auc.size(), 16U);
+    double max_auc_err = 0.0;
+    for (std::size_t s = 0; s < 16; ++s) {
+      max_auc_err = std::max(max_auc_err, std::abs(r.coalition_auc[s] - auc[s]));
+      EXPECT_NEAR(r.coalition_auc[s], auc[s], 1e-9) << "coalition " << s;
+    }
+    double max_phi_err = 0.0;
+    double sum = 0.0;
+    for (std::size_t i = 0; i < 4; ++i) {
+      const double ref = c.ref["phi"][names[i]].get<double>();
+      max_phi_err = std::max(max_phi_err, std::abs(r.phi_auc_mean[i] - ref));
+      EXPECT_NEAR(r.phi_auc_mean[i], ref, 1e-9) << names[i];
+      EXPECT_EQ(r.phi_auc_std[i], 0.0);
+      sum += r.phi_auc_mean[i];
+    }
+    EXPECT_NEAR(r.auc_mean, c.ref["full"]["auc"].get<double>(), 1e-9);
+    EXPECT_NEAR(sum, r.auc_mean - 0.5, 1e-12);
+    EXPECT_EQ(r.auc_std, 0.0);
+    EXPECT_EQ(r.n_trainings, 15U);
+    RecordProperty(sorted ? "max_err_sorted" : "max_err",
+                   Sci(max_auc_err) + " " + Sci(max_phi_err));
+  }
+}
+
+// Efficiency for every output of the vector game (AUC, each ROC and PR grid point, AUPRC,
+// extra metrics), at the game level.
+TEST(RetrainGame, EfficiencyHoldsForEveryOutput) {
+  BanknoteCase c;
+  if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
+  const std::vector<std::size_t> columns{0, 1, 2, 3};
+  const detail::PreparedSplit split(LearnerKind::kGaussianNb, c.data, columns, c.split.train, c.split.test, {});
+  CurveGridOptions curve_options;
+  curve_options.fpr_grid = DefaultCurveGrid(CurveMode::kExact, 21);
+  curve_options.recall_grid = DefaultCurveGrid(CurveMode::kExact, 11);
+  const CurveGridEvaluator evaluator(curve_options);
+  detail::RetrainGameSettings settings;
+  settings.evaluator = &evaluator;
+  settings.extra_metrics = {RobustnessMetric::kBrier, RobustnessMetric::kAccuracy};
+  const detail::RetrainGame game(split, settings);
+  ASSERT_EQ(game.n_outputs(), 2U + 21U + 11U + 2U);
+  const ShapleyValues values = ExactSolver().Solve(game);
+  EXPECT_TRUE(testing::CheckEfficiency(game, values, 1e-12));
+  // v(empty): curve payoffs 0 (random classifier); metrics of the prior-only model.
+  for (std::size_t k = 0; k < game.curve_outputs(); ++k) EXPECT_EQ(values.base[k], 0.0) << k;
+  const auto y = split.test_labels();
+  double prior = 0.0;
+  for (std::size_t r : c.split.train) prior += c.data.label()[r];
+  prior /= static_cast<double>(c.split.train.size());
+  const std::vector<double> constant(y.size(), prior);
+  EXPECT_NEAR(values.base[game.curve_outputs()], Brier(y, constant), 1e-12);
+  const std::vector<double> zeros(y.size(), prior > 0.5 ? 1.0 : 0.0);
+  EXPECT_NEAR(values.base[game.curve_outputs() + 1], Accuracy(y, zeros), 1e-15);
+}
+
+// Acceptance: --curve-points thresholds:101 reproduces the authors' ShapROC / ShapPRC curves and
+// their ShapAUC / ShapAUPRC for the three strategies. perfshap's GaussianNB probabilities equal
+// sklearn's to the last bits or so; the 101-threshold counts then agree exactly (no probability
+// lies within rounding of a threshold), so the numbers agree to the Shapley sums' rounding.
+TEST(RetrainGame, ThresholdsModeReproducesTheAuthorsScripts) {
+  BanknoteCase c;
+  if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
+  const auto peer = ReadJson(testing::FixturePath("shaproc_banknote_peer.json"));
+  double max_err = 0.0;
+  for (const char* strategy : {"optimistic", "pessimistic", "interpolation"}) {
+    RobustnessOptions options;
+    ParseCurvePoints("thresholds:101", options.curves);
+    options.curves.strategy = ParseGridStrategy(strategy);
+    const RobustnessResult r = ExplainRobustness(c.data, {c.split}, options);
+    const auto& ref = peer[strategy];
+    const auto check = [&](double got, double want, const std::string& what) {
+      max_err = std::max(max_err, std::abs(got - want));
+      EXPECT_NEAR(got, want, 1e-12) << strategy << " " << what;
+    };
+    const auto auc_gain = ref["coalition_auc_gain"].get<std::vector<double>>();
+    for (std::size_t s = 0; s < 16; ++s) check(r.coalition_auc[s] - 0.5, auc_gain[s], "coalition " + std::to_string(s));
+    ASSERT_EQ(r.fpr_grid, peer["grid"].get<std::vector<double>>());
+    for (std::size_t i = 0; i < 4; ++i) {
+      const std::string f = r.features[i];
+      check(r.phi_auc_mean[i], ref["phi_auc"][i].get<double>(), "phi_auc " + f);
+      check(r.phi_auprc_mean[i], ref["phi_auprc"][i].get<double>(), "phi_auprc " + f);
+      for (std::size_t j = 0; j < 101; ++j) {
+        check(r.shap_roc_mean[i * 101 + j], ref["shap_roc"][i][j].get<double>(), "shap_roc " + f + " " + std::to_string(j));
+        check(r.shap_prc_mean[i * 101 + j], ref["shap_prc"][i][j].get<double>(), "shap_prc " + f + " " + std::to_string(j));
+      }
+    }
+    // The scripts' ShapAUC is the grid trapezoid of the ShapROC curves: Eq. (12) holds up to
+    // rounding by construction.
+    EXPECT_LE(r.eq12_gap, 1e-12) << strategy;
+  }
+  RecordProperty("max_err", Sci(max_err));
+}
+
+// Section 4.4 / Fig. 12: a duplicated feature is a symmetric player and gets the same value for
+// every output. The copy sits next to its original, so that both enter the naive Bayes sums at
+// the same place and the two coalitions' models are bitwise equal.
+TEST(RetrainGame, DuplicatedFeatureGetsTheSamePhi) {
+  BanknoteCase c;
+  if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
+  const Dataset dup = WithDuplicate(c.data, 0, 1);  // variance, variance_copy, skewness, ...
+  const std::vector<std::size_t> columns{0, 1, 2, 3, 4};
+  const detail::PreparedSplit split(LearnerKind::kGaussianNb, dup, columns, c.split.train, c.split.test, {});
+  CurveGridOptions curve_options;
+  curve_options.fpr_grid = DefaultCurveGrid(CurveMode::kExact, 11);
+  curve_options.recall_grid = DefaultCurveGrid(CurveMode::kExact, 11);
+  const CurveGridEvaluator evaluator(curve_options);
+  detail::RetrainGameSettings settings;
+  settings.evaluator = &evaluator;
+  const detail::RetrainGame game(split, settings);
+  const ShapleyValues values = ExactSolver().Solve(game);
+  EXPECT_TRUE(testing::CheckSymmetry(game, values, 0, 1, 1e-12));
+  EXPECT_TRUE(testing::CheckEfficiency(game, values, 1e-12));
+
+  // Through the one-call API, with Monte-Carlo bands: equal means and equal stds.
+  const SplitPlan plan = MonteCarloSplits(dup.n_rows(), 5, 0.2, 11);
+  const RobustnessResult r = ExplainRobustness(dup, plan, RobustnessOptions{});
+  EXPECT_NEAR(r.phi_auc_mean[0], r.phi_auc_mean[1], 1e-12);
+  EXPECT_NEAR(r.phi_auc_std[0], r.phi_auc_std[1], 1e-12);
+  for (std::size_t j = 0; j < r.fpr_grid.size(); ++j)
+    EXPECT_NEAR(r.shap_roc_mean[j], r.shap_roc_mean[r.fpr_grid.size() + j], 1e-12) << j;
+}
+
+// Thread-count independence: every number of a Monte-Carlo run is bitwise the same on 1, 2 and
+// 4 threads (gnb on banknote; logistic with warm starts on the probit design).
+TEST(RetrainGame, MonteCarloBandsAreBitwiseIdenticalForOneTwoFourThreads) {
+  ProbitDesign design;
+  design.n_rows = 400;
+  design.variances = {1.2, 1.0, 1.0, 0.5, 2.0, 1.0};
+  design.beta = {0.05, 0.5, 0.5, 0.0, 0.3, -0.2, 0.0};
+  const Dataset probit = GenerateProbitDesign(design);
+  BanknoteCase c;
+  const bool banknote = LoadBanknote(c);
+  for (LearnerKind learner : {LearnerKind::kGaussianNb, LearnerKind::kLogistic}) {
+    const Dataset& data = learner == LearnerKind::kGaussianNb && banknote ? c.data : probit;
+    const SplitPlan plan = MonteCarloSplits(data.n_rows(), 7, 0.25, 5, data.label());
+    std::vector<RobustnessResult> runs;
+    for (int threads : {1, 2, 4}) {
+      RobustnessOptions options;
+      options.learner = learner;
+      options.extra_metrics = {RobustnessMetric::kBrier};
+      options.select = true;
+      options.execution.threads = threads;
+      runs.push_back(ExplainRobustness(data, plan, options));
+    }
+    for (std::size_t t = 1; t < runs.size(); ++t) {
+      const RobustnessResult& a = runs[0];
+      const RobustnessResult& b = runs[t];
+      EXPECT_EQ(a.auc_mean, b.auc_mean);
+      EXPECT_EQ(a.auc_std, b.auc_std);
+      EXPECT_EQ(a.phi_auc_mean, b.phi_auc_mean);
+      EXPECT_EQ(a.phi_auc_std, b.phi_auc_std);
+      EXPECT_EQ(a.phi_auc_by_split, b.phi_auc_by_split);
+      EXPECT_EQ(a.phi_auprc_mean, b.phi_auprc_mean);
+      EXPECT_EQ(a.phi_auprc_std, b.phi_auprc_std);
+      EXPECT_EQ(a.tpr_mean, b.tpr_mean);
+      EXPECT_EQ(a.tpr_std, b.tpr_std);
+      EXPECT_EQ(a.precision_mean, b.precision_mean);
+      EXPECT_EQ(a.precision_std, b.precision_std);
+      EXPECT_EQ(a.shap_roc_mean, b.shap_roc_mean);
+      EXPECT_EQ(a.shap_roc_std, b.shap_roc_std);
+      EXPECT_EQ(a.shap_prc_mean, b.shap_prc_mean);
+      EXPECT_EQ(a.shap_prc_std, b.shap_prc_std);
+      EXPECT_EQ(a.coalition_auc, b.coalition_auc);
+      EXPECT_EQ(a.metrics[0].phi_mean, b.metrics[0].phi_mean);
+      EXPECT_EQ(a.metrics[0].phi_std, b.metrics[0].phi_std);
+      EXPECT_EQ(a.selection.removed, b.selection.removed);
+      EXPECT_EQ(a.selection.auc_after_mean, b.selection.auc_after_mean);
+      EXPECT_EQ(a.selection.auc_after_std, b.selection.auc_after_std);
+      EXPECT_EQ(a.threads, 1);
+    }
+  }
+}
+
+// Bands: the mean and ddof-0 std over the splits of the per-split values; every split's phi sums
+// to its AUC - 0.5.
+TEST(RetrainGame, BandsAreMeanAndPopulationStdOverSplits) {
+  ProbitDesign design;
+  design.n_rows = 300;
+  const Dataset data = GenerateProbitDesign(design);
+  const SplitPlan plan = KFoldSplits(data.n_rows(), 5, 3, data.label());
+  const RobustnessResult r = ExplainRobustness(data, plan, RobustnessOptions{});
+  ASSERT_EQ(r.n_splits, 5U);
+  const std::size_t p = r.n_features();
+  for (std::size_t i = 0; i < p; ++i) {
+    double mean = 0.0;
+    for (std::size_t s = 0; s < 5; ++s) mean += r.phi_auc_by_split[s * p + i];
+    mean /= 5.0;
+    double var = 0.0;
+    for (std::size_t s = 0; s < 5; ++s) var += std::pow(r.phi_auc_by_split[s * p + i] - mean, 2);
+    EXPECT_NEAR(r.phi_auc_mean[i], mean, 1e-15);
+    EXPECT_NEAR(r.phi_auc_std[i], std::sqrt(var / 5.0), 1e-15);
+  }
+  for (std::size_t s = 0; s < 5; ++s) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < p; ++i) sum += r.phi_auc_by_split[s * p + i];
+    EXPECT_NEAR(sum, r.auc_by_split[s] - 0.5, 1e-12);
+  }
+  EXPECT_GT(r.auc_std, 0.0);
+  // Exact mode: the trapezoid of the ShapROC curves over the 101-point grid approximates phi^AUC.
+  EXPECT_LT(r.eq12_gap, 0.01);
+}
+
+// --prc-baseline prevalence: precision payoffs relative to the test prevalence; the empty
+// coalition's precision is that prevalence.
+TEST(RetrainGame, PrevalenceBaselineShiftsPrecisionPayoffs) {
+  ProbitDesign design;
+  design.n_rows = 500;
+  design.beta = {-1.0, 0.8, 0.5, 0.0};  // about 25 % positives
+  const Dataset data = GenerateProbitDesign(design);
+  const Split split = HoldoutSplit(data.n_rows(), 0.3, 1, data.label());
+  RobustnessOptions half;
+  RobustnessOptions prevalence;
+  prevalence.prc_baseline = PrcBaseline::kPrevalence;
+  const RobustnessResult a = ExplainRobustness(data, {split}, half);
+  const RobustnessResult b = ExplainRobustness(data, {split}, prevalence);
+  double positives = 0.0;
+  for (std::size_t row : split.test) positives += data.label()[row];
+  const double prev = positives / static_cast<double>(split.test.size());
+  EXPECT_DOUBLE_EQ(b.prc_baseline_mean, prev);
+  EXPECT_EQ(a.auprc_mean, b.auprc_mean);  // the raw AUPRC does not depend on b
+  double sum_a = 0.0;
+  double sum_b = 0.0;
+  for (std::size_t i = 0; i < a.n_features(); ++i) {
+    sum_a += a.phi_auprc_mean[i];
+    sum_b += b.phi_auprc_mean[i];
+  }
+  EXPECT_NEAR(sum_a, a.auprc_mean - 0.5, 1e-12);
+  EXPECT_NEAR(sum_b, b.auprc_mean - prev, 1e-12);
+  // The raw precision is the payoff plus b: the same up to one rounding.
+  ASSERT_EQ(a.precision_mean.size(), b.precision_mean.size());
+  for (std::size_t j = 0; j < a.precision_mean.size(); ++j)
+    EXPECT_NEAR(a.precision_mean[j], b.precision_mean[j], 1e-15) << j;
+}
+
+// Section 4.4: the flagged features are those with a negative mean or a band containing 0; the
+// "after" numbers are those of the model trained without them on the same splits.
+TEST(RetrainGame, SelectionRetrainsWithoutFlaggedFeatures) {
+  ProbitDesign design;
+  design.n_rows = 600;
+  design.variances = {1.2, 1.0, 1.0, 1.0};
+  design.beta = {0.05, 0.9, 0.6, 0.0, 0.0};  // x3, x4 carry nothing
+  const Dataset data = GenerateProbitDesign(design);
+  const SplitPlan plan = MonteCarloSplits(data.n_rows(), 10, 0.25, 2);
+  RobustnessOptions options;
+  options.select = true;
+  const RobustnessResult r = ExplainRobustness(data, plan, options);
+  std::vector<std::size_t> expected_removed;
+  std::vector<std::size_t> kept;
+  for (std::size_t i = 0; i < r.n_features(); ++i) {
+    const bool flagged = r.phi_auc_mean[i] < 0 || std::abs(r.phi_auc_mean[i]) <= r.phi_auc_std[i];
+    (flagged ? expected_removed : kept).push_back(i);
+  }
+  EXPECT_EQ(r.selection.removed, expected_removed);
+  EXPECT_EQ(r.selection.kept, kept);
+  ASSERT_FALSE(r.selection.removed.empty());
+  EXPECT_TRUE(r.selection.retrained);
+  EXPECT_EQ(r.selection.auc_before_mean, r.auc_mean);
+  EXPECT_EQ(r.n_trainings, 10U * 15U + 10U);
+  RobustnessOptions only_kept;
+  only_kept.features = kept;
+  const RobustnessResult after = ExplainRobustness(data, plan, only_kept);
+  EXPECT_NEAR(r.selection.auc_after_mean, after.auc_mean, 1e-15);
+  EXPECT_NEAR(r.selection.auc_after_std, after.auc_std, 1e-15);
+  EXPECT_NEAR(r.selection.auprc_after_mean, after.auprc_mean, 1e-15);
+}
+
+// Bad input: one-line errors naming what is wrong and where.
+TEST(RetrainGame, BadInputGivesOneLineErrors) {
+  ProbitDesign design;
+  design.n_rows = 200;
+  const Dataset data = GenerateProbitDesign(design);
+  const Split split = HoldoutSplit(data.n_rows(), 0.25, 0, data.label());
+  const auto expect_error = [](auto&& call, const std::string& needle, bool data_error) {
+    try {
+      call();
+      ADD_FAILURE() << "expected an error mentioning " << needle;
+    } catch (const DataError& e) {
+      EXPECT_TRUE(data_error) << e.what();
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+      EXPECT_TRUE(OneLine(e.what())) << e.what();
+    } catch (const InvalidArgument& e) {
+      EXPECT_FALSE(data_error) << e.what();
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+      EXPECT_TRUE(OneLine(e.what())) << e.what();
+    }
+  };
+  // More features than the exact limit.
+  RobustnessOptions limit;
+  limit.max_features = 2;
+  expect_error([&] { ExplainRobustness(data, {split}, limit); }, "exact limit of 2", false);
+  // A training split with one class.
+  Split one_class_train;
+  for (std::size_t r = 0; r < data.n_rows(); ++r) {
+    if (data.label()[r] == 0.0 && one_class_train.train.size() < 100) one_class_train.train.push_back(r);
+    else one_class_train.test.push_back(r);
+  }
+  const SplitPlan plan_train{split, one_class_train};
+  RobustnessOptions named;
+  named.plan_name = "test plan";
+  expect_error([&] { ExplainRobustness(data, plan_train, named); }, "split 1 of test plan", true);
+  expect_error([&] { ExplainRobustness(data, plan_train, named); }, "one class", true);
+  // A test split with one class is reported, not skipped.
+  Split one_class_test = split;
+  one_class_test.test.clear();
+  for (std::size_t r = 0; r < data.n_rows(); ++r)
+    if (data.label()[r] == 1.0 && one_class_test.test.size() < 20) one_class_test.test.push_back(r);
+  one_class_test.train.clear();
+  for (std::size_t r = 0; r < data.n_rows(); ++r)
+    if (std::find(one_class_test.test.begin(), one_class_test.test.end(), r) == one_class_test.test.end())
+      one_class_test.train.push_back(r);
+  const SplitPlan plan_test{split, split, one_class_test};
+  expect_error([&] { ExplainRobustness(data, plan_test, named); }, "test part of split 2 of test plan", true);
+  // A constant column names the feature.
+  std::vector<std::vector<double>> cols;
+  for (std::size_t j = 0; j < data.n_features(); ++j) cols.emplace_back(data.column(j).begin(), data.column(j).end());
+  cols.emplace_back(data.n_rows(), 3.5);
+  std::vector<std::string> names = data.feature_names();
+  names.push_back("flat");
+  const Dataset with_constant(names, cols, std::vector<double>(data.label().begin(), data.label().end()));
+  expect_error([&] { ExplainRobustness(with_constant, {split}, RobustnessOptions{}); }, "feature 'flat' is constant",
+               true);
+  // A label that is not 0/1.
+  std::vector<double> label(data.label().begin(), data.label().end());
+  label[7] = 2.0;
+  const Dataset bad_label(data.feature_names(), std::vector<std::vector<double>>(cols.begin(), cols.end() - 1), label);
+  expect_error([&] { ExplainRobustness(bad_label, {split}, RobustnessOptions{}); }, "data row 7", true);
+  // The linear learner's predictions are not probabilities: no thresholds mode, no Brier.
+  RobustnessOptions linear;
+  linear.learner = LearnerKind::kLinear;
+  ParseCurvePoints("thresholds:101", linear.curves);
+  expect_error([&] { ExplainRobustness(data, {split}, linear); }, "use --curve-points exact", false);
+  linear.curves.mode = CurveMode::kExact;
+  linear.extra_metrics = {RobustnessMetric::kBrier};
+  expect_error([&] { ExplainRobustness(data, {split}, linear); }, "metric brier needs probabilities", false);
+  // Empty plan, repeated feature.
+  expect_error([&] { ExplainRobustness(data, {}, RobustnessOptions{}); }, "plan is empty", false);
+  RobustnessOptions twice;
+  twice.features = {0, 0};
+  expect_error([&] { ExplainRobustness(data, {split}, twice); }, "listed twice", false);
+}
+
+TEST(RetrainGame, ParsesBaselinesAndMetrics) {
+  EXPECT_EQ(ParsePrcBaseline("0.5"), PrcBaseline::kHalf);
+  EXPECT_EQ(ParsePrcBaseline("prevalence"), PrcBaseline::kPrevalence);
+  EXPECT_THROW(ParsePrcBaseline("0.3"), InvalidArgument);
+  for (const char* name : {"accuracy", "balanced_accuracy", "sensitivity", "specificity", "precision", "f1", "brier",
+                           "log_loss", "average_precision", "mse", "mae", "rmse", "r2"})
+    EXPECT_STREQ(RobustnessMetricName(ParseRobustnessMetric(name)), name);
+  EXPECT_THROW(ParseRobustnessMetric("auc2"), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace perfshap
