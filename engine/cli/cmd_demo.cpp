@@ -16,6 +16,7 @@
 #include "perfshap/generators.hpp"
 #include "perfshap/learner.hpp"
 #include "perfshap/metric.hpp"
+#include "perfshap/robustness.hpp"
 #include "perfshap/solver.hpp"
 #include "perfshap/split.hpp"
 #include "perfshap/xper.hpp"
@@ -142,6 +143,42 @@ void RunDemo(const DemoOptions& o) {
     xper_text = std::string("\nXPER: skipped: ") + e.what() + "\n";
     xper_json["skipped"] = e.what();
   }
+
+  // Robustness (issue 3): ShapAUC by retraining Gaussian naive Bayes on every coalition of
+  // 20 stratified Monte-Carlo CV splits; mean and std of each phi over the splits.
+  Json robust_json;
+  std::string robust_text;
+  try {
+    RobustnessOptions ro;
+    ro.learner = LearnerKind::kGaussianNb;
+    ro.max_features = std::min(o.exact_limit, 20);
+    ro.plan_name = "mc:20";
+    ro.execution = MakeExecution(c, "robustness");
+    const SplitPlan plan = MonteCarloSplits(data.n_rows(), 20, o.test_size, c.seed, data.label());
+    const RobustnessResult rr = ExplainRobustness(data, plan, ro);
+    std::ostringstream r;
+    r << "\nRobustness (ShapAUC): naive Bayes retrained on every coalition of 20 Monte-Carlo CV splits ("
+      << rr.n_trainings << " trainings)\n"
+      << "  AUC                " << Fmt("%.6f", rr.auc_mean) << " +- " << Fmt("%.6f", rr.auc_std) << "\n";
+    Json rphi, rstd;
+    for (std::size_t j = 0; j < rr.n_features(); ++j) {
+      const auto& name = rr.features[j];
+      r << "  " << name << std::string(19 - std::min<std::size_t>(18, name.size()), ' ')
+        << Fmt("%+.6f", rr.phi_auc_mean[j]) << " +- " << Fmt("%.6f", rr.phi_auc_std[j]) << "\n";
+      rphi[name] = rr.phi_auc_mean[j];
+      rstd[name] = rr.phi_auc_std[j];
+    }
+    r << "  AUC = 0.5 + sum phi in every split; bands are standard deviations over the splits\n";
+    robust_text = r.str();
+    robust_json["value"] = rr.auc_mean;
+    robust_json["value_std"] = rr.auc_std;
+    robust_json["phi"] = rphi;
+    robust_json["phi_std"] = rstd;
+    robust_json["n_trainings"] = rr.n_trainings;
+  } catch (const Error& e) {
+    robust_text = std::string("\nRobustness: skipped: ") + e.what() + "\n";
+    robust_json["skipped"] = e.what();
+  }
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::ostringstream s;
@@ -166,7 +203,7 @@ void RunDemo(const DemoOptions& o) {
   s << "  sum                " << Fmt("%+.6f", sum_auc) << "   " << Fmt("%+.6f", sum_acc) << "\n"
     << "  AUC = 0.5 + sum phi(AUC) = " << Fmt("%.6f", 0.5 + sum_auc) << "; accuracy = "
     << Fmt("%.6f", values.base[1]) << " (no feature) + sum = " << Fmt("%.6f", values.base[1] + sum_acc) << "\n"
-    << xper_text << "\ncomputed in " << Fmt("%.4f", elapsed) << " s on " << ResolvedThreads(exact.execution)
+    << xper_text << robust_text << "\ncomputed in " << Fmt("%.4f", elapsed) << " s on " << ResolvedThreads(exact.execution)
     << " thread(s)\n";
   if (!c.out.empty()) s << "  wrote " << c.out << "/result.json\n";
   Say(c, s.str());
@@ -192,6 +229,7 @@ void RunDemo(const DemoOptions& o) {
   result["efficiency_gap"] = sum_auc - values.full[0];
   result["n_coalitions"] = values.n_evaluations;
   result["xper"] = xper_json;
+  result["robustness"] = robust_json;
   WriteResult(c, result, "demo", data.feature_names(), ResolvedThreads(exact.execution), elapsed);
 }
 
