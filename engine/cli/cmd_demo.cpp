@@ -32,24 +32,10 @@ struct DemoOptions {
   int exact_limit = 24;
 };
 
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
 void RunDemo(const DemoOptions& o) {
   const CommonOptions& c = o.common;
   PrepareOut(c);
-  Dataset data;
-  if (c.data.empty()) {
-    ProbitDesign design;
-    design.n_rows = o.rows;
-    design.seed = c.seed;
-    data = GenerateProbitDesign(design);
-  } else {
-    data = LoadData(c);
-  }
+  const Dataset data = LoadDataOrProbitDesign(c, o.rows);
   const auto t0 = std::chrono::steady_clock::now();
   const std::size_t p = data.n_features();
   if (static_cast<int>(p) > o.exact_limit)

@@ -48,12 +48,6 @@ struct RobustnessCliOptions {
   CLI::Option* cv_option = nullptr;
 };
 
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
 std::string Num(double v) { return Fmt("%.17g", v); }
 
 std::vector<std::string> SplitList(const std::string& text) {
@@ -332,15 +326,7 @@ Json NamedCurves(const RobustnessResult& r, const std::vector<double>& mean, con
 void RunRobustness(const RobustnessCliOptions& o) {
   const CommonOptions& c = o.common;
   PrepareOut(c);
-  Dataset data;
-  if (c.data.empty()) {
-    ProbitDesign design;
-    design.n_rows = o.rows;
-    design.seed = c.seed;
-    data = GenerateProbitDesign(design);
-  } else {
-    data = LoadData(c);
-  }
+  const Dataset data = LoadDataOrProbitDesign(c, o.rows);
 
   RobustnessOptions opt;
   opt.learner = ParseLearner(o.model);

@@ -229,12 +229,6 @@ Dataset GeneratedSample(std::uint64_t seed) {
   return d;
 }
 
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
 Link LinkOf(const std::string& model) {
   if (model == "probit") return Link::kProbit;
   if (model == "logistic") return Link::kLogit;

@@ -25,12 +25,6 @@ struct MonteCarloCliOptions {
   std::string comparator = "full";
 };
 
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
 void RunMonteCarlo(const MonteCarloCliOptions& o) {
   const CommonOptions& c = o.common;
   PrepareOut(c);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "perfshap/error.hpp"
+#include "perfshap/generators.hpp"
 #include "perfshap/version.hpp"
 #include "report/output.hpp"
 
@@ -81,6 +82,20 @@ Dataset LoadData(const CommonOptions& opts, bool regression) {
   csv.positive = opts.positive;
   csv.regression = regression;
   return ReadCsv(opts.data, csv);
+}
+
+std::string Fmt(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows) {
+  if (!opts.data.empty()) return LoadData(opts);
+  ProbitDesign design;
+  design.n_rows = rows;
+  design.seed = opts.seed;
+  return GenerateProbitDesign(design);
 }
 
 void PrepareOut(const CommonOptions& opts) {

@@ -48,6 +48,13 @@ void PrepareOut(const CommonOptions& opts);
 void WriteResult(const CommonOptions& opts, Json result, const std::string& method,
                  const std::vector<std::string>& features, int threads_used, double elapsed_seconds);
 
+/** @brief One number printed with a printf format (e.g. "%.6f"). */
+std::string Fmt(const char* fmt, double v);
+
+/** @brief Reads --data, or with no --data generates the XPER paper's probit design with
+ *  `rows` rows from --seed (the built-in data every subcommand runs on out of the box). */
+Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows);
+
 /** @brief Prints to stdout unless --quiet. */
 void Say(const CommonOptions& opts, const std::string& text);
 

@@ -14,12 +14,6 @@ namespace perfshap::cli {
 
 namespace {
 
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
 Json Number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
 // Feature order by decreasing global phi (the paper's figures sort the bars).

@@ -18,16 +18,9 @@ namespace {
 
 // Rows [first, last) of `all` as a data set (features and label).
 Dataset Slice(const Dataset& all, std::size_t first, std::size_t last) {
-  std::vector<std::vector<double>> cols;
-  for (std::size_t j = 0; j < all.n_features(); ++j) {
-    const auto c = all.column(j);
-    cols.emplace_back(c.begin() + static_cast<std::ptrdiff_t>(first), c.begin() + static_cast<std::ptrdiff_t>(last));
-  }
-  const auto y = all.label();
-  return Dataset(all.feature_names(), std::move(cols),
-                 std::vector<double>(y.begin() + static_cast<std::ptrdiff_t>(first),
-                                     y.begin() + static_cast<std::ptrdiff_t>(last)),
-                 all.label_name());
+  std::vector<std::size_t> rows(last - first);
+  for (std::size_t r = first; r < last; ++r) rows[r - first] = r;
+  return all.SelectRows(rows);
 }
 
 // Type-7 quantile of sorted values.
