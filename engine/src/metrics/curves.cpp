@@ -88,54 +88,151 @@ void RequireBothClasses(const ClassCounts& c) {
   }
 }
 
-/// Section 3.2.2 with the ARCHITECTURE.md kExact rule: the estimate at g from the points
-/// (x non-decreasing, x[0] <= g <= x.back()). A run of points exactly at g gives y_a = lowest,
-/// y_b = highest of them; otherwise a = last point with x < g and b = first with x > g.
-void ReadGridExact(std::span<const double> x, std::span<const double> y, std::span<const double> grid,
-                   GridStrategy strategy, double* out) {
-  const std::size_t n = x.size();
-  std::size_t i = 0;
-  for (std::size_t k = 0; k < grid.size(); ++k) {
-    const double g = grid[k];
-    while (i < n && x[i] < g) ++i;
-    double value;
-    if (i < n && x[i] == g) {
-      double lowest = y[i];
-      double highest = y[i];
-      for (std::size_t j = i + 1; j < n && x[j] == g; ++j) {
-        lowest = std::min(lowest, y[j]);
-        highest = std::max(highest, y[j]);
+/// Section 3.2.2 with the ARCHITECTURE.md kExact rule, read while the walk produces the points
+/// (x non-decreasing, x[0] <= g <= x.back()): a run of points exactly at g gives y_a = lowest,
+/// y_b = highest of them; otherwise a = last point with x < g and b = first with x > g. A run is
+/// closed by the first point beyond it; a grid point strictly between two points reads the pair.
+class StreamingGridReader {
+ public:
+  StreamingGridReader(std::span<const double> grid, GridStrategy strategy, double* out) noexcept
+      : grid_(grid), strategy_(strategy), out_(out) {}
+
+  void Push(double x, double y) noexcept {
+    const std::size_t n = grid_.size();
+    if (in_run_) {
+      if (x == grid_[k_]) {
+        lowest_ = std::min(lowest_, y);
+        highest_ = std::max(highest_, y);
+        x_a_ = x;
+        y_a_ = y;
+        return;
       }
-      switch (strategy) {
-        case GridStrategy::kOptimistic:
-          value = highest;
-          break;
-        case GridStrategy::kPessimistic:
-          value = lowest;
-          break;
-        // "if f_a = f_b ... an average of two values": (t_a + t_b) / 2.
-        default:
-          value = (lowest + highest) / 2.0;
-          break;
-      }
-    } else {
-      // Both neighbours exist: the curves start at x = 0 and end at x = 1, and g is in [0, 1].
-      const std::size_t a = i - 1;
-      const std::size_t b = i;
-      switch (strategy) {
-        case GridStrategy::kOptimistic:
-          value = std::max(y[a], y[b]);
-          break;
-        case GridStrategy::kPessimistic:
-          value = std::min(y[a], y[b]);
-          break;
-        default:
-          value = y[a] + (y[b] - y[a]) * (g - x[a]) / (x[b] - x[a]);
-          break;
-      }
+      CloseRun();
     }
-    out[k] = value;
+    // Here x_a_ < grid_[k_] (every grid point <= x_a_ is written or was the closed run).
+    while (k_ < n && grid_[k_] < x) {
+      const double g = grid_[k_];
+      double value;
+      switch (strategy_) {
+        case GridStrategy::kOptimistic:
+          value = std::max(y_a_, y);
+          break;
+        case GridStrategy::kPessimistic:
+          value = std::min(y_a_, y);
+          break;
+        default:
+          value = y_a_ + (y - y_a_) * (g - x_a_) / (x - x_a_);
+          break;
+      }
+      out_[k_++] = value;
+    }
+    if (k_ < n && grid_[k_] == x) {
+      in_run_ = true;
+      lowest_ = y;
+      highest_ = y;
+    }
+    x_a_ = x;
+    y_a_ = y;
   }
+
+  void Finish() noexcept {
+    if (in_run_) CloseRun();
+  }
+
+ private:
+  void CloseRun() noexcept {
+    double value;
+    switch (strategy_) {
+      case GridStrategy::kOptimistic:
+        value = highest_;
+        break;
+      case GridStrategy::kPessimistic:
+        value = lowest_;
+        break;
+      default:
+        value = (lowest_ + highest_) / 2.0;
+        break;
+    }
+    out_[k_++] = value;
+    in_run_ = false;
+  }
+
+  std::span<const double> grid_;
+  GridStrategy strategy_;
+  double* out_;
+  std::size_t k_ = 0;
+  bool in_run_ = false;
+  double lowest_ = 0.0;
+  double highest_ = 0.0;
+  double x_a_ = 0.0;
+  double y_a_ = 0.0;
+};
+
+/// Sorts keys[0, n) ascending. Quicksort with a branch-free Lomuto partition (the scores'
+/// order is random, so a compare-and-branch sort mispredicts about every other comparison),
+/// a second pass that strips keys equal to the pivot when none is below it (ties, such as
+/// probabilities saturated at 1, then cost one pass), insertion sort for 12 keys or fewer, and
+/// std::sort once the partitions nest deeper than depth (2 log2 n: no quadratic worst case).
+void SortKeys(std::uint64_t* a, std::size_t n, int depth) noexcept {
+  while (n > 12) {
+    if (depth-- == 0) {
+      std::sort(a, a + n);
+      return;
+    }
+    // Median of the first, middle and last keys, moved to the end as the pivot.
+    std::uint64_t& x = a[0];
+    std::uint64_t& y = a[n / 2];
+    std::uint64_t& z = a[n - 1];
+    if (y < x) std::swap(x, y);
+    if (z < y) std::swap(y, z);
+    if (y < x) std::swap(x, y);
+    std::swap(y, z);
+    const std::uint64_t pivot = a[n - 1];
+    std::size_t i = 0;
+    for (std::size_t j = 0; j + 1 < n; ++j) {
+      const std::uint64_t v = a[j];
+      const std::size_t below = v < pivot ? 1 : 0;
+      a[j] = a[i];
+      a[i] = v;
+      i += below;
+    }
+    if (i == 0) {
+      // Nothing below the pivot: the keys equal to it go first and are done.
+      for (std::size_t j = 0; j + 1 < n; ++j) {
+        const std::uint64_t v = a[j];
+        const std::size_t equal = v == pivot ? 1 : 0;
+        a[j] = a[i];
+        a[i] = v;
+        i += equal;
+      }
+      std::swap(a[i], a[n - 1]);
+      a += i + 1;
+      n -= i + 1;
+      continue;
+    }
+    std::swap(a[i], a[n - 1]);
+    // Recurse into the smaller side, loop on the larger.
+    const std::size_t left = i;
+    const std::size_t right = n - i - 1;
+    if (left < right) {
+      SortKeys(a, left, depth);
+      a += i + 1;
+      n = right;
+    } else {
+      SortKeys(a + i + 1, right, depth);
+      n = left;
+    }
+  }
+  for (std::size_t i = 1; i < n; ++i) {
+    const std::uint64_t v = a[i];
+    std::size_t j = i;
+    for (; j > 0 && a[j - 1] > v; --j) a[j] = a[j - 1];
+    a[j] = v;
+  }
+}
+
+void SortKeys(std::uint64_t* a, std::size_t n) noexcept {
+  SortKeys(a, n, 2 * static_cast<int>(std::bit_width(n)));
 }
 
 /// The authors' reading of a merged threshold curve (x strictly increasing, from 0 to 1): an
@@ -332,9 +429,9 @@ void CurveGridEvaluator::EvaluateExact(std::span<const double> y_true, std::span
   }
   const ClassCounts counts{front, m - front};
   RequireBothClasses(counts);
-  const auto keys = s.keys_.begin();
-  std::sort(keys, keys + static_cast<std::ptrdiff_t>(front));
-  std::sort(keys + static_cast<std::ptrdiff_t>(front), s.keys_.end());
+  std::uint64_t* const keys = s.keys_.data();
+  SortKeys(keys, front);
+  SortKeys(keys + front, m - front);
 
   const auto n_pos = static_cast<double>(counts.positives);
   const auto n_neg = static_cast<double>(counts.negatives);
@@ -348,6 +445,10 @@ void CurveGridEvaluator::EvaluateExact(std::span<const double> y_true, std::span
   s.pr_x_[0] = 0.0;
   s.pr_y_[0] = 1.0;
   std::size_t points = 1;
+  StreamingGridReader roc_reader(options_.fpr_grid, options_.strategy, out.tpr.data());
+  StreamingGridReader pr_reader(options_.recall_grid, options_.strategy, out.precision.data());
+  roc_reader.Push(0.0, 0.0);
+  pr_reader.Push(0.0, 1.0);
 
   // Walk the distinct scores from the highest (sklearn _binary_clf_curve), both classes at once.
   // Mann-Whitney 2U = sum over a tie block of 2 dp (negatives below) + dp dn, exact in integers.
@@ -361,15 +462,15 @@ void CurveGridEvaluator::EvaluateExact(std::span<const double> y_true, std::span
   double previous_precision = 1.0;
   while (pos > 0 || neg > front) {
     std::uint64_t key = 0;
-    if (pos > 0) key = s.keys_[pos - 1];
-    if (neg > front) key = std::max(key, s.keys_[neg - 1]);
+    if (pos > 0) key = keys[pos - 1];
+    if (neg > front) key = std::max(key, keys[neg - 1]);
     std::size_t dp = 0;
     std::size_t dn = 0;
-    while (pos > 0 && s.keys_[pos - 1] == key) {
+    while (pos > 0 && keys[pos - 1] == key) {
       --pos;
       ++dp;
     }
-    while (neg > front && s.keys_[neg - 1] == key) {
+    while (neg > front && keys[neg - 1] == key) {
       --neg;
       ++dn;
     }
@@ -380,11 +481,15 @@ void CurveGridEvaluator::EvaluateExact(std::span<const double> y_true, std::span
     const auto tps = static_cast<double>(tp);
     const auto fps = static_cast<double>(fp);
     const double precision = tps / (tps + fps);
-    s.roc_x_[points] = fps / n_neg;
-    s.roc_y_[points] = tps / n_pos;
-    s.pr_x_[points] = tps / n_pos;
+    const double fpr = fps / n_neg;
+    const double tpr = tps / n_pos;
+    s.roc_x_[points] = fpr;
+    s.roc_y_[points] = tpr;
+    s.pr_x_[points] = tpr;
     s.pr_y_[points] = precision;
     ++points;
+    roc_reader.Push(fpr, tpr);
+    pr_reader.Push(tpr, precision);
     // Same terms, same order as metric.cpp AveragePrecision / AuprcTrapezoid.
     if (dp != 0) {
       const auto dtp = static_cast<double>(dp);
@@ -401,8 +506,8 @@ void CurveGridEvaluator::EvaluateExact(std::span<const double> y_true, std::span
   out.auc = static_cast<double>(twice_u) / (2.0 * (n_pos * n_neg));
   out.average_precision = average_precision.Value() / n_pos;
   out.auprc_trapezoid = trapezoid.Value() / n_pos;
-  ReadGridExact(s.roc_x_, s.roc_y_, options_.fpr_grid, options_.strategy, out.tpr.data());
-  ReadGridExact(s.pr_x_, s.pr_y_, options_.recall_grid, options_.strategy, out.precision.data());
+  roc_reader.Finish();
+  pr_reader.Finish();
 }
 
 void CurveGridEvaluator::EvaluateThresholds(std::span<const double> y_true, std::span<const double> score,

@@ -162,13 +162,14 @@ PreparedSplit::PreparedSplit(LearnerKind kind, const Dataset& data, std::span<co
   }
 
   // Gather the players' values; reject missing values and constant columns.
-  train_.resize(p_ * n_train_);
+  // gnb needs only the moments of the training columns: they are read in place, not gathered.
+  const bool nb = kind == LearnerKind::kGaussianNb;
+  if (!nb) train_.resize(p_ * n_train_);
   test_.resize(p_ * n_test_);
   center_.assign(p_, 0.0);
   scale_.assign(p_, 1.0);
   total_var_.assign(p_, 0.0);
   abs_sum_.assign(p_, 0.0);
-  const bool nb = kind == LearnerKind::kGaussianNb;
   const bool standardize = options.standardize && !nb;
   if (nb) {
     theta_.assign(2 * p_, 0.0);
@@ -179,7 +180,7 @@ PreparedSplit::PreparedSplit(LearnerKind kind, const Dataset& data, std::span<co
   const double n = static_cast<double>(n_train_);
   for (std::size_t j = 0; j < p_; ++j) {
     const auto col = data.column(columns[j]);
-    double* tr = train_.data() + j * n_train_;
+    double* tr = nb ? nullptr : train_.data() + j * n_train_;
     double* te = test_.data() + j * n_test_;
     bool finite = true;
     for (std::size_t i = 0; i < n_test_; ++i) {
@@ -195,7 +196,7 @@ PreparedSplit::PreparedSplit(LearnerKind kind, const Dataset& data, std::span<co
     double sum_class[2] = {0.0, 0.0};
     for (std::size_t i = 0; i < n_train_; ++i) {
       const double v = col[train_rows[i]];
-      tr[i] = v;
+      if (!nb) tr[i] = v;
       finite = finite && std::isfinite(v);
       lo = std::min(lo, v);
       hi = std::max(hi, v);
@@ -206,9 +207,10 @@ PreparedSplit::PreparedSplit(LearnerKind kind, const Dataset& data, std::span<co
       }
     }
     if (!finite) {
-      for (auto [values, rows] : {std::pair{tr, train_rows}, std::pair{te, test_rows}})
+      for (auto [values, rows] : {std::pair{static_cast<const double*>(nullptr), train_rows},
+                                  std::pair{static_cast<const double*>(te), test_rows}})
         for (std::size_t i = 0; i < rows.size(); ++i)
-          if (!std::isfinite(values[i]))
+          if (!std::isfinite(values != nullptr ? values[i] : col[rows[i]]))
             throw DataError(source_ + ": feature " + Quote(names_[j]) + " has a missing value in data row " +
                             std::to_string(rows[i]) + "; drop or impute the row before training " + learner);
     }
@@ -223,11 +225,12 @@ PreparedSplit::PreparedSplit(LearnerKind kind, const Dataset& data, std::span<co
     double ss = 0.0;
     double ss_class[2] = {0.0, 0.0};
     for (std::size_t i = 0; i < n_train_; ++i) {
-      const double d = tr[i] - mean;
+      const double v = nb ? col[train_rows[i]] : tr[i];
+      const double d = v - mean;
       ss += d * d;
       if (nb) {
-        const double d1 = tr[i] - theta[1];
-        const double d0 = tr[i] - theta[0];
+        const double d1 = v - theta[1];
+        const double d0 = v - theta[0];
         ss_class[1] += y[i] * (d1 * d1);
         ss_class[0] += (1.0 - y[i]) * (d0 * d0);
       }

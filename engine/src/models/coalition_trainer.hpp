@@ -33,7 +33,8 @@ enum class ScoreScale {
  * Players are `columns[0..p)` of the data set; bit i of a coalition mask is columns[i].
  * Holds the players' training and test values gathered into contiguous column-major blocks
  * (standardised with the training mean and ddof-0 deviation for logistic/probit when
- * options.standardize, centred or standardised for linear, raw for gnb), the training labels
+ * options.standardize, centred or standardised for linear; gnb gathers only its raw test
+ * values and sums its training moments in place), the training labels
  * and the shared statistics of the fast paths: per-class per-feature mean and ddof-0 variance
  * and the overall ddof-0 variance (gnb), the Gram matrix of the transformed training columns
  * and their products with the centred label (linear).
