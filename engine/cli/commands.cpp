@@ -6,7 +6,7 @@ namespace perfshap::cli {
 
 std::vector<Command> AllCommands() {
   return {
-      {"demo", "run the main job on built-in generated data (or --data): metrics and exact Shapley values",
+      {"demo", "the main job: every method (metrics, exact Shapley, XPER, ShapAUC bands) on built-in generated data or --data",
        SetupDemo},
       {"xper", "XPER: decompose a model's performance metric over its features, globally and per individual", SetupXper},
       {"xper-montecarlo", "the XPER paper's Monte Carlo experiment: distributions of the AUC decomposition over K probit samples", SetupXperMonteCarlo},
