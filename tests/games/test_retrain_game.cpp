@@ -266,6 +266,7 @@ TEST(RetrainGame, MonteCarloBandsAreBitwiseIdenticalForOneTwoFourThreads) {
       EXPECT_EQ(a.selection.auc_after_mean, b.selection.auc_after_mean);
       EXPECT_EQ(a.selection.auc_after_std, b.selection.auc_after_std);
       EXPECT_EQ(a.threads, 1);
+      EXPECT_EQ(b.threads, t == 1 ? 2 : 4);
     }
   }
 }

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <bit>
+#include <cmath>
 #include <cstring>
 
 #include "perfshap/error.hpp"
@@ -186,6 +188,79 @@ TEST(ExactSolver, ReportsProgressToTheEnd) {
   EXPECT_TRUE(finished);
   EXPECT_EQ(total, 4096u);
   EXPECT_EQ(last_done, 4096u);
+}
+
+// A worker that carries state along the Gray code (the running sum of its members' weights,
+// updated by one player per step, as the real games do) and forgets it on Reset().
+class RunningSumGame final : public Game {
+ public:
+  explicit RunningSumGame(int n) : n_(n) {}
+  int n_players() const override { return n_; }
+  std::size_t n_outputs() const override { return 2; }
+  std::unique_ptr<GameWorker> MakeWorker() const override { return std::make_unique<Worker>(); }
+
+ private:
+  struct Worker final : GameWorker {
+    void Reset() override { fresh = true; }
+    void Evaluate(Coalition s, std::span<double> out) override {
+      const Coalition diff = s ^ last;
+      if (fresh || std::popcount(diff) != 1) {
+        sum = 0;
+        for (int i = 0; i < 64; ++i)
+          if (Contains(s, i)) sum += 0.1 * (i + 1) + 1e-3 / (i + 1);
+      } else {
+        const int i = std::countr_zero(diff);
+        sum += (Contains(s, i) ? 1.0 : -1.0) * (0.1 * (i + 1) + 1e-3 / (i + 1));
+      }
+      last = s;
+      fresh = false;
+      out[0] = sum * sum;
+      out[1] = std::sin(sum);
+    }
+    Coalition last = 0;
+    double sum = 0;
+    bool fresh = true;
+  };
+  int n_;
+};
+
+TEST(ExactSolver, StatefulWorkerIsBitwiseIdenticalAcrossThreadsAndBatch) {
+  const RunningSumGame g(13);
+  const auto v1 = SolveWith(g, 1);
+  for (int t : {2, 4}) {
+    const auto vt = SolveWith(g, t);
+    EXPECT_EQ(0, std::memcmp(v1.phi.data(), vt.phi.data(), v1.phi.size() * sizeof(double))) << t;
+  }
+  EXPECT_TRUE(testing::CheckEfficiency(g, v1, 1e-10));
+  const RunningSumGame g2(13);
+  const Game* games[] = {&g, &g2};
+  for (int t : {1, 2}) {
+    ExactOptions opt;
+    opt.execution.threads = t;
+    const auto batch = ExactSolver(opt).SolveBatch(games);
+    EXPECT_EQ(0, std::memcmp(v1.phi.data(), batch[0].phi.data(), v1.phi.size() * sizeof(double))) << t;
+    EXPECT_EQ(0, std::memcmp(v1.phi.data(), batch[1].phi.data(), v1.phi.size() * sizeof(double))) << t;
+  }
+}
+
+TEST(ExactSolver, FirstFailingBlockIsReportedForAnyThreadCount) {
+  // Two coalitions fail, in different blocks; the lower block's error is always the one seen.
+  testing::FunctionGame g(12, 1, [](Coalition s, std::span<double> out) {
+    if (s == GrayCode(100)) throw DataError("first failure");
+    if (s == GrayCode(4000)) throw DataError("second failure");
+    out[0] = 1;
+  });
+  for (int t : {1, 2, 4}) {
+    ExactOptions opt;
+    opt.execution.threads = t;
+    opt.block_size = 64;
+    try {
+      ExactSolver(opt).Solve(g);
+      FAIL() << "expected DataError";
+    } catch (const DataError& e) {
+      EXPECT_STREQ(e.what(), "first failure") << t << " threads";
+    }
+  }
 }
 
 TEST(ExactSolver, ExceptionInGamePropagates) {

@@ -79,7 +79,8 @@ class PERFSHAP_EXPORT ExactSolver {
    * @brief Solves several games with the same players and outputs in one parallel pass (e.g.
    * one game per cross-validation repetition): the blocks of all games are scheduled together,
    * so repetitions and coalition blocks run concurrently. results[g] is bitwise what
-   * Solve(*games[g]) returns with the same block size.
+   * Solve(*games[g]) returns (blocks depend on n, k and block_size only). Partial sums take
+   * up to 256 MB per game.
    * @throws InvalidArgument when the games differ in n_players() or n_outputs().
    */
   std::vector<ShapleyValues> SolveBatch(std::span<const Game* const> games) const;

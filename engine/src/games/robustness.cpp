@@ -50,14 +50,15 @@ std::string Str(double v) {
   return buf;
 }
 
-// Coalitions per block: fixed by n, k and the number of splits only (never by the thread
-// count). At least 32 coalitions (or all 2^n) per block, so that logistic / probit fits are
-// warm-started along the Gray code; at most 256 blocks per split, and all blocks' partial sums
-// ((2n + 1) k doubles each) under 256 MB.
-std::uint64_t ChooseBlockSize(int n, std::size_t k, std::size_t n_games) {
+// Coalitions per block: fixed by n and k only (never by the thread count, nor by the number of
+// splits, so a split's warm-start chains and hence its bits do not depend on the plan's size).
+// At least 32 coalitions (or all 2^n) per block, so that logistic / probit fits are
+// warm-started along the Gray code; at most 256 blocks per split, and one split's partial sums
+// ((2n + 1) k doubles per block) under 32 MB.
+std::uint64_t ChooseBlockSize(int n, std::size_t k) {
   const std::uint64_t total = std::uint64_t{1} << n;
-  constexpr std::uint64_t kBudgetBytes = std::uint64_t{256} << 20;
-  const std::uint64_t bytes_per_block = static_cast<std::uint64_t>(2 * n + 1) * k * sizeof(double) * n_games;
+  constexpr std::uint64_t kBudgetBytes = std::uint64_t{32} << 20;
+  const std::uint64_t bytes_per_block = static_cast<std::uint64_t>(2 * n + 1) * k * sizeof(double);
   std::uint64_t max_blocks = std::max<std::uint64_t>(1, kBudgetBytes / std::max<std::uint64_t>(1, bytes_per_block));
   max_blocks = std::bit_floor(std::min<std::uint64_t>({max_blocks, 256, total}));
   return std::max(total / max_blocks, std::min<std::uint64_t>(total, 32));
@@ -232,7 +233,7 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
 
   ExactOptions exact;
   exact.max_players = limit;
-  exact.block_size = ChooseBlockSize(n, k, n_splits);
+  exact.block_size = ChooseBlockSize(n, k);
   exact.execution = options.execution;
   const std::vector<ShapleyValues> solved = ExactSolver(exact).SolveBatch(game_ptrs);
 

@@ -174,6 +174,12 @@ class XperWorker final : public GameWorker {
       double* dst = Contains(s, static_cast<int>(j)) ? a_.data() : b_.data();
       for (std::size_t r = 0; r < n; ++r) dst[r] += t[r];
     }
+    // O(n) next to the coalition's O(n^2) work: a non-finite score must never reach a sort or
+    // a result silently (the generic path checks its predictions the same way).
+    for (std::size_t r = 0; r < n; ++r)
+      if (!std::isfinite(a_[r]) || !std::isfinite(b_[r]))
+        throw DataError("XPER: the model's score of sample row " + std::to_string(r) +
+                        " is not finite (overflow?); check the model's coefficients and the sample");
   }
 
   // Generic path: predictions of the hybrid grid z_iu, row block by row block; fn(i, row) gets
@@ -220,6 +226,9 @@ class XperWorker final : public GameWorker {
       }
     }
     g_.model_.Predict(comp_x_, n, comp_pred_);
+    for (double v : comp_pred_)
+      if (!std::isfinite(v))
+        throw DataError("XPER: the model predicted a non-finite value; check the model and the sample");
   }
 
   // AUC term (ARCHITECTURE.md): G = [y_i (1/m) sum_w (1 - y_w) 1{f(z_iu) > f(w)} + (1 - y_i)

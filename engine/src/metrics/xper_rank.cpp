@@ -41,17 +41,21 @@ std::uint64_t MergeCountBelow(double base, std::span<const double> sorted_b,
 // subtraction and multiplication by a positive constant round monotonically. Equal keys are
 // resolved by comparing the scores themselves, so the order is exact.
 struct KeyMap {
-  double lo = 0.0;
+  // Halved bounds: hi - lo can overflow to inf for finite scores near the double range, and an
+  // inf range would turn every key into NaN (an undefined int conversion). Halving is exact
+  // for normal numbers and keeps the map monotone.
+  double half_lo = 0.0;
   double scale = 0.0;
   // 31-bit keys: the conversion goes through int32, which vectorises (cvttpd2dq).
   static constexpr double kMax = 2147483647.0;
 
-  KeyMap(double lo_in, double hi_in) : lo(lo_in) {
-    if (hi_in > lo_in) scale = kMax / (hi_in - lo_in);
+  KeyMap(double lo_in, double hi_in) : half_lo(0.5 * lo_in) {
+    const double half_range = 0.5 * hi_in - 0.5 * lo_in;
+    if (half_range > 0) scale = kMax / half_range;
     if (!std::isfinite(scale)) scale = 0.0;  // range too narrow for a key: one run, sorted exactly
   }
   std::uint32_t operator()(double s) const {
-    const double t = std::min((s - lo) * scale, kMax);
+    const double t = std::min((0.5 * s - half_lo) * scale, kMax);
     return static_cast<std::uint32_t>(static_cast<std::int32_t>(t));
   }
 };

@@ -39,8 +39,8 @@ void WriteFileAtomic(const fs::path& path, const std::string& content) {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw Error("cannot write '" + tmp.string() + "': check that the directory is writable");
     out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) {
+    out.close();  // close() reports a delayed write error (disk full, NFS) that flush() may not
+    if (out.fail()) {
       std::error_code ignored;
       fs::remove(tmp, ignored);
       throw Error("writing '" + path.string() + "' failed (disk full?)");

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <bit>
 #include <chrono>
 #include <string>
@@ -26,7 +28,8 @@ Uint128 Binomial(int m, int r) {
   return c;
 }
 
-// Blocks are fixed by (n, k, block_size) only, never by the thread count.
+// Blocks are fixed by (n, k, block_size) only: never by the thread count, nor by how many games
+// are solved together (a batched game gets the bits it would get alone).
 std::uint64_t ChooseBlockSize(int n, std::size_t k, std::uint64_t requested) {
   const std::uint64_t total = std::uint64_t{1} << n;
   if (requested > 0) return std::min(requested, total);
@@ -78,10 +81,11 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
   }
   const std::size_t n_games = games.size();
   const std::uint64_t total = std::uint64_t{1} << n;
-  const std::uint64_t block_size = ChooseBlockSize(n, k * n_games, options_.block_size);
+  const std::uint64_t block_size = ChooseBlockSize(n, k, options_.block_size);
   const std::uint64_t n_blocks = (total + block_size - 1) / block_size;
   if (options_.store_values) {
-    PERFSHAP_CHECK(total * k * n_games <= (std::uint64_t{1} << 31),
+    // Written as a shift of the bound so the product 2^n k n_games cannot wrap around.
+    PERFSHAP_CHECK(k * n_games <= ((std::uint64_t{1} << 31) >> n),
                    "ExactSolver: store_values would need more than 2^31 values; turn it off");
   }
 
@@ -126,6 +130,39 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
   detail::Schedule schedule(options_.execution);
   schedule.SetProgressTotal(total * n_games);
   const bool gray = options_.gray_code;
+  // When several blocks fail, the error reported is the one of the lowest block, whatever the
+  // thread count: each block's exception is kept, and blocks after a known failure are skipped.
+  const std::size_t n_flat = static_cast<std::size_t>(n_blocks) * n_games;
+  std::vector<std::exception_ptr> errors(n_flat);
+  std::atomic<std::size_t> first_error{n_flat};
+  auto solve_block = [&](std::size_t flat, Scratch& scratch) {
+    const std::size_t g = flat / n_blocks;
+    const std::size_t b = flat % n_blocks;
+    auto& worker = scratch.workers[g];
+    if (!worker) worker = games[g]->MakeWorker();
+    worker->Reset();
+    ShapleyValues& result = results[g];
+    auto acc = partials[g].Row(b);
+    double* v = scratch.value.data();
+    const std::uint64_t begin = b * block_size;
+    const std::uint64_t end = std::min(total, begin + block_size);
+    for (std::uint64_t r = begin; r < end; ++r) {
+      const Coalition s = gray ? GrayCode(r) : r;
+      worker->Evaluate(s, scratch.value);
+      if (s == 0) std::copy(v, v + k, result.base.begin());
+      if (s == full) std::copy(v, v + k, result.full.begin());
+      if (options_.store_values)
+        std::copy(v, v + k, result.coalition_values.begin() + static_cast<std::ptrdiff_t>(s * k));
+      const auto size = static_cast<std::size_t>(CoalitionSize(s));
+      const double d = w_in[size] - w_out[size];
+      for (Coalition rest = s; rest != 0; rest &= rest - 1) {
+        double* row = acc.data() + static_cast<std::size_t>(std::countr_zero(rest)) * k;
+        for (std::size_t j = 0; j < k; ++j) row[j] += d * v[j];
+      }
+      double* by_size = acc.data() + nk + size * k;
+      for (std::size_t j = 0; j < k; ++j) by_size[j] += v[j];
+    }
+  };
   schedule.ForEachBlock<Scratch>(
       n_blocks * n_games, block_size,
       [&] {
@@ -135,33 +172,17 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
         return s;
       },
       [&](std::size_t flat, Scratch& scratch) {
-        const std::size_t g = flat / n_blocks;
-        const std::size_t b = flat % n_blocks;
-        auto& worker = scratch.workers[g];
-        if (!worker) worker = games[g]->MakeWorker();
-        worker->Reset();
-        ShapleyValues& result = results[g];
-        auto acc = partials[g].Row(b);
-        double* v = scratch.value.data();
-        const std::uint64_t begin = b * block_size;
-        const std::uint64_t end = std::min(total, begin + block_size);
-        for (std::uint64_t r = begin; r < end; ++r) {
-          const Coalition s = gray ? GrayCode(r) : r;
-          worker->Evaluate(s, scratch.value);
-          if (s == 0) std::copy(v, v + k, result.base.begin());
-          if (s == full) std::copy(v, v + k, result.full.begin());
-          if (options_.store_values)
-            std::copy(v, v + k, result.coalition_values.begin() + static_cast<std::ptrdiff_t>(s * k));
-          const auto size = static_cast<std::size_t>(CoalitionSize(s));
-          const double d = w_in[size] - w_out[size];
-          for (Coalition rest = s; rest != 0; rest &= rest - 1) {
-            double* row = acc.data() + static_cast<std::size_t>(std::countr_zero(rest)) * k;
-            for (std::size_t j = 0; j < k; ++j) row[j] += d * v[j];
+        if (flat > first_error.load(std::memory_order_relaxed)) return;
+        try {
+          solve_block(flat, scratch);
+        } catch (...) {
+          errors[flat] = std::current_exception();
+          std::size_t seen = first_error.load();
+          while (flat < seen && !first_error.compare_exchange_weak(seen, flat)) {
           }
-          double* by_size = acc.data() + nk + size * k;
-          for (std::size_t j = 0; j < k; ++j) by_size[j] += v[j];
         }
       });
+  if (first_error.load() < n_flat) std::rethrow_exception(errors[first_error.load()]);
   schedule.FinishProgress();
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (std::size_t g = 0; g < n_games; ++g) {
