@@ -116,7 +116,9 @@ void RunDemo(const DemoOptions& o) {
     for (std::size_t j = 0; j < p; ++j) {
       const auto& name = xr.features[j];
       x << "  " << name << std::string(19 - std::min<std::size_t>(18, name.size()), ' ') << Fmt("%+.6f", xr.phi[j])
-        << "   (" << Fmt("%.1f", 100.0 * xr.phi_normalised[j]) << "% of AUC - phi_0)\n";
+        << "   ("
+        << (std::isfinite(xr.phi_normalised[j]) ? Fmt("%.1f", 100.0 * xr.phi_normalised[j]) + "%" : "n/a")
+        << " of AUC - phi_0)\n";
       xphi[name] = xr.phi[j];
     }
     x << "  AUC = phi_0 + sum phi = " << Fmt("%.6f", xr.value) << "\n";

@@ -413,7 +413,7 @@ void RunXper(const XperCliOptions& o) {
   for (std::size_t j = 0; j < p; ++j) {
     const auto& name = r.features[j];
     s << "  " << name << std::string(16 - std::min<std::size_t>(15, name.size()), ' ')
-      << Fmt("%+.6f", r.phi[j]) << "   " << Fmt("%6.1f%%", 100.0 * r.phi_normalised[j]) << "\n";
+      << Fmt("%+.6f", r.phi[j]) << "   " << (std::isfinite(r.phi_normalised[j]) ? Fmt("%6.1f%%", 100.0 * r.phi_normalised[j]) : std::string("   n/a")) << "\n";
   }
   Json explained;
   if (o.explain_row >= 0) {
