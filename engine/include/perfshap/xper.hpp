@@ -79,6 +79,9 @@ struct XperOptions {
   double cfn = 1.0;
   /** Class rule of the 0/1 metrics: yhat = 1{prediction > threshold}. */
   double threshold = 0.5;
+  /** The library default is the XPER package's comparison (one permutation), so that code
+   *  ported from the package gets the package's numbers; `perfshap xper` defaults to kFull
+   *  (exact, no Monte Carlo noise; README "Comparator"). */
   XperComparator comparator = XperComparator::kPermuted;
   /** kPermuted: pi as n 0-based indices (permutation[k] = pi(k)); empty = drawn from `seed`
    *  (Fisher-Yates on RandomStream(seed, kXperPermutationStream)). Ignored by kFull. */
