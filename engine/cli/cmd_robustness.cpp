@@ -114,6 +114,27 @@ std::string Banded(double mean, double std, std::size_t n_splits) {
   return n_splits > 1 ? Fmt("%.4f", mean) + " +- " + Fmt("%.4f", std) : Fmt("%.6f", mean);
 }
 
+// Waterfall from `start` through the features' mean contributions (largest |phi| first, with
+// std whiskers) to the metric's mean.
+detail::WaterfallChart FeatureWaterfall(const RobustnessResult& r, const std::string& title, const std::string& metric,
+                                        const std::string& start_label, double start, const std::vector<double>& phi,
+                                        const std::vector<double>& phi_std, double end, double end_std) {
+  detail::WaterfallChart w;
+  w.frame.title = title;
+  w.frame.x_label = metric;
+  w.start_label = start_label;
+  w.start_value = start;
+  for (std::size_t i : ByMagnitude(phi)) {
+    w.labels.push_back(r.features[i]);
+    w.contributions.push_back(phi[i]);
+    w.stds.push_back(phi_std[i]);
+  }
+  w.end_label = metric;
+  w.end_value = end;
+  w.end_std = end_std;
+  return w;
+}
+
 void WriteFigures(const std::filesystem::path& dir, const RobustnessResult& r, std::size_t slice, double baseline,
                   std::vector<std::string>& files) {
   using namespace detail;
@@ -129,20 +150,9 @@ void WriteFigures(const std::filesystem::path& dir, const RobustnessResult& r, s
     files.push_back(name);
   };
 
-  WaterfallChart auc;
-  auc.frame.title = "ShapAUC: contributions to the AUC" + bands;
-  auc.frame.x_label = "AUC";
-  auc.start_label = "random classifier";
-  auc.start_value = 0.5;
-  for (std::size_t i : ByMagnitude(r.phi_auc_mean)) {
-    auc.labels.push_back(r.features[i]);
-    auc.contributions.push_back(r.phi_auc_mean[i]);
-    auc.stds.push_back(r.phi_auc_std[i]);
-  }
-  auc.end_label = "AUC";
-  auc.end_value = r.auc_mean;
-  auc.end_std = r.auc_std;
-  write("waterfall_auc.svg", RenderSvg(auc));
+  write("waterfall_auc.svg",
+        RenderSvg(FeatureWaterfall(r, "ShapAUC: contributions to the AUC" + bands, "AUC", "random classifier", 0.5,
+                                   r.phi_auc_mean, r.phi_auc_std, r.auc_mean, r.auc_std)));
 
   BarChart bars;
   bars.frame.title = "ShapAUC per feature" + bands;
@@ -210,20 +220,10 @@ void WriteFigures(const std::filesystem::path& dir, const RobustnessResult& r, s
     shap_prc.series.push_back({r.features[i], r.recall_grid, Row(r.shap_prc_mean, i, nr), Row(r.shap_prc_std, i, nr), false, ""});
   write("shap_prc.svg", RenderSvg(shap_prc));
 
-  WaterfallChart auprc;
-  auprc.frame.title = "ShapAUPRC: contributions to the AUPRC" + bands;
-  auprc.frame.x_label = "AUPRC";
-  auprc.start_label = "baseline b (random classifier)";
-  auprc.start_value = baseline;
-  for (std::size_t i : ByMagnitude(r.phi_auprc_mean)) {
-    auprc.labels.push_back(r.features[i]);
-    auprc.contributions.push_back(r.phi_auprc_mean[i]);
-    auprc.stds.push_back(r.phi_auprc_std[i]);
-  }
-  auprc.end_label = "AUPRC";
-  auprc.end_value = r.auprc_mean;
-  auprc.end_std = r.auprc_std;
-  write("waterfall_auprc.svg", RenderSvg(auprc));
+  write("waterfall_auprc.svg",
+        RenderSvg(FeatureWaterfall(r, "ShapAUPRC: contributions to the AUPRC" + bands, "AUPRC",
+                                   "baseline b (random classifier)", baseline, r.phi_auprc_mean, r.phi_auprc_std,
+                                   r.auprc_mean, r.auprc_std)));
 }
 
 void WriteTables(const std::filesystem::path& dir, const RobustnessResult& r, std::size_t slice,

@@ -125,15 +125,8 @@ void SetupXperMonteCarlo(CLI::App& app) {
                  "AUC comparison sample: full (all n^2 hybrid points, exact) or permuted (one permutation per "
                  "sample, drawn from its seed, as the XPER package)")
       ->capture_default_str();
-  app.add_option("--threads", c.threads, "worker threads (0 = all cores); results do not depend on it")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--seed", c.seed, "master seed: sample k uses a seed derived from (seed, k)")->capture_default_str();
-  app.add_option("--out", c.out, "output directory for result.json, samples.csv and the histogram SVG");
-  app.add_flag("--quiet", c.quiet, "print nothing but errors");
-  app.add_flag("--force", c.force, "write into a non-empty --out directory");
-  app.add_option("--progress", c.progress, "progress on stderr: auto (bar on a terminal), bar, plain, none")
-      ->check(CLI::IsMember({"auto", "bar", "plain", "none"}))
-      ->capture_default_str();
+  AddRunOptions(app, c, c.seed, "master seed: sample k uses a seed derived from (seed, k)",
+                "output directory for result.json, samples.csv and the histogram SVG");
   app.callback([o] { RunMonteCarlo(*o); });
 }
 

@@ -18,14 +18,20 @@
 namespace perfshap::cli {
 
 void AddCommonOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_seed) {
-  opts.seed = default_seed;
   app.add_option("--data", opts.data, "CSV file with a header row (default: built-in generated data)");
   app.add_option("--label", opts.label, "name of the label column of --data");
   app.add_option("--positive", opts.positive, "label value of the positive class (default: the label is 0/1)");
+  AddRunOptions(app, opts, default_seed, "random seed (splits, generated data)",
+                "output directory for result.json and the other files");
+}
+
+void AddRunOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_seed, const std::string& seed_help,
+                   const std::string& out_help) {
+  opts.seed = default_seed;
   app.add_option("--threads", opts.threads, "worker threads (0 = all cores); results do not depend on it")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--seed", opts.seed, "random seed (splits, generated data)")->capture_default_str();
-  app.add_option("--out", opts.out, "output directory for result.json and the other files");
+  app.add_option("--seed", opts.seed, seed_help)->capture_default_str();
+  app.add_option("--out", opts.out, out_help);
   app.add_flag("--quiet", opts.quiet, "print nothing but errors");
   app.add_flag("--force", opts.force, "write into a non-empty --out directory");
   app.add_option("--progress", opts.progress, "progress on stderr: auto (bar on a terminal), bar, plain, none")

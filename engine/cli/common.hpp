@@ -34,6 +34,11 @@ struct CommonOptions {
 /** @brief Adds --data --label --positive --threads --seed --out --quiet --force --progress. */
 void AddCommonOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_seed);
 
+/** @brief Adds only --threads --seed --out --quiet --force --progress (for subcommands that
+ *  generate their own data), with the given help texts for --seed and --out. */
+void AddRunOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_seed, const std::string& seed_help,
+                   const std::string& out_help);
+
 /** @brief ExecutionOptions from the flags: threads, and a progress renderer on stderr (a bar
  *  when stderr is a terminal, plain lines with --progress plain, nothing otherwise). */
 ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& what);

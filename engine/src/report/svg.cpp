@@ -500,33 +500,27 @@ std::string RenderSvg(const LineChart& c) {
     y_lo = std::min(y_lo, 0.0);
     y_hi = std::max(y_hi, 0.0);
   }
+  // One axis: the user's fixed limits (ticks inside them) or a nice domain around the data.
+  const auto axis = [](bool fixed, double min, double max, double lo, double hi, const char* name,
+                       std::vector<double>& ticks, double& d0, double& d1) {
+    if (fixed) {
+      CheckFinite(kChart, std::string(name) + "_min", min);
+      CheckFinite(kChart, std::string(name) + "_max", max);
+      PERFSHAP_CHECK(max > min, std::string("line chart: ") + name + "_max must exceed " + name + "_min");
+      ticks = TicksWithin(min, max);
+      d0 = min;
+      d1 = max;
+    } else {
+      ticks = NiceDomain(lo, hi);
+      d0 = ticks.front();
+      d1 = ticks.back();
+    }
+  };
   std::vector<double> xticks;
   std::vector<double> yticks;
   double xd0, xd1, yd0, yd1;
-  if (c.fixed_x) {
-    CheckFinite(kChart, "x_min", c.x_min);
-    CheckFinite(kChart, "x_max", c.x_max);
-    PERFSHAP_CHECK(c.x_max > c.x_min, "line chart: x_max must exceed x_min");
-    xticks = TicksWithin(c.x_min, c.x_max);
-    xd0 = c.x_min;
-    xd1 = c.x_max;
-  } else {
-    xticks = NiceDomain(x_lo, x_hi);
-    xd0 = xticks.front();
-    xd1 = xticks.back();
-  }
-  if (c.fixed_y) {
-    CheckFinite(kChart, "y_min", c.y_min);
-    CheckFinite(kChart, "y_max", c.y_max);
-    PERFSHAP_CHECK(c.y_max > c.y_min, "line chart: y_max must exceed y_min");
-    yticks = TicksWithin(c.y_min, c.y_max);
-    yd0 = c.y_min;
-    yd1 = c.y_max;
-  } else {
-    yticks = NiceDomain(y_lo, y_hi);
-    yd0 = yticks.front();
-    yd1 = yticks.back();
-  }
+  axis(c.fixed_x, c.x_min, c.x_max, x_lo, x_hi, "x", xticks, xd0, xd1);
+  axis(c.fixed_y, c.y_min, c.y_max, y_lo, y_hi, "y", yticks, yd0, yd1);
 
   std::vector<LegendEntry> legend;
   std::vector<std::string> colors;
