@@ -12,10 +12,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "perfshap/curves.hpp"
+#include "perfshap/error.hpp"
 #include "perfshap/metric.hpp"
 #include "perfshap/random.hpp"
 
@@ -114,6 +116,84 @@ std::vector<Sample> Samples() {
     out.push_back(s);
   }
   return out;
+}
+
+// The ranking EvaluateRanked takes: rows by increasing score, ties flagged.
+void RankByScore(const std::vector<double>& p, std::vector<std::uint32_t>& order, std::vector<std::uint8_t>& tie) {
+  order.resize(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return p[a] < p[b]; });
+  tie.assign(p.size(), 0);
+  for (std::size_t i = 1; i < p.size(); ++i) tie[i] = p[order[i]] == p[order[i - 1]] ? 1 : 0;
+}
+
+// Checks one evaluation (by scores or by ranking) against the metric functions and the rule.
+void ExpectMatchesMetricsAndRule(const Sample& s, const CurveGridEvaluator& evaluator, const CurveGridScratch& scratch,
+                                 const CurveGridValues& values, GridStrategy strategy, const std::string& what) {
+  const Curve roc = RocCurve(s.y, s.p);
+  const Curve pr = PrCurve(s.y, s.p);
+  EXPECT_EQ(std::vector<double>(scratch.roc().x.begin(), scratch.roc().x.end()), roc.x) << what;
+  EXPECT_EQ(std::vector<double>(scratch.roc().y.begin(), scratch.roc().y.end()), roc.y) << what;
+  EXPECT_EQ(std::vector<double>(scratch.pr().x.begin(), scratch.pr().x.end()), pr.x) << what;
+  EXPECT_EQ(std::vector<double>(scratch.pr().y.begin(), scratch.pr().y.end()), pr.y) << what;
+  EXPECT_EQ(values.auc, RocAuc(s.y, s.p)) << what;
+  EXPECT_EQ(values.average_precision, AveragePrecision(s.y, s.p)) << what;
+  EXPECT_EQ(values.auprc_trapezoid, AuprcTrapezoid(s.y, s.p)) << what;
+  for (std::size_t k = 0; k < evaluator.fpr_grid().size(); ++k)
+    EXPECT_EQ(values.tpr[k], LiteralRead(roc, evaluator.fpr_grid()[k], strategy)) << what << " fpr grid " << k;
+  for (std::size_t k = 0; k < evaluator.recall_grid().size(); ++k)
+    EXPECT_EQ(values.precision[k], LiteralRead(pr, evaluator.recall_grid()[k], strategy))
+        << what << " recall grid " << k;
+}
+
+// EvaluateRanked (the GaussianNB fast path's entry) gives Evaluate's numbers for the same
+// order and ties, on the default grids and on irregular grids whose points fall on, between and
+// next to curve points; one scratch alternates between evaluators of different grids (its grid
+// index cache must follow the evaluator).
+TEST(CurveGridExactSortPaths, RankedEntryEqualsScoresEntryBitForBit) {
+  const std::vector<double> irregular = {0.0, 0.013, 0.25, 0.3333333333333333, 0.5, 0.77, 0.99, 1.0};
+  for (const Sample& s : Samples()) {
+    std::vector<std::uint32_t> order;
+    std::vector<std::uint8_t> tie;
+    RankByScore(s.p, order, tie);
+    CurveGridScratch shared;
+    for (GridStrategy strategy :
+         {GridStrategy::kOptimistic, GridStrategy::kPessimistic, GridStrategy::kInterpolation}) {
+      for (bool custom : {false, true, false}) {
+        CurveGridOptions options;
+        options.strategy = strategy;
+        if (custom) options.fpr_grid = options.recall_grid = irregular;
+        const CurveGridEvaluator evaluator(options);
+        CurveGridScratch scratch;
+        CurveGridValues by_score = evaluator.MakeValues();
+        CurveGridValues by_rank = evaluator.MakeValues();
+        evaluator.Evaluate(s.y, s.p, scratch, by_score);
+        evaluator.EvaluateRanked(s.y, order, tie, shared, by_rank);
+        const std::string what = s.name + (custom ? " irregular grid" : " default grid");
+        ExpectMatchesMetricsAndRule(s, evaluator, shared, by_rank, strategy, what + " ranked");
+        EXPECT_EQ(by_rank.auc, by_score.auc) << what;
+        EXPECT_EQ(by_rank.average_precision, by_score.average_precision) << what;
+        EXPECT_EQ(by_rank.auprc_trapezoid, by_score.auprc_trapezoid) << what;
+        EXPECT_EQ(by_rank.tpr, by_score.tpr) << what;
+        EXPECT_EQ(by_rank.precision, by_score.precision) << what;
+      }
+    }
+  }
+}
+
+TEST(CurveGridExactSortPaths, RankedEntryRejectsBadInput) {
+  const CurveGridEvaluator evaluator{CurveGridOptions{}};
+  CurveGridScratch scratch;
+  CurveGridValues values = evaluator.MakeValues();
+  const std::vector<double> y = {1, 0, 1};
+  const std::vector<std::uint32_t> order = {0, 1, 2};
+  const std::vector<std::uint8_t> tie = {0, 0, 0};
+  EXPECT_THROW(evaluator.EvaluateRanked(y, std::vector<std::uint32_t>{0, 1}, tie, scratch, values), InvalidArgument);
+  EXPECT_THROW(evaluator.EvaluateRanked(std::vector<double>{1, 1, 1}, order, tie, scratch, values), InvalidArgument);
+  EXPECT_THROW(evaluator.EvaluateRanked(std::vector<double>{1, 2, 0}, order, tie, scratch, values), InvalidArgument);
+  CurveGridOptions thresholds;
+  ParseCurvePoints("thresholds:101", thresholds);
+  EXPECT_THROW(CurveGridEvaluator(thresholds).EvaluateRanked(y, order, tie, scratch, values), InvalidArgument);
 }
 
 TEST(CurveGridExactSortPaths, EqualsMetricFunctionsAndLiteralReadingBitForBit) {

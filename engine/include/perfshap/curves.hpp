@@ -130,15 +130,41 @@ class PERFSHAP_EXPORT CurveGridScratch {
  public:
   /** @brief Grows the buffers for samples of up to m rows and T thresholds. */
   void Reserve(std::size_t m, int thresholds = 101);
-  CurvePoints roc() const noexcept { return {roc_x_, roc_y_}; }
-  CurvePoints pr() const noexcept { return {pr_x_, pr_y_}; }
+  /** @brief The last Evaluate's ROC points (FPR, TPR). kExact divides them out of the walk's
+   *  counts on the first call after Evaluate. */
+  CurvePoints roc() const;
+  /** @brief The last Evaluate's PR points (recall, precision), as roc(). */
+  CurvePoints pr() const;
 
  private:
   friend class CurveGridEvaluator;
   std::vector<std::uint64_t> keys_;                  // kExact: order keys, positives then negatives
   std::vector<std::size_t> positives_;               // kThresholds: positives above each bucket
   std::vector<std::size_t> negatives_;               // kThresholds: negatives above each bucket
-  std::vector<double> roc_x_, roc_y_, pr_x_, pr_y_;  // the points, sized to their count
+  // The points: the first roc_points_ / pr_points_ (kExact: filled from the counts by roc() /
+  // pr() when roc_points_ / pr_points_ is 0 and exact_points_ is not).
+  mutable std::vector<double> roc_x_, roc_y_, pr_x_, pr_y_;
+  mutable std::size_t roc_points_ = 0;
+  mutable std::size_t pr_points_ = 0;
+  // kExact: true- and false-positive counts at each of the exact_points_ points.
+  std::vector<std::uint64_t> tp_at_, fp_at_;
+  std::size_t exact_points_ = 0;
+  // kExact: fp / N and tp / P for every count (the divisions of sklearn's fps / fps[-1] and
+  // tps / tps[-1]), computed once per class counts and reused while they stay the same.
+  std::vector<double> fpr_of_, tpr_of_;
+  // kExact, per count c of false positives (ROC) or true positives (PR): the other count at the
+  // first and the last curve point with that count (kUnseen where no point has it).
+  std::vector<std::uint64_t> roc_first_, roc_last_, pr_first_, pr_last_;
+  // Nearest count at or below / at or above c that some point has.
+  std::vector<std::uint32_t> seen_below_, seen_above_;
+  // Where each grid point falls among the counts' rates, cached per (evaluator, count): the
+  // largest count with rate < g, the count with rate == g, the smallest with rate > g.
+  struct GridIndex {
+    std::uint64_t evaluator = 0;
+    std::size_t count = 0;
+    std::vector<std::uint32_t> below, equal, above;
+  };
+  GridIndex roc_index_, pr_index_;
 };
 
 /**
@@ -187,6 +213,20 @@ class PERFSHAP_EXPORT CurveGridEvaluator {
   void Evaluate(std::span<const double> y_true, std::span<const double> score, CurveGridScratch& scratch,
                 CurveGridValues& out) const;
 
+  /**
+   * @brief kExact values of rows the caller has already ranked: the same numbers, bit for bit,
+   * as Evaluate with any scores that order and tie the rows this way.
+   * @param y_true m labels 0/1 with both classes present.
+   * @param order the m row indices by increasing score (a permutation of 0..m-1).
+   * @param tie_with_previous m flags: tie_with_previous[i] != 0 when row order[i] has the same
+   *   score as row order[i - 1] (entry 0 is ignored).
+   * @throws InvalidArgument in kThresholds mode, on length mismatch, a label not 0/1 or one
+   *   class only. The permutation is the caller's contract (checked in debug builds).
+   */
+  void EvaluateRanked(std::span<const double> y_true, std::span<const std::uint32_t> order,
+                      std::span<const std::uint8_t> tie_with_previous, CurveGridScratch& scratch,
+                      CurveGridValues& out) const;
+
   /** @brief Number k of payoffs a coalition yields: 2 + |fpr_grid| + |recall_grid|. */
   std::size_t payoff_count() const noexcept {
     return 2 + options_.fpr_grid.size() + options_.recall_grid.size();
@@ -209,11 +249,15 @@ class PERFSHAP_EXPORT CurveGridEvaluator {
  private:
   void EvaluateExact(std::span<const double> y_true, std::span<const double> score, CurveGridScratch& scratch,
                      CurveGridValues& out) const;
+  template <class Groups>
+  void WalkExact(Groups& groups, std::size_t n_pos, std::size_t n_neg, CurveGridScratch& scratch,
+                 CurveGridValues& out) const;
   void EvaluateThresholds(std::span<const double> y_true, std::span<const double> score,
                           CurveGridScratch& scratch, CurveGridValues& out) const;
 
   CurveGridOptions options_;
   std::vector<double> thresholds_;  // kThresholds: t_j, increasing
+  std::uint64_t id_ = 0;            // distinct per constructed evaluator: keys the scratch's grid caches
 };
 
 }  // namespace perfshap

@@ -39,6 +39,10 @@ class RetrainWorker final : public GameWorker {
     const auto& options = evaluator_.options();
     scratch_.Reserve(game.split().n_test(), options.mode == CurveMode::kThresholds ? options.thresholds : 0);
     for (RobustnessMetric m : game.settings().extra_metrics) needs_classes_ = needs_classes_ || NeedsClasses(m);
+    // gnb with exact curves and no metric of the probabilities themselves: rank the rows
+    // without computing every probability (RankGaussianNb; same order and ties, same bits).
+    ranked_ = game.split().kind() == LearnerKind::kGaussianNb && options.mode == CurveMode::kExact &&
+              game.settings().extra_metrics.empty();
   }
 
   void Reset() override { trainer_.Reset(); }
@@ -56,8 +60,18 @@ class RetrainWorker final : public GameWorker {
     }
     // One training gives every output (the empty coalition: the prior-only model, for the
     // extra metrics only).
-    trainer_.Score(s, scores_, ScoreScale::kProbability);
-    evaluator_.Evaluate(y, scores_, scratch_, values_);
+    if (ranked_) {
+      trainer_.Fit(s);
+      if (trainer_.RankTest(ranking_)) {
+        evaluator_.EvaluateRanked(y, ranking_.order, ranking_.tie, scratch_, values_);
+      } else {
+        trainer_.ScoreTest(scores_, ScoreScale::kProbability);
+        evaluator_.Evaluate(y, scores_, scratch_, values_);
+      }
+    } else {
+      trainer_.Score(s, scores_, ScoreScale::kProbability);
+      evaluator_.Evaluate(y, scores_, scratch_, values_);
+    }
     if (s == 0) {
       std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(curve_outputs), 0.0);
       if (!settings.coalition_auc.empty()) settings.coalition_auc[0] = 0.5;
@@ -112,7 +126,9 @@ class RetrainWorker final : public GameWorker {
   std::vector<double> yhat_;
   CurveGridScratch scratch_;
   CurveGridValues values_;
+  GaussianNbRanking ranking_;
   bool needs_classes_ = false;
+  bool ranked_ = false;
 };
 
 }  // namespace

@@ -8,8 +8,10 @@
 #include "perfshap/curves.hpp"
 
 #include "common/compensated_sum.hpp"
+#include "common/sort_keys.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -24,20 +26,13 @@ namespace perfshap {
 namespace {
 
 using detail::CompensatedSum;
+using detail::OrderedKey;
+using detail::SortKeys;
 
 std::string Str(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.17g", v);
   return buf;
-}
-
-/// Order-preserving map of a double (not NaN) to 64 bits, -0.0 folded onto +0.0 (one
-/// threshold), as metric.cpp's RocAuc: a < b <=> key(a) < key(b).
-std::uint64_t OrderedKey(double x) noexcept {
-  constexpr std::uint64_t kSignBit = std::uint64_t{1} << 63;
-  const double v = (x == 0.0) ? 0.0 : x;
-  const auto bits = std::bit_cast<std::uint64_t>(v);
-  return (bits & kSignBit) != 0 ? ~bits : (bits | kSignBit);
 }
 
 void CheckGrid(const char* name, const std::vector<double>& grid) {
@@ -88,151 +83,104 @@ void RequireBothClasses(const ClassCounts& c) {
   }
 }
 
-/// Section 3.2.2 with the ARCHITECTURE.md kExact rule, read while the walk produces the points
-/// (x non-decreasing, x[0] <= g <= x.back()): a run of points exactly at g gives y_a = lowest,
-/// y_b = highest of them; otherwise a = last point with x < g and b = first with x > g. A run is
-/// closed by the first point beyond it; a grid point strictly between two points reads the pair.
-class StreamingGridReader {
- public:
-  StreamingGridReader(std::span<const double> grid, GridStrategy strategy, double* out) noexcept
-      : grid_(grid), strategy_(strategy), out_(out) {}
+constexpr std::uint64_t kUnseen = ~std::uint64_t{0};
+constexpr std::uint32_t kNone = ~std::uint32_t{0};
 
-  void Push(double x, double y) noexcept {
-    const std::size_t n = grid_.size();
-    if (in_run_) {
-      if (x == grid_[k_]) {
-        lowest_ = std::min(lowest_, y);
-        highest_ = std::max(highest_, y);
-        x_a_ = x;
-        y_a_ = y;
-        return;
-      }
-      CloseRun();
+/// Where each grid point g falls among the rates r(c) = c / n (c = 0..n, increasing, r(0) = 0,
+/// r(n) = 1): below = the largest c with r(c) < g, equal = the c with r(c) == g, above = the
+/// smallest c with r(c) > g (kNone where there is none).
+void IndexGrid(std::span<const double> grid, const double* rate, std::size_t n, std::vector<std::uint32_t>& below,
+               std::vector<std::uint32_t>& equal, std::vector<std::uint32_t>& above) {
+  below.assign(grid.size(), kNone);
+  equal.assign(grid.size(), kNone);
+  above.assign(grid.size(), kNone);
+  std::size_t c = 0;  // the first count with rate >= g
+  for (std::size_t k = 0; k < grid.size(); ++k) {
+    const double g = grid[k];
+    while (c <= n && rate[c] < g) ++c;
+    if (c > 0) below[k] = static_cast<std::uint32_t>(c - 1);
+    std::size_t next = c;
+    if (c <= n && rate[c] == g) {
+      equal[k] = static_cast<std::uint32_t>(c);
+      ++next;
     }
-    // Here x_a_ < grid_[k_] (every grid point <= x_a_ is written or was the closed run).
-    while (k_ < n && grid_[k_] < x) {
-      const double g = grid_[k_];
-      double value;
-      switch (strategy_) {
-        case GridStrategy::kOptimistic:
-          value = std::max(y_a_, y);
-          break;
-        case GridStrategy::kPessimistic:
-          value = std::min(y_a_, y);
-          break;
-        default:
-          value = y_a_ + (y - y_a_) * (g - x_a_) / (x - x_a_);
-          break;
-      }
-      out_[k_++] = value;
-    }
-    if (k_ < n && grid_[k_] == x) {
-      in_run_ = true;
-      lowest_ = y;
-      highest_ = y;
-    }
-    x_a_ = x;
-    y_a_ = y;
-  }
-
-  void Finish() noexcept {
-    if (in_run_) CloseRun();
-  }
-
- private:
-  void CloseRun() noexcept {
-    double value;
-    switch (strategy_) {
-      case GridStrategy::kOptimistic:
-        value = highest_;
-        break;
-      case GridStrategy::kPessimistic:
-        value = lowest_;
-        break;
-      default:
-        value = (lowest_ + highest_) / 2.0;
-        break;
-    }
-    out_[k_++] = value;
-    in_run_ = false;
-  }
-
-  std::span<const double> grid_;
-  GridStrategy strategy_;
-  double* out_;
-  std::size_t k_ = 0;
-  bool in_run_ = false;
-  double lowest_ = 0.0;
-  double highest_ = 0.0;
-  double x_a_ = 0.0;
-  double y_a_ = 0.0;
-};
-
-/// Sorts keys[0, n) ascending. Quicksort with a branch-free Lomuto partition (the scores'
-/// order is random, so a compare-and-branch sort mispredicts about every other comparison),
-/// a second pass that strips keys equal to the pivot when none is below it (ties, such as
-/// probabilities saturated at 1, then cost one pass), insertion sort for 12 keys or fewer, and
-/// std::sort once the partitions nest deeper than depth (2 log2 n: no quadratic worst case).
-void SortKeys(std::uint64_t* a, std::size_t n, int depth) noexcept {
-  while (n > 12) {
-    if (depth-- == 0) {
-      std::sort(a, a + n);
-      return;
-    }
-    // Median of the first, middle and last keys, moved to the end as the pivot.
-    std::uint64_t& x = a[0];
-    std::uint64_t& y = a[n / 2];
-    std::uint64_t& z = a[n - 1];
-    if (y < x) std::swap(x, y);
-    if (z < y) std::swap(y, z);
-    if (y < x) std::swap(x, y);
-    std::swap(y, z);
-    const std::uint64_t pivot = a[n - 1];
-    std::size_t i = 0;
-    for (std::size_t j = 0; j + 1 < n; ++j) {
-      const std::uint64_t v = a[j];
-      const std::size_t below = v < pivot ? 1 : 0;
-      a[j] = a[i];
-      a[i] = v;
-      i += below;
-    }
-    if (i == 0) {
-      // Nothing below the pivot: the keys equal to it go first and are done.
-      for (std::size_t j = 0; j + 1 < n; ++j) {
-        const std::uint64_t v = a[j];
-        const std::size_t equal = v == pivot ? 1 : 0;
-        a[j] = a[i];
-        a[i] = v;
-        i += equal;
-      }
-      std::swap(a[i], a[n - 1]);
-      a += i + 1;
-      n -= i + 1;
-      continue;
-    }
-    std::swap(a[i], a[n - 1]);
-    // Recurse into the smaller side, loop on the larger.
-    const std::size_t left = i;
-    const std::size_t right = n - i - 1;
-    if (left < right) {
-      SortKeys(a, left, depth);
-      a += i + 1;
-      n = right;
-    } else {
-      SortKeys(a + i + 1, right, depth);
-      n = left;
-    }
-  }
-  for (std::size_t i = 1; i < n; ++i) {
-    const std::uint64_t v = a[i];
-    std::size_t j = i;
-    for (; j > 0 && a[j - 1] > v; --j) a[j] = a[j - 1];
-    a[j] = v;
+    if (next <= n) above[k] = static_cast<std::uint32_t>(next);
   }
 }
 
-void SortKeys(std::uint64_t* a, std::size_t n) noexcept {
-  SortKeys(a, n, 2 * static_cast<int>(std::bit_width(n)));
+/// seen_below[c] / seen_above[c]: the nearest count at or below / at or above c that a curve
+/// point has (first[c] != kUnseen); counts 0 and n always have one.
+void NearestSeen(const std::uint64_t* first, std::size_t n, std::uint32_t* seen_below, std::uint32_t* seen_above) {
+  std::uint32_t last = 0;
+  for (std::size_t c = 0; c <= n; ++c) {
+    last = first[c] != kUnseen ? static_cast<std::uint32_t>(c) : last;
+    seen_below[c] = last;
+  }
+  last = static_cast<std::uint32_t>(n);
+  for (std::size_t c = n + 1; c-- > 0;) {
+    last = first[c] != kUnseen ? static_cast<std::uint32_t>(c) : last;
+    seen_above[c] = last;
+  }
+}
+
+/// Section 3.2.2 with the ARCHITECTURE.md kExact rule, read from the walk's tables: the curve's
+/// points with count c (FPR or recall = rate(c)) run from y_first(c) to y_last(c). A grid point g
+/// that some points lie on exactly gives y_a / y_b = the lowest / highest y among them (the
+/// strategy: pessimistic, optimistic, or their mean); otherwise a = the last point with x < g,
+/// b = the first with x > g: optimistic max(y_a, y_b), pessimistic min, interpolation
+/// y_a + (y_b - y_a)(g - x_a)/(x_b - x_a). YAt(c, first) gives the y of the first (first = true)
+/// or the last point with count c.
+template <class YAt>
+void ReadGridExact(std::span<const double> grid, GridStrategy strategy, const double* rate,
+                   const std::uint32_t* below, const std::uint32_t* equal, const std::uint32_t* above,
+                   const std::uint64_t* first_at,
+                   const std::uint32_t* seen_below, const std::uint32_t* seen_above, YAt y_at, double* out) {
+  for (std::size_t k = 0; k < grid.size(); ++k) {
+    const std::uint32_t eq = equal[k];
+    if (eq != kNone && first_at[eq] != kUnseen) {
+      const double y_first = y_at(eq, true);
+      const double y_last = y_at(eq, false);
+      const double lowest = std::min(y_first, y_last);
+      const double highest = std::max(y_first, y_last);
+      switch (strategy) {
+        case GridStrategy::kOptimistic:
+          out[k] = highest;
+          break;
+        case GridStrategy::kPessimistic:
+          out[k] = lowest;
+          break;
+        default:
+          out[k] = (lowest + highest) / 2.0;
+          break;
+      }
+      continue;
+    }
+    // Not a run, so 0 < g < 1 (counts 0 and n always have points): both neighbours exist.
+    const std::uint32_t a = seen_below[below[k]];
+    const std::uint32_t b = seen_above[above[k]];
+    const double y_a = y_at(a, false);
+    const double y_b = y_at(b, true);
+    switch (strategy) {
+      case GridStrategy::kOptimistic:
+        out[k] = std::max(y_a, y_b);
+        break;
+      case GridStrategy::kPessimistic:
+        out[k] = std::min(y_a, y_b);
+        break;
+      default: {
+        const double x_a = rate[a];
+        out[k] = y_a + (y_b - y_a) * (grid[k] - x_a) / (rate[b] - x_a);
+        break;
+      }
+    }
+  }
+}
+
+/// Precision tp / (tp + fp), and 1 at the leading point (0, 0) (sklearn's first PR point).
+double PrecisionOf(std::uint64_t tp, std::uint64_t fp) noexcept {
+  if (tp + fp == 0) return 1.0;
+  const auto tps = static_cast<double>(tp);
+  return tps / (tps + static_cast<double>(fp));
 }
 
 /// The authors' reading of a merged threshold curve (x strictly increasing, from 0 to 1): an
@@ -362,6 +310,8 @@ void CurveGridScratch::Reserve(std::size_t m, int thresholds) {
   const std::size_t t = thresholds > 0 ? static_cast<std::size_t>(thresholds) : 0;
   const std::size_t points = std::max(m, t) + 2;
   keys_.reserve(m);
+  tp_at_.reserve(m + 1);
+  fp_at_.reserve(m + 1);
   positives_.reserve(t + 1);
   negatives_.reserve(t + 1);
   roc_x_.reserve(points);
@@ -370,7 +320,35 @@ void CurveGridScratch::Reserve(std::size_t m, int thresholds) {
   pr_y_.reserve(points);
 }
 
+CurvePoints CurveGridScratch::roc() const {
+  if (roc_points_ == 0 && exact_points_ > 0) {
+    roc_x_.resize(exact_points_);
+    roc_y_.resize(exact_points_);
+    for (std::size_t i = 0; i < exact_points_; ++i) {
+      roc_x_[i] = fpr_of_[fp_at_[i]];
+      roc_y_[i] = tpr_of_[tp_at_[i]];
+    }
+    roc_points_ = exact_points_;
+  }
+  return {std::span<const double>(roc_x_).first(roc_points_), std::span<const double>(roc_y_).first(roc_points_)};
+}
+
+CurvePoints CurveGridScratch::pr() const {
+  if (pr_points_ == 0 && exact_points_ > 0) {
+    pr_x_.resize(exact_points_);
+    pr_y_.resize(exact_points_);
+    for (std::size_t i = 0; i < exact_points_; ++i) {
+      pr_x_[i] = tpr_of_[tp_at_[i]];
+      pr_y_[i] = PrecisionOf(tp_at_[i], fp_at_[i]);
+    }
+    pr_points_ = exact_points_;
+  }
+  return {std::span<const double>(pr_x_).first(pr_points_), std::span<const double>(pr_y_).first(pr_points_)};
+}
+
 CurveGridEvaluator::CurveGridEvaluator(CurveGridOptions options) : options_(std::move(options)) {
+  static std::atomic<std::uint64_t> next_id{1};
+  id_ = next_id.fetch_add(1, std::memory_order_relaxed);
   PERFSHAP_CHECK(options_.thresholds >= 2,
                  "CurveGridOptions: thresholds = " + std::to_string(options_.thresholds) +
                      " is below 2; use thresholds:101 as the authors' scripts");
@@ -427,87 +405,210 @@ void CurveGridEvaluator::EvaluateExact(std::span<const double> y_true, std::span
       ThrowLabel(i, y_true[i]);
     }
   }
-  const ClassCounts counts{front, m - front};
-  RequireBothClasses(counts);
+  RequireBothClasses({front, m - front});
   std::uint64_t* const keys = s.keys_.data();
   SortKeys(keys, front);
   SortKeys(keys + front, m - front);
 
-  const auto n_pos = static_cast<double>(counts.positives);
-  const auto n_neg = static_cast<double>(counts.negatives);
-  s.roc_x_.resize(m + 1);
-  s.roc_y_.resize(m + 1);
-  s.pr_x_.resize(m + 1);
-  s.pr_y_.resize(m + 1);
-  // Leading points at threshold +inf: ROC (0, 0), PR (recall 0, precision 1).
-  s.roc_x_[0] = 0.0;
-  s.roc_y_[0] = 0.0;
-  s.pr_x_[0] = 0.0;
-  s.pr_y_[0] = 1.0;
-  std::size_t points = 1;
-  StreamingGridReader roc_reader(options_.fpr_grid, options_.strategy, out.tpr.data());
-  StreamingGridReader pr_reader(options_.recall_grid, options_.strategy, out.precision.data());
-  roc_reader.Push(0.0, 0.0);
-  pr_reader.Push(0.0, 1.0);
+  // The distinct scores from the highest, both classes at once: positives [0, pos) and
+  // negatives [front, neg) not yet walked.
+  struct Merge {
+    const std::uint64_t* keys;
+    std::size_t front;
+    std::size_t pos;
+    std::size_t neg;
+    bool Next(std::size_t& dp, std::size_t& dn) noexcept {
+      if (pos == 0 && neg == front) return false;
+      std::uint64_t key = 0;
+      if (pos > 0) key = keys[pos - 1];
+      if (neg > front) key = std::max(key, keys[neg - 1]);
+      dp = 0;
+      dn = 0;
+      while (pos > 0 && keys[pos - 1] == key) {
+        --pos;
+        ++dp;
+      }
+      while (neg > front && keys[neg - 1] == key) {
+        --neg;
+        ++dn;
+      }
+      return true;
+    }
+  } groups{keys, front, front, m};
+  WalkExact(groups, front, m - front, s, out);
+}
 
-  // Walk the distinct scores from the highest (sklearn _binary_clf_curve), both classes at once.
+void CurveGridEvaluator::EvaluateRanked(std::span<const double> y_true, std::span<const std::uint32_t> order,
+                                        std::span<const std::uint8_t> tie_with_previous, CurveGridScratch& s,
+                                        CurveGridValues& out) const {
+  PERFSHAP_CHECK(options_.mode == CurveMode::kExact,
+                 "CurveGridEvaluator::EvaluateRanked reads exact curves; use Evaluate with --curve-points " +
+                     CurvePointsName(options_));
+  const std::size_t m = y_true.size();
+  CheckLengths(m, order.size());
+  CheckLengths(m, tie_with_previous.size());
+  out.tpr.resize(options_.fpr_grid.size());
+  out.precision.resize(options_.recall_grid.size());
+  std::size_t positives = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    const double v = y_true[i];
+    if (v == 1.0) ++positives;
+    else if (v != 0.0) ThrowLabel(i, v);
+  }
+  RequireBothClasses({positives, m - positives});
+#ifndef NDEBUG
+  {
+    std::vector<std::uint8_t> seen(m, 0);
+    for (std::uint32_t r : order) {
+      PERFSHAP_CHECK(r < m && seen[r] == 0, "CurveGridEvaluator::EvaluateRanked: order is not a permutation");
+      seen[r] = 1;
+    }
+  }
+#endif
+  // Tie groups from the highest rank down: a group ends where its lowest row does not tie
+  // with the row below it.
+  struct Ranked {
+    const double* y;
+    const std::uint32_t* order;
+    const std::uint8_t* tie;
+    std::size_t rest;  // rows [0, rest) not yet walked
+    bool Next(std::size_t& dp, std::size_t& dn) noexcept {
+      if (rest == 0) return false;
+      std::size_t positives = 0;
+      std::size_t count = 0;
+      do {
+        --rest;
+        ++count;
+        positives += y[order[rest]] == 1.0 ? 1 : 0;
+      } while (rest > 0 && tie[rest] != 0);
+      dp = positives;
+      dn = count - positives;
+      return true;
+    }
+  } groups{y_true.data(), order.data(), tie_with_previous.data(), m};
+  WalkExact(groups, positives, m - positives, s, out);
+}
+
+// The curve walk shared by EvaluateExact and EvaluateRanked: groups of tied rows from the
+// highest score down (sklearn _binary_clf_curve), one curve point per group. The walk itself has
+// no data-dependent branch: it records counts (per point, and the first and last point at each
+// false- / true-positive count) and the two areas; the grids are read from those tables after it.
+// Rates come from tables made once per class counts, so the only division per point is the
+// precision of the areas.
+template <class Groups>
+void CurveGridEvaluator::WalkExact(Groups& groups, std::size_t n_pos_count, std::size_t n_neg_count,
+                                   CurveGridScratch& s, CurveGridValues& out) const {
+  const std::size_t m = n_pos_count + n_neg_count;
+  const std::size_t big_n = n_neg_count;
+  const std::size_t big_p = n_pos_count;
+  const auto n_pos = static_cast<double>(big_p);
+  const auto n_neg = static_cast<double>(big_n);
+  if (s.tpr_of_.size() != big_p + 1) {
+    s.tpr_of_.resize(big_p + 1);
+    for (std::size_t c = 0; c <= big_p; ++c) s.tpr_of_[c] = static_cast<double>(c) / n_pos;
+  }
+  if (s.fpr_of_.size() != big_n + 1) {
+    s.fpr_of_.resize(big_n + 1);
+    for (std::size_t c = 0; c <= big_n; ++c) s.fpr_of_[c] = static_cast<double>(c) / n_neg;
+  }
+  const double* const tpr_of = s.tpr_of_.data();
+  const double* const fpr_of = s.fpr_of_.data();
+  for (auto* v : {&s.tp_at_, &s.fp_at_})
+    if (v->size() < m + 1) v->resize(m + 1);
+  // Slot N + 1 (P + 1) receives the writes of groups that start no new count.
+  s.roc_first_.assign(big_n + 2, kUnseen);
+  s.roc_last_.resize(big_n + 2);
+  s.pr_first_.assign(big_p + 2, kUnseen);
+  s.pr_last_.resize(big_p + 2);
+  std::uint64_t* const tp_at = s.tp_at_.data();
+  std::uint64_t* const fp_at = s.fp_at_.data();
+  std::uint64_t* const roc_first = s.roc_first_.data();
+  std::uint64_t* const roc_last = s.roc_last_.data();
+  std::uint64_t* const pr_first = s.pr_first_.data();
+  std::uint64_t* const pr_last = s.pr_last_.data();
+  // The leading point at threshold +inf: ROC (0, 0), PR (recall 0, precision 1).
+  tp_at[0] = 0;
+  fp_at[0] = 0;
+  roc_first[0] = roc_last[0] = 0;
+  pr_first[0] = pr_last[0] = 0;
+  std::size_t points = 1;
+
   // Mann-Whitney 2U = sum over a tie block of 2 dp (negatives below) + dp dn, exact in integers.
+  // The areas: metric.cpp AveragePrecision / AuprcTrapezoid's terms in the same order; a group
+  // of negatives only adds dtp = 0 (+0.0 to a sum of non-negative terms: no change, bit for bit).
   std::uint64_t twice_u = 0;
   CompensatedSum average_precision;
   CompensatedSum trapezoid;
-  std::size_t tp = 0;
-  std::size_t fp = 0;
-  std::size_t pos = front;  // positives not yet walked: [0, pos)
-  std::size_t neg = m;      // negatives not yet walked: [front, neg)
+  std::uint64_t tp = 0;
+  std::uint64_t fp = 0;
+  std::size_t roc_counts = 1;  // counts with a point: how many first_ entries were set
+  std::size_t pr_counts = 1;
   double previous_precision = 1.0;
-  while (pos > 0 || neg > front) {
-    std::uint64_t key = 0;
-    if (pos > 0) key = keys[pos - 1];
-    if (neg > front) key = std::max(key, keys[neg - 1]);
-    std::size_t dp = 0;
-    std::size_t dn = 0;
-    while (pos > 0 && keys[pos - 1] == key) {
-      --pos;
-      ++dp;
-    }
-    while (neg > front && keys[neg - 1] == key) {
-      --neg;
-      ++dn;
-    }
+  std::size_t dp = 0;
+  std::size_t dn = 0;
+  while (groups.Next(dp, dn)) {
     tp += dp;
     fp += dn;
-    twice_u +=
-        2 * static_cast<std::uint64_t>(dp) * (counts.negatives - fp) + static_cast<std::uint64_t>(dp) * dn;
-    const auto tps = static_cast<double>(tp);
-    const auto fps = static_cast<double>(fp);
-    const double precision = tps / (tps + fps);
-    const double fpr = fps / n_neg;
-    const double tpr = tps / n_pos;
-    s.roc_x_[points] = fpr;
-    s.roc_y_[points] = tpr;
-    s.pr_x_[points] = tpr;
-    s.pr_y_[points] = precision;
+    twice_u += 2 * static_cast<std::uint64_t>(dp) * (big_n - fp) + static_cast<std::uint64_t>(dp) * dn;
+    tp_at[points] = tp;
+    fp_at[points] = fp;
     ++points;
-    roc_reader.Push(fpr, tpr);
-    pr_reader.Push(tpr, precision);
-    // Same terms, same order as metric.cpp AveragePrecision / AuprcTrapezoid.
-    if (dp != 0) {
-      const auto dtp = static_cast<double>(dp);
-      average_precision.Add(dtp * tps / (tps + fps));
-      trapezoid.Add(dtp * (0.5 * (precision + previous_precision)));
-    }
+    roc_first[dn != 0 ? fp : big_n + 1] = tp;
+    roc_last[fp] = tp;
+    pr_first[dp != 0 ? tp : big_p + 1] = fp;
+    pr_last[tp] = fp;
+    roc_counts += dn != 0 ? 1 : 0;
+    pr_counts += dp != 0 ? 1 : 0;
+    const double precision = PrecisionOf(tp, fp);
+    const auto dtp = static_cast<double>(dp);
+    average_precision.Add(dtp * precision);
+    trapezoid.Add(dtp * (0.5 * (precision + previous_precision)));
     previous_precision = precision;
   }
-  s.roc_x_.resize(points);
-  s.roc_y_.resize(points);
-  s.pr_x_.resize(points);
-  s.pr_y_.resize(points);
-
+  s.exact_points_ = points;
+  s.roc_points_ = 0;
+  s.pr_points_ = 0;
   out.auc = static_cast<double>(twice_u) / (2.0 * (n_pos * n_neg));
   out.average_precision = average_precision.Value() / n_pos;
   out.auprc_trapezoid = trapezoid.Value() / n_pos;
-  roc_reader.Finish();
-  pr_reader.Finish();
+
+  // The grids.
+  const std::size_t widest = std::max(big_n, big_p) + 1;
+  if (s.seen_below_.size() < widest) {
+    s.seen_below_.resize(widest);
+    s.seen_above_.resize(widest);
+  }
+  auto index = [this](CurveGridScratch::GridIndex& cache, std::span<const double> grid, const double* rate,
+                      std::size_t n) -> const CurveGridScratch::GridIndex& {
+    if (cache.evaluator != id_ || cache.count != n) {
+      IndexGrid(grid, rate, n, cache.below, cache.equal, cache.above);
+      cache.evaluator = id_;
+      cache.count = n;
+    }
+    return cache;
+  };
+  auto identity = [&](std::size_t n) {
+    for (std::size_t c = 0; c <= n; ++c) s.seen_below_[c] = s.seen_above_[c] = static_cast<std::uint32_t>(c);
+  };
+  {
+    const auto& idx = index(s.roc_index_, options_.fpr_grid, fpr_of, big_n);
+    if (roc_counts == big_n + 1) identity(big_n);
+    else NearestSeen(roc_first, big_n, s.seen_below_.data(), s.seen_above_.data());
+    ReadGridExact(
+        options_.fpr_grid, options_.strategy, fpr_of, idx.below.data(), idx.equal.data(), idx.above.data(),
+        roc_first, s.seen_below_.data(), s.seen_above_.data(),
+        [&](std::uint32_t c, bool first) { return tpr_of[first ? roc_first[c] : roc_last[c]]; }, out.tpr.data());
+  }
+  {
+    const auto& idx = index(s.pr_index_, options_.recall_grid, tpr_of, big_p);
+    if (pr_counts == big_p + 1) identity(big_p);
+    else NearestSeen(pr_first, big_p, s.seen_below_.data(), s.seen_above_.data());
+    ReadGridExact(
+        options_.recall_grid, options_.strategy, tpr_of, idx.below.data(), idx.equal.data(), idx.above.data(),
+        pr_first, s.seen_below_.data(), s.seen_above_.data(),
+        [&](std::uint32_t c, bool first) { return PrecisionOf(c, first ? pr_first[c] : pr_last[c]); },
+        out.precision.data());
+  }
 }
 
 void CurveGridEvaluator::EvaluateThresholds(std::span<const double> y_true, std::span<const double> score,
@@ -550,10 +651,8 @@ void CurveGridEvaluator::EvaluateThresholds(std::span<const double> y_true, std:
 
   // Walk the thresholds from the highest: counts only grow, so x (FPR, recall) never
   // decreases and the merge of equal x needs no sort.
-  s.roc_x_.resize(t + 1);
-  s.roc_y_.resize(t + 1);
-  s.pr_x_.resize(t + 1);
-  s.pr_y_.resize(t + 1);
+  for (auto* v : {&s.roc_x_, &s.roc_y_, &s.pr_x_, &s.pr_y_})
+    if (v->size() < t + 2) v->resize(t + 2);
   std::size_t roc_points = 0;
   std::size_t pr_points = 0;
   std::size_t tp = 0;
@@ -574,13 +673,13 @@ void CurveGridEvaluator::EvaluateThresholds(std::span<const double> y_true, std:
   if (s.pr_x_[pr_points - 1] < 1.0) {
     PushMerged(s.pr_x_, s.pr_y_, pr_points, 1.0, n_pos / (n_pos + n_neg));
   }
-  s.roc_x_.resize(roc_points);
-  s.roc_y_.resize(roc_points);
-  s.pr_x_.resize(pr_points);
-  s.pr_y_.resize(pr_points);
-
-  ReadGridThresholds(s.roc_x_, s.roc_y_, options_.fpr_grid, options_.strategy, out.tpr.data());
-  ReadGridThresholds(s.pr_x_, s.pr_y_, options_.recall_grid, options_.strategy, out.precision.data());
+  s.exact_points_ = 0;
+  s.roc_points_ = roc_points;
+  s.pr_points_ = pr_points;
+  const auto roc = s.roc();
+  const auto pr = s.pr();
+  ReadGridThresholds(roc.x, roc.y, options_.fpr_grid, options_.strategy, out.tpr.data());
+  ReadGridThresholds(pr.x, pr.y, options_.recall_grid, options_.strategy, out.precision.data());
   // The scripts' ShapAUC / ShapAUPRC: numpy trapz of the ShapROC / ShapPRC curves over the
   // grid; by linearity, per coalition the grid trapezoid of (tpr(g) - g) and of precision(r).
   out.auc = 0.5 + GridTrapezoid(options_.fpr_grid, out.tpr, true);

@@ -13,11 +13,14 @@
 #include <string>
 
 #include "common/compensated_sum.hpp"
+#include "common/sort_keys.hpp"
 #include "perfshap/error.hpp"
 
 namespace perfshap {
 
 namespace {
+
+using detail::OrderedKey;
 
 /// Clipping of log_loss (sklearn < 1.2 default, and the value named by metric.hpp).
 // sklearn 1.2 log_loss(eps="auto"): clip at the float64 machine epsilon.
@@ -93,16 +96,6 @@ void RequirePositives(const char* what, const ClassCounts& counts) {
                           std::to_string(counts.negatives) +
                           " labels, so recall is 0/0; pass a sample holding positives");
   }
-}
-
-/// Order-preserving map of a double to 64 unsigned bits: a < b <=> key(a) < key(b), and
-/// a == b <=> key(a) == key(b). -0.0 is folded onto +0.0 because they compare equal (one
-/// threshold, as numpy's diff sees them). NaN must be excluded before.
-std::uint64_t OrderedKey(double x) noexcept {
-  constexpr std::uint64_t kSignBit = std::uint64_t{1} << 63;
-  const double v = (x == 0.0) ? 0.0 : x;
-  const auto bits = std::bit_cast<std::uint64_t>(v);
-  return (bits & kSignBit) != 0 ? ~bits : (bits | kSignBit);
 }
 
 /// Cumulative counts at each distinct threshold, thresholds decreasing (sklearn

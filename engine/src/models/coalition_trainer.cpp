@@ -293,6 +293,7 @@ CoalitionTrainer::CoalitionTrainer(const PreparedSplit& split) : split_(split) {
   step_.resize(p + 1);
   nb_var_.resize(2 * p);
   row_scratch_.resize(split.n_test_);
+  if (split.kind_ == LearnerKind::kGaussianNb) row_scratch2_.resize(split.n_test_);
 }
 
 void CoalitionTrainer::Reset() noexcept {
@@ -553,33 +554,51 @@ void CoalitionTrainer::Index(std::span<double> out) const {
   for (std::size_t r = 0; r < m; ++r) out[r] += intercept_;
 }
 
+// sklearn _joint_log_likelihood: log prior + (-0.5 sum log(2 pi var) - 0.5 sum (x - theta)^2 /
+// var), the quadratic term summed over the players in order.
+void CoalitionTrainer::JointLogLikelihoods(double* jll0, double* jll1) const {
+  const std::size_t m = split_.n_test_;
+  const std::size_t p = split_.p_;
+  double* quad[2] = {jll0, jll1};
+  for (int c = 0; c < 2; ++c) {
+    double* const q = quad[c];
+    std::fill(q, q + m, 0.0);
+    for (std::size_t i = 0; i < k_; ++i) {
+      const double theta = split_.theta_[c * p + members_[i]];
+      const double var = nb_var_[c * p + i];
+      const double* x = split_.test_.data() + members_[i] * m;
+      for (std::size_t r = 0; r < m; ++r) {
+        const double d = x[r] - theta;
+        q[r] += d * d / var;
+      }
+    }
+    const double head = split_.log_prior_[c];
+    const double constant = nb_const_[c];
+    for (std::size_t r = 0; r < m; ++r) q[r] = head + (constant - 0.5 * q[r]);
+  }
+}
+
+bool CoalitionTrainer::RankTest(GaussianNbRanking& ranking) {
+  PERFSHAP_CHECK(split_.kind_ == LearnerKind::kGaussianNb, "RankTest: only for the gnb learner");
+  PERFSHAP_DCHECK(fitted_);
+  double* const jll0 = row_scratch_.data();
+  double* const jll1 = row_scratch2_.data();
+  JointLogLikelihoods(jll0, jll1);
+  const std::size_t m = split_.n_test_;
+  return RankGaussianNb(std::span<const double>(jll0, m), std::span<const double>(jll1, m), ranking);
+}
+
 void CoalitionTrainer::ScoreTest(std::span<double> out, ScoreScale scale) {
   PERFSHAP_DCHECK(fitted_);
   const std::size_t m = split_.n_test_;
   PERFSHAP_CHECK(out.size() >= m, "ScoreTest: the output needs one value per test row");
   switch (split_.kind_) {
     case LearnerKind::kGaussianNb: {
-      // sklearn _joint_log_likelihood: log prior + (-0.5 sum log(2 pi var)
-      // - 0.5 sum (x - theta)^2 / var), the quadratic term summed over the players in order.
-      const std::size_t p = split_.p_;
-      double* quad[2] = {row_scratch_.data(), out.data()};
-      for (int c = 0; c < 2; ++c) {
-        std::fill(quad[c], quad[c] + m, 0.0);
-        for (std::size_t i = 0; i < k_; ++i) {
-          const double theta = split_.theta_[c * p + members_[i]];
-          const double var = nb_var_[c * p + i];
-          const double* x = split_.test_.data() + members_[i] * m;
-          for (std::size_t r = 0; r < m; ++r) {
-            const double d = x[r] - theta;
-            quad[c][r] += d * d / var;
-          }
-        }
-      }
-      for (std::size_t r = 0; r < m; ++r) {
-        const double jll0 = split_.log_prior_[0] + (nb_const_[0] - 0.5 * quad[0][r]);
-        const double jll1 = split_.log_prior_[1] + (nb_const_[1] - 0.5 * quad[1][r]);
-        out[r] = scale == ScoreScale::kIndex ? jll1 - jll0 : GaussianNbProbability(jll0, jll1);
-      }
+      double* const jll0 = row_scratch_.data();
+      double* const jll1 = row_scratch2_.data();
+      JointLogLikelihoods(jll0, jll1);
+      for (std::size_t r = 0; r < m; ++r)
+        out[r] = scale == ScoreScale::kIndex ? jll1[r] - jll0[r] : GaussianNbProbability(jll0[r], jll1[r]);
       return;
     }
     case LearnerKind::kLinear:

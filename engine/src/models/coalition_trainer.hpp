@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "models/gaussian_nb_rank.hpp"
 #include "perfshap/coalition.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/learner.hpp"
@@ -145,6 +146,12 @@ class CoalitionTrainer {
    *  successful Fit since construction, Reset() or a failed Fit. */
   void ScoreTest(std::span<double> out, ScoreScale scale = ScoreScale::kProbability);
 
+  /** @brief gnb only: ranks the test rows by the last fit's P(1) exactly as ScoreTest's
+   *  probabilities order and tie them, evaluating P(1) only where the log-odds cannot decide
+   *  (RankGaussianNb). @return false when that cannot be done (non-finite log-likelihoods):
+   *  use ScoreTest then. */
+  bool RankTest(GaussianNbRanking& ranking);
+
   /** @brief Fit(s) then ScoreTest(out, scale). */
   int Score(Coalition s, std::span<double> out, ScoreScale scale = ScoreScale::kProbability) {
     const int iterations = Fit(s);
@@ -164,6 +171,7 @@ class CoalitionTrainer {
   void FitGaussianNb();
   void FitLinear();
   void Index(std::span<double> out) const;
+  void JointLogLikelihoods(double* jll0, double* jll1) const;
   [[noreturn]] void ThrowForCoalition(const std::string& what, const std::string& advice) const;
 
   const PreparedSplit& split_;
@@ -195,6 +203,7 @@ class CoalitionTrainer {
   std::vector<double> nb_var_;
   double nb_const_[2] = {0.0, 0.0};
   std::vector<double> row_scratch_;
+  std::vector<double> row_scratch2_;
 };
 
 }  // namespace perfshap::detail

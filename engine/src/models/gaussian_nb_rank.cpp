@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "models/gaussian_nb_rank.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "common/sort_keys.hpp"
+#include "models/gaussian_nb_model.hpp"
+
+namespace perfshap::detail {
+namespace {
+
+constexpr double kUnit = 0x1p-53;  // u, the unit roundoff of double
+constexpr double kLog2E = 1.4426950408889634;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Below this log-odds P(1) may be subnormal (x <= d < -708 gives exp(x) < 2^-1022), where
+// relative error bounds fail: such rows get the interval (-inf, kSubnormalCeiling], which holds
+// every P(1) < e^-699.
+constexpr double kSubnormalLogOdds = -700.0;
+constexpr double kSubnormalCeiling = -699.0;
+
+/// An upper bound of e^max(d, 0): 2^(ceil(max(d, 0) log2 e) + 1), rounded up so that it holds
+/// at the true log-odds too; +inf beyond 2^1000.
+double ExpBound(double d) noexcept {
+  const double y = std::max(d, 0.0) * (kLog2E * (1.0 + 0x1p-40)) + 0x1p-40;
+  if (!(y < 999.0)) return kInf;
+  const auto e = static_cast<std::uint64_t>(std::ceil(y)) + 1;
+  return std::bit_cast<double>((e + 1023) << 52);
+}
+
+/// [lo, hi] in log-odds units holding the row's computed P(1): P(1) lies in
+/// [sigma(lo), sigma(hi)]. With eta = the relative error radius of P(1) around sigma(d) (four
+/// times u (2|jll0| + 2|jll1| + 9), worked out for GaussianNbProbability's logsumexp, so that exp
+/// and log may each be off by about four ulps) and t = eta e^d:
+///   logit(sigma(d)(1 + eta)) <= d + eta + 2t   (t <= 1/2; otherwise P(1) may round to 1),
+///   logit(sigma(d)(1 - eta)) >= d - 1.01 eta - t,
+/// widened by a quarter, plus 4u|d| for the rounding of d = jll1 - jll0 and of d +- the radius.
+void Interval(double jll0, double jll1, double d, double& lo, double& hi) noexcept {
+  const double eta = 4.0 * kUnit * (2.0 * std::abs(jll0) + 2.0 * std::abs(jll1) + 16.0);
+  if (!(eta < 1e-3)) {
+    lo = -kInf;
+    hi = kInf;
+    return;
+  }
+  const double t = eta * ExpBound(d);
+  const double rounding = 4.0 * kUnit * std::abs(d);
+  hi = t < 0.5 ? d + (1.25 * (eta + 2.0 * t) + rounding) : kInf;
+  lo = d - (1.25 * (1.01 * eta + t) + rounding);
+  if (d < kSubnormalLogOdds) {
+    lo = -kInf;
+    hi = std::max(hi, kSubnormalCeiling);
+  }
+}
+
+}  // namespace
+
+bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, GaussianNbRanking& ranking) {
+  const std::size_t m = jll0.size();
+  if (jll1.size() != m || m > std::numeric_limits<std::uint32_t>::max()) return false;
+  ranking.order.resize(m);
+  ranking.tie.resize(m);
+  ranking.keys.resize(m);
+  ranking.lo.resize(m);
+  ranking.hi.resize(m);
+  ranking.prefix_hi.resize(m);
+  ranking.suffix_lo.resize(m);
+  ranking.cluster.reserve(m);
+  ranking.evaluated = 0;
+  if (m == 0) return true;
+  // Keys: the log-odds' order key with its lowest `bits` bits replaced by the row index, so one
+  // sort of plain integers orders the rows. Rows whose log-odds agree in all other bits may
+  // come out of order; their intervals then overlap, which puts them in one cluster below.
+  const int bits = static_cast<int>(std::bit_width(m - 1));
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  std::uint64_t* const keys = ranking.keys.data();
+  double* const lo = ranking.lo.data();
+  double* const hi = ranking.hi.data();
+  bool finite = true;
+  for (std::size_t i = 0; i < m; ++i) {
+    const double d = jll1[i] - jll0[i];
+    finite = finite && std::isfinite(d);
+    Interval(jll0[i], jll1[i], d, lo[i], hi[i]);
+    keys[i] = (OrderedKey(d) & ~mask) | static_cast<std::uint64_t>(i);
+  }
+  if (!finite) return false;
+  SortKeys(keys, m);
+
+  // In rank order: the largest hi so far and the smallest lo from here on. Ranks i - 1 and i are certainly in strict order, with every row
+  // before i below every row from i on, when the largest hi before i is below the smallest lo
+  // from i on; otherwise they share a cluster (tie[i] = 1 for now).
+  std::uint32_t* const order = ranking.order.data();
+  std::uint8_t* const tie = ranking.tie.data();
+  double* const prefix_hi = ranking.prefix_hi.data();
+  double* const suffix_lo = ranking.suffix_lo.data();
+  for (std::size_t i = 0; i < m; ++i) order[i] = static_cast<std::uint32_t>(keys[i] & mask);
+  double running = -kInf;
+  for (std::size_t i = 0; i < m; ++i) {
+    running = std::max(running, hi[order[i]]);
+    prefix_hi[i] = running;
+  }
+  running = kInf;
+  for (std::size_t i = m; i-- > 0;) {
+    running = std::min(running, lo[order[i]]);
+    suffix_lo[i] = running;
+  }
+  tie[0] = 0;
+  for (std::size_t i = 1; i < m; ++i) tie[i] = prefix_hi[i - 1] < suffix_lo[i] ? 0 : 1;
+  // Each cluster [begin, end): evaluate, sort by the exact probability, mark the real ties.
+  for (std::size_t begin = 0; begin < m;) {
+    std::size_t end = begin + 1;
+    while (end < m && tie[end] != 0) ++end;
+    if (end - begin >= 2) {
+      auto& cluster = ranking.cluster;
+      cluster.clear();
+      for (std::size_t i = begin; i < end; ++i) {
+        const std::uint32_t r = order[i];
+        cluster.emplace_back(GaussianNbProbability(jll0[r], jll1[r]), r);
+      }
+      std::sort(cluster.begin(), cluster.end());
+      for (std::size_t i = begin; i < end; ++i) {
+        order[i] = cluster[i - begin].second;
+        tie[i] = i > begin && cluster[i - begin].first == cluster[i - begin - 1].first ? 1 : 0;
+      }
+      ranking.evaluated += end - begin;
+    }
+    begin = end;
+  }
+  return true;
+}
+
+}  // namespace perfshap::detail
