@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
@@ -326,6 +327,8 @@ Json NamedCurves(const RobustnessResult& r, const std::vector<double>& mean, con
 void RunRobustness(const RobustnessCliOptions& o) {
   const CommonOptions& c = o.common;
   PrepareOut(c);
+  // The thread pool starts while the data and the splits are read.
+  std::optional<PoolWarmUp> warm_up(std::in_place, MakeExecution(c, "coalitions"));
   const Dataset data = LoadDataOrProbitDesign(c, o.rows);
 
   RobustnessOptions opt;
@@ -347,6 +350,7 @@ void RunRobustness(const RobustnessCliOptions& o) {
   opt.plan_name = plan_name;
   opt.execution = MakeExecution(c, "coalitions");
 
+  warm_up.reset();
   const RobustnessResult r = ExplainRobustness(data, plan, opt);
   const std::size_t p = r.n_features();
   const std::size_t nf = r.fpr_grid.size();

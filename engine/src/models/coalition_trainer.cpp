@@ -161,6 +161,11 @@ PreparedSplit::PreparedSplit(LearnerKind kind, const Dataset& data, std::span<co
                       learner + " needs both classes: use a stratified or larger training split");
   }
 
+  if (kind == LearnerKind::kGaussianNb) {
+    PrepareGaussianNb(data, columns, train_rows, test_rows);
+    return;
+  }
+
   // Gather the players' values; reject missing values and constant columns.
   // gnb needs only the moments of the training columns: they are read in place, not gathered.
   const bool nb = kind == LearnerKind::kGaussianNb;
@@ -266,6 +271,101 @@ PreparedSplit::PreparedSplit(LearnerKind kind, const Dataset& data, std::span<co
     const Eigen::VectorXd centred = ConstVectorMap(train_label_.data(), rows).array() - label_mean_;
     VectorMap(xty_.data(), cols).noalias() = t.transpose() * centred;
   }
+}
+
+// gnb needs the test values and the moments of the training columns only: per player the
+// ddof-0 variance over all training rows and per class the mean and ddof-0 variance, each
+// summed in row order as numpy's axis-0 reductions do (so the reference's order of training
+// rows gives its numbers bit for bit); the per-class sums run alongside, masked by the 0/1
+// label (adding 0 * x leaves a sum unchanged). The rows are the outer loop and the players the
+// inner one, so the players' sums advance together instead of one long chain of dependent
+// additions per player; each player's own sums keep their order.
+void PreparedSplit::PrepareGaussianNb(const Dataset& data, std::span<const std::size_t> columns,
+                                      std::span<const std::size_t> train_rows,
+                                      std::span<const std::size_t> test_rows) {
+  const std::size_t p = p_;
+  const std::string learner = LearnerName(kind_);
+  test_.resize(p * n_test_);
+  total_var_.assign(p, 0.0);
+  theta_.assign(2 * p, 0.0);
+  var_.assign(2 * p, 0.0);
+  for (int c = 0; c < 2; ++c) log_prior_[c] = std::log(class_count_[c] / static_cast<double>(n_train_));
+  std::vector<const double*> col(p);
+  for (std::size_t j = 0; j < p; ++j) col[j] = data.column(columns[j]).data();
+  std::vector<std::uint8_t> finite(p, 1);
+  for (std::size_t j = 0; j < p; ++j) {
+    double* te = test_.data() + j * n_test_;
+    bool ok = true;
+    for (std::size_t i = 0; i < n_test_; ++i) {
+      te[i] = col[j][test_rows[i]];
+      ok = ok && std::isfinite(te[i]);
+    }
+    finite[j] = ok ? 1 : 0;
+  }
+  // Pass 1: range, sum, per-class sums.
+  std::vector<double> lo(p), hi(p), sum(p, 0.0), sum1(p, 0.0), sum0(p, 0.0);
+  const double* y = train_label_.data();
+  for (std::size_t j = 0; j < p; ++j) lo[j] = hi[j] = col[j][train_rows[0]];
+  for (std::size_t i = 0; i < n_train_; ++i) {
+    const std::size_t r = train_rows[i];
+    const double y1 = y[i];
+    const double y0 = 1.0 - y1;
+    for (std::size_t j = 0; j < p; ++j) {
+      const double v = col[j][r];
+      lo[j] = std::min(lo[j], v);
+      hi[j] = std::max(hi[j], v);
+      sum[j] += v;
+      sum1[j] += y1 * v;
+      sum0[j] += y0 * v;
+    }
+  }
+  // Errors in player order, as the gathering path reports them: a missing value (naming the
+  // first such row, training rows first), else a constant player.
+  for (std::size_t j = 0; j < p; ++j) {
+    if (finite[j] == 0 || !std::isfinite(sum[j]) || !std::isfinite(lo[j]) || !std::isfinite(hi[j])) {
+      for (auto rows : {train_rows, test_rows})
+        for (std::size_t r : rows)
+          if (!std::isfinite(col[j][r]))
+            throw DataError(source_ + ": feature " + Quote(names_[j]) + " has a missing value in data row " +
+                            std::to_string(r) + "; drop or impute the row before training " + learner);
+    }
+    if (lo[j] == hi[j])
+      throw DataError(source_ + ": feature " + Quote(names_[j]) + " is constant on " + split_name_ + " (all " +
+                      std::to_string(n_train_) + " values are " + FormatNumber(lo[j]) + "); drop the column");
+  }
+  // Pass 2: squared deviations from the overall and the class means.
+  const double n = static_cast<double>(n_train_);
+  std::vector<double> mean(p), theta1(p), theta0(p), ss(p, 0.0), ss1(p, 0.0), ss0(p, 0.0);
+  for (std::size_t j = 0; j < p; ++j) {
+    mean[j] = sum[j] / n;
+    theta1[j] = sum1[j] / class_count_[1];
+    theta0[j] = sum0[j] / class_count_[0];
+  }
+  for (std::size_t i = 0; i < n_train_; ++i) {
+    const std::size_t r = train_rows[i];
+    const double y1 = y[i];
+    const double y0 = 1.0 - y1;
+    for (std::size_t j = 0; j < p; ++j) {
+      const double v = col[j][r];
+      const double d = v - mean[j];
+      const double d1 = v - theta1[j];
+      const double d0 = v - theta0[j];
+      ss[j] += d * d;
+      ss1[j] += y1 * (d1 * d1);
+      ss0[j] += y0 * (d0 * d0);
+    }
+  }
+  // sklearn GaussianNB._update_mean_variance with no past samples: np.mean, np.var.
+  for (std::size_t j = 0; j < p; ++j) {
+    total_var_[j] = ss[j] / n;
+    theta_[j] = theta0[j];
+    theta_[p + j] = theta1[j];
+    var_[j] = ss0[j] / class_count_[0];
+    var_[p + j] = ss1[j] / class_count_[1];
+  }
+  center_.assign(p, 0.0);
+  scale_.assign(p, 1.0);
+  abs_sum_.assign(p, 0.0);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -71,6 +71,9 @@ class PreparedSplit {
  private:
   friend class CoalitionTrainer;
 
+  void PrepareGaussianNb(const Dataset& data, std::span<const std::size_t> columns,
+                         std::span<const std::size_t> train_rows, std::span<const std::size_t> test_rows);
+
   LearnerKind kind_;
   LearnerOptions options_;
   std::string split_name_;

@@ -14,12 +14,40 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <thread>
 
 #include "perfshap/error.hpp"
 
 namespace perfshap {
 int ResolvedThreads(const ExecutionOptions& options) {
   return options.threads > 0 ? options.threads : std::max(1, tbb::info::default_concurrency());
+}
+
+struct PoolWarmUp::Impl {
+  std::thread thread;
+};
+
+PoolWarmUp::PoolWarmUp(const ExecutionOptions& options) : impl_(new Impl) {
+  const int threads = ResolvedThreads(options);
+  try {
+    impl_->thread = std::thread([threads] {
+      try {
+        // An arena of the computation's size with one task per thread: oneTBB initialises
+        // itself and starts the workers, which stay in its pool after the arena is gone.
+        tbb::task_arena arena(threads);
+        arena.execute([threads] { tbb::parallel_for(0, threads, [](int) {}); });
+      } catch (...) {
+        // Only a warm-up: the computation itself reports any real problem.
+      }
+    });
+  } catch (...) {
+    // No thread to spare: the computation starts the pool itself.
+  }
+}
+
+PoolWarmUp::~PoolWarmUp() {
+  if (impl_->thread.joinable()) impl_->thread.join();
+  delete impl_;
 }
 }  // namespace perfshap
 

@@ -122,9 +122,13 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
   for (std::size_t g = 0; g < n_games; ++g) partials.emplace_back(n_blocks, width);
   const Coalition full = FullCoalition(n);
 
-  // One worker per (thread, game), made when the thread first meets the game.
+  // One worker per thread, for the game of the block it last ran: a thread that moves on to
+  // another game frees its worker before making that game's, so memory is reused rather than
+  // grown by one worker per (thread, game) (fresh pages cost more than the remake; workers are
+  // Reset at every block anyway, so results do not depend on it).
   struct Scratch {
-    std::vector<std::unique_ptr<GameWorker>> workers;
+    std::unique_ptr<GameWorker> worker;
+    std::size_t game = 0;
     std::vector<double> value;
   };
   detail::Schedule schedule(options_.execution);
@@ -138,8 +142,12 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
   auto solve_block = [&](std::size_t flat, Scratch& scratch) {
     const std::size_t g = flat / n_blocks;
     const std::size_t b = flat % n_blocks;
-    auto& worker = scratch.workers[g];
-    if (!worker) worker = games[g]->MakeWorker();
+    auto& worker = scratch.worker;
+    if (!worker || scratch.game != g) {
+      worker.reset();
+      worker = games[g]->MakeWorker();
+      scratch.game = g;
+    }
     worker->Reset();
     ShapleyValues& result = results[g];
     auto acc = partials[g].Row(b);
@@ -167,7 +175,6 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
       n_blocks * n_games, block_size,
       [&] {
         auto s = std::make_unique<Scratch>();
-        s->workers.resize(n_games);
         s->value.assign(k, 0.0);
         return s;
       },
