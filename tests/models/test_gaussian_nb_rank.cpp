@@ -156,6 +156,18 @@ void ExpectRankedPathEqualsProbabilityPath(const Dataset& data, const SplitPlan&
       for (Coalition s = 1; s < total; ++s) {
         trainer.Fit(s);
         trainer.ScoreTest(p);
+        if (strategy == GridStrategy::kOptimistic) {
+          // The trainer's probabilities (cached per-player terms) equal the fitted model's own
+          // prediction, term by term from the raw test values, bit for bit.
+          const auto model = trainer.MakeModel();
+          std::vector<double> x;
+          for (std::size_t j = 0; j < columns.size(); ++j)
+            if (Contains(s, static_cast<int>(j)))
+              for (std::size_t row : plan[r].test) x.push_back(data.column(j)[row]);
+          std::vector<double> direct(split.n_test());
+          model->Predict(x, split.n_test(), direct);
+          ASSERT_EQ(direct, p) << name << " split " << r << " coalition " << s;
+        }
         evaluator.Evaluate(split.test_labels(), p, scratch_a, a);
         ASSERT_TRUE(trainer.RankTest(ranking));
         evaluator.EvaluateRanked(split.test_labels(), ranking.order, ranking.tie, scratch_b, b);

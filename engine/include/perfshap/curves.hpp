@@ -155,8 +155,6 @@ class PERFSHAP_EXPORT CurveGridScratch {
   // kExact, per count c of false positives (ROC) or true positives (PR): the other count at the
   // first and the last curve point with that count (kUnseen where no point has it).
   std::vector<std::uint64_t> roc_first_, roc_last_, pr_first_, pr_last_;
-  // Nearest count at or below / at or above c that some point has.
-  std::vector<std::uint32_t> seen_below_, seen_above_;
   // Where each grid point falls among the counts' rates, cached per (evaluator, count): the
   // largest count with rate < g, the count with rate == g, the smallest with rate > g.
   struct GridIndex {

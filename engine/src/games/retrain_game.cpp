@@ -31,6 +31,7 @@ class RetrainWorker final : public GameWorker {
  public:
   explicit RetrainWorker(const RetrainGame& game)
       : game_(game),
+        split_(game.split()),
         evaluator_(*game.settings().evaluator),
         trainer_(game.split()),
         scores_(game.split().n_test()),
@@ -50,7 +51,7 @@ class RetrainWorker final : public GameWorker {
   void Evaluate(Coalition s, std::span<double> out) override {
     const RetrainGameSettings& settings = game_.settings();
     const std::size_t curve_outputs = game_.curve_outputs();
-    const auto y = game_.split().test_labels();
+    const auto y = split_.test_labels();
     const bool extras = !settings.extra_metrics.empty();
     if (s == 0 && !extras) {
       // The random classifier (section 3.1): AUC 0.5, tpr = fpr, precision = b: payoffs 0.
@@ -120,6 +121,7 @@ class RetrainWorker final : public GameWorker {
   }
 
   const RetrainGame& game_;
+  const PreparedSplit& split_;
   const CurveGridEvaluator& evaluator_;
   CoalitionTrainer trainer_;
   std::vector<double> scores_;
@@ -140,18 +142,42 @@ double TestPrevalence(const PreparedSplit& split) {
   return y.empty() ? 0.0 : static_cast<double>(positives) / static_cast<double>(y.size());
 }
 
+double TestPrevalence(std::span<const double> label, std::span<const std::size_t> test) {
+  std::size_t positives = 0;
+  for (std::size_t r : test) positives += label[r] == 1.0 ? 1 : 0;
+  return test.empty() ? 0.0 : static_cast<double>(positives) / static_cast<double>(test.size());
+}
+
 RetrainGame::RetrainGame(const PreparedSplit& split, RetrainGameSettings settings)
-    : split_(split), settings_(std::move(settings)) {
+    : split_(&split), n_players_(split.n_players()), names_(split.player_names()), settings_(std::move(settings)) {
+  Check(split.test_labels());
+}
+
+RetrainGame::RetrainGame(SplitSource source, RetrainGameSettings settings)
+    : source_(std::move(source)), n_players_(static_cast<int>(source_.columns.size())), settings_(std::move(settings)) {
+  PERFSHAP_CHECK(source_.data != nullptr, "RetrainGame: no data set");
+  for (std::size_t c : source_.columns) {
+    PERFSHAP_CHECK(c < source_.data->n_features(), "RetrainGame: feature column " + std::to_string(c) + " is out of range");
+    names_.push_back(source_.data->feature_names()[c]);
+  }
+  const auto label = source_.data->label();
+  std::vector<double> test_labels;
+  test_labels.reserve(source_.test_rows.size());
+  for (std::size_t r : source_.test_rows) {
+    PERFSHAP_CHECK(r < label.size(), "RetrainGame: test row " + std::to_string(r) + " has no label");
+    test_labels.push_back(label[r]);
+  }
+  Check(test_labels);
+}
+
+void RetrainGame::Check(std::span<const double> y) {
   PERFSHAP_CHECK(settings_.evaluator != nullptr, "RetrainGame: no curve evaluator");
-  PERFSHAP_CHECK(split_.n_players() >= 1 && split_.n_players() <= kMaxExactPlayers,
-                 "RetrainGame: the split has no players");
+  PERFSHAP_CHECK(n_players_ >= 1 && n_players_ <= kMaxExactPlayers, "RetrainGame: the split has no players");
   PERFSHAP_CHECK(settings_.coalition_auc.empty() ||
-                     (split_.n_players() < 63 && settings_.coalition_auc.size() ==
-                                                     (std::size_t{1} << split_.n_players())),
+                     (n_players_ < 63 && settings_.coalition_auc.size() == (std::size_t{1} << n_players_)),
                  "RetrainGame: coalition_auc needs 2^n slots");
   curve_outputs_ = settings_.evaluator->payoff_count();
   // The AUC and the curves are undefined on a test part with one class: reported, not skipped.
-  const auto y = split_.test_labels();
   std::size_t positives = 0;
   std::size_t negatives = 0;
   for (double v : y) {
@@ -159,11 +185,23 @@ RetrainGame::RetrainGame(const PreparedSplit& split, RetrainGameSettings setting
     else if (v == 0.0) ++negatives;
   }
   if (positives == 0 || negatives == 0) {
-    const std::string& name = settings_.split_label.empty() ? split_.split_name() : settings_.split_label;
+    const std::string& name = !settings_.split_label.empty() ? settings_.split_label
+                              : split_ != nullptr         ? split_->split_name()
+                                                          : source_.name;
     throw DataError("the test part of " + name + " holds one class only (all " + std::to_string(y.size()) +
                     " test labels are " + (positives == 0 ? "negative" : "positive") +
                     "), so its AUC and curves are undefined; use --stratify, a larger --test-size or fewer folds");
   }
+}
+
+const PreparedSplit& RetrainGame::split() const {
+  if (split_ == nullptr) {
+    std::call_once(prepared_once_, [this] {
+      owned_ = std::make_unique<PreparedSplit>(source_.kind, *source_.data, source_.columns, source_.train_rows,
+                                               source_.test_rows, source_.options, source_.name);
+    });
+  }
+  return split_ != nullptr ? *split_ : *owned_;
 }
 
 std::unique_ptr<GameWorker> RetrainGame::MakeWorker() const { return std::make_unique<RetrainWorker>(*this); }

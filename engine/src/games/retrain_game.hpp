@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,6 +42,19 @@ struct RetrainGameSettings {
   std::span<double> coalition_auc;
 };
 
+/** @brief What a RetrainGame needs to prepare its split itself, on first use (all views must
+ *  outlive the game). */
+struct SplitSource {
+  LearnerKind kind = LearnerKind::kGaussianNb;
+  const Dataset* data = nullptr;
+  std::span<const std::size_t> columns;
+  std::span<const std::size_t> train_rows;
+  std::span<const std::size_t> test_rows;
+  LearnerOptions options;
+  /** How messages name the training rows, e.g. "the training rows of split 3 of mc:100". */
+  std::string name;
+};
+
 /**
  * @brief The coalition-retraining game of one train/test split.
  *
@@ -57,12 +71,22 @@ class RetrainGame final : public Game {
    */
   RetrainGame(const PreparedSplit& split, RetrainGameSettings settings);
 
-  int n_players() const override { return split_.n_players(); }
-  std::size_t n_outputs() const override { return curve_outputs_ + settings_.extra_metrics.size(); }
-  std::unique_ptr<GameWorker> MakeWorker() const override;
-  std::vector<std::string> player_names() const override { return split_.player_names(); }
+  /**
+   * @brief A game that prepares its split (PreparedSplit) when its first worker is made, on
+   * that worker's thread: the preparation of many splits then runs inside the solver's one
+   * parallel pass. The test part must hold both classes (checked here: DataError).
+   * @throws InvalidArgument without an evaluator or with a coalition_auc span of the wrong size.
+   */
+  RetrainGame(SplitSource source, RetrainGameSettings settings);
 
-  const PreparedSplit& split() const noexcept { return split_; }
+  int n_players() const override { return n_players_; }
+  std::size_t n_outputs() const override { return curve_outputs_ + settings_.extra_metrics.size(); }
+  /** @throws whatever preparing the split throws (DataError for bad data, InvalidArgument). */
+  std::unique_ptr<GameWorker> MakeWorker() const override;
+  std::vector<std::string> player_names() const override { return names_; }
+
+  /** @brief The prepared split (prepared now if it was not yet). */
+  const PreparedSplit& split() const;
   const RetrainGameSettings& settings() const noexcept { return settings_; }
   /** @brief Number of curve outputs (AUC, ROC grid, PR grid, AUPRC) before the extra metrics. */
   std::size_t curve_outputs() const noexcept { return curve_outputs_; }
@@ -72,12 +96,21 @@ class RetrainGame final : public Game {
   std::size_t auprc_offset() const noexcept { return curve_outputs_ - 1; }
 
  private:
-  const PreparedSplit& split_;
+  void Check(std::span<const double> test_labels);
+
+  SplitSource source_;
+  mutable std::once_flag prepared_once_;
+  mutable std::unique_ptr<PreparedSplit> owned_;
+  const PreparedSplit* split_ = nullptr;
+  int n_players_ = 0;
+  std::vector<std::string> names_;
   RetrainGameSettings settings_;
   std::size_t curve_outputs_ = 0;
 };
 
 /** @brief Test prevalence of a split (positives / test rows). */
 double TestPrevalence(const PreparedSplit& split);
+/** @brief Test prevalence of the rows `test` of labels `label`. */
+double TestPrevalence(std::span<const double> label, std::span<const std::size_t> test);
 
 }  // namespace perfshap::detail

@@ -186,25 +186,6 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   const std::size_t n_fpr = evaluator.fpr_grid().size();
   const std::size_t n_rec = evaluator.recall_grid().size();
 
-  // Prepare every split's shared statistics in parallel; errors are reported for the first
-  // failing split in split order, whatever the thread count.
-  std::vector<std::unique_ptr<detail::PreparedSplit>> prepared(n_splits);
-  {
-    std::vector<std::exception_ptr> errors(n_splits);
-    detail::Schedule schedule(options.execution);
-    schedule.ForEachBlock(n_splits, 0, [&](std::size_t r) {
-      try {
-        prepared[r] = std::make_unique<detail::PreparedSplit>(
-            options.learner, data, columns, plan[r].train, plan[r].test, options.learner_options,
-            "the training rows of " + SplitLabel(r, n_splits, options.plan_name));
-      } catch (...) {
-        errors[r] = std::current_exception();
-      }
-    });
-    for (const auto& e : errors)
-      if (e) std::rethrow_exception(e);
-  }
-
   // One game per split.
   const std::uint64_t total = std::uint64_t{1} << n;
   const bool keep_coalitions = total * n_splits <= (std::uint64_t{1} << 22);
@@ -213,16 +194,27 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   std::vector<double> baselines(n_splits, 0.5);
   std::vector<std::unique_ptr<detail::RetrainGame>> games;
   games.reserve(n_splits);
+  // Each game prepares its split's shared statistics (PreparedSplit) when the solver first
+  // needs it, inside the solver's parallel pass; a failing split is reported as the solver
+  // reports any block: the lowest one, whatever the thread count.
   for (std::size_t r = 0; r < n_splits; ++r) {
     detail::RetrainGameSettings settings;
     settings.evaluator = &evaluator;
     settings.split_label = SplitLabel(r, n_splits, options.plan_name);
-    if (options.prc_baseline == PrcBaseline::kPrevalence) baselines[r] = detail::TestPrevalence(*prepared[r]);
+    if (options.prc_baseline == PrcBaseline::kPrevalence) baselines[r] = detail::TestPrevalence(label, plan[r].test);
     settings.prc_baseline = baselines[r];
     settings.extra_metrics = options.extra_metrics;
     settings.class_threshold = options.class_threshold;
     if (keep_coalitions) settings.coalition_auc = std::span<double>(result.coalition_auc).subspan(r * total, total);
-    games.push_back(std::make_unique<detail::RetrainGame>(*prepared[r], std::move(settings)));
+    detail::SplitSource split;
+    split.kind = options.learner;
+    split.data = &data;
+    split.columns = columns;
+    split.train_rows = plan[r].train;
+    split.test_rows = plan[r].test;
+    split.options = options.learner_options;
+    split.name = "the training rows of " + SplitLabel(r, n_splits, options.plan_name);
+    games.push_back(std::make_unique<detail::RetrainGame>(std::move(split), std::move(settings)));
   }
   std::vector<const Game*> game_ptrs;
   for (const auto& g : games) game_ptrs.push_back(g.get());
@@ -268,7 +260,7 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   const std::vector<double>& full_mean = full_band.mean();
   const std::vector<double> full_std = full_band.StdDev(0);
 
-  result.features = prepared[0]->player_names();
+  result.features = games[0]->player_names();
   result.columns = columns;
   result.learner = options.learner;
   result.curves = evaluator.options();
@@ -365,7 +357,7 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
       // The same game without the coalition sink: the main pass's values stay as they were.
       detail::RetrainGameSettings settings = games[r]->settings();
       settings.coalition_auc = {};
-      const detail::RetrainGame game(*prepared[r], std::move(settings));
+      const detail::RetrainGame game(games[r]->split(), std::move(settings));
       auto worker = game.MakeWorker();
       worker->Reset();  // a cold start: the retrained model does not depend on the main pass
       std::vector<double> out(k);

@@ -108,21 +108,6 @@ void IndexGrid(std::span<const double> grid, const double* rate, std::size_t n, 
   }
 }
 
-/// seen_below[c] / seen_above[c]: the nearest count at or below / at or above c that a curve
-/// point has (first[c] != kUnseen); counts 0 and n always have one.
-void NearestSeen(const std::uint64_t* first, std::size_t n, std::uint32_t* seen_below, std::uint32_t* seen_above) {
-  std::uint32_t last = 0;
-  for (std::size_t c = 0; c <= n; ++c) {
-    last = first[c] != kUnseen ? static_cast<std::uint32_t>(c) : last;
-    seen_below[c] = last;
-  }
-  last = static_cast<std::uint32_t>(n);
-  for (std::size_t c = n + 1; c-- > 0;) {
-    last = first[c] != kUnseen ? static_cast<std::uint32_t>(c) : last;
-    seen_above[c] = last;
-  }
-}
-
 /// Section 3.2.2 with the ARCHITECTURE.md kExact rule, read from the walk's tables: the curve's
 /// points with count c (FPR or recall = rate(c)) run from y_first(c) to y_last(c). A grid point g
 /// that some points lie on exactly gives y_a / y_b = the lowest / highest y among them (the
@@ -133,8 +118,7 @@ void NearestSeen(const std::uint64_t* first, std::size_t n, std::uint32_t* seen_
 template <class YAt>
 void ReadGridExact(std::span<const double> grid, GridStrategy strategy, const double* rate,
                    const std::uint32_t* below, const std::uint32_t* equal, const std::uint32_t* above,
-                   const std::uint64_t* first_at,
-                   const std::uint32_t* seen_below, const std::uint32_t* seen_above, YAt y_at, double* out) {
+                   const std::uint64_t* first_at, YAt y_at, double* out) {
   for (std::size_t k = 0; k < grid.size(); ++k) {
     const std::uint32_t eq = equal[k];
     if (eq != kNone && first_at[eq] != kUnseen) {
@@ -155,9 +139,13 @@ void ReadGridExact(std::span<const double> grid, GridStrategy strategy, const do
       }
       continue;
     }
-    // Not a run, so 0 < g < 1 (counts 0 and n always have points): both neighbours exist.
-    const std::uint32_t a = seen_below[below[k]];
-    const std::uint32_t b = seen_above[above[k]];
+    // Not a run, so 0 < g < 1, and counts 0 and n always have points: the nearest counts
+    // with points below and above g exist (usually below[k] and above[k] themselves; counts
+    // skipped by a group of tied rows have none).
+    std::uint32_t a = below[k];
+    while (first_at[a] == kUnseen) --a;
+    std::uint32_t b = above[k];
+    while (first_at[b] == kUnseen) ++b;
     const double y_a = y_at(a, false);
     const double y_b = y_at(b, true);
     switch (strategy) {
@@ -449,12 +437,18 @@ void CurveGridEvaluator::EvaluateRanked(std::span<const double> y_true, std::spa
   CheckLengths(m, tie_with_previous.size());
   out.tpr.resize(options_.fpr_grid.size());
   out.precision.resize(options_.recall_grid.size());
+  // Count and validate without a branch per row (the caller passes the same labels for every
+  // coalition; this pass is most of what a check costs).
   std::size_t positives = 0;
+  std::size_t bad = 0;
   for (std::size_t i = 0; i < m; ++i) {
     const double v = y_true[i];
-    if (v == 1.0) ++positives;
-    else if (v != 0.0) ThrowLabel(i, v);
+    positives += v == 1.0 ? 1 : 0;
+    bad += (v != 1.0) & (v != 0.0) ? 1 : 0;
   }
+  if (bad != 0)
+    for (std::size_t i = 0; i < m; ++i)
+      if (y_true[i] != 1.0 && y_true[i] != 0.0) ThrowLabel(i, y_true[i]);
   RequireBothClasses({positives, m - positives});
 #ifndef NDEBUG
   {
@@ -474,13 +468,14 @@ void CurveGridEvaluator::EvaluateRanked(std::span<const double> y_true, std::spa
     std::size_t rest;  // rows [0, rest) not yet walked
     bool Next(std::size_t& dp, std::size_t& dn) noexcept {
       if (rest == 0) return false;
-      std::size_t positives = 0;
-      std::size_t count = 0;
-      do {
+      --rest;
+      std::size_t positives = y[order[rest]] == 1.0 ? 1 : 0;
+      std::size_t count = 1;
+      while (rest > 0 && tie[rest] != 0) {
         --rest;
         ++count;
         positives += y[order[rest]] == 1.0 ? 1 : 0;
-      } while (rest > 0 && tie[rest] != 0);
+      }
       dp = positives;
       dn = count - positives;
       return true;
@@ -534,22 +529,15 @@ void CurveGridEvaluator::WalkExact(Groups& groups, std::size_t n_pos_count, std:
   std::size_t points = 1;
 
   // Mann-Whitney 2U = sum over a tie block of 2 dp (negatives below) + dp dn, exact in integers.
-  // The areas: metric.cpp AveragePrecision / AuprcTrapezoid's terms in the same order; a group
-  // of negatives only adds dtp = 0 (+0.0 to a sum of non-negative terms: no change, bit for bit).
   std::uint64_t twice_u = 0;
-  CompensatedSum average_precision;
-  CompensatedSum trapezoid;
   std::uint64_t tp = 0;
   std::uint64_t fp = 0;
-  std::size_t roc_counts = 1;  // counts with a point: how many first_ entries were set
-  std::size_t pr_counts = 1;
-  double previous_precision = 1.0;
   std::size_t dp = 0;
   std::size_t dn = 0;
   while (groups.Next(dp, dn)) {
     tp += dp;
     fp += dn;
-    twice_u += 2 * static_cast<std::uint64_t>(dp) * (big_n - fp) + static_cast<std::uint64_t>(dp) * dn;
+    twice_u += static_cast<std::uint64_t>(dp) * (2 * (big_n - fp) + dn);
     tp_at[points] = tp;
     fp_at[points] = fp;
     ++points;
@@ -557,27 +545,32 @@ void CurveGridEvaluator::WalkExact(Groups& groups, std::size_t n_pos_count, std:
     roc_last[fp] = tp;
     pr_first[dp != 0 ? tp : big_p + 1] = fp;
     pr_last[tp] = fp;
-    roc_counts += dn != 0 ? 1 : 0;
-    pr_counts += dp != 0 ? 1 : 0;
-    const double precision = PrecisionOf(tp, fp);
-    const auto dtp = static_cast<double>(dp);
-    average_precision.Add(dtp * precision);
-    trapezoid.Add(dtp * (0.5 * (precision + previous_precision)));
-    previous_precision = precision;
   }
   s.exact_points_ = points;
   s.roc_points_ = 0;
   s.pr_points_ = 0;
+  // The areas, metric.cpp AveragePrecision / AuprcTrapezoid's terms in the same order: one per
+  // group holding positives, i.e. per true-positive count c reached (pr_first[c] set), at that
+  // group's point (c, pr_first[c]); the trapezoid pairs it with the point before the group, the
+  // last one with the previous count c' (c', pr_last[c']).
+  CompensatedSum average_precision;
+  CompensatedSum trapezoid;
+  std::uint64_t previous = 0;
+  double previous_precision = PrecisionOf(0, pr_last[0]);
+  for (std::uint64_t c = 1; c <= big_p; ++c) {
+    if (pr_first[c] == kUnseen) continue;
+    const double precision = PrecisionOf(c, pr_first[c]);
+    const auto dtp = static_cast<double>(c - previous);
+    average_precision.Add(dtp * precision);
+    trapezoid.Add(dtp * (0.5 * (precision + previous_precision)));
+    previous = c;
+    previous_precision = PrecisionOf(c, pr_last[c]);
+  }
   out.auc = static_cast<double>(twice_u) / (2.0 * (n_pos * n_neg));
   out.average_precision = average_precision.Value() / n_pos;
   out.auprc_trapezoid = trapezoid.Value() / n_pos;
 
   // The grids.
-  const std::size_t widest = std::max(big_n, big_p) + 1;
-  if (s.seen_below_.size() < widest) {
-    s.seen_below_.resize(widest);
-    s.seen_above_.resize(widest);
-  }
   auto index = [this](CurveGridScratch::GridIndex& cache, std::span<const double> grid, const double* rate,
                       std::size_t n) -> const CurveGridScratch::GridIndex& {
     if (cache.evaluator != id_ || cache.count != n) {
@@ -587,25 +580,18 @@ void CurveGridEvaluator::WalkExact(Groups& groups, std::size_t n_pos_count, std:
     }
     return cache;
   };
-  auto identity = [&](std::size_t n) {
-    for (std::size_t c = 0; c <= n; ++c) s.seen_below_[c] = s.seen_above_[c] = static_cast<std::uint32_t>(c);
-  };
   {
     const auto& idx = index(s.roc_index_, options_.fpr_grid, fpr_of, big_n);
-    if (roc_counts == big_n + 1) identity(big_n);
-    else NearestSeen(roc_first, big_n, s.seen_below_.data(), s.seen_above_.data());
     ReadGridExact(
         options_.fpr_grid, options_.strategy, fpr_of, idx.below.data(), idx.equal.data(), idx.above.data(),
-        roc_first, s.seen_below_.data(), s.seen_above_.data(),
+        roc_first,
         [&](std::uint32_t c, bool first) { return tpr_of[first ? roc_first[c] : roc_last[c]]; }, out.tpr.data());
   }
   {
     const auto& idx = index(s.pr_index_, options_.recall_grid, tpr_of, big_p);
-    if (pr_counts == big_p + 1) identity(big_p);
-    else NearestSeen(pr_first, big_p, s.seen_below_.data(), s.seen_above_.data());
     ReadGridExact(
         options_.recall_grid, options_.strategy, tpr_of, idx.below.data(), idx.equal.data(), idx.above.data(),
-        pr_first, s.seen_below_.data(), s.seen_above_.data(),
+        pr_first,
         [&](std::uint32_t c, bool first) { return PrecisionOf(c, first ? pr_first[c] : pr_last[c]); },
         out.precision.data());
   }

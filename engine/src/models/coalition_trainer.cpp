@@ -393,7 +393,14 @@ CoalitionTrainer::CoalitionTrainer(const PreparedSplit& split) : split_(split) {
   step_.resize(p + 1);
   nb_var_.resize(2 * p);
   row_scratch_.resize(split.n_test_);
-  if (split.kind_ == LearnerKind::kGaussianNb) row_scratch2_.resize(split.n_test_);
+  if (split.kind_ == LearnerKind::kGaussianNb) {
+    row_scratch2_.resize(split.n_test_);
+    constexpr std::size_t kTermCacheDoubles = std::size_t{1} << 18;  // 2 MB
+    if (p <= 64 && p * p * 2 * split.n_test_ <= kTermCacheDoubles) {
+      nb_terms_.resize(p * p * 2 * split.n_test_);
+      nb_cached_.assign(p * p, 0);
+    }
+  }
 }
 
 void CoalitionTrainer::Reset() noexcept {
@@ -449,7 +456,11 @@ void CoalitionTrainer::ThrowForCoalition(const std::string& what, const std::str
 void CoalitionTrainer::FitGaussianNb() {
   const std::size_t p = split_.p_;
   double max_var = 0.0;
-  for (std::size_t j : members_) max_var = std::max(max_var, split_.total_var_[j]);
+  nb_owner_ = 0;
+  for (std::size_t j : members_) {
+    if (split_.total_var_[j] > max_var) nb_owner_ = j;
+    max_var = std::max(max_var, split_.total_var_[j]);
+  }
   const double epsilon = split_.options_.var_smoothing * max_var;
   for (int c = 0; c < 2; ++c) {
     double sum_log = 0.0;
@@ -654,18 +665,50 @@ void CoalitionTrainer::Index(std::span<double> out) const {
   for (std::size_t r = 0; r < m; ++r) out[r] += intercept_;
 }
 
+// Member `slot`'s quadratic term (x - theta_cj)^2 / var_cj (var smoothed by this coalition's
+// epsilon) over the test rows: from the cache, filled on first use.
+const double* CoalitionTrainer::GaussianNbTerms(std::size_t player, std::size_t slot, int c) {
+  const std::size_t m = split_.n_test_;
+  const std::size_t p = split_.p_;
+  double* const t = nb_terms_.data() + ((nb_owner_ * p + player) * 2 + static_cast<std::size_t>(c)) * m;
+  std::uint8_t& cached = nb_cached_[nb_owner_ * p + player];
+  if ((cached >> c & 1) == 0) {
+    const double theta = split_.theta_[static_cast<std::size_t>(c) * p + player];
+    const double var = nb_var_[static_cast<std::size_t>(c) * p + slot];
+    const double* x = split_.test_.data() + player * m;
+    for (std::size_t r = 0; r < m; ++r) {
+      const double d = x[r] - theta;
+      t[r] = d * d / var;
+    }
+    cached = static_cast<std::uint8_t>(cached | (1 << c));
+  }
+  return t;
+}
+
 // sklearn _joint_log_likelihood: log prior + (-0.5 sum log(2 pi var) - 0.5 sum (x - theta)^2 /
-// var), the quadratic term summed over the players in order.
-void CoalitionTrainer::JointLogLikelihoods(double* jll0, double* jll1) const {
+// var), the quadratic term summed over the players in order (from 0: the first term is copied,
+// 0 + t being t for t >= 0).
+void CoalitionTrainer::JointLogLikelihoods(double* jll0, double* jll1) {
   const std::size_t m = split_.n_test_;
   const std::size_t p = split_.p_;
   double* quad[2] = {jll0, jll1};
+  const bool cache = !nb_terms_.empty();
   for (int c = 0; c < 2; ++c) {
     double* const q = quad[c];
-    std::fill(q, q + m, 0.0);
+    if (k_ == 0) std::fill(q, q + m, 0.0);
     for (std::size_t i = 0; i < k_; ++i) {
-      const double theta = split_.theta_[c * p + members_[i]];
-      const double var = nb_var_[c * p + i];
+      if (cache) {
+        const double* t = GaussianNbTerms(members_[i], i, c);
+        if (i == 0) {
+          std::copy(t, t + m, q);
+        } else {
+          for (std::size_t r = 0; r < m; ++r) q[r] += t[r];
+        }
+        continue;
+      }
+      if (i == 0) std::fill(q, q + m, 0.0);
+      const double theta = split_.theta_[static_cast<std::size_t>(c) * p + members_[i]];
+      const double var = nb_var_[static_cast<std::size_t>(c) * p + i];
       const double* x = split_.test_.data() + members_[i] * m;
       for (std::size_t r = 0; r < m; ++r) {
         const double d = x[r] - theta;

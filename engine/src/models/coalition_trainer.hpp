@@ -174,7 +174,8 @@ class CoalitionTrainer {
   void FitGaussianNb();
   void FitLinear();
   void Index(std::span<double> out) const;
-  void JointLogLikelihoods(double* jll0, double* jll1) const;
+  void JointLogLikelihoods(double* jll0, double* jll1);
+  const double* GaussianNbTerms(std::size_t player, std::size_t slot, int c);
   [[noreturn]] void ThrowForCoalition(const std::string& what, const std::string& advice) const;
 
   const PreparedSplit& split_;
@@ -205,6 +206,14 @@ class CoalitionTrainer {
   // the per-class constant log prior - 0.5 sum log(2 pi var).
   std::vector<double> nb_var_;
   double nb_const_[2] = {0.0, 0.0};
+  // gnb: the member whose overall variance sets epsilon, and a cache of the quadratic terms
+  // (x - theta_cj)^2 / (var_cj + epsilon) of each (owner m, player j, class c) over the test
+  // rows at [((m * p + j) * 2 + c) * n_test] (filled on first use, flag in nb_cached_), kept
+  // while it stays under kTermCacheDoubles: a coalition's log-likelihoods are then sums of
+  // cached rows, with the same values and the same order of additions.
+  std::size_t nb_owner_ = 0;
+  std::vector<double> nb_terms_;
+  std::vector<std::uint8_t> nb_cached_;
   std::vector<double> row_scratch_;
   std::vector<double> row_scratch2_;
 };

@@ -22,13 +22,13 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kSubnormalLogOdds = -700.0;
 constexpr double kSubnormalCeiling = -699.0;
 
-/// An upper bound of e^max(d, 0): 2^(ceil(max(d, 0) log2 e) + 1), rounded up so that it holds
-/// at the true log-odds too; +inf beyond 2^1000.
+/// An upper bound of e^max(d, 0): 2^(floor(y) + 2) >= 2^(ceil(y) + 1) with y = max(d, 0) log2 e
+/// rounded up, so that it holds at the true log-odds too; y is capped at 999 (the bound is then
+/// 2^1001, far beyond any use: the interval is unbounded above from t >= 1/2 on).
 double ExpBound(double d) noexcept {
-  const double y = std::max(d, 0.0) * (kLog2E * (1.0 + 0x1p-40)) + 0x1p-40;
-  if (!(y < 999.0)) return kInf;
-  const auto e = static_cast<std::uint64_t>(std::ceil(y)) + 1;
-  return std::bit_cast<double>((e + 1023) << 52);
+  const double y = std::min(std::max(d, 0.0) * (kLog2E * (1.0 + 0x1p-40)) + 0x1p-40, 999.0);
+  const auto e = static_cast<std::int64_t>(y) + 2;
+  return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
 }
 
 /// [lo, hi] in log-odds units holding the row's computed P(1): P(1) lies in
@@ -38,17 +38,17 @@ double ExpBound(double d) noexcept {
 ///   logit(sigma(d)(1 + eta)) <= d + eta + 2t   (t <= 1/2; otherwise P(1) may round to 1),
 ///   logit(sigma(d)(1 - eta)) >= d - 1.01 eta - t,
 /// widened by a quarter, plus 4u|d| for the rounding of d = jll1 - jll0 and of d +- the radius.
-void Interval(double jll0, double jll1, double d, double& lo, double& hi) noexcept {
-  const double eta = 4.0 * kUnit * (2.0 * std::abs(jll0) + 2.0 * std::abs(jll1) + 16.0);
-  if (!(eta < 1e-3)) {
+inline void Interval(double jll0, double jll1, double d, double& lo, double& hi) noexcept {
+  const double eta = (8.0 * kUnit) * (std::abs(jll0) + std::abs(jll1)) + 64.0 * kUnit;
+  const double t = eta * ExpBound(d);
+  const double rounding = (4.0 * kUnit) * std::abs(d);
+  const double up = d + (1.25 * (eta + 2.0 * t) + rounding);
+  hi = t < 0.5 ? up : kInf;
+  lo = d - (1.25 * (1.01 * eta + t) + rounding);
+  if (!(eta < 1e-3)) {  // |jll| near 1e12: no useful bound (false also for NaN)
     lo = -kInf;
     hi = kInf;
-    return;
   }
-  const double t = eta * ExpBound(d);
-  const double rounding = 4.0 * kUnit * std::abs(d);
-  hi = t < 0.5 ? d + (1.25 * (eta + 2.0 * t) + rounding) : kInf;
-  lo = d - (1.25 * (1.01 * eta + t) + rounding);
   if (d < kSubnormalLogOdds) {
     lo = -kInf;
     hi = std::max(hi, kSubnormalCeiling);
@@ -66,7 +66,6 @@ bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, 
   ranking.lo.resize(m);
   ranking.hi.resize(m);
   ranking.prefix_hi.resize(m);
-  ranking.suffix_lo.resize(m);
   ranking.cluster.reserve(m);
   ranking.evaluated = 0;
   if (m == 0) return true;
@@ -88,26 +87,30 @@ bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, 
   if (!finite) return false;
   SortKeys(keys, m);
 
-  // In rank order: the largest hi so far and the smallest lo from here on. Ranks i - 1 and i are certainly in strict order, with every row
-  // before i below every row from i on, when the largest hi before i is below the smallest lo
-  // from i on; otherwise they share a cluster (tie[i] = 1 for now).
+  // In rank order: the largest hi so far, then (walking back) the smallest lo from here on.
+  // Ranks i - 1 and i are certainly in strict order, with every row before i below every row
+  // from i on, when the largest hi before i is below the smallest lo from i on; otherwise they
+  // share a cluster (tie[i] = 1 for now).
   std::uint32_t* const order = ranking.order.data();
   std::uint8_t* const tie = ranking.tie.data();
   double* const prefix_hi = ranking.prefix_hi.data();
-  double* const suffix_lo = ranking.suffix_lo.data();
-  for (std::size_t i = 0; i < m; ++i) order[i] = static_cast<std::uint32_t>(keys[i] & mask);
   double running = -kInf;
   for (std::size_t i = 0; i < m; ++i) {
-    running = std::max(running, hi[order[i]]);
+    const auto r = static_cast<std::uint32_t>(keys[i] & mask);
+    order[i] = r;
+    running = std::max(running, hi[r]);
     prefix_hi[i] = running;
   }
   running = kInf;
-  for (std::size_t i = m; i-- > 0;) {
+  unsigned joined = 0;
+  for (std::size_t i = m; i-- > 1;) {
     running = std::min(running, lo[order[i]]);
-    suffix_lo[i] = running;
+    const unsigned join = prefix_hi[i - 1] < running ? 0 : 1;
+    tie[i] = static_cast<std::uint8_t>(join);
+    joined |= join;
   }
   tie[0] = 0;
-  for (std::size_t i = 1; i < m; ++i) tie[i] = prefix_hi[i - 1] < suffix_lo[i] ? 0 : 1;
+  if (joined == 0) return true;
   // Each cluster [begin, end): evaluate, sort by the exact probability, mark the real ties.
   for (std::size_t begin = 0; begin < m;) {
     std::size_t end = begin + 1;

@@ -28,7 +28,6 @@ struct GaussianNbRanking {
   std::vector<double> lo;
   std::vector<double> hi;
   std::vector<double> prefix_hi;
-  std::vector<double> suffix_lo;
   std::vector<std::pair<double, std::uint32_t>> cluster;
 };
 
