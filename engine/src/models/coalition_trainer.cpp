@@ -9,6 +9,7 @@
 #include <limits>
 #include <numbers>
 #include <sstream>
+#include <type_traits>
 #include <utility>
 
 #include "models/gaussian_nb_model.hpp"
@@ -302,36 +303,62 @@ void PreparedSplit::PrepareGaussianNb(const Dataset& data, std::span<const std::
     }
     finite[j] = ok ? 1 : 0;
   }
-  // Pass 1: range, sum, per-class sums.
-  std::vector<double> lo(p), hi(p), sum(p, 0.0), sum1(p, 0.0), sum0(p, 0.0);
+  // Pass 1: sums (overall, per class), whether the player varies, whether all is finite; up to
+  // four players at a time, their sums kept in registers.
+  std::vector<double> sum(p, 0.0), sum1(p, 0.0), sum0(p, 0.0), check(p, 0.0);
+  std::vector<std::uint8_t> varies(p, 0);
   const double* y = train_label_.data();
-  for (std::size_t j = 0; j < p; ++j) lo[j] = hi[j] = col[j][train_rows[0]];
-  for (std::size_t i = 0; i < n_train_; ++i) {
-    const std::size_t r = train_rows[i];
-    const double y1 = y[i];
-    const double y0 = 1.0 - y1;
-    for (std::size_t j = 0; j < p; ++j) {
-      const double v = col[j][r];
-      lo[j] = std::min(lo[j], v);
-      hi[j] = std::max(hi[j], v);
-      sum[j] += v;
-      sum1[j] += y1 * v;
-      sum0[j] += y0 * v;
+  for (std::size_t j0 = 0; j0 < p; j0 += 4) {
+    const auto pass1 = [&]<std::size_t W>(std::integral_constant<std::size_t, W>) {
+      double s[W], s1[W], s0[W], nan[W], first[W];
+      bool differs[W];
+      for (std::size_t k = 0; k < W; ++k) {
+        s[k] = s1[k] = s0[k] = nan[k] = 0.0;
+        first[k] = col[j0 + k][train_rows[0]];
+        differs[k] = false;
+      }
+      for (std::size_t i = 0; i < n_train_; ++i) {
+        const std::size_t r = train_rows[i];
+        const double y1 = y[i];
+        const double y0 = 1.0 - y1;
+        for (std::size_t k = 0; k < W; ++k) {
+          const double v = col[j0 + k][r];
+          s[k] += v;
+          s1[k] += y1 * v;
+          s0[k] += y0 * v;
+          nan[k] += v * 0.0;  // NaN once a value is NaN or infinite
+          differs[k] = differs[k] | (v != first[k]);
+        }
+      }
+      for (std::size_t k = 0; k < W; ++k) {
+        sum[j0 + k] = s[k];
+        sum1[j0 + k] = s1[k];
+        sum0[j0 + k] = s0[k];
+        check[j0 + k] = nan[k];
+        varies[j0 + k] = differs[k] ? 1 : 0;
+      }
+    };
+    switch (std::min<std::size_t>(4, p - j0)) {
+      case 4: pass1(std::integral_constant<std::size_t, 4>{}); break;
+      case 3: pass1(std::integral_constant<std::size_t, 3>{}); break;
+      case 2: pass1(std::integral_constant<std::size_t, 2>{}); break;
+      default: pass1(std::integral_constant<std::size_t, 1>{}); break;
     }
   }
   // Errors in player order, as the gathering path reports them: a missing value (naming the
   // first such row, training rows first), else a constant player.
   for (std::size_t j = 0; j < p; ++j) {
-    if (finite[j] == 0 || !std::isfinite(sum[j]) || !std::isfinite(lo[j]) || !std::isfinite(hi[j])) {
+    if (finite[j] == 0 || check[j] != 0.0) {
       for (auto rows : {train_rows, test_rows})
         for (std::size_t r : rows)
           if (!std::isfinite(col[j][r]))
             throw DataError(source_ + ": feature " + Quote(names_[j]) + " has a missing value in data row " +
                             std::to_string(r) + "; drop or impute the row before training " + learner);
     }
-    if (lo[j] == hi[j])
+    if (varies[j] == 0)
       throw DataError(source_ + ": feature " + Quote(names_[j]) + " is constant on " + split_name_ + " (all " +
-                      std::to_string(n_train_) + " values are " + FormatNumber(lo[j]) + "); drop the column");
+                      std::to_string(n_train_) + " values are " + FormatNumber(col[j][train_rows[0]]) +
+                      "); drop the column");
   }
   // Pass 2: squared deviations from the overall and the class means.
   const double n = static_cast<double>(n_train_);
@@ -341,18 +368,40 @@ void PreparedSplit::PrepareGaussianNb(const Dataset& data, std::span<const std::
     theta1[j] = sum1[j] / class_count_[1];
     theta0[j] = sum0[j] / class_count_[0];
   }
-  for (std::size_t i = 0; i < n_train_; ++i) {
-    const std::size_t r = train_rows[i];
-    const double y1 = y[i];
-    const double y0 = 1.0 - y1;
-    for (std::size_t j = 0; j < p; ++j) {
-      const double v = col[j][r];
-      const double d = v - mean[j];
-      const double d1 = v - theta1[j];
-      const double d0 = v - theta0[j];
-      ss[j] += d * d;
-      ss1[j] += y1 * (d1 * d1);
-      ss0[j] += y0 * (d0 * d0);
+  for (std::size_t j0 = 0; j0 < p; j0 += 4) {
+    const auto pass2 = [&]<std::size_t W>(std::integral_constant<std::size_t, W>) {
+      double q[W], q1[W], q0[W], mu[W], t1[W], t0[W];
+      for (std::size_t k = 0; k < W; ++k) {
+        q[k] = q1[k] = q0[k] = 0.0;
+        mu[k] = mean[j0 + k];
+        t1[k] = theta1[j0 + k];
+        t0[k] = theta0[j0 + k];
+      }
+      for (std::size_t i = 0; i < n_train_; ++i) {
+        const std::size_t r = train_rows[i];
+        const double y1 = y[i];
+        const double y0 = 1.0 - y1;
+        for (std::size_t k = 0; k < W; ++k) {
+          const double v = col[j0 + k][r];
+          const double d = v - mu[k];
+          const double d1 = v - t1[k];
+          const double d0 = v - t0[k];
+          q[k] += d * d;
+          q1[k] += y1 * (d1 * d1);
+          q0[k] += y0 * (d0 * d0);
+        }
+      }
+      for (std::size_t k = 0; k < W; ++k) {
+        ss[j0 + k] = q[k];
+        ss1[j0 + k] = q1[k];
+        ss0[j0 + k] = q0[k];
+      }
+    };
+    switch (std::min<std::size_t>(4, p - j0)) {
+      case 4: pass2(std::integral_constant<std::size_t, 4>{}); break;
+      case 3: pass2(std::integral_constant<std::size_t, 3>{}); break;
+      case 2: pass2(std::integral_constant<std::size_t, 2>{}); break;
+      default: pass2(std::integral_constant<std::size_t, 1>{}); break;
     }
   }
   // sklearn GaussianNB._update_mean_variance with no past samples: np.mean, np.var.
