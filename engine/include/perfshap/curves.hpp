@@ -225,6 +225,16 @@ class PERFSHAP_EXPORT CurveGridEvaluator {
                       std::span<const std::uint8_t> tie_with_previous, CurveGridScratch& scratch,
                       CurveGridValues& out) const;
 
+  /**
+   * @brief EvaluateRanked for labels the caller has already checked (0/1 only) and counted:
+   * `positives` of them are 1. For a hot loop that evaluates many rankings of the same rows
+   * (debug builds check the labels and the count again).
+   * @throws InvalidArgument in kThresholds mode, on length mismatch or one class only.
+   */
+  void EvaluateRanked(std::span<const double> y_true, std::size_t positives, std::span<const std::uint32_t> order,
+                      std::span<const std::uint8_t> tie_with_previous, CurveGridScratch& scratch,
+                      CurveGridValues& out) const;
+
   /** @brief Number k of payoffs a coalition yields: 2 + |fpr_grid| + |recall_grid|. */
   std::size_t payoff_count() const noexcept {
     return 2 + options_.fpr_grid.size() + options_.recall_grid.size();

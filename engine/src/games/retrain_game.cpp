@@ -44,6 +44,8 @@ class RetrainWorker final : public GameWorker {
     // without computing every probability (RankGaussianNb; same order and ties, same bits).
     ranked_ = game.split().kind() == LearnerKind::kGaussianNb && options.mode == CurveMode::kExact &&
               game.settings().extra_metrics.empty();
+    // The game checked that the test labels are 0/1 with both classes; count them once.
+    for (double v : split_.test_labels()) test_positives_ += v == 1.0 ? 1 : 0;
   }
 
   void Reset() override { trainer_.Reset(); }
@@ -64,7 +66,7 @@ class RetrainWorker final : public GameWorker {
     if (ranked_) {
       trainer_.Fit(s);
       if (trainer_.RankTest(ranking_)) {
-        evaluator_.EvaluateRanked(y, ranking_.order, ranking_.tie, scratch_, values_);
+        evaluator_.EvaluateRanked(y, test_positives_, ranking_.order, ranking_.tie, scratch_, values_);
       } else {
         trainer_.ScoreTest(scores_, ScoreScale::kProbability);
         evaluator_.Evaluate(y, scores_, scratch_, values_);
@@ -131,6 +133,7 @@ class RetrainWorker final : public GameWorker {
   GaussianNbRanking ranking_;
   bool needs_classes_ = false;
   bool ranked_ = false;
+  std::size_t test_positives_ = 0;
 };
 
 }  // namespace
@@ -184,6 +187,12 @@ void RetrainGame::Check(std::span<const double> y) {
     if (v == 1.0) ++positives;
     else if (v == 0.0) ++negatives;
   }
+  if (positives + negatives != y.size())
+    throw DataError("a test label of " +
+                    (!settings_.split_label.empty() ? settings_.split_label
+                     : split_ != nullptr          ? split_->split_name()
+                                                  : source_.name) +
+                    " is neither 0 nor 1; the AUC needs a 0/1 label (name the positive class with --positive)");
   if (positives == 0 || negatives == 0) {
     const std::string& name = !settings_.split_label.empty() ? settings_.split_label
                               : split_ != nullptr         ? split_->split_name()

@@ -429,29 +429,37 @@ void CurveGridEvaluator::EvaluateExact(std::span<const double> y_true, std::span
 void CurveGridEvaluator::EvaluateRanked(std::span<const double> y_true, std::span<const std::uint32_t> order,
                                         std::span<const std::uint8_t> tie_with_previous, CurveGridScratch& s,
                                         CurveGridValues& out) const {
+  std::size_t positives = 0;
+  for (std::size_t i = 0; i < y_true.size(); ++i) {
+    const double v = y_true[i];
+    if (v == 1.0) ++positives;
+    else if (v != 0.0) ThrowLabel(i, v);
+  }
+  EvaluateRanked(y_true, positives, order, tie_with_previous, s, out);
+}
+
+void CurveGridEvaluator::EvaluateRanked(std::span<const double> y_true, std::size_t positives,
+                                        std::span<const std::uint32_t> order,
+                                        std::span<const std::uint8_t> tie_with_previous, CurveGridScratch& s,
+                                        CurveGridValues& out) const {
   PERFSHAP_CHECK(options_.mode == CurveMode::kExact,
                  "CurveGridEvaluator::EvaluateRanked reads exact curves; use Evaluate with --curve-points " +
                      CurvePointsName(options_));
   const std::size_t m = y_true.size();
   CheckLengths(m, order.size());
   CheckLengths(m, tie_with_previous.size());
+  PERFSHAP_CHECK(positives <= m, "CurveGridEvaluator::EvaluateRanked: more positives than labels");
   out.tpr.resize(options_.fpr_grid.size());
   out.precision.resize(options_.recall_grid.size());
-  // Count and validate without a branch per row (the caller passes the same labels for every
-  // coalition; this pass is most of what a check costs).
-  std::size_t positives = 0;
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < m; ++i) {
-    const double v = y_true[i];
-    positives += v == 1.0 ? 1 : 0;
-    bad += (v != 1.0) & (v != 0.0) ? 1 : 0;
-  }
-  if (bad != 0)
-    for (std::size_t i = 0; i < m; ++i)
-      if (y_true[i] != 1.0 && y_true[i] != 0.0) ThrowLabel(i, y_true[i]);
   RequireBothClasses({positives, m - positives});
 #ifndef NDEBUG
   {
+    std::size_t count = 0;
+    for (double v : y_true) {
+      PERFSHAP_CHECK(v == 0.0 || v == 1.0, "CurveGridEvaluator::EvaluateRanked: a label is not 0/1");
+      count += v == 1.0 ? 1 : 0;
+    }
+    PERFSHAP_CHECK(count == positives, "CurveGridEvaluator::EvaluateRanked: wrong count of positives");
     std::vector<std::uint8_t> seen(m, 0);
     for (std::uint32_t r : order) {
       PERFSHAP_CHECK(r < m && seen[r] == 0, "CurveGridEvaluator::EvaluateRanked: order is not a permutation");
