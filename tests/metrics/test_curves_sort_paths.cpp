@@ -168,7 +168,9 @@ TEST(CurveGridExactSortPaths, RankedEntryEqualsScoresEntryBitForBit) {
         CurveGridValues by_score = evaluator.MakeValues();
         CurveGridValues by_rank = evaluator.MakeValues();
         evaluator.Evaluate(s.y, s.p, scratch, by_score);
-        evaluator.EvaluateRanked(s.y, order, tie, shared, by_rank);
+        std::vector<std::uint8_t> positive(order.size());
+        for (std::size_t i = 0; i < order.size(); ++i) positive[i] = s.y[order[i]] == 1.0 ? 1 : 0;
+        evaluator.EvaluateRanked(positive, tie, shared, by_rank);
         const std::string what = s.name + (custom ? " irregular grid" : " default grid");
         ExpectMatchesMetricsAndRule(s, evaluator, shared, by_rank, strategy, what + " ranked");
         EXPECT_EQ(by_rank.auc, by_score.auc) << what;
@@ -185,15 +187,14 @@ TEST(CurveGridExactSortPaths, RankedEntryRejectsBadInput) {
   const CurveGridEvaluator evaluator{CurveGridOptions{}};
   CurveGridScratch scratch;
   CurveGridValues values = evaluator.MakeValues();
-  const std::vector<double> y = {1, 0, 1};
-  const std::vector<std::uint32_t> order = {0, 1, 2};
+  const std::vector<std::uint8_t> positive = {1, 0, 1};
   const std::vector<std::uint8_t> tie = {0, 0, 0};
-  EXPECT_THROW(evaluator.EvaluateRanked(y, std::vector<std::uint32_t>{0, 1}, tie, scratch, values), InvalidArgument);
-  EXPECT_THROW(evaluator.EvaluateRanked(std::vector<double>{1, 1, 1}, order, tie, scratch, values), InvalidArgument);
-  EXPECT_THROW(evaluator.EvaluateRanked(std::vector<double>{1, 2, 0}, order, tie, scratch, values), InvalidArgument);
+  EXPECT_THROW(evaluator.EvaluateRanked(positive, std::vector<std::uint8_t>{0, 0}, scratch, values), InvalidArgument);
+  EXPECT_THROW(evaluator.EvaluateRanked(std::vector<std::uint8_t>{1, 1, 1}, tie, scratch, values), InvalidArgument);
+  EXPECT_THROW(evaluator.EvaluateRanked(std::vector<std::uint8_t>{1, 2, 0}, tie, scratch, values), InvalidArgument);
   CurveGridOptions thresholds;
   ParseCurvePoints("thresholds:101", thresholds);
-  EXPECT_THROW(CurveGridEvaluator(thresholds).EvaluateRanked(y, order, tie, scratch, values), InvalidArgument);
+  EXPECT_THROW(CurveGridEvaluator(thresholds).EvaluateRanked(positive, tie, scratch, values), InvalidArgument);
 }
 
 TEST(CurveGridExactSortPaths, EqualsMetricFunctionsAndLiteralReadingBitForBit) {

@@ -170,7 +170,9 @@ void ExpectRankedPathEqualsProbabilityPath(const Dataset& data, const SplitPlan&
         }
         evaluator.Evaluate(split.test_labels(), p, scratch_a, a);
         ASSERT_TRUE(trainer.RankTest(ranking));
-        evaluator.EvaluateRanked(split.test_labels(), ranking.order, ranking.tie, scratch_b, b);
+        for (std::size_t i = 0; i < ranking.order.size(); ++i)
+          ASSERT_EQ(ranking.positive[i], split.test_labels()[ranking.order[i]] == 1.0 ? 1 : 0) << name;
+        evaluator.EvaluateRanked(ranking.positive, ranking.tie, scratch_b, b);
         const std::string what = name + " split " + std::to_string(r) + " coalition " + std::to_string(s);
         ASSERT_EQ(a.auc, b.auc) << what;
         ASSERT_EQ(a.average_precision, b.average_precision) << what;

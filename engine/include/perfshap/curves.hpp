@@ -146,9 +146,8 @@ class PERFSHAP_EXPORT CurveGridScratch {
   mutable std::vector<double> roc_x_, roc_y_, pr_x_, pr_y_;
   mutable std::size_t roc_points_ = 0;
   mutable std::size_t pr_points_ = 0;
-  // kExact: true- and false-positive counts at each of the exact_points_ points.
-  std::vector<std::uint64_t> tp_at_, fp_at_;
-  std::size_t exact_points_ = 0;
+  // kExact: whether roc() / pr() must rebuild the points from the tables below.
+  bool exact_points_ = false;
   // kExact: fp / N and tp / P for every count (the divisions of sklearn's fps / fps[-1] and
   // tps / tps[-1]), computed once per class counts and reused while they stay the same.
   std::vector<double> fpr_of_, tpr_of_;
@@ -214,26 +213,15 @@ class PERFSHAP_EXPORT CurveGridEvaluator {
   /**
    * @brief kExact values of rows the caller has already ranked: the same numbers, bit for bit,
    * as Evaluate with any scores that order and tie the rows this way.
-   * @param y_true m labels 0/1 with both classes present.
-   * @param order the m row indices by increasing score (a permutation of 0..m-1).
-   * @param tie_with_previous m flags: tie_with_previous[i] != 0 when row order[i] has the same
-   *   score as row order[i - 1] (entry 0 is ignored).
+   * @param positive_by_rank m labels in rank order: entry i is 1 when the row with the i-th
+   *   lowest score is positive, 0 when it is negative (both classes present).
+   * @param tie_with_previous m flags: entry i != 0 when that row has the same score as the row
+   *   of rank i - 1 (entry 0 is ignored).
    * @throws InvalidArgument in kThresholds mode, on length mismatch, a label not 0/1 or one
-   *   class only. The permutation is the caller's contract (checked in debug builds).
+   *   class only.
    */
-  void EvaluateRanked(std::span<const double> y_true, std::span<const std::uint32_t> order,
-                      std::span<const std::uint8_t> tie_with_previous, CurveGridScratch& scratch,
-                      CurveGridValues& out) const;
-
-  /**
-   * @brief EvaluateRanked for labels the caller has already checked (0/1 only) and counted:
-   * `positives` of them are 1. For a hot loop that evaluates many rankings of the same rows
-   * (debug builds check the labels and the count again).
-   * @throws InvalidArgument in kThresholds mode, on length mismatch or one class only.
-   */
-  void EvaluateRanked(std::span<const double> y_true, std::size_t positives, std::span<const std::uint32_t> order,
-                      std::span<const std::uint8_t> tie_with_previous, CurveGridScratch& scratch,
-                      CurveGridValues& out) const;
+  void EvaluateRanked(std::span<const std::uint8_t> positive_by_rank, std::span<const std::uint8_t> tie_with_previous,
+                      CurveGridScratch& scratch, CurveGridValues& out) const;
 
   /** @brief Number k of payoffs a coalition yields: 2 + |fpr_grid| + |recall_grid|. */
   std::size_t payoff_count() const noexcept {

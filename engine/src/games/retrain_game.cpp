@@ -44,8 +44,6 @@ class RetrainWorker final : public GameWorker {
     // without computing every probability (RankGaussianNb; same order and ties, same bits).
     ranked_ = game.split().kind() == LearnerKind::kGaussianNb && options.mode == CurveMode::kExact &&
               game.settings().extra_metrics.empty();
-    // The game checked that the test labels are 0/1 with both classes; count them once.
-    for (double v : split_.test_labels()) test_positives_ += v == 1.0 ? 1 : 0;
   }
 
   void Reset() override { trainer_.Reset(); }
@@ -66,7 +64,7 @@ class RetrainWorker final : public GameWorker {
     if (ranked_) {
       trainer_.Fit(s);
       if (trainer_.RankTest(ranking_)) {
-        evaluator_.EvaluateRanked(y, test_positives_, ranking_.order, ranking_.tie, scratch_, values_);
+        evaluator_.EvaluateRanked(ranking_.positive, ranking_.tie, scratch_, values_);
       } else {
         trainer_.ScoreTest(scores_, ScoreScale::kProbability);
         evaluator_.Evaluate(y, scores_, scratch_, values_);
@@ -133,7 +131,6 @@ class RetrainWorker final : public GameWorker {
   GaussianNbRanking ranking_;
   bool needs_classes_ = false;
   bool ranked_ = false;
-  std::size_t test_positives_ = 0;
 };
 
 }  // namespace

@@ -298,8 +298,10 @@ void CurveGridScratch::Reserve(std::size_t m, int thresholds) {
   const std::size_t t = thresholds > 0 ? static_cast<std::size_t>(thresholds) : 0;
   const std::size_t points = std::max(m, t) + 2;
   keys_.reserve(m);
-  tp_at_.reserve(m + 1);
-  fp_at_.reserve(m + 1);
+  roc_first_.reserve(m + 2);
+  roc_last_.reserve(m + 2);
+  pr_first_.reserve(m + 2);
+  pr_last_.reserve(m + 2);
   positives_.reserve(t + 1);
   negatives_.reserve(t + 1);
   roc_x_.reserve(points);
@@ -308,28 +310,63 @@ void CurveGridScratch::Reserve(std::size_t m, int thresholds) {
   pr_y_.reserve(points);
 }
 
-CurvePoints CurveGridScratch::roc() const {
-  if (roc_points_ == 0 && exact_points_ > 0) {
-    roc_x_.resize(exact_points_);
-    roc_y_.resize(exact_points_);
-    for (std::size_t i = 0; i < exact_points_; ++i) {
-      roc_x_[i] = fpr_of_[fp_at_[i]];
-      roc_y_[i] = tpr_of_[tp_at_[i]];
+// kExact points from the walk's tables: every point ends a group of tied rows; a group with
+// positives ends at the first point of its true-positive count t, (t, pr_first[t]), one with
+// negatives only at the first point of its false-positive count c, (roc_first[c], c). Both
+// lists rise in tp and fp; merged (a point in both once), with the leading (0, 0), they are the
+// curve's points in walk order.
+template <class Emit>
+void ExactPoints(const std::vector<std::uint64_t>& roc_first, const std::vector<std::uint64_t>& pr_first, Emit emit) {
+  const std::size_t big_n = roc_first.size() - 2;
+  const std::size_t big_p = pr_first.size() - 2;
+  emit(0, 0);
+  std::size_t t = 1;
+  std::size_t c = 1;
+  while (t <= big_p || c <= big_n) {
+    while (t <= big_p && pr_first[t] == kUnseen) ++t;
+    while (c <= big_n && roc_first[c] == kUnseen) ++c;
+    const bool has_t = t <= big_p;
+    const bool has_c = c <= big_n;
+    if (!has_t && !has_c) break;
+    // Candidates (t, pr_first[t]) and (roc_first[c], c): the one earlier in the walk first.
+    const std::uint64_t t_fp = has_t ? pr_first[t] : kUnseen;
+    const std::uint64_t c_tp = has_c ? roc_first[c] : kUnseen;
+    if (has_t && has_c && t_fp == c && c_tp == t) {  // one point, reached by a mixed group
+      emit(t, c);
+      ++t;
+      ++c;
+    } else if (has_t && (!has_c || t_fp < c || (t_fp == c && t < c_tp))) {
+      emit(t, t_fp);
+      ++t;
+    } else {
+      emit(c_tp, c);
+      ++c;
     }
-    roc_points_ = exact_points_;
+  }
+}
+
+CurvePoints CurveGridScratch::roc() const {
+  if (roc_points_ == 0 && exact_points_) {
+    roc_x_.clear();
+    roc_y_.clear();
+    ExactPoints(roc_first_, pr_first_, [&](std::uint64_t tp, std::uint64_t fp) {
+      roc_x_.push_back(fpr_of_[fp]);
+      roc_y_.push_back(tpr_of_[tp]);
+    });
+    roc_points_ = roc_x_.size();
   }
   return {std::span<const double>(roc_x_).first(roc_points_), std::span<const double>(roc_y_).first(roc_points_)};
 }
 
 CurvePoints CurveGridScratch::pr() const {
-  if (pr_points_ == 0 && exact_points_ > 0) {
-    pr_x_.resize(exact_points_);
-    pr_y_.resize(exact_points_);
-    for (std::size_t i = 0; i < exact_points_; ++i) {
-      pr_x_[i] = tpr_of_[tp_at_[i]];
-      pr_y_[i] = PrecisionOf(tp_at_[i], fp_at_[i]);
-    }
-    pr_points_ = exact_points_;
+  if (pr_points_ == 0 && exact_points_) {
+    pr_x_.clear();
+    pr_y_.clear();
+    ExactPoints(roc_first_, pr_first_, [&](std::uint64_t tp, std::uint64_t fp) {
+      pr_x_.push_back(tpr_of_[tp]);
+      pr_y_.push_back(PrecisionOf(tp, fp));
+    });
+    pr_points_ = pr_x_.size();
   }
   return {std::span<const double>(pr_x_).first(pr_points_), std::span<const double>(pr_y_).first(pr_points_)};
 }
@@ -426,69 +463,51 @@ void CurveGridEvaluator::EvaluateExact(std::span<const double> y_true, std::span
   WalkExact(groups, front, m - front, s, out);
 }
 
-void CurveGridEvaluator::EvaluateRanked(std::span<const double> y_true, std::span<const std::uint32_t> order,
-                                        std::span<const std::uint8_t> tie_with_previous, CurveGridScratch& s,
-                                        CurveGridValues& out) const {
-  std::size_t positives = 0;
-  for (std::size_t i = 0; i < y_true.size(); ++i) {
-    const double v = y_true[i];
-    if (v == 1.0) ++positives;
-    else if (v != 0.0) ThrowLabel(i, v);
-  }
-  EvaluateRanked(y_true, positives, order, tie_with_previous, s, out);
-}
-
-void CurveGridEvaluator::EvaluateRanked(std::span<const double> y_true, std::size_t positives,
-                                        std::span<const std::uint32_t> order,
+void CurveGridEvaluator::EvaluateRanked(std::span<const std::uint8_t> positive_by_rank,
                                         std::span<const std::uint8_t> tie_with_previous, CurveGridScratch& s,
                                         CurveGridValues& out) const {
   PERFSHAP_CHECK(options_.mode == CurveMode::kExact,
                  "CurveGridEvaluator::EvaluateRanked reads exact curves; use Evaluate with --curve-points " +
                      CurvePointsName(options_));
-  const std::size_t m = y_true.size();
-  CheckLengths(m, order.size());
+  const std::size_t m = positive_by_rank.size();
   CheckLengths(m, tie_with_previous.size());
-  PERFSHAP_CHECK(positives <= m, "CurveGridEvaluator::EvaluateRanked: more positives than labels");
   out.tpr.resize(options_.fpr_grid.size());
   out.precision.resize(options_.recall_grid.size());
-  RequireBothClasses({positives, m - positives});
-#ifndef NDEBUG
-  {
-    std::size_t count = 0;
-    for (double v : y_true) {
-      PERFSHAP_CHECK(v == 0.0 || v == 1.0, "CurveGridEvaluator::EvaluateRanked: a label is not 0/1");
-      count += v == 1.0 ? 1 : 0;
-    }
-    PERFSHAP_CHECK(count == positives, "CurveGridEvaluator::EvaluateRanked: wrong count of positives");
-    std::vector<std::uint8_t> seen(m, 0);
-    for (std::uint32_t r : order) {
-      PERFSHAP_CHECK(r < m && seen[r] == 0, "CurveGridEvaluator::EvaluateRanked: order is not a permutation");
-      seen[r] = 1;
-    }
+  // Count and validate in one branch-free pass over the bytes.
+  const std::uint8_t* const pos = positive_by_rank.data();
+  std::size_t positives = 0;
+  unsigned other_bits = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    positives += pos[i];
+    other_bits |= pos[i];
   }
-#endif
+  if ((other_bits & ~1u) != 0)
+    for (std::size_t i = 0; i < m; ++i)
+      if (pos[i] > 1)
+        throw InvalidArgument("CurveGridEvaluator: positive_by_rank[" + std::to_string(i) + "] = " +
+                              std::to_string(pos[i]) + " is not a binary label; pass 0 (negative) or 1 (positive)");
+  RequireBothClasses({positives, m - positives});
   // Tie groups from the highest rank down: a group ends where its lowest row does not tie
   // with the row below it.
   struct Ranked {
-    const double* y;
-    const std::uint32_t* order;
+    const std::uint8_t* pos;
     const std::uint8_t* tie;
-    std::size_t rest;  // rows [0, rest) not yet walked
+    std::size_t rest;  // ranks [0, rest) not yet walked
     bool Next(std::size_t& dp, std::size_t& dn) noexcept {
       if (rest == 0) return false;
       --rest;
-      std::size_t positives = y[order[rest]] == 1.0 ? 1 : 0;
+      std::size_t positives = pos[rest];
       std::size_t count = 1;
       while (rest > 0 && tie[rest] != 0) {
         --rest;
         ++count;
-        positives += y[order[rest]] == 1.0 ? 1 : 0;
+        positives += pos[rest];
       }
       dp = positives;
       dn = count - positives;
       return true;
     }
-  } groups{y_true.data(), order.data(), tie_with_previous.data(), m};
+  } groups{pos, tie_with_previous.data(), m};
   WalkExact(groups, positives, m - positives, s, out);
 }
 
@@ -501,7 +520,6 @@ void CurveGridEvaluator::EvaluateRanked(std::span<const double> y_true, std::siz
 template <class Groups>
 void CurveGridEvaluator::WalkExact(Groups& groups, std::size_t n_pos_count, std::size_t n_neg_count,
                                    CurveGridScratch& s, CurveGridValues& out) const {
-  const std::size_t m = n_pos_count + n_neg_count;
   const std::size_t big_n = n_neg_count;
   const std::size_t big_p = n_pos_count;
   const auto n_pos = static_cast<double>(big_p);
@@ -516,25 +534,18 @@ void CurveGridEvaluator::WalkExact(Groups& groups, std::size_t n_pos_count, std:
   }
   const double* const tpr_of = s.tpr_of_.data();
   const double* const fpr_of = s.fpr_of_.data();
-  for (auto* v : {&s.tp_at_, &s.fp_at_})
-    if (v->size() < m + 1) v->resize(m + 1);
   // Slot N + 1 (P + 1) receives the writes of groups that start no new count.
   s.roc_first_.assign(big_n + 2, kUnseen);
   s.roc_last_.resize(big_n + 2);
   s.pr_first_.assign(big_p + 2, kUnseen);
   s.pr_last_.resize(big_p + 2);
-  std::uint64_t* const tp_at = s.tp_at_.data();
-  std::uint64_t* const fp_at = s.fp_at_.data();
   std::uint64_t* const roc_first = s.roc_first_.data();
   std::uint64_t* const roc_last = s.roc_last_.data();
   std::uint64_t* const pr_first = s.pr_first_.data();
   std::uint64_t* const pr_last = s.pr_last_.data();
   // The leading point at threshold +inf: ROC (0, 0), PR (recall 0, precision 1).
-  tp_at[0] = 0;
-  fp_at[0] = 0;
   roc_first[0] = roc_last[0] = 0;
   pr_first[0] = pr_last[0] = 0;
-  std::size_t points = 1;
 
   // Mann-Whitney 2U = sum over a tie block of 2 dp (negatives below) + dp dn, exact in integers.
   std::uint64_t twice_u = 0;
@@ -546,15 +557,12 @@ void CurveGridEvaluator::WalkExact(Groups& groups, std::size_t n_pos_count, std:
     tp += dp;
     fp += dn;
     twice_u += static_cast<std::uint64_t>(dp) * (2 * (big_n - fp) + dn);
-    tp_at[points] = tp;
-    fp_at[points] = fp;
-    ++points;
     roc_first[dn != 0 ? fp : big_n + 1] = tp;
     roc_last[fp] = tp;
     pr_first[dp != 0 ? tp : big_p + 1] = fp;
     pr_last[tp] = fp;
   }
-  s.exact_points_ = points;
+  s.exact_points_ = true;
   s.roc_points_ = 0;
   s.pr_points_ = 0;
   // The areas, metric.cpp AveragePrecision / AuprcTrapezoid's terms in the same order: one per
@@ -667,7 +675,7 @@ void CurveGridEvaluator::EvaluateThresholds(std::span<const double> y_true, std:
   if (s.pr_x_[pr_points - 1] < 1.0) {
     PushMerged(s.pr_x_, s.pr_y_, pr_points, 1.0, n_pos / (n_pos + n_neg));
   }
-  s.exact_points_ = 0;
+  s.exact_points_ = false;
   s.roc_points_ = roc_points;
   s.pr_points_ = pr_points;
   const auto roc = s.roc();

@@ -444,6 +444,8 @@ CoalitionTrainer::CoalitionTrainer(const PreparedSplit& split) : split_(split) {
   row_scratch_.resize(split.n_test_);
   if (split.kind_ == LearnerKind::kGaussianNb) {
     row_scratch2_.resize(split.n_test_);
+    test_positive_.resize(split.n_test_);
+    for (std::size_t r = 0; r < split.n_test_; ++r) test_positive_[r] = split.test_label_[r] == 1.0 ? 1 : 0;
     constexpr std::size_t kTermCacheDoubles = std::size_t{1} << 18;  // 2 MB
     if (p <= 64 && p * p * 2 * split.n_test_ <= kTermCacheDoubles) {
       nb_terms_.resize(p * p * 2 * split.n_test_);
@@ -777,7 +779,7 @@ bool CoalitionTrainer::RankTest(GaussianNbRanking& ranking) {
   double* const jll1 = row_scratch2_.data();
   JointLogLikelihoods(jll0, jll1);
   const std::size_t m = split_.n_test_;
-  return RankGaussianNb(std::span<const double>(jll0, m), std::span<const double>(jll1, m), ranking);
+  return RankGaussianNb(std::span<const double>(jll0, m), std::span<const double>(jll1, m), ranking, test_positive_);
 }
 
 void CoalitionTrainer::ScoreTest(std::span<double> out, ScoreScale scale) {

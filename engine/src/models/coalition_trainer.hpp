@@ -151,8 +151,8 @@ class CoalitionTrainer {
 
   /** @brief gnb only: ranks the test rows by the last fit's P(1) exactly as ScoreTest's
    *  probabilities order and tie them, evaluating P(1) only where the log-odds cannot decide
-   *  (RankGaussianNb). @return false when that cannot be done (non-finite log-likelihoods):
-   *  use ScoreTest then. */
+   *  (RankGaussianNb); ranking.positive receives the test labels in rank order.
+   *  @return false when that cannot be done (non-finite log-likelihoods): use ScoreTest then. */
   bool RankTest(GaussianNbRanking& ranking);
 
   /** @brief Fit(s) then ScoreTest(out, scale). */
@@ -216,6 +216,7 @@ class CoalitionTrainer {
   std::vector<std::uint8_t> nb_cached_;
   std::vector<double> row_scratch_;
   std::vector<double> row_scratch2_;
+  std::vector<std::uint8_t> test_positive_;  // gnb: the test labels as bytes, for RankTest
 };
 
 }  // namespace perfshap::detail

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #if defined(__SSE2__)
@@ -61,9 +62,13 @@ inline void Interval(double jll0, double jll1, double d, double& lo, double& hi)
 
 }  // namespace
 
-bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, GaussianNbRanking& ranking) {
+bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, GaussianNbRanking& ranking,
+                    std::span<const std::uint8_t> labels) {
   const std::size_t m = jll0.size();
   if (jll1.size() != m || m > std::numeric_limits<std::uint32_t>::max()) return false;
+  if (!labels.empty() && labels.size() != m) return false;
+  const bool with_labels = !labels.empty();
+  ranking.positive.resize(with_labels ? m : 0);
   ranking.order.resize(m);
   ranking.tie.resize(m);
   ranking.keys.resize(m);
@@ -165,6 +170,8 @@ bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, 
     running = std::max(running, hi[r]);
     prefix_hi[i] = running;
   }
+  if (with_labels)
+    for (std::size_t i = 0; i < m; ++i) ranking.positive[i] = labels[order[i]];
   running = kInf;
   unsigned joined = 0;
   for (std::size_t i = m; i-- > 1;) {
@@ -176,10 +183,14 @@ bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, 
   tie[0] = 0;
   if (joined == 0) return true;
   // Each cluster [begin, end): evaluate, sort by the exact probability, mark the real ties.
-  for (std::size_t begin = 0; begin < m;) {
-    std::size_t end = begin + 1;
+  for (std::size_t from = 1; from < m;) {
+    // The next cluster starts just before the next flagged rank (memchr skips the rest fast).
+    const void* hit = std::memchr(tie + from, 1, m - from);
+    if (hit == nullptr) break;
+    const std::size_t begin = static_cast<std::size_t>(static_cast<const std::uint8_t*>(hit) - tie) - 1;
+    std::size_t end = begin + 2;
     while (end < m && tie[end] != 0) ++end;
-    if (end - begin >= 2) {
+    {
       auto& cluster = ranking.cluster;
       cluster.clear();
       for (std::size_t i = begin; i < end; ++i) {
@@ -189,11 +200,12 @@ bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, 
       std::sort(cluster.begin(), cluster.end());
       for (std::size_t i = begin; i < end; ++i) {
         order[i] = cluster[i - begin].second;
+        if (with_labels) ranking.positive[i] = labels[order[i]];
         tie[i] = i > begin && cluster[i - begin].first == cluster[i - begin - 1].first ? 1 : 0;
       }
       ranking.evaluated += end - begin;
     }
-    begin = end;
+    from = end;
   }
   return true;
 }

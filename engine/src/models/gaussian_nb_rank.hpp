@@ -19,6 +19,8 @@ struct GaussianNbRanking {
   std::vector<std::uint32_t> order;
   /// Result: tie[i] != 0 when row order[i] has the same P(1) as row order[i - 1].
   std::vector<std::uint8_t> tie;
+  /// Result when labels were given: positive[i] = the label of row order[i].
+  std::vector<std::uint8_t> positive;
   /// How many rows the last call had to evaluate P(1) for (the rest were ranked by log-odds).
   std::size_t evaluated = 0;
 
@@ -46,9 +48,11 @@ struct GaussianNbRanking {
  * probabilities, near-equal log-odds, rows whose large log-likelihoods blur their probability),
  * whose probabilities are computed and sorted exactly; ties come only from inside a cluster.
  *
+ * @param labels optional 0/1 label per row: ranking.positive receives them in rank order.
  * @return false (nothing ranked) when a log-likelihood or a log-odds value is not finite, or
  *   there are more than 2^32 - 1 rows; the caller then computes every probability.
  */
-bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, GaussianNbRanking& ranking);
+bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, GaussianNbRanking& ranking,
+                    std::span<const std::uint8_t> labels = {});
 
 }  // namespace perfshap::detail
