@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <memory>
+#include <mutex>
 #include <bit>
 #include <chrono>
 #include <string>
@@ -117,10 +119,29 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
   // run concurrently; each game's blocks are still reduced in their own order.
   const std::size_t nk = static_cast<std::size_t>(n) * k;
   const std::size_t width = nk + (static_cast<std::size_t>(n) + 1) * k;
-  std::vector<detail::BlockPartials> partials;
-  partials.reserve(n_games);
-  for (std::size_t g = 0; g < n_games; ++g) partials.emplace_back(n_blocks, width);
+  // A game's partial sums are allocated when its first block starts and reduced and freed by
+  // the thread that completes its last block (in block order, once all are done: the same
+  // bits whichever thread that is), so a batch of many games holds only the partials of the
+  // games in progress and reuses their memory instead of touching fresh pages for each game.
+  std::vector<std::unique_ptr<detail::BlockPartials>> partials(n_games);
+  const std::unique_ptr<std::once_flag[]> partials_once(new std::once_flag[n_games]);
+  const std::unique_ptr<std::atomic<std::uint64_t>[]> blocks_done(new std::atomic<std::uint64_t>[n_games]);
+  for (std::size_t g = 0; g < n_games; ++g) blocks_done[g].store(0, std::memory_order_relaxed);
   const Coalition full = FullCoalition(n);
+  auto finish_game = [&](std::size_t g) {
+    ShapleyValues& result = results[g];
+    const std::vector<double> total_sums = partials[g]->ReduceInOrder();
+    partials[g].reset();
+    // Shapley (weighted marginal contributions regrouped by coalition):
+    // phi_i = sum_S v(S) c_i(S), c_i(S) = w(|S|-1) if i in S else -w(|S|).
+    std::vector<double> out_part(k, 0.0);
+    for (std::size_t size = 0; size <= static_cast<std::size_t>(n); ++size)
+      for (std::size_t j = 0; j < k; ++j) out_part[j] += w_out[size] * total_sums[nk + size * k + j];
+    result.phi.assign(total_sums.begin(), total_sums.begin() + static_cast<std::ptrdiff_t>(nk));
+    for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
+      for (std::size_t j = 0; j < k; ++j) result.phi[i * k + j] += out_part[j];
+    result.n_evaluations = total;
+  };
 
   // One worker per thread, for the game of the block it last ran: a thread that moves on to
   // another game frees its worker before making that game's, so memory is reused rather than
@@ -150,7 +171,8 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
     }
     worker->Reset();
     ShapleyValues& result = results[g];
-    auto acc = partials[g].Row(b);
+    std::call_once(partials_once[g], [&] { partials[g] = std::make_unique<detail::BlockPartials>(n_blocks, width); });
+    auto acc = partials[g]->Row(b);
     double* v = scratch.value.data();
     const std::uint64_t begin = b * block_size;
     const std::uint64_t end = std::min(total, begin + block_size);
@@ -182,6 +204,8 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
         if (flat > first_error.load(std::memory_order_relaxed)) return;
         try {
           solve_block(flat, scratch);
+          const std::size_t g = flat / n_blocks;
+          if (blocks_done[g].fetch_add(1, std::memory_order_acq_rel) + 1 == n_blocks) finish_game(g);
         } catch (...) {
           errors[flat] = std::current_exception();
           std::size_t seen = first_error.load();
@@ -192,20 +216,7 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
   if (first_error.load() < n_flat) std::rethrow_exception(errors[first_error.load()]);
   schedule.FinishProgress();
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  for (std::size_t g = 0; g < n_games; ++g) {
-    ShapleyValues& result = results[g];
-    const std::vector<double> total_sums = partials[g].ReduceInOrder();
-    // Shapley (weighted marginal contributions regrouped by coalition):
-    // phi_i = sum_S v(S) c_i(S), c_i(S) = w(|S|-1) if i in S else -w(|S|).
-    std::vector<double> out_part(k, 0.0);
-    for (std::size_t size = 0; size <= static_cast<std::size_t>(n); ++size)
-      for (std::size_t j = 0; j < k; ++j) out_part[j] += w_out[size] * total_sums[nk + size * k + j];
-    result.phi.assign(total_sums.begin(), total_sums.begin() + static_cast<std::ptrdiff_t>(nk));
-    for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
-      for (std::size_t j = 0; j < k; ++j) result.phi[i * k + j] += out_part[j];
-    result.n_evaluations = total;
-    result.elapsed_seconds = elapsed;
-  }
+  for (ShapleyValues& result : results) result.elapsed_seconds = elapsed;
   return results;
 }
 
