@@ -556,7 +556,6 @@ void CurveGridEvaluator::WalkExact(Groups& groups, std::size_t n_pos_count, std:
   while (groups.Next(dp, dn)) {
     tp += dp;
     fp += dn;
-    twice_u += static_cast<std::uint64_t>(dp) * (2 * (big_n - fp) + dn);
     roc_first[dn != 0 ? fp : big_n + 1] = tp;
     roc_last[fp] = tp;
     pr_first[dp != 0 ? tp : big_p + 1] = fp;
@@ -573,14 +572,20 @@ void CurveGridEvaluator::WalkExact(Groups& groups, std::size_t n_pos_count, std:
   CompensatedSum trapezoid;
   std::uint64_t previous = 0;
   double previous_precision = PrecisionOf(0, pr_last[0]);
+  // The Mann-Whitney sum from the same groups: the group reaching c has dp = c - c' positives
+  // and dn = pr_first[c] - pr_last[c'] negatives, and ends with pr_first[c] false positives.
   for (std::uint64_t c = 1; c <= big_p; ++c) {
     if (pr_first[c] == kUnseen) continue;
-    const double precision = PrecisionOf(c, pr_first[c]);
-    const auto dtp = static_cast<double>(c - previous);
+    const std::uint64_t fp_end = pr_first[c];
+    const std::uint64_t group_dp = c - previous;
+    twice_u += group_dp * (2 * (big_n - fp_end) + (fp_end - pr_last[previous]));
+    const auto tps = static_cast<double>(c);
+    const double precision = tps / (tps + static_cast<double>(fp_end));
+    const auto dtp = static_cast<double>(group_dp);
     average_precision.Add(dtp * precision);
     trapezoid.Add(dtp * (0.5 * (precision + previous_precision)));
     previous = c;
-    previous_precision = PrecisionOf(c, pr_last[c]);
+    previous_precision = tps / (tps + static_cast<double>(pr_last[c]));
   }
   out.auc = static_cast<double>(twice_u) / (2.0 * (n_pos * n_neg));
   out.average_precision = average_precision.Value() / n_pos;
