@@ -38,6 +38,37 @@ TEST(Schedule, BlockReductionIsBitwiseIdenticalForOneTwoFourThreads) {
   }
 }
 
+// PoolWarmUp keeps workers waiting for the next computation: that computation gives the same
+// bits, every block runs once, and warm-ups that no computation follows (or of one thread)
+// end on their own without holding up anything.
+TEST(PoolWarmUp, ComputationAfterWarmUpIsUnchangedAndIdleWarmUpsEnd) {
+  const auto reference = BlockSum(1);
+  for (int round = 0; round < 3; ++round) {
+    std::vector<double> sums;
+    {
+      ExecutionOptions opt;
+      opt.threads = 2;
+      PoolWarmUp warm_up(opt);
+      sums = BlockSum(2);
+    }
+    EXPECT_EQ(0, std::memcmp(reference.data(), sums.data(), reference.size() * sizeof(double))) << round;
+  }
+  for (int threads : {1, 2, 4}) {
+    ExecutionOptions opt;
+    opt.threads = threads;
+    const PoolWarmUp idle(opt);  // destroyed with no computation: its tasks time out alone
+  }
+  std::atomic<int> runs{0};
+  ExecutionOptions opt;
+  opt.threads = 4;
+  {
+    const PoolWarmUp warm_up(opt);
+    detail::Schedule schedule(opt);
+    schedule.ForEachBlock(100, 1, [&](std::size_t) { runs.fetch_add(1); });
+  }
+  EXPECT_EQ(runs.load(), 100);
+}
+
 TEST(Schedule, ScratchIsCreatedPerThreadNotPerBlock) {
   ExecutionOptions opt;
   opt.threads = 2;

@@ -13,8 +13,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "perfshap/error.hpp"
 
@@ -23,19 +25,69 @@ int ResolvedThreads(const ExecutionOptions& options) {
   return options.threads > 0 ? options.threads : std::max(1, tbb::info::default_concurrency());
 }
 
+namespace {
+
+// Stop flags of the PoolWarmUp tasks that keep workers awake until a computation starts. The
+// registry is never destroyed (a computation may run during static destruction).
+struct WarmUpRegistry {
+  std::mutex mutex;
+  std::vector<std::shared_ptr<std::atomic<bool>>> waiting;
+  std::atomic<int> count{0};
+};
+
+WarmUpRegistry& WarmUps() {
+  static auto* registry = new WarmUpRegistry;
+  return *registry;
+}
+
+}  // namespace
+
+namespace detail {
+// Called as computations run their first blocks: the work is then in the arena, so the workers
+// that a warm-up kept awake go straight to it.
+void ReleaseWarmUps() {
+  WarmUpRegistry& r = WarmUps();
+  if (r.count.load(std::memory_order_acquire) == 0) return;
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  for (auto& flag : r.waiting) flag->store(true, std::memory_order_release);
+  r.waiting.clear();
+  r.count.store(0, std::memory_order_release);
+}
+}  // namespace detail
+
 struct PoolWarmUp::Impl {
   std::thread thread;
+  std::unique_ptr<tbb::task_arena> arena;
 };
 
 PoolWarmUp::PoolWarmUp(const ExecutionOptions& options) : impl_(new Impl) {
   const int threads = ResolvedThreads(options);
+  if (threads < 2) return;  // nothing to start: the caller's thread does all the work
+  auto stop = std::make_shared<std::atomic<bool>>(false);
+  {
+    WarmUpRegistry& r = WarmUps();
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    r.waiting.push_back(stop);
+    r.count.fetch_add(1, std::memory_order_release);
+  }
   try {
-    impl_->thread = std::thread([threads] {
+    impl_->thread = std::thread([impl = impl_, threads, stop] {
       try {
-        // An arena of the computation's size with one task per thread: oneTBB initialises
-        // itself and starts the workers, which stay in its pool after the arena is gone.
-        tbb::task_arena arena(threads);
-        arena.execute([threads] { tbb::parallel_for(0, threads, [](int) {}); });
+        // oneTBB initialises itself (it loads its allocator library) on first use and starts
+        // its workers when an arena has work for them. Each worker gets a task that waits,
+        // yielding, until the next computation runs its first block (or kSpinLimit passes):
+        // it then moves straight to that work. A worker left to sleep instead can take
+        // milliseconds to wake up on a virtual machine.
+        impl->arena = std::make_unique<tbb::task_arena>(threads);
+        impl->arena->initialize();
+        for (int i = 1; i < threads; ++i) {
+          impl->arena->enqueue([stop] {
+            constexpr auto kSpinLimit = std::chrono::seconds(2);
+            const auto until = std::chrono::steady_clock::now() + kSpinLimit;
+            while (!stop->load(std::memory_order_acquire) && std::chrono::steady_clock::now() < until)
+              std::this_thread::yield();
+          });
+        }
       } catch (...) {
         // Only a warm-up: the computation itself reports any real problem.
       }
@@ -47,6 +99,7 @@ PoolWarmUp::PoolWarmUp(const ExecutionOptions& options) : impl_(new Impl) {
 
 PoolWarmUp::~PoolWarmUp() {
   if (impl_->thread.joinable()) impl_->thread.join();
+  impl_->arena.reset();  // its waiting tasks end when a computation starts, or time out
   delete impl_;
 }
 }  // namespace perfshap
@@ -121,6 +174,7 @@ void Schedule::ForEachBlockErased(std::size_t n_blocks, std::uint64_t units_per_
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, n_blocks, 1),
         [&](const tbb::blocked_range<std::size_t>& r) {
+          ReleaseWarmUps();
           auto& mine = scratch.local();
           for (std::size_t b = r.begin(); b != r.end(); ++b) {
             ThrowIfCancelled();
@@ -138,6 +192,7 @@ void Schedule::ForEachBlock(std::size_t n_blocks, std::uint64_t units_per_block,
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, n_blocks, 1),
         [&](const tbb::blocked_range<std::size_t>& r) {
+          ReleaseWarmUps();
           for (std::size_t b = r.begin(); b != r.end(); ++b) {
             ThrowIfCancelled();
             body(b);
@@ -158,6 +213,7 @@ void Schedule::RunStages(std::size_t n_items,
     nodes.reserve(stages.size());
     for (const auto& stage : stages) {
       nodes.push_back(std::make_unique<Node>(g, tbb::flow::unlimited, [this, &stage](std::size_t i) {
+        ReleaseWarmUps();
         ThrowIfCancelled();
         stage(i);
         AddProgress(1);

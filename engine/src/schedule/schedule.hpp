@@ -17,6 +17,10 @@ namespace perfshap::detail {
 
 class ProgressTracker;
 
+/** @brief Ends the waiting tasks of every PoolWarmUp (their workers then join the work at
+ *  hand); computations call it as they run their first blocks. Cheap when none waits. */
+void ReleaseWarmUps();
+
 /**
  * @brief Runs blocks of work in a task arena of the requested size.
  *
