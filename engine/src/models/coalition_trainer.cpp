@@ -152,14 +152,23 @@ PreparedSplit::PreparedSplit(LearnerKind kind, const Dataset& data, std::span<co
   for (std::size_t i = 0; i < n_train_; ++i) train_label_[i] = label[train_rows[i]];
   for (std::size_t i = 0; i < n_test_; ++i) test_label_[i] = label[test_rows[i]];
   if (IsClassifierLearner(kind)) {
+    std::size_t ones = 0;
+    std::size_t others = 0;
     for (std::size_t i = 0; i < n_train_; ++i) {
       const double v = train_label_[i];
-      if (v != 0.0 && v != 1.0)
-        throw DataError(source_ + ": label '" + data.label_name() + "' of data row " +
-                        std::to_string(train_rows[i]) + " is " + FormatNumber(v) + ", but " + learner +
-                        " needs a 0/1 label; name the positive class (--positive)");
-      class_count_[v == 1.0 ? 1 : 0] += 1.0;
+      ones += v == 1.0 ? 1 : 0;
+      others += (v != 0.0) & (v != 1.0) ? 1 : 0;
     }
+    if (others != 0)
+      for (std::size_t i = 0; i < n_train_; ++i) {
+        const double v = train_label_[i];
+        if (v != 0.0 && v != 1.0)
+          throw DataError(source_ + ": label '" + data.label_name() + "' of data row " +
+                          std::to_string(train_rows[i]) + " is " + FormatNumber(v) + ", but " + learner +
+                          " needs a 0/1 label; name the positive class (--positive)");
+      }
+    class_count_[1] = static_cast<double>(ones);
+    class_count_[0] = static_cast<double>(n_train_ - ones);
     if (class_count_[0] == 0.0 || class_count_[1] == 0.0)
       throw DataError(source_ + ": " + split_name_ + " hold one class only (all " + std::to_string(n_train_) +
                       " training labels are " + (class_count_[1] == 0.0 ? "negative" : "positive") + "); " +
