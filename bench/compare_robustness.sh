@@ -16,9 +16,11 @@
 #
 # Environment: PERFSHAP (binary, default build/release/perfshap), PYTHON (/usr/bin/python3, with
 # Debian's scikit-learn 1.2.1), SHARED (../shared), CASES ("banknote wine"), REPEAT (5),
-# PEER_CURVES=1 (the peer also computes sklearn roc_curve / precision_recall_curve per coalition,
-# the like-for-like workload of perfshap's curve outputs), PEER_WINE_ARGS (extra peer arguments
-# for wine, e.g. "--solver newton-cholesky --tol 1e-12 --max-iter 1000" to fit to the optimum).
+# PEER_CURVES: "both" (default: the peer loop runs twice, AUC only and with sklearn roc_curve /
+# precision_recall_curve and the 101-point readings per coalition, the like-for-like workload of
+# perfshap's default outputs; a ratio is printed against each), 0 (AUC only), 1 (curves only),
+# PEER_WINE_ARGS (extra peer arguments for wine, e.g. "--solver newton-cholesky --tol 1e-12
+# --max-iter 1000" to fit to the optimum).
 #
 # Usage: bench/compare_robustness.sh            (from the repository root)
 set -euo pipefail
@@ -30,7 +32,7 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 SHARED=${SHARED:-$root/../shared}
 CASES=${CASES:-"banknote wine"}
 REPEAT=${REPEAT:-5}
-PEER_CURVES=${PEER_CURVES:-0}
+PEER_CURVES=${PEER_CURVES:-both}
 PEER_WINE_ARGS=${PEER_WINE_ARGS:-}
 
 [[ -x $PERFSHAP ]] || { echo "compare_robustness: no perfshap binary at $PERFSHAP (set PERFSHAP=...)" >&2; exit 2; }
@@ -59,16 +61,24 @@ for case in $CASES; do
       ;;
     *) echo "unknown case $case" >&2; exit 2 ;;
   esac
-  [[ $PEER_CURVES == 1 ]] && peer_args+=(--curves)
   splits=$work/$case.splits.json
 
+  # The peer: AUC only, and (PEER_CURVES both or 1) with the curves; the first run writes the splits.
+  curve_args=()
+  [[ $PEER_CURVES == 1 ]] && curve_args=(--curves)
   t0=$(now)
-  "$PYTHON" "$here/peer_shapauc_sklearn.py" "${peer_args[@]}" --data "$data" --splits-out "$splits" \
+  "$PYTHON" "$here/peer_shapauc_sklearn.py" "${peer_args[@]}" "${curve_args[@]}" --data "$data" --splits-out "$splits" \
     --json "$work/$case.peer.json" > "$work/$case.peer.log"
   t1=$(now)
   peer_loop=$(json "$work/$case.peer.json" loop_seconds)
   peer_proc=$("$PYTHON" -c "print($t1 - $t0)")
   trainings=$(json "$work/$case.peer.json" trainings)
+  curves_loop=0
+  if [[ $PEER_CURVES == both ]]; then
+    "$PYTHON" "$here/peer_shapauc_sklearn.py" "${peer_args[@]}" --curves --data "$data" \
+      --json "$work/$case.peer_curves.json" > "$work/$case.peer_curves.log"
+    curves_loop=$(json "$work/$case.peer_curves.json" loop_seconds)
+  fi
 
   declare -A best_elapsed best_proc
   for threads in 1 2; do
@@ -87,11 +97,11 @@ for case in $CASES; do
 
   "$PYTHON" - "$work/$case.peer.json" "$work/$case.ps1/result.json" "$work/$case.ps2/result.json" \
     "$case" "$trainings" "$peer_loop" "$peer_proc" "${best_elapsed[1]}" "${best_proc[1]}" \
-    "${best_elapsed[2]}" "${best_proc[2]}" <<'EOF'
+    "${best_elapsed[2]}" "${best_proc[2]}" "$curves_loop" <<'EOF'
 import json, sys
 peer, ps1, ps2 = (json.load(open(p)) for p in sys.argv[1:4])
 case, trainings = sys.argv[4], int(sys.argv[5])
-loop, proc, e1, p1, e2, p2 = map(float, sys.argv[6:12])
+loop, proc, e1, p1, e2, p2, curves_loop = map(float, sys.argv[6:13])
 dphi = max(abs(ps1["phi"][f] - m) for f, m in zip(peer["features"], peer["phi_mean"]))
 dstd = max(abs(ps1["phi_std"][f] - s) for f, s in zip(peer["features"], peer["phi_std"]))
 same = ps1["phi"] == ps2["phi"] and ps1["curves"] == ps2["curves"]
@@ -100,6 +110,9 @@ print(f"  sklearn loop          loop {loop:9.4f} s   whole process {proc:8.3f} s
 print(f"  perfshap 1 thread     elapsed_seconds {e1:9.5f} s   whole process {p1:7.3f} s")
 print(f"  perfshap 2 threads    elapsed_seconds {e2:9.5f} s   whole process {p2:7.3f} s")
 print(f"  ratio loop / elapsed  1 thread {loop / e1:8.1f}x   2 threads {loop / e2:8.1f}x")
+if curves_loop > 0:
+    print(f"  sklearn loop with the curves (same outputs as perfshap)   loop {curves_loop:9.4f} s")
+    print(f"  ratio curves loop / elapsed  1 thread {curves_loop / e1:8.1f}x   2 threads {curves_loop / e2:8.1f}x")
 print(f"  ratio whole process   1 thread {proc / p1:8.1f}x   2 threads {proc / p2:8.1f}x")
 print(f"  1 -> 2 thread scaling {e1 / e2:.2f}x (elapsed_seconds)")
 print(f"  max |phi perfshap - phi sklearn| {dphi:.3g} (mean), {dstd:.3g} (std); 1 vs 2 threads identical: {same}")

@@ -26,6 +26,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/random.hpp"
 #include "perfshap/split.hpp"
+#include "support/curve_checks.hpp"
 #include "support/test_paths.hpp"
 
 namespace perfshap::detail {
@@ -174,11 +175,7 @@ void ExpectRankedPathEqualsProbabilityPath(const Dataset& data, const SplitPlan&
           ASSERT_EQ(ranking.positive[i], split.test_labels()[ranking.order[i]] == 1.0 ? 1 : 0) << name;
         evaluator.EvaluateRanked(ranking.positive, ranking.tie, scratch_b, b);
         const std::string what = name + " split " + std::to_string(r) + " coalition " + std::to_string(s);
-        ASSERT_EQ(a.auc, b.auc) << what;
-        ASSERT_EQ(a.average_precision, b.average_precision) << what;
-        ASSERT_EQ(a.auprc_trapezoid, b.auprc_trapezoid) << what;
-        ASSERT_EQ(a.tpr, b.tpr) << what;
-        ASSERT_EQ(a.precision, b.precision) << what;
+        ASSERT_TRUE(testing::SameCurveValues(a, b)) << what;
       }
     }
   }

@@ -98,6 +98,26 @@ double Ndtr(double a) {
   return x > 0.0 ? 1.0 - y : y;
 }
 
+/// Calls f(std::integral_constant<std::size_t, w>{}) for w in 1..4: the compile-time width
+/// lets a loop over w players keep their sums in registers.
+template <class F>
+void ForWidth(std::size_t w, F&& f) {
+  switch (w) {
+    case 4:
+      f(std::integral_constant<std::size_t, 4>{});
+      break;
+    case 3:
+      f(std::integral_constant<std::size_t, 3>{});
+      break;
+    case 2:
+      f(std::integral_constant<std::size_t, 2>{});
+      break;
+    default:
+      f(std::integral_constant<std::size_t, 1>{});
+      break;
+  }
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
@@ -351,12 +371,7 @@ void PreparedSplit::PrepareGaussianNb(const Dataset& data, std::span<const std::
         varies[j0 + k] = differs[k] ? 1 : 0;
       }
     };
-    switch (std::min<std::size_t>(4, p - j0)) {
-      case 4: pass1(std::integral_constant<std::size_t, 4>{}); break;
-      case 3: pass1(std::integral_constant<std::size_t, 3>{}); break;
-      case 2: pass1(std::integral_constant<std::size_t, 2>{}); break;
-      default: pass1(std::integral_constant<std::size_t, 1>{}); break;
-    }
+    ForWidth(std::min<std::size_t>(4, p - j0), pass1);
   }
   // Errors in player order, as the gathering path reports them: a missing value (naming the
   // first such row, training rows first), else a constant player.
@@ -410,12 +425,7 @@ void PreparedSplit::PrepareGaussianNb(const Dataset& data, std::span<const std::
         ss0[j0 + k] = q0[k];
       }
     };
-    switch (std::min<std::size_t>(4, p - j0)) {
-      case 4: pass2(std::integral_constant<std::size_t, 4>{}); break;
-      case 3: pass2(std::integral_constant<std::size_t, 3>{}); break;
-      case 2: pass2(std::integral_constant<std::size_t, 2>{}); break;
-      default: pass2(std::integral_constant<std::size_t, 1>{}); break;
-    }
+    ForWidth(std::min<std::size_t>(4, p - j0), pass2);
   }
   // sklearn GaussianNB._update_mean_variance with no past samples: np.mean, np.var.
   for (std::size_t j = 0; j < p; ++j) {
