@@ -471,7 +471,8 @@ CoalitionTrainer::CoalitionTrainer(const PreparedSplit& split) : split_(split) {
     for (std::size_t r = 0; r < split.n_test_; ++r) test_positive_[r] = split.test_label_[r] == 1.0 ? 1 : 0;
     constexpr std::size_t kTermCacheDoubles = std::size_t{1} << 18;  // 2 MB
     if (p <= 64 && p * p * 2 * split.n_test_ <= kTermCacheDoubles) {
-      nb_terms_.resize(p * p * 2 * split.n_test_);
+      // Uninitialised: every row is written before it is read (nb_cached_ says which).
+      nb_terms_.reset(new double[p * p * 2 * split.n_test_]);
       nb_cached_.assign(p * p, 0);
     }
   }
@@ -744,7 +745,7 @@ void CoalitionTrainer::Index(std::span<double> out) const {
 const double* CoalitionTrainer::GaussianNbTerms(std::size_t player, std::size_t slot, int c) {
   const std::size_t m = split_.n_test_;
   const std::size_t p = split_.p_;
-  double* const t = nb_terms_.data() + ((nb_owner_ * p + player) * 2 + static_cast<std::size_t>(c)) * m;
+  double* const t = nb_terms_.get() + ((nb_owner_ * p + player) * 2 + static_cast<std::size_t>(c)) * m;
   std::uint8_t& cached = nb_cached_[nb_owner_ * p + player];
   if ((cached >> c & 1) == 0) {
     const double theta = split_.theta_[static_cast<std::size_t>(c) * p + player];
@@ -766,7 +767,7 @@ void CoalitionTrainer::JointLogLikelihoods(double* jll0, double* jll1) {
   const std::size_t m = split_.n_test_;
   const std::size_t p = split_.p_;
   double* quad[2] = {jll0, jll1};
-  const bool cache = !nb_terms_.empty();
+  const bool cache = nb_terms_ != nullptr;
   for (int c = 0; c < 2; ++c) {
     double* const q = quad[c];
     if (k_ == 0) std::fill(q, q + m, 0.0);

@@ -212,7 +212,7 @@ class CoalitionTrainer {
   // while it stays under kTermCacheDoubles: a coalition's log-likelihoods are then sums of
   // cached rows, with the same values and the same order of additions.
   std::size_t nb_owner_ = 0;
-  std::vector<double> nb_terms_;
+  std::unique_ptr<double[]> nb_terms_;
   std::vector<std::uint8_t> nb_cached_;
   std::vector<double> row_scratch_;
   std::vector<double> row_scratch2_;
