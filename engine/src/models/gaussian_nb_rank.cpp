@@ -164,14 +164,15 @@ bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, 
   std::uint8_t* const tie = ranking.tie.data();
   double* const prefix_hi = ranking.prefix_hi.data();
   double running = -kInf;
+  std::uint8_t* const positive = ranking.positive.data();
+  const std::uint8_t* const label = with_labels ? labels.data() : nullptr;
   for (std::size_t i = 0; i < m; ++i) {
     const auto r = static_cast<std::uint32_t>(keys[i] & mask);
     order[i] = r;
     running = std::max(running, hi[r]);
     prefix_hi[i] = running;
+    if (label != nullptr) positive[i] = label[r];
   }
-  if (with_labels)
-    for (std::size_t i = 0; i < m; ++i) ranking.positive[i] = labels[order[i]];
   running = kInf;
   unsigned joined = 0;
   for (std::size_t i = m; i-- > 1;) {
