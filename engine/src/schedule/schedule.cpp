@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -27,17 +28,20 @@ int ResolvedThreads(const ExecutionOptions& options) {
 
 namespace {
 
-// Stop flags of the PoolWarmUp tasks that keep workers awake until a computation starts. The
-// registry is never destroyed (a computation may run during static destruction).
-struct WarmUpRegistry {
+// What PoolWarmUp leaves running: per thread count one arena, never destroyed (its waiting tasks
+// must always be able to finish; a static pointer keeps it reachable at exit), and a
+// generation counter that ReleaseWarmUps advances to end the waiting tasks of the generation
+// they were made in.
+struct WarmUpState {
   std::mutex mutex;
-  std::vector<std::shared_ptr<std::atomic<bool>>> waiting;
-  std::atomic<int> count{0};
+  std::map<int, std::unique_ptr<tbb::task_arena>> arenas;
+  std::atomic<std::uint64_t> generation{0};
+  std::atomic<int> waiting{0};
 };
 
-WarmUpRegistry& WarmUps() {
-  static auto* registry = new WarmUpRegistry;
-  return *registry;
+WarmUpState& WarmUps() {
+  static auto* state = new WarmUpState;
+  return *state;
 }
 
 }  // namespace
@@ -46,45 +50,45 @@ namespace detail {
 // Called as computations run their first blocks: the work is then in the arena, so the workers
 // that a warm-up kept awake go straight to it.
 void ReleaseWarmUps() {
-  WarmUpRegistry& r = WarmUps();
-  if (r.count.load(std::memory_order_acquire) == 0) return;
-  const std::lock_guard<std::mutex> lock(r.mutex);
-  for (auto& flag : r.waiting) flag->store(true, std::memory_order_release);
-  r.waiting.clear();
-  r.count.store(0, std::memory_order_release);
+  WarmUpState& s = WarmUps();
+  if (s.waiting.load(std::memory_order_acquire) == 0) return;
+  s.waiting.store(0, std::memory_order_relaxed);
+  s.generation.fetch_add(1, std::memory_order_release);
 }
 }  // namespace detail
 
 struct PoolWarmUp::Impl {
   std::thread thread;
-  std::unique_ptr<tbb::task_arena> arena;
 };
 
 PoolWarmUp::PoolWarmUp(const ExecutionOptions& options) : impl_(new Impl) {
   const int threads = ResolvedThreads(options);
   if (threads < 2) return;  // nothing to start: the caller's thread does all the work
-  auto stop = std::make_shared<std::atomic<bool>>(false);
-  {
-    WarmUpRegistry& r = WarmUps();
-    const std::lock_guard<std::mutex> lock(r.mutex);
-    r.waiting.push_back(stop);
-    r.count.fetch_add(1, std::memory_order_release);
-  }
+  WarmUpState& state = WarmUps();
+  const std::uint64_t generation = state.generation.load(std::memory_order_acquire);
+  state.waiting.fetch_add(1, std::memory_order_release);
   try {
-    impl_->thread = std::thread([impl = impl_, threads, stop] {
+    impl_->thread = std::thread([threads, generation, &state] {
       try {
         // oneTBB initialises itself (it loads its allocator library) on first use and starts
         // its workers when an arena has work for them. Each worker gets a task that waits,
         // yielding, until the next computation runs its first block (or kSpinLimit passes):
         // it then moves straight to that work. A worker left to sleep instead can take
         // milliseconds to wake up on a virtual machine.
-        impl->arena = std::make_unique<tbb::task_arena>(threads);
-        impl->arena->initialize();
+        tbb::task_arena* arena = nullptr;
+        {
+          const std::lock_guard<std::mutex> lock(state.mutex);
+          auto& slot = state.arenas[threads];
+          if (!slot) slot = std::make_unique<tbb::task_arena>(threads);
+          arena = slot.get();
+        }
+        arena->initialize();
         for (int i = 1; i < threads; ++i) {
-          impl->arena->enqueue([stop] {
+          arena->enqueue([generation, &state] {
             constexpr auto kSpinLimit = std::chrono::seconds(2);
             const auto until = std::chrono::steady_clock::now() + kSpinLimit;
-            while (!stop->load(std::memory_order_acquire) && std::chrono::steady_clock::now() < until)
+            while (state.generation.load(std::memory_order_acquire) == generation &&
+                   std::chrono::steady_clock::now() < until)
               std::this_thread::yield();
           });
         }
@@ -99,7 +103,6 @@ PoolWarmUp::PoolWarmUp(const ExecutionOptions& options) : impl_(new Impl) {
 
 PoolWarmUp::~PoolWarmUp() {
   if (impl_->thread.joinable()) impl_->thread.join();
-  impl_->arena.reset();  // its waiting tasks end when a computation starts, or time out
   delete impl_;
 }
 }  // namespace perfshap
