@@ -191,21 +191,19 @@ bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, 
     const std::size_t begin = static_cast<std::size_t>(static_cast<const std::uint8_t*>(hit) - tie) - 1;
     std::size_t end = begin + 2;
     while (end < m && tie[end] != 0) ++end;
-    {
-      auto& cluster = ranking.cluster;
-      cluster.clear();
-      for (std::size_t i = begin; i < end; ++i) {
-        const std::uint32_t r = order[i];
-        cluster.emplace_back(GaussianNbProbability(jll0[r], jll1[r]), r);
-      }
-      std::sort(cluster.begin(), cluster.end());
-      for (std::size_t i = begin; i < end; ++i) {
-        order[i] = cluster[i - begin].second;
-        if (with_labels) ranking.positive[i] = labels[order[i]];
-        tie[i] = i > begin && cluster[i - begin].first == cluster[i - begin - 1].first ? 1 : 0;
-      }
-      ranking.evaluated += end - begin;
+    auto& cluster = ranking.cluster;
+    cluster.clear();
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint32_t r = order[i];
+      cluster.emplace_back(GaussianNbProbability(jll0[r], jll1[r]), r);
     }
+    std::sort(cluster.begin(), cluster.end());
+    for (std::size_t i = begin; i < end; ++i) {
+      order[i] = cluster[i - begin].second;
+      if (label != nullptr) positive[i] = label[order[i]];
+      tie[i] = i > begin && cluster[i - begin].first == cluster[i - begin - 1].first ? 1 : 0;
+    }
+    ranking.evaluated += end - begin;
     from = end;
   }
   return true;
