@@ -556,9 +556,13 @@ void CurveGridEvaluator::WalkExact(Groups& groups, std::size_t n_pos_count, std:
   while (groups.Next(dp, dn)) {
     tp += dp;
     fp += dn;
-    roc_first[dn != 0 ? fp : big_n + 1] = tp;
+    // The first-point slots by masks, not a branch (which the compiler would otherwise emit
+    // for one of them: mispredicted at every other row, as the labels come in random order).
+    const std::uint64_t no_negative = std::uint64_t{0} - static_cast<std::uint64_t>(dn == 0);
+    const std::uint64_t no_positive = std::uint64_t{0} - static_cast<std::uint64_t>(dp == 0);
+    roc_first[(fp & ~no_negative) | ((big_n + 1) & no_negative)] = tp;
     roc_last[fp] = tp;
-    pr_first[dp != 0 ? tp : big_p + 1] = fp;
+    pr_first[(tp & ~no_positive) | ((big_p + 1) & no_positive)] = fp;
     pr_last[tp] = fp;
   }
   s.exact_points_ = true;
