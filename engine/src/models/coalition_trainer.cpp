@@ -118,6 +118,18 @@ void ForWidth(std::size_t w, F&& f) {
   }
 }
 
+/// The loop both GaussianNB moment passes share: for every training row in order, and each of
+/// the W players whose columns start at col, add(k, value, label, 1 - label).
+template <std::size_t W, class Add>
+void ForTrainingValues(const double* const* col, std::span<const std::size_t> rows, const double* y, Add&& add) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const std::size_t r = rows[i];
+    const double y1 = y[i];
+    const double y0 = 1.0 - y1;
+    for (std::size_t k = 0; k < W; ++k) add(k, col[k][r], y1, y0);
+  }
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
@@ -350,19 +362,13 @@ void PreparedSplit::PrepareGaussianNb(const Dataset& data, std::span<const std::
         first[k] = col[j0 + k][train_rows[0]];
         differs[k] = false;
       }
-      for (std::size_t i = 0; i < n_train_; ++i) {
-        const std::size_t r = train_rows[i];
-        const double y1 = y[i];
-        const double y0 = 1.0 - y1;
-        for (std::size_t k = 0; k < W; ++k) {
-          const double v = col[j0 + k][r];
-          s[k] += v;
-          s1[k] += y1 * v;
-          s0[k] += y0 * v;
-          nan[k] += v * 0.0;  // NaN once a value is NaN or infinite
-          differs[k] = differs[k] | (v != first[k]);
-        }
-      }
+      ForTrainingValues<W>(col.data() + j0, train_rows, y, [&](std::size_t k, double v, double y1, double y0) {
+        s[k] += v;
+        s1[k] += y1 * v;
+        s0[k] += y0 * v;
+        nan[k] += v * 0.0;  // NaN once a value is NaN or infinite
+        differs[k] = differs[k] | (v != first[k]);
+      });
       for (std::size_t k = 0; k < W; ++k) {
         sum[j0 + k] = s[k];
         sum1[j0 + k] = s1[k];
@@ -405,20 +411,14 @@ void PreparedSplit::PrepareGaussianNb(const Dataset& data, std::span<const std::
         t1[k] = theta1[j0 + k];
         t0[k] = theta0[j0 + k];
       }
-      for (std::size_t i = 0; i < n_train_; ++i) {
-        const std::size_t r = train_rows[i];
-        const double y1 = y[i];
-        const double y0 = 1.0 - y1;
-        for (std::size_t k = 0; k < W; ++k) {
-          const double v = col[j0 + k][r];
-          const double d = v - mu[k];
-          const double d1 = v - t1[k];
-          const double d0 = v - t0[k];
-          q[k] += d * d;
-          q1[k] += y1 * (d1 * d1);
-          q0[k] += y0 * (d0 * d0);
-        }
-      }
+      ForTrainingValues<W>(col.data() + j0, train_rows, y, [&](std::size_t k, double v, double y1, double y0) {
+        const double d = v - mu[k];
+        const double d1 = v - t1[k];
+        const double d0 = v - t0[k];
+        q[k] += d * d;
+        q1[k] += y1 * (d1 * d1);
+        q0[k] += y0 * (d0 * d0);
+      });
       for (std::size_t k = 0; k < W; ++k) {
         ss[j0 + k] = q[k];
         ss1[j0 + k] = q1[k];
