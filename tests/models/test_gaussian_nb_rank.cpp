@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "common/sort_keys.hpp"
 #include "models/coalition_trainer.hpp"
 #include "models/gaussian_nb_model.hpp"
 #include "models/gaussian_nb_rank.hpp"
@@ -96,14 +97,29 @@ void MakeRows(std::uint64_t seed, std::size_t m, std::vector<double>& jll0, std:
   }
 }
 
-TEST(RankGaussianNb, OrdersAndTiesExactlyAsTheProbabilities) {
+// Every kernel this machine runs: the portable one, and the AVX-512 one where the CPU has it.
+std::vector<RankKernel> Kernels() {
+  std::vector<RankKernel> kernels{RankKernel::kPortable};
+  if (HasAvx512()) kernels.push_back(RankKernel::kAvx512);
+  return kernels;
+}
+
+const char* Name(RankKernel kernel) { return kernel == RankKernel::kAvx512 ? "avx512" : "portable"; }
+
+class RankKernels : public ::testing::TestWithParam<RankKernel> {};
+
+INSTANTIATE_TEST_SUITE_P(RankGaussianNb, RankKernels, ::testing::ValuesIn(Kernels()),
+                         [](const ::testing::TestParamInfo<RankKernel>& p) { return Name(p.param); });
+
+TEST_P(RankKernels, OrdersAndTiesExactlyAsTheProbabilities) {
   GaussianNbRanking ranking;
   std::size_t evaluated = 0;
   std::size_t rows = 0;
+  // Up to 673 rows: the AVX-512 kernel hands more than 512 to the portable one.
   for (std::uint64_t seed = 0; seed < 2000; ++seed) {
     std::vector<double> jll0, jll1;
     MakeRows(seed, 1 + seed % 97 * 7, jll0, jll1);
-    ASSERT_TRUE(RankGaussianNb(jll0, jll1, ranking));
+    ASSERT_TRUE(RankGaussianNb(jll0, jll1, ranking, {}, GetParam()));
     ExpectRankingOfProbabilities(jll0, jll1, ranking, "seed " + std::to_string(seed));
     if (HasFatalFailure()) return;
     evaluated += ranking.evaluated;
@@ -113,26 +129,41 @@ TEST(RankGaussianNb, OrdersAndTiesExactlyAsTheProbabilities) {
   EXPECT_GT(evaluated, rows / 4);
 }
 
-TEST(RankGaussianNb, OrdinaryRowsAreRankedWithoutEvaluatingProbabilities) {
+TEST_P(RankKernels, OrdinaryRowsAreRankedWithoutEvaluatingProbabilities) {
   // Spread log-odds in (-20, 20): no two are close enough to need the probabilities.
   RandomStream rng(11, 0);
   std::vector<double> jll0, jll1;
-  for (int i = 0; i < 500; ++i) {
+  for (int i = 0; i < 512; ++i) {
     jll0.push_back(-5.0 - 50.0 * rng.Uniform());
     jll1.push_back(jll0.back() + 40.0 * (rng.Uniform() - 0.5));
   }
-  GaussianNbRanking ranking;
-  ASSERT_TRUE(RankGaussianNb(jll0, jll1, ranking));
-  ExpectRankingOfProbabilities(jll0, jll1, ranking, "spread");
-  EXPECT_LT(ranking.evaluated, 50u);
+  for (std::size_t m : {512, 275, 9}) {
+    const std::vector<double> a(jll0.begin(), jll0.begin() + static_cast<std::ptrdiff_t>(m));
+    const std::vector<double> b(jll1.begin(), jll1.begin() + static_cast<std::ptrdiff_t>(m));
+    GaussianNbRanking ranking;
+    ASSERT_TRUE(RankGaussianNb(a, b, ranking, {}, GetParam()));
+    ExpectRankingOfProbabilities(a, b, ranking, "spread");
+    EXPECT_LT(ranking.evaluated, 50u);
+  }
 }
 
-TEST(RankGaussianNb, NonFiniteLogLikelihoodsAreLeftToTheCaller) {
+TEST_P(RankKernels, NonFiniteLogLikelihoodsAreLeftToTheCaller) {
   GaussianNbRanking ranking;
   const double inf = std::numeric_limits<double>::infinity();
-  EXPECT_FALSE(RankGaussianNb(std::vector<double>{-1.0, -inf}, std::vector<double>{-2.0, -inf}, ranking));
-  EXPECT_FALSE(RankGaussianNb(std::vector<double>{-1.0, std::nan("")}, std::vector<double>{-2.0, -1.0}, ranking));
-  EXPECT_TRUE(RankGaussianNb(std::vector<double>{}, std::vector<double>{}, ranking));
+  const RankKernel k = GetParam();
+  EXPECT_FALSE(RankGaussianNb(std::vector<double>{-1.0, -inf}, std::vector<double>{-2.0, -inf}, ranking, {}, k));
+  EXPECT_FALSE(
+      RankGaussianNb(std::vector<double>{-1.0, std::nan("")}, std::vector<double>{-2.0, -1.0}, ranking, {}, k));
+  EXPECT_TRUE(RankGaussianNb(std::vector<double>{}, std::vector<double>{}, ranking, {}, k));
+  // A bad row in the last, partly filled block of a vector kernel, and anywhere in a long sample.
+  for (std::size_t m : {11, 300}) {
+    for (std::size_t bad : {std::size_t{0}, m / 2, m - 1}) {
+      std::vector<double> a(m, -3.0), b(m);
+      for (std::size_t i = 0; i < m; ++i) b[i] = -3.0 + 0.01 * static_cast<double>(i);
+      b[bad] = bad % 2 == 0 ? inf : std::nan("");
+      EXPECT_FALSE(RankGaussianNb(a, b, ranking, {}, k)) << m << " rows, row " << bad;
+    }
+  }
 }
 
 // Every coalition of the split: the ranked path (RankTest + EvaluateRanked) and the probability
@@ -148,7 +179,7 @@ void ExpectRankedPathEqualsProbabilityPath(const Dataset& data, const SplitPlan&
     CurveGridScratch scratch_a, scratch_b;
     CurveGridValues a = evaluator.MakeValues();
     CurveGridValues b = evaluator.MakeValues();
-    GaussianNbRanking ranking;
+    GaussianNbRanking ranking, other;
     for (std::size_t r = 0; r < plan.size(); ++r) {
       const PreparedSplit split(LearnerKind::kGaussianNb, data, columns, plan[r].train, plan[r].test, {});
       CoalitionTrainer trainer(split);
@@ -171,6 +202,13 @@ void ExpectRankedPathEqualsProbabilityPath(const Dataset& data, const SplitPlan&
         }
         evaluator.Evaluate(split.test_labels(), p, scratch_a, a);
         ASSERT_TRUE(trainer.RankTest(ranking));
+        // Every kernel ranks alike (the ranking above is the one RetrainGame's kAuto picks).
+        for (RankKernel kernel : Kernels()) {
+          ASSERT_TRUE(trainer.RankTest(other, kernel));
+          ASSERT_EQ(other.order, ranking.order) << name << " " << Name(kernel);
+          ASSERT_EQ(other.tie, ranking.tie) << name << " " << Name(kernel);
+          ASSERT_EQ(other.positive, ranking.positive) << name << " " << Name(kernel);
+        }
         for (std::size_t i = 0; i < ranking.order.size(); ++i)
           ASSERT_EQ(ranking.positive[i], split.test_labels()[ranking.order[i]] == 1.0 ? 1 : 0) << name;
         evaluator.EvaluateRanked(ranking.positive, ranking.tie, scratch_b, b);

@@ -796,14 +796,15 @@ void CoalitionTrainer::JointLogLikelihoods(double* jll0, double* jll1) {
   }
 }
 
-bool CoalitionTrainer::RankTest(GaussianNbRanking& ranking) {
+bool CoalitionTrainer::RankTest(GaussianNbRanking& ranking, RankKernel kernel) {
   PERFSHAP_CHECK(split_.kind_ == LearnerKind::kGaussianNb, "RankTest: only for the gnb learner");
   PERFSHAP_DCHECK(fitted_);
   double* const jll0 = row_scratch_.data();
   double* const jll1 = row_scratch2_.data();
   JointLogLikelihoods(jll0, jll1);
   const std::size_t m = split_.n_test_;
-  return RankGaussianNb(std::span<const double>(jll0, m), std::span<const double>(jll1, m), ranking, test_positive_);
+  return RankGaussianNb(std::span<const double>(jll0, m), std::span<const double>(jll1, m), ranking, test_positive_,
+                        kernel);
 }
 
 void CoalitionTrainer::ScoreTest(std::span<double> out, ScoreScale scale) {

@@ -152,8 +152,9 @@ class CoalitionTrainer {
   /** @brief gnb only: ranks the test rows by the last fit's P(1) exactly as ScoreTest's
    *  probabilities order and tie them, evaluating P(1) only where the log-odds cannot decide
    *  (RankGaussianNb); ranking.positive receives the test labels in rank order.
+   *  @param kernel which RankGaussianNb kernel; every kernel gives the same ranking.
    *  @return false when that cannot be done (non-finite log-likelihoods): use ScoreTest then. */
-  bool RankTest(GaussianNbRanking& ranking);
+  bool RankTest(GaussianNbRanking& ranking, RankKernel kernel = RankKernel::kAuto);
 
   /** @brief Fit(s) then ScoreTest(out, scale). */
   int Score(Coalition s, std::span<double> out, ScoreScale scale = ScoreScale::kProbability) {

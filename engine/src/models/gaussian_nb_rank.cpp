@@ -11,6 +11,15 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PERFSHAP_AVX512_KERNELS 1
+// GCC 12 warns inside its own AVX-512 headers (bug 105593, the undefined vectors they start
+// from); the warning is placed at the header's lines, so it is silenced for them alone.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#endif
 
 #include "common/sort_keys.hpp"
 #include "models/gaussian_nb_model.hpp"
@@ -60,32 +69,92 @@ inline void Interval(double jll0, double jll1, double d, double& lo, double& hi)
   }
 }
 
-}  // namespace
+#if defined(PERFSHAP_AVX512_KERNELS)
+/// The AVX-512 kernel's first half: per row the interval of Interval (the same operations, eight
+/// rows at a time), the log-odds, and a 32-bit key: the log-odds mapped linearly onto
+/// [0, 2^(32 - bits) - 1] over the sample's range (rounded down: monotone, so keys never order
+/// two rows against their log-odds; rows sharing a value come out in row order and, where that
+/// is not their log-odds order, join a cluster), the row index in the low `bits` bits.
+/// keys must hold m rounded up to 8. Returns false when some log-odds value is not finite.
+__attribute__((target("avx512f"))) bool BuildKeysAvx512(const double* jll0, const double* jll1, std::size_t m,
+                                                        int bits, double* lo, double* hi, double* log_odds,
+                                                        std::uint32_t* keys) noexcept {
+  const __m512d zero = _mm512_setzero_pd();
+  const __m512d inf = _mm512_set1_pd(kInf);
+  const __m512d minus_inf = _mm512_set1_pd(-kInf);
+  __m512d low = inf;
+  __m512d high = minus_inf;
+  __mmask8 not_finite = 0;
+  for (std::size_t row = 0; row < m; row += 8) {
+    const std::size_t rest = m - row;
+    const auto live = static_cast<__mmask8>(rest >= 8 ? 0xFFu : (1u << rest) - 1u);
+    const __m512d a = _mm512_maskz_loadu_pd(live, jll0 + row);
+    const __m512d b = _mm512_maskz_loadu_pd(live, jll1 + row);
+    const __m512d d = _mm512_sub_pd(b, a);
+    not_finite |= _mm512_mask_cmp_pd_mask(live, _mm512_mul_pd(d, zero), zero, _CMP_NEQ_UQ);
+    const __m512d eta = _mm512_add_pd(
+        _mm512_mul_pd(_mm512_set1_pd(8.0 * kUnit), _mm512_add_pd(_mm512_abs_pd(a), _mm512_abs_pd(b))),
+        _mm512_set1_pd(64.0 * kUnit));
+    const __m512d y = _mm512_min_pd(
+        _mm512_add_pd(_mm512_mul_pd(_mm512_max_pd(d, zero), _mm512_set1_pd(kLog2E * (1.0 + 0x1p-40))),
+                      _mm512_set1_pd(0x1p-40)),
+        _mm512_set1_pd(999.0));
+    const __m512i e = _mm512_cvtepi32_epi64(_mm512_cvttpd_epi32(y));
+    const __m512d bound = _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_add_epi64(e, _mm512_set1_epi64(1025)), 52));
+    const __m512d t = _mm512_mul_pd(eta, bound);
+    const __m512d rounding = _mm512_mul_pd(_mm512_set1_pd(4.0 * kUnit), _mm512_abs_pd(d));
+    const __m512d up = _mm512_add_pd(
+        d, _mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(1.25), _mm512_add_pd(eta, _mm512_add_pd(t, t))), rounding));
+    const __m512d down = _mm512_sub_pd(
+        d, _mm512_add_pd(
+               _mm512_mul_pd(_mm512_set1_pd(1.25), _mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(1.01), eta), t)),
+               rounding));
+    // mask_blend(k, x, y) takes y where k is set.
+    __m512d h = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(t, _mm512_set1_pd(0.5), _CMP_LT_OQ), inf, up);
+    __m512d l = down;
+    const __mmask8 unbounded = _mm512_cmp_pd_mask(eta, _mm512_set1_pd(1e-3), _CMP_NLT_UQ);  // also NaN
+    h = _mm512_mask_blend_pd(unbounded, h, inf);
+    l = _mm512_mask_blend_pd(unbounded, l, minus_inf);
+    const __mmask8 subnormal = _mm512_cmp_pd_mask(d, _mm512_set1_pd(kSubnormalLogOdds), _CMP_LT_OQ);
+    h = _mm512_mask_blend_pd(subnormal, h, _mm512_max_pd(h, _mm512_set1_pd(kSubnormalCeiling)));
+    l = _mm512_mask_blend_pd(subnormal, l, minus_inf);
+    _mm512_mask_storeu_pd(hi + row, live, h);
+    _mm512_mask_storeu_pd(lo + row, live, l);
+    _mm512_mask_storeu_pd(log_odds + row, live, d);
+    low = _mm512_mask_min_pd(low, live, low, d);
+    high = _mm512_mask_max_pd(high, live, high, d);
+  }
+  if (not_finite != 0) return false;
+  const double first = _mm512_reduce_min_pd(low);
+  const double last = _mm512_reduce_max_pd(high);
+  const auto top = static_cast<double>((std::uint64_t{1} << (32 - bits)) - 1);
+  double scale = last > first ? top / (last - first) : 0.0;
+  if (!(scale < 1e300)) scale = 0.0;  // a range overflowing to inf or underflowing: one value
+  const __m512d offset = _mm512_set1_pd(first);
+  const __m512d factor = _mm512_set1_pd(scale);
+  const __m512d ceiling = _mm512_set1_pd(top);
+  const __m128i shift = _mm_cvtsi32_si128(bits);
+  __m256i index = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+  for (std::size_t row = 0; row < m; row += 8) {
+    const std::size_t rest = m - row;
+    const auto live = static_cast<__mmask8>(rest >= 8 ? 0xFFu : (1u << rest) - 1u);
+    const __m512d d = _mm512_maskz_loadu_pd(live, log_odds + row);
+    // d >= first, so the product is >= 0 (at most top, bar rounding: capped).
+    const __m512d v = _mm512_min_pd(_mm512_mul_pd(_mm512_sub_pd(d, offset), factor), ceiling);
+    const __m256i value = _mm512_cvttpd_epu32(v);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys + row), _mm256_or_si256(_mm256_sll_epi32(value, shift), index));
+    index = _mm256_add_epi32(index, _mm256_set1_epi32(8));
+  }
+  return true;
+}
+#endif
 
-bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, GaussianNbRanking& ranking,
-                    std::span<const std::uint8_t> labels) {
-  const std::size_t m = jll0.size();
-  if (jll1.size() != m || m > std::numeric_limits<std::uint32_t>::max()) return false;
-  if (!labels.empty() && labels.size() != m) return false;
-  const bool with_labels = !labels.empty();
-  ranking.positive.resize(with_labels ? m : 0);
-  ranking.order.resize(m);
-  ranking.tie.resize(m);
-  ranking.keys.resize(m);
-  ranking.lo.resize(m);
-  ranking.hi.resize(m);
-  ranking.prefix_hi.resize(m);
-  ranking.cluster.reserve(m);
-  ranking.evaluated = 0;
-  if (m == 0) return true;
-  // Keys: the log-odds' order key with its lowest `bits` bits replaced by the row index, so one
-  // sort of plain integers orders the rows. Rows whose log-odds agree in all other bits may
-  // come out of order; their intervals then overlap, which puts them in one cluster below.
-  const int bits = static_cast<int>(std::bit_width(m - 1));
+/// The portable first half: intervals and 64-bit keys (the log-odds' order key, the row index
+/// in the low `bits` bits), two rows at a time with SSE2. Returns false when some log-odds value
+/// is not finite.
+bool BuildKeysPortable(const double* jll0, const double* jll1, std::size_t m, int bits, double* lo, double* hi,
+                       std::uint64_t* keys) noexcept {
   const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  std::uint64_t* const keys = ranking.keys.data();
-  double* const lo = ranking.lo.data();
-  double* const hi = ranking.hi.data();
   bool finite = true;
   std::size_t row = 0;
 #if defined(__SSE2__)
@@ -102,8 +171,8 @@ bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, 
     const __m128i two = _mm_set1_epi64x(2);
     __m128d nan_check = zero;
     for (; row + 2 <= m; row += 2) {
-      const __m128d a = _mm_loadu_pd(jll0.data() + row);
-      const __m128d b = _mm_loadu_pd(jll1.data() + row);
+      const __m128d a = _mm_loadu_pd(jll0 + row);
+      const __m128d b = _mm_loadu_pd(jll1 + row);
       const __m128d d = _mm_sub_pd(b, a);
       nan_check = _mm_add_pd(nan_check, _mm_mul_pd(d, zero));
       const __m128d eta = _mm_add_pd(
@@ -153,22 +222,69 @@ bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, 
     Interval(jll0[row], jll1[row], d, lo[row], hi[row]);
     keys[row] = (OrderedKey(d) & ~mask) | static_cast<std::uint64_t>(row);
   }
-  if (!finite) return false;
-  SortKeys(keys, m);
+  return finite;
+}
+
+}  // namespace
+
+bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, GaussianNbRanking& ranking,
+                    std::span<const std::uint8_t> labels, RankKernel kernel) {
+  const std::size_t m = jll0.size();
+  if (jll1.size() != m || m > std::numeric_limits<std::uint32_t>::max()) return false;
+  if (!labels.empty() && labels.size() != m) return false;
+  const bool with_labels = !labels.empty();
+  ranking.positive.resize(with_labels ? m : 0);
+  ranking.order.resize(m);
+  ranking.tie.resize(m);
+  ranking.lo.resize(m);
+  ranking.hi.resize(m);
+  ranking.prefix_hi.resize(m);
+  ranking.cluster.reserve(m);
+  ranking.evaluated = 0;
+  if (m == 0) return true;
+  // Keys: the log-odds' order key with its lowest `bits` bits replaced by the row index, so one
+  // sort of plain integers orders the rows. Rows whose log-odds agree in all other bits may
+  // come out of order; their intervals then overlap, which puts them in one cluster below.
+  const int bits = static_cast<int>(std::bit_width(m - 1));
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  double* const lo = ranking.lo.data();
+  double* const hi = ranking.hi.data();
+  std::uint32_t* const order = ranking.order.data();
+#if defined(PERFSHAP_AVX512_KERNELS)
+  const bool vector = kernel != RankKernel::kPortable && m <= kSortKeys32Max && HasAvx512();
+#else
+  const bool vector = false;
+  (void)kernel;
+#endif
+  if (vector) {
+#if defined(PERFSHAP_AVX512_KERNELS)
+    ranking.keys32.resize((m + 7) / 8 * 8);
+    ranking.log_odds.resize(m);
+    std::uint32_t* const keys = ranking.keys32.data();
+    if (!BuildKeysAvx512(jll0.data(), jll1.data(), m, bits, lo, hi, ranking.log_odds.data(), keys)) return false;
+    SortKeys32(keys, m);
+    const auto mask32 = static_cast<std::uint32_t>(mask);
+    for (std::size_t i = 0; i < m; ++i) order[i] = keys[i] & mask32;
+#endif
+  } else {
+    ranking.keys.resize(m);
+    std::uint64_t* const keys = ranking.keys.data();
+    if (!BuildKeysPortable(jll0.data(), jll1.data(), m, bits, lo, hi, keys)) return false;
+    SortKeys(keys, m);
+    for (std::size_t i = 0; i < m; ++i) order[i] = static_cast<std::uint32_t>(keys[i] & mask);
+  }
 
   // In rank order: the largest hi so far, then (walking back) the smallest lo from here on.
   // Ranks i - 1 and i are certainly in strict order, with every row before i below every row
   // from i on, when the largest hi before i is below the smallest lo from i on; otherwise they
   // share a cluster (tie[i] = 1 for now).
-  std::uint32_t* const order = ranking.order.data();
   std::uint8_t* const tie = ranking.tie.data();
   double* const prefix_hi = ranking.prefix_hi.data();
   double running = -kInf;
   std::uint8_t* const positive = ranking.positive.data();
   const std::uint8_t* const label = with_labels ? labels.data() : nullptr;
   for (std::size_t i = 0; i < m; ++i) {
-    const auto r = static_cast<std::uint32_t>(keys[i] & mask);
-    order[i] = r;
+    const std::uint32_t r = order[i];
     running = std::max(running, hi[r]);
     prefix_hi[i] = running;
     if (label != nullptr) positive[i] = label[r];

@@ -24,13 +24,24 @@ struct GaussianNbRanking {
   /// How many rows the last call had to evaluate P(1) for (the rest were ranked by log-odds).
   std::size_t evaluated = 0;
 
-  // Scratch: sort keys (log-odds order key, row index in the low bits), per row the interval
+  // Scratch: sort keys (64-bit: the log-odds' order key; 32-bit, AVX-512 kernel: the log-odds
+  // scaled onto the sample's range; the row index in the low bits), per row the interval
   // of log-odds that holds its probability, running bounds, and one cluster's probabilities.
   std::vector<std::uint64_t> keys;
+  std::vector<std::uint32_t> keys32;
+  std::vector<double> log_odds;
   std::vector<double> lo;
   std::vector<double> hi;
   std::vector<double> prefix_hi;
   std::vector<std::pair<double, std::uint32_t>> cluster;
+};
+
+/// Which kernel builds and sorts the keys; every kernel gives the same ranking (order, ties,
+/// labels), only `evaluated` may differ.
+enum class RankKernel {
+  kAuto,      ///< AVX-512 where the CPU has it and there are at most 512 rows, else portable
+  kPortable,  ///< SSE2 64-bit keys and SortKeys
+  kAvx512,    ///< 32-bit keys and SortKeys32 (requires HasAvx512(); more than 512 rows: portable)
 };
 
 /**
@@ -47,12 +58,16 @@ struct GaussianNbRanking {
  * are certainly in strict order across it. The other ranks form clusters (saturated
  * probabilities, near-equal log-odds, rows whose large log-likelihoods blur their probability),
  * whose probabilities are computed and sorted exactly; ties come only from inside a cluster.
+ * The sort only proposes the order: two rows it puts against their log-odds order have
+ * overlapping intervals at every rank between them (hi of the earlier one >= its d > the later
+ * one's d >= its lo), so they end in one cluster. A coarse key (the AVX-512 kernel's 23-bit
+ * scaled log-odds) can therefore cost evaluations, never exactness.
  *
  * @param labels optional 0/1 label per row: ranking.positive receives them in rank order.
  * @return false (nothing ranked) when a log-likelihood or a log-odds value is not finite, or
  *   there are more than 2^32 - 1 rows; the caller then computes every probability.
  */
 bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, GaussianNbRanking& ranking,
-                    std::span<const std::uint8_t> labels = {});
+                    std::span<const std::uint8_t> labels = {}, RankKernel kernel = RankKernel::kAuto);
 
 }  // namespace perfshap::detail
