@@ -14,23 +14,6 @@ namespace perfshap::detail {
  */
 void SortKeys(std::uint64_t* keys, std::size_t n) noexcept;
 
-/// The most keys SortKeys32 sorts.
-inline constexpr std::size_t kSortKeys32Max = 512;
-
-/**
- * @brief True when this CPU runs the AVX-512 kernels (AVX-512F), checked once. The library is
- * built for baseline x86-64; these kernels are compiled for AVX-512 alone and chosen at run
- * time, so one binary runs everywhere (sort_keys_avx512.cpp).
- */
-bool HasAvx512() noexcept;
-
-/**
- * @brief Sorts keys[0, n), n <= kSortKeys32Max, ascending: a bitonic network on AVX-512
- * registers of 16 keys (about 4x faster than SortKeys on 275 keys). Requires HasAvx512();
- * throws std::logic_error (a bug) for more keys.
- */
-void SortKeys32(std::uint32_t* keys, std::size_t n);
-
 /**
  * @brief Order-preserving map of a double (not NaN) to 64 bits, -0.0 folded onto +0.0:
  * a < b <=> OrderedKey(a) < OrderedKey(b), a == b <=> equal keys.

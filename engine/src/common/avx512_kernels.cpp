@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 //
-// SortKeys32: a bitonic sorting network over AVX-512 registers of 16 unsigned 32-bit keys.
-// Only this file's functions use AVX-512 (function-level target attributes): the rest of the
-// library stays baseline x86-64, and callers check HasAvx512() first.
-#include "common/sort_keys.hpp"
+// The AVX-512 kernels: SortKeys32, a bitonic sorting network over AVX-512 registers of 16
+// unsigned 32-bit keys. Only this file's functions use AVX-512 (function-level
+// target attributes): the rest of the library stays baseline x86-64.
+#include "common/avx512_kernels.hpp"
 
 #include <stdexcept>
 #include <string>
