@@ -123,6 +123,25 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
   // the thread that completes its last block (in block order, once all are done: the same
   // bits whichever thread that is), so a batch of many games holds only the partials of the
   // games in progress and reuses their memory instead of touching fresh pages for each game.
+  //
+  // A block of fewer coalitions than the 2n + 1 rows of its partial sums (exact games of few
+  // players: blocks of one coalition) keeps its coalitions' values instead, k per coalition,
+  // and the reduction rebuilds each block's partial sums from them with the very operations
+  // the block would have done: the same bits, with 2n + 1 times less memory to clear and read.
+  const auto players = static_cast<std::size_t>(n);
+  const bool keep_values = block_size < 2 * players + 1;
+  const std::size_t stored = keep_values ? static_cast<std::size_t>(block_size) * k : width;
+  auto accumulate = [&](double* acc, Coalition s, const double* v) {
+    const auto size = static_cast<std::size_t>(CoalitionSize(s));
+    const double d = w_in[size] - w_out[size];
+    for (Coalition rest = s; rest != 0; rest &= rest - 1) {
+      double* row = acc + static_cast<std::size_t>(std::countr_zero(rest)) * k;
+      for (std::size_t j = 0; j < k; ++j) row[j] += d * v[j];
+    }
+    double* by_size = acc + nk + size * k;
+    for (std::size_t j = 0; j < k; ++j) by_size[j] += v[j];
+  };
+  auto coalition_at = [&](std::uint64_t r) -> Coalition { return options_.gray_code ? GrayCode(r) : r; };
   std::vector<std::unique_ptr<detail::BlockPartials>> partials(n_games);
   const std::unique_ptr<std::once_flag[]> partials_once(new std::once_flag[n_games]);
   const std::unique_ptr<std::atomic<std::uint64_t>[]> blocks_done(new std::atomic<std::uint64_t>[n_games]);
@@ -130,7 +149,23 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
   const Coalition full = FullCoalition(n);
   auto finish_game = [&](std::size_t g) {
     ShapleyValues& result = results[g];
-    const std::vector<double> total_sums = partials[g]->ReduceInOrder();
+    std::vector<double> total_sums;
+    if (keep_values) {
+      // ReduceInOrder of the partial sums each block would have held.
+      total_sums.assign(width, 0.0);
+      std::vector<double> block_sums(width);
+      for (std::uint64_t b = 0; b < n_blocks; ++b) {
+        std::fill(block_sums.begin(), block_sums.end(), 0.0);
+        const double* values = partials[g]->Row(b).data();
+        const std::uint64_t begin = b * block_size;
+        const std::uint64_t end = std::min(total, begin + block_size);
+        for (std::uint64_t r = begin; r < end; ++r)
+          accumulate(block_sums.data(), coalition_at(r), values + (r - begin) * k);
+        for (std::size_t j = 0; j < width; ++j) total_sums[j] += block_sums[j];
+      }
+    } else {
+      total_sums = partials[g]->ReduceInOrder();
+    }
     partials[g].reset();
     // Shapley (weighted marginal contributions regrouped by coalition):
     // phi_i = sum_S v(S) c_i(S), c_i(S) = w(|S|-1) if i in S else -w(|S|).
@@ -154,7 +189,6 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
   };
   detail::Schedule schedule(options_.execution);
   schedule.SetProgressTotal(total * n_games);
-  const bool gray = options_.gray_code;
   // When several blocks fail, the error reported is the one of the lowest block, whatever the
   // thread count: each block's exception is kept, and blocks after a known failure are skipped.
   const std::size_t n_flat = static_cast<std::size_t>(n_blocks) * n_games;
@@ -171,26 +205,21 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
     }
     worker->Reset();
     ShapleyValues& result = results[g];
-    std::call_once(partials_once[g], [&] { partials[g] = std::make_unique<detail::BlockPartials>(n_blocks, width); });
-    auto acc = partials[g]->Row(b);
-    double* v = scratch.value.data();
+    std::call_once(partials_once[g], [&] { partials[g] = std::make_unique<detail::BlockPartials>(n_blocks, stored); });
+    double* const acc = partials[g]->Row(b).data();
     const std::uint64_t begin = b * block_size;
     const std::uint64_t end = std::min(total, begin + block_size);
     for (std::uint64_t r = begin; r < end; ++r) {
-      const Coalition s = gray ? GrayCode(r) : r;
-      worker->Evaluate(s, scratch.value);
+      const Coalition s = coalition_at(r);
+      // Kept values are written in place; otherwise the worker writes to the thread's scratch.
+      std::span<double> out = keep_values ? std::span<double>(acc + (r - begin) * k, k) : std::span<double>(scratch.value);
+      worker->Evaluate(s, out);
+      const double* v = out.data();
       if (s == 0) std::copy(v, v + k, result.base.begin());
       if (s == full) std::copy(v, v + k, result.full.begin());
       if (options_.store_values)
         std::copy(v, v + k, result.coalition_values.begin() + static_cast<std::ptrdiff_t>(s * k));
-      const auto size = static_cast<std::size_t>(CoalitionSize(s));
-      const double d = w_in[size] - w_out[size];
-      for (Coalition rest = s; rest != 0; rest &= rest - 1) {
-        double* row = acc.data() + static_cast<std::size_t>(std::countr_zero(rest)) * k;
-        for (std::size_t j = 0; j < k; ++j) row[j] += d * v[j];
-      }
-      double* by_size = acc.data() + nk + size * k;
-      for (std::size_t j = 0; j < k; ++j) by_size[j] += v[j];
+      if (!keep_values) accumulate(acc, s, v);
     }
   };
   schedule.ForEachBlock<Scratch>(
