@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "common/avx512_kernels.hpp"
+#include "common/vector_kernels.hpp"
 #include "common/sort_keys.hpp"
 #include "perfshap/random.hpp"
 

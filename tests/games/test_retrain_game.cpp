@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "common/vector_kernels.hpp"
 #include "games/retrain_game.hpp"
 #include "models/coalition_trainer.hpp"
 #include "perfshap/error.hpp"
@@ -268,6 +269,39 @@ TEST(RetrainGame, MonteCarloBandsAreBitwiseIdenticalForOneTwoFourThreads) {
       EXPECT_EQ(a.threads, 1);
       EXPECT_EQ(b.threads, t == 1 ? 2 : 4);
     }
+  }
+}
+
+// The AVX2 / AVX-512 kernels (GaussianNB moments, ranking keys and sort) give the portable
+// path's bits: the whole computation with the kernels on and off.
+TEST(RetrainGame, VectorKernelsGiveThePortableBits) {
+  if (!detail::HasAvx2() && !detail::HasAvx512()) GTEST_SKIP() << "this CPU runs no vector kernel";
+  ProbitDesign design;
+  design.n_rows = 600;
+  design.variances = {1.2, 1.0, 1.0, 0.5, 2.0, 1.0};  // six players: a block of four and one of two
+  design.beta = {0.05, 0.5, 0.5, 0.0, 0.3, -0.2, 0.0};
+  const Dataset probit = GenerateProbitDesign(design);
+  BanknoteCase c;
+  std::vector<const Dataset*> sets{&probit};
+  if (LoadBanknote(c)) sets.push_back(&c.data);
+  for (const Dataset* data : sets) {
+    const SplitPlan plan = MonteCarloSplits(data->n_rows(), 5, 0.25, 3, data->label());
+    RobustnessOptions options;
+    options.learner = LearnerKind::kGaussianNb;
+    options.extra_metrics = {RobustnessMetric::kBrier};
+    const RobustnessResult vector = ExplainRobustness(*data, plan, options);
+    detail::EnableVectorKernels(false);
+    const RobustnessResult portable = ExplainRobustness(*data, plan, options);
+    detail::EnableVectorKernels(true);
+    EXPECT_EQ(vector.phi_auc_by_split, portable.phi_auc_by_split);
+    EXPECT_EQ(vector.auc_by_split, portable.auc_by_split);
+    EXPECT_EQ(vector.coalition_auc, portable.coalition_auc);
+    EXPECT_EQ(vector.shap_roc_mean, portable.shap_roc_mean);
+    EXPECT_EQ(vector.shap_prc_mean, portable.shap_prc_mean);
+    EXPECT_EQ(vector.phi_auprc_mean, portable.phi_auprc_mean);
+    EXPECT_EQ(vector.tpr_mean, portable.tpr_mean);
+    EXPECT_EQ(vector.precision_mean, portable.precision_mean);
+    EXPECT_EQ(vector.metrics[0].phi_mean, portable.metrics[0].phi_mean);
   }
 }
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "common/avx512_kernels.hpp"
+#include "common/vector_kernels.hpp"
 #include "common/sort_keys.hpp"
 #include "models/coalition_trainer.hpp"
 #include "models/gaussian_nb_model.hpp"

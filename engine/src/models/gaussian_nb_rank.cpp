@@ -21,7 +21,7 @@
 #pragma GCC diagnostic pop
 #endif
 
-#include "common/avx512_kernels.hpp"
+#include "common/vector_kernels.hpp"
 #include "common/sort_keys.hpp"
 #include "models/gaussian_nb_model.hpp"
 

@@ -5,13 +5,23 @@
 #include <cstddef>
 #include <cstdint>
 
-// Kernels compiled for AVX-512 alone (function-level target attributes, avx512_kernels.cpp) and
-// chosen at run time: the library is built for baseline x86-64, so one binary runs everywhere.
-// Each gives the same results as its portable counterpart.
+// Vector kernels compiled for AVX2 or AVX-512 alone (function-level target attributes) and chosen
+// at run time: the library is built for baseline x86-64, so one binary runs everywhere. Each
+// gives the same results as its portable counterpart.
 namespace perfshap::detail {
 
 /// True when this CPU runs the AVX-512 kernels (AVX-512F), checked once.
 bool HasAvx512() noexcept;
+
+/// True when this CPU runs the AVX2 kernels, checked once.
+bool HasAvx2() noexcept;
+
+/**
+ * @brief Turns the vector kernels off (HasAvx512() and HasAvx2() then answer false) or back on,
+ * for the whole process: tests compare the portable and the vector paths with it. Not for use
+ * while a computation runs.
+ */
+void EnableVectorKernels(bool enabled) noexcept;
 
 /// The most keys SortKeys32 sorts.
 inline constexpr std::size_t kSortKeys32Max = 512;

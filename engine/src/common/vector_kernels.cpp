@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 //
-// The AVX-512 kernels: SortKeys32, a bitonic sorting network over AVX-512 registers of 16
+// The run-time CPU checks, and SortKeys32, a bitonic sorting network over AVX-512 registers of 16
 // unsigned 32-bit keys. Only this file's functions use AVX-512 (function-level
 // target attributes): the rest of the library stays baseline x86-64.
-#include "common/avx512_kernels.hpp"
+#include "common/vector_kernels.hpp"
 
+#include <atomic>
 #include <stdexcept>
 #include <string>
 
@@ -25,9 +26,20 @@ namespace perfshap::detail {
 
 #if defined(PERFSHAP_AVX512_KERNELS)
 
+namespace {
+std::atomic<bool> vector_kernels_enabled{true};
+}  // namespace
+
+void EnableVectorKernels(bool enabled) noexcept { vector_kernels_enabled.store(enabled, std::memory_order_relaxed); }
+
 bool HasAvx512() noexcept {
   static const bool has = __builtin_cpu_supports("avx512f") != 0;
-  return has;
+  return has && vector_kernels_enabled.load(std::memory_order_relaxed);
+}
+
+bool HasAvx2() noexcept {
+  static const bool has = __builtin_cpu_supports("avx2") != 0;
+  return has && vector_kernels_enabled.load(std::memory_order_relaxed);
 }
 
 namespace {
@@ -133,7 +145,11 @@ PERFSHAP_AVX512 void SortKeys32(std::uint32_t* keys, std::size_t n) {
 
 #else  // no AVX-512 kernels on this target
 
+void EnableVectorKernels(bool) noexcept {}
+
 bool HasAvx512() noexcept { return false; }
+
+bool HasAvx2() noexcept { return false; }
 
 void SortKeys32(std::uint32_t*, std::size_t) {
   PERFSHAP_CHECK(false, "SortKeys32: built without the AVX-512 kernels; check HasAvx512() first");
