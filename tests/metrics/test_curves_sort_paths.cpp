@@ -175,6 +175,13 @@ TEST(CurveGridExactSortPaths, RankedEntryEqualsScoresEntryBitForBit) {
         const std::string what = s.name + (custom ? " irregular grid" : " default grid");
         ExpectMatchesMetricsAndRule(s, evaluator, shared, by_rank, strategy, what + " ranked");
         EXPECT_TRUE(testing::SameCurveValues(by_rank, by_score)) << what;
+        // Any nonzero byte flags a tie, and the first rank's flag is not read.
+        std::vector<std::uint8_t> wide(tie.size());
+        for (std::size_t i = 0; i < tie.size(); ++i) wide[i] = tie[i] != 0 ? static_cast<std::uint8_t>(1 + i % 255) : 0;
+        wide[0] = 9;
+        CurveGridValues by_wide = evaluator.MakeValues();
+        evaluator.EvaluateRanked(positive, wide, shared, by_wide);
+        EXPECT_TRUE(testing::SameCurveValues(by_wide, by_score)) << what << " wide tie flags";
       }
     }
   }

@@ -245,8 +245,8 @@ class PERFSHAP_EXPORT CurveGridEvaluator {
  private:
   void EvaluateExact(std::span<const double> y_true, std::span<const double> score, CurveGridScratch& scratch,
                      CurveGridValues& out) const;
-  template <class Groups>
-  void WalkExact(Groups& groups, std::size_t n_pos, std::size_t n_neg, CurveGridScratch& scratch,
+  template <class FillTables>
+  void WalkExact(FillTables&& fill, std::size_t n_pos, std::size_t n_neg, CurveGridScratch& scratch,
                  CurveGridValues& out) const;
   void EvaluateThresholds(std::span<const double> y_true, std::span<const double> score,
                           CurveGridScratch& scratch, CurveGridValues& out) const;

@@ -16,6 +16,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <utility>
@@ -84,6 +85,110 @@ void RequireBothClasses(const ClassCounts& c) {
 }
 
 constexpr std::uint64_t kUnseen = ~std::uint64_t{0};
+
+/// The exact walk's tables from groups of tied rows, from the highest score down (sklearn
+/// _binary_clf_curve), one curve point per group: per false- / true-positive count, the other
+/// count at the first and the last point with that count. No data-dependent branch: the slots
+/// of groups that start no new count go to the spare entry N + 1 / P + 1 (masks, not a branch,
+/// which the compiler would otherwise emit for one of them: mispredicted at every other row, as
+/// the labels come in random order).
+template <class Groups>
+void FillTablesFromGroups(Groups& groups, std::uint64_t big_p, std::uint64_t big_n, std::uint64_t* roc_first,
+                          std::uint64_t* roc_last, std::uint64_t* pr_first, std::uint64_t* pr_last) noexcept {
+  std::uint64_t tp = 0;
+  std::uint64_t fp = 0;
+  std::size_t dp = 0;
+  std::size_t dn = 0;
+  while (groups.Next(dp, dn)) {
+    tp += dp;
+    fp += dn;
+    const std::uint64_t no_negative = std::uint64_t{0} - static_cast<std::uint64_t>(dn == 0);
+    const std::uint64_t no_positive = std::uint64_t{0} - static_cast<std::uint64_t>(dp == 0);
+    roc_first[(fp & ~no_negative) | ((big_n + 1) & no_negative)] = tp;
+    roc_last[fp] = tp;
+    pr_first[(tp & ~no_positive) | ((big_p + 1) & no_positive)] = fp;
+    pr_last[tp] = fp;
+  }
+}
+
+/// The first i in [from, m) with bytes[i] != 0, or m; eight bytes at a time (ties are rare).
+std::size_t NextNonZero(const std::uint8_t* bytes, std::size_t from, std::size_t m) noexcept {
+  while (from < m) {
+    if (from + 8 <= m) {
+      std::uint64_t word;
+      std::memcpy(&word, bytes + from, sizeof(word));
+      if (word == 0) {
+        from += 8;
+        continue;
+      }
+      if constexpr (std::endian::native == std::endian::little)
+        return from + static_cast<std::size_t>(std::countr_zero(word)) / 8;
+    }
+    if (bytes[from] != 0) return from;
+    ++from;
+  }
+  return m;
+}
+
+/// The same tables from rows already ranked (positive[i] = label of rank i, tie[i] != 0 when
+/// rank i ties with rank i - 1; tie[0] is not read), for samples with few ties. First as if no row tied: then every
+/// row is a point that starts a new count of its class, so a negative row fixes roc_first at its
+/// fp and a positive one pr_first at its tp (one store each, the other class's to the spare
+/// entry), and the last point of a count is the one before the next row of the other class:
+/// roc_last[f] = roc_first[f + 1], pr_last[t] = pr_first[t + 1], with the final point (P, N).
+/// Then each group of tied rows, taking the counts from (T0, F0) to (T1, F1), is one point:
+/// counts strictly inside its range have no point, its own count's first point is (T1, F1), and
+/// the last point at its starting count is the one before it, (T0, F0).
+void FillTablesFromRanks(const std::uint8_t* positive, const std::uint8_t* tie, std::size_t m, std::uint64_t big_p,
+                         std::uint64_t big_n, std::uint64_t* roc_first, std::uint64_t* roc_last,
+                         std::uint64_t* pr_first, std::uint64_t* pr_last) noexcept {
+  std::uint64_t tp = 0;
+  std::uint64_t fp = 0;
+  for (std::size_t r = m; r-- > 0;) {
+    const std::uint64_t label = positive[r];
+    const std::uint64_t is_positive = std::uint64_t{0} - label;
+    tp += label;
+    fp += 1 - label;
+    roc_first[(fp & ~is_positive) | ((big_n + 1) & is_positive)] = tp;
+    pr_first[(tp & is_positive) | ((big_p + 1) & ~is_positive)] = fp;
+  }
+  std::copy(roc_first + 1, roc_first + big_n + 1, roc_last);
+  roc_last[big_n] = big_p;
+  std::copy(pr_first + 1, pr_first + big_p + 1, pr_last);
+  pr_last[big_p] = big_n;
+  roc_first[big_n + 1] = kUnseen;
+  pr_first[big_p + 1] = kUnseen;
+  // The groups, from the lowest rank up: [lo, hi] with tie[j] != 0 for lo < j <= hi.
+  std::uint64_t positives_below = 0;  // among ranks [0, scanned)
+  std::size_t scanned = 0;
+  for (std::size_t from = 1; from < m;) {
+    const std::size_t next = NextNonZero(tie, from, m);
+    if (next == m) break;
+    const std::size_t lo = next - 1;
+    std::size_t hi = lo + 1;
+    while (hi + 1 < m && tie[hi + 1] != 0) ++hi;
+    for (; scanned < lo; ++scanned) positives_below += positive[scanned];
+    std::uint64_t group_positives = 0;
+    for (std::size_t j = lo; j <= hi; ++j) group_positives += positive[j];
+    const std::uint64_t t1 = big_p - positives_below;
+    const std::uint64_t f1 = big_n - (lo - positives_below);
+    const std::uint64_t t0 = t1 - group_positives;
+    const std::uint64_t f0 = f1 - ((hi - lo + 1) - group_positives);
+    if (f1 > f0) {
+      for (std::uint64_t f = f0 + 1; f < f1; ++f) roc_first[f] = kUnseen;
+      roc_first[f1] = t1;
+      roc_last[f0] = t0;
+    }
+    if (t1 > t0) {
+      for (std::uint64_t t = t0 + 1; t < t1; ++t) pr_first[t] = kUnseen;
+      pr_first[t1] = f1;
+      pr_last[t0] = f0;
+    }
+    positives_below += group_positives;
+    scanned = hi + 1;
+    from = hi + 1;
+  }
+}
 
 /// A count (below 2^63) as a double, through the signed conversion: one instruction, where the
 /// unsigned one costs a branch and a fix-up. The same value.
@@ -464,7 +569,11 @@ void CurveGridEvaluator::EvaluateExact(std::span<const double> y_true, std::span
       return true;
     }
   } groups{keys, front, front, m};
-  WalkExact(groups, front, m - front, s, out);
+  WalkExact(
+      [&](std::uint64_t* roc_first, std::uint64_t* roc_last, std::uint64_t* pr_first, std::uint64_t* pr_last) {
+        FillTablesFromGroups(groups, front, m - front, roc_first, roc_last, pr_first, pr_last);
+      },
+      front, m - front, s, out);
 }
 
 void CurveGridEvaluator::EvaluateRanked(std::span<const std::uint8_t> positive_by_rank,
@@ -491,28 +600,12 @@ void CurveGridEvaluator::EvaluateRanked(std::span<const std::uint8_t> positive_b
         throw InvalidArgument("CurveGridEvaluator: positive_by_rank[" + std::to_string(i) + "] = " +
                               std::to_string(pos[i]) + " is not a binary label; pass 0 (negative) or 1 (positive)");
   RequireBothClasses({positives, m - positives});
-  // Tie groups from the highest rank down: a group ends where its lowest row does not tie
-  // with the row below it.
-  struct Ranked {
-    const std::uint8_t* pos;
-    const std::uint8_t* tie;
-    std::size_t rest;  // ranks [0, rest) not yet walked
-    bool Next(std::size_t& dp, std::size_t& dn) noexcept {
-      if (rest == 0) return false;
-      --rest;
-      std::size_t positives = pos[rest];
-      std::size_t count = 1;
-      while (rest > 0 && tie[rest] != 0) {
-        --rest;
-        ++count;
-        positives += pos[rest];
-      }
-      dp = positives;
-      dn = count - positives;
-      return true;
-    }
-  } groups{pos, tie_with_previous.data(), m};
-  WalkExact(groups, positives, m - positives, s, out);
+  const std::uint8_t* const tie = tie_with_previous.data();
+  WalkExact(
+      [&](std::uint64_t* roc_first, std::uint64_t* roc_last, std::uint64_t* pr_first, std::uint64_t* pr_last) {
+        FillTablesFromRanks(pos, tie, m, positives, m - positives, roc_first, roc_last, pr_first, pr_last);
+      },
+      positives, m - positives, s, out);
 }
 
 // The curve walk shared by EvaluateExact and EvaluateRanked: groups of tied rows from the
@@ -521,8 +614,8 @@ void CurveGridEvaluator::EvaluateRanked(std::span<const std::uint8_t> positive_b
 // false- / true-positive count) and the two areas; the grids are read from those tables after it.
 // Rates come from tables made once per class counts, so the only division per point is the
 // precision of the areas.
-template <class Groups>
-void CurveGridEvaluator::WalkExact(Groups& groups, std::size_t n_pos_count, std::size_t n_neg_count,
+template <class FillTables>
+void CurveGridEvaluator::WalkExact(FillTables&& fill, std::size_t n_pos_count, std::size_t n_neg_count,
                                    CurveGridScratch& s, CurveGridValues& out) const {
   const std::size_t big_n = n_neg_count;
   const std::size_t big_p = n_pos_count;
@@ -551,24 +644,8 @@ void CurveGridEvaluator::WalkExact(Groups& groups, std::size_t n_pos_count, std:
   roc_first[0] = roc_last[0] = 0;
   pr_first[0] = pr_last[0] = 0;
 
-  // Mann-Whitney 2U = sum over a tie block of 2 dp (negatives below) + dp dn, exact in integers.
+  fill(roc_first, roc_last, pr_first, pr_last);
   std::uint64_t twice_u = 0;
-  std::uint64_t tp = 0;
-  std::uint64_t fp = 0;
-  std::size_t dp = 0;
-  std::size_t dn = 0;
-  while (groups.Next(dp, dn)) {
-    tp += dp;
-    fp += dn;
-    // The first-point slots by masks, not a branch (which the compiler would otherwise emit
-    // for one of them: mispredicted at every other row, as the labels come in random order).
-    const std::uint64_t no_negative = std::uint64_t{0} - static_cast<std::uint64_t>(dn == 0);
-    const std::uint64_t no_positive = std::uint64_t{0} - static_cast<std::uint64_t>(dp == 0);
-    roc_first[(fp & ~no_negative) | ((big_n + 1) & no_negative)] = tp;
-    roc_last[fp] = tp;
-    pr_first[(tp & ~no_positive) | ((big_p + 1) & no_positive)] = fp;
-    pr_last[tp] = fp;
-  }
   s.exact_points_ = true;
   s.roc_points_ = 0;
   s.pr_points_ = 0;
