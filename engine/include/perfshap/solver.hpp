@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -84,6 +85,19 @@ class PERFSHAP_EXPORT ExactSolver {
    * @throws InvalidArgument when the games differ in n_players() or n_outputs().
    */
   std::vector<ShapleyValues> SolveBatch(std::span<const Game* const> games) const;
+
+  /** @brief Receives one solved game: its index in the batch and its values. */
+  using GameSink = std::function<void(std::size_t game, ShapleyValues&& values)>;
+  /**
+   * @brief SolveBatch that streams: each game's values (bitwise those of Solve(*games[g])) go to
+   * sink(g, values) once solved, in game order (g = 0, 1, ...; a game solved early waits for the
+   * ones before it), one call at a time, from whichever thread finished it. Only the games
+   * waiting for an earlier one are held, so a long batch needs memory for a few games, not all.
+   * values.elapsed_seconds is the time from the start of the batch to the hand-over. A sink
+   * that throws stops the batch like a failing game.
+   * @throws InvalidArgument as SolveBatch.
+   */
+  void SolveBatch(std::span<const Game* const> games, const GameSink& sink) const;
   const ExactOptions& options() const noexcept { return options_; }
 
  private:

@@ -231,10 +231,11 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   exact.max_players = limit;
   exact.block_size = ChooseBlockSize(n, k);
   exact.execution = options.execution;
-  const std::vector<ShapleyValues> solved = ExactSolver(exact).SolveBatch(game_ptrs);
 
   // Bands over the splits, in split order (section 4.2): phi of every output, and the full
-  // model's raw values (AUC, tpr at the FPR grid, precision at the recall grid, AUPRC, metrics).
+  // model's raw values (AUC, tpr at the FPR grid, precision at the recall grid, AUPRC, metrics),
+  // taken from each split's values as the solver hands them over (in split order) and then
+  // dropped.
   WelfordBands phi_band(p * k);
   WelfordBands full_band(k);
   const std::size_t n_extra = options.extra_metrics.size();
@@ -243,8 +244,7 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   std::vector<double> raw_base(n_extra);
   result.phi_auc_by_split.resize(n_splits * p);
   result.auc_by_split.resize(n_splits);
-  for (std::size_t r = 0; r < n_splits; ++r) {
-    const ShapleyValues& sv = solved[r];
+  ExactSolver(exact).SolveBatch(game_ptrs, [&](std::size_t r, ShapleyValues&& sv) {
     phi_band.Add(sv.phi);
     raw[0] = sv.full[0] + 0.5;
     for (std::size_t j = 0; j < n_fpr; ++j) raw[1 + j] = sv.full[1 + j] + evaluator.fpr_grid()[j];
@@ -258,7 +258,7 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
     if (n_extra > 0) base_band.Add(raw_base);
     result.auc_by_split[r] = raw[0];
     for (std::size_t i = 0; i < p; ++i) result.phi_auc_by_split[r * p + i] = sv(static_cast<int>(i), 0);
-  }
+  });
   const std::vector<double>& phi_mean = phi_band.mean();
   const std::vector<double> phi_std = phi_band.StdDev(0);
   const std::vector<double>& full_mean = full_band.mean();

@@ -66,6 +66,15 @@ ShapleyValues ExactSolver::Solve(const Game& game) const {
 }
 
 std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> games) const {
+  std::vector<ShapleyValues> results(games.size());
+  SolveBatch(games, [&](std::size_t g, ShapleyValues&& values) { results[g] = std::move(values); });
+  // Every game's elapsed time is the batch's.
+  const double elapsed = results.empty() ? 0.0 : results.back().elapsed_seconds;
+  for (ShapleyValues& result : results) result.elapsed_seconds = elapsed;
+  return results;
+}
+
+void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink& sink) const {
   const auto t0 = std::chrono::steady_clock::now();
   PERFSHAP_CHECK(!games.empty(), "ExactSolver: no games to solve");
   const int n = games[0]->n_players();
@@ -98,18 +107,26 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
     if (s < n) w_out[static_cast<std::size_t>(s)] = -ShapleyWeight(n, s);
   }
 
-  std::vector<ShapleyValues> results(n_games);
-  for (std::size_t g = 0; g < n_games; ++g) {
-    ShapleyValues& result = results[g];
-    result.players = games[g]->player_names();
-    PERFSHAP_CHECK(result.players.size() == static_cast<std::size_t>(n),
+  for (std::size_t g = 0; g < n_games; ++g)
+    PERFSHAP_CHECK(games[g]->player_names().size() == static_cast<std::size_t>(n),
                    "ExactSolver: player_names() size differs from n_players()");
-    result.n_players = n;
-    result.n_outputs = k;
-    result.base.assign(k, 0.0);
-    result.full.assign(k, 0.0);
-    if (options_.store_values) result.coalition_values.assign(total * k, 0.0);
-  }
+  // A game's values live from its first block until the sink has taken them: games are handed
+  // over in order, so only those solved ahead of an unfinished one wait, and their memory is
+  // reused by the games after them rather than fresh pages being touched for every game.
+  std::vector<std::unique_ptr<ShapleyValues>> results(n_games);
+  std::vector<std::uint8_t> solved(n_games, 0);  // guarded by deliver_mutex
+  std::mutex deliver_mutex;
+  std::size_t next_to_deliver = 0;  // guarded by deliver_mutex
+  auto start_game = [&](std::size_t g) {
+    auto result = std::make_unique<ShapleyValues>();
+    result->players = games[g]->player_names();
+    result->n_players = n;
+    result->n_outputs = k;
+    result->base.assign(k, 0.0);
+    result->full.assign(k, 0.0);
+    if (options_.store_values) result->coalition_values.assign(total * k, 0.0);
+    results[g] = std::move(result);
+  };
 
   // Each block owns (2n + 1) x k partial sums: D_i = sum_{S in block, i in S} d(|S|) v(S) for
   // every player i, and T_s = sum_{S in block, |S| = s} v(S) for every size s. Then
@@ -148,7 +165,7 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
   for (std::size_t g = 0; g < n_games; ++g) blocks_done[g].store(0, std::memory_order_relaxed);
   const Coalition full = FullCoalition(n);
   auto finish_game = [&](std::size_t g) {
-    ShapleyValues& result = results[g];
+    ShapleyValues& result = *results[g];
     std::vector<double> total_sums;
     if (keep_values) {
       // ReduceInOrder of the partial sums each block would have held.
@@ -176,6 +193,15 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
     for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
       for (std::size_t j = 0; j < k; ++j) result.phi[i * k + j] += out_part[j];
     result.n_evaluations = total;
+    // Hand over this game and the solved ones after it, in game order, one sink call at a time.
+    const std::lock_guard<std::mutex> lock(deliver_mutex);
+    solved[g] = 1;
+    while (next_to_deliver < n_games && solved[next_to_deliver] != 0) {
+      const std::unique_ptr<ShapleyValues> done = std::move(results[next_to_deliver]);
+      done->elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      sink(next_to_deliver, std::move(*done));
+      ++next_to_deliver;
+    }
   };
 
   // One worker per thread, for the game of the block it last ran: a thread that moves on to
@@ -204,8 +230,11 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
       scratch.game = g;
     }
     worker->Reset();
-    ShapleyValues& result = results[g];
-    std::call_once(partials_once[g], [&] { partials[g] = std::make_unique<detail::BlockPartials>(n_blocks, stored); });
+    std::call_once(partials_once[g], [&] {
+      partials[g] = std::make_unique<detail::BlockPartials>(n_blocks, stored);
+      start_game(g);
+    });
+    ShapleyValues& result = *results[g];
     double* const acc = partials[g]->Row(b).data();
     const std::uint64_t begin = b * block_size;
     const std::uint64_t end = std::min(total, begin + block_size);
@@ -244,9 +273,6 @@ std::vector<ShapleyValues> ExactSolver::SolveBatch(std::span<const Game* const> 
       });
   if (first_error.load() < n_flat) std::rethrow_exception(errors[first_error.load()]);
   schedule.FinishProgress();
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  for (ShapleyValues& result : results) result.elapsed_seconds = elapsed;
-  return results;
 }
 
 }  // namespace perfshap
