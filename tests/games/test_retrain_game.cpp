@@ -272,6 +272,57 @@ TEST(RetrainGame, MonteCarloBandsAreBitwiseIdenticalForOneTwoFourThreads) {
   }
 }
 
+// A worker handed from one game to another (MakeWorkerFrom, as the solver does when a thread
+// moves on) gives a fresh worker's values: GaussianNB (ranked and with a metric of the
+// probabilities, so both paths) and logistic (warm starts), splits of different sizes, two
+// evaluators.
+TEST(RetrainGame, ReboundWorkerEqualsFreshWorker) {
+  ProbitDesign design;
+  design.n_rows = 300;
+  design.variances = {1.2, 1.0, 1.0, 0.5, 2.0};
+  design.beta = {0.05, 0.5, 0.5, 0.0, 0.3, -0.2};
+  const Dataset data = GenerateProbitDesign(design);
+  const std::vector<std::size_t> columns{0, 1, 2, 3, 4};
+  const SplitPlan plan = KFoldSplits(data.n_rows(), 7, 2, data.label());  // test parts of 42 / 43 rows
+  CurveGridOptions narrow;
+  narrow.fpr_grid = DefaultCurveGrid(CurveMode::kExact, 11);
+  narrow.recall_grid = DefaultCurveGrid(CurveMode::kExact, 5);
+  const CurveGridEvaluator wide_evaluator{CurveGridOptions{}};
+  const CurveGridEvaluator narrow_evaluator(narrow);
+  for (LearnerKind learner : {LearnerKind::kGaussianNb, LearnerKind::kLogistic}) {
+    for (bool metric : {false, true}) {
+      std::vector<std::unique_ptr<detail::PreparedSplit>> splits;
+      std::vector<std::unique_ptr<detail::RetrainGame>> games;
+      for (std::size_t r = 0; r < 3; ++r) {
+        splits.push_back(
+            std::make_unique<detail::PreparedSplit>(learner, data, columns, plan[r].train, plan[r].test, LearnerOptions{}));
+        detail::RetrainGameSettings settings;
+        settings.evaluator = r == 1 ? &narrow_evaluator : &wide_evaluator;
+        if (metric) settings.extra_metrics = {RobustnessMetric::kBrier};
+        games.push_back(std::make_unique<detail::RetrainGame>(*splits.back(), settings));
+      }
+      // One worker through games 0, 1, 2, 0 (every coalition of each before moving on),
+      // against a fresh worker per game.
+      std::unique_ptr<GameWorker> moving = games[0]->MakeWorker();
+      const Coalition total = Coalition{1} << columns.size();
+      for (std::size_t g : {0, 1, 2, 0}) {
+        moving = games[g]->MakeWorkerFrom(std::move(moving));
+        const auto fresh = games[g]->MakeWorker();
+        std::vector<double> a(games[g]->n_outputs()), b(games[g]->n_outputs());
+        moving->Reset();
+        fresh->Reset();
+        for (Coalition r = 0; r < total; ++r) {
+          const Coalition s = GrayCode(r);
+          moving->Evaluate(s, a);
+          fresh->Evaluate(s, b);
+          ASSERT_EQ(a, b) << LearnerName(learner) << (metric ? " with a metric" : "") << " game " << g
+                          << " coalition " << s;
+        }
+      }
+    }
+  }
+}
+
 // The AVX2 / AVX-512 kernels (GaussianNB moments, ranking keys and sort) give the portable
 // path's bits: the whole computation with the kernels on and off.
 TEST(RetrainGame, VectorKernelsGiveThePortableBits) {

@@ -52,6 +52,13 @@ class PERFSHAP_EXPORT Game {
   virtual std::size_t n_outputs() const = 0;
   /** @brief A new worker with its own scratch memory. */
   virtual std::unique_ptr<GameWorker> MakeWorker() const = 0;
+  /**
+   * @brief A worker for this game that may take over the memory of `previous`, an idle worker
+   * of another game (a solver moving a thread from one game of a batch to the next): games of
+   * the same kind rebind it instead of allocating, and touch no fresh memory. The default
+   * ignores `previous` and calls MakeWorker(). Results do not depend on which is used.
+   */
+  virtual std::unique_ptr<GameWorker> MakeWorkerFrom(std::unique_ptr<GameWorker> previous) const;
   /** @brief Player names (default "x0", "x1", ...). */
   virtual std::vector<std::string> player_names() const;
 };

@@ -7,6 +7,11 @@ namespace perfshap {
 GameWorker::~GameWorker() = default;
 Game::~Game() = default;
 
+std::unique_ptr<GameWorker> Game::MakeWorkerFrom(std::unique_ptr<GameWorker> previous) const {
+  previous.reset();  // its memory first, then the new worker's
+  return MakeWorker();
+}
+
 std::vector<std::string> Game::player_names() const {
   std::vector<std::string> names;
   for (int i = 0; i < n_players(); ++i) names.push_back(std::string(1, 'x').append(std::to_string(i)));

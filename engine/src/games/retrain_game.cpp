@@ -29,29 +29,20 @@ bool NeedsClasses(RobustnessMetric m) {
 
 class RetrainWorker final : public GameWorker {
  public:
-  explicit RetrainWorker(const RetrainGame& game)
-      : game_(game),
-        split_(game.split()),
-        evaluator_(*game.settings().evaluator),
-        trainer_(game.split()),
-        scores_(game.split().n_test()),
-        yhat_(game.split().n_test()),
-        values_(evaluator_.MakeValues()) {
-    const auto& options = evaluator_.options();
-    scratch_.Reserve(game.split().n_test(), options.mode == CurveMode::kThresholds ? options.thresholds : 0);
-    for (RobustnessMetric m : game.settings().extra_metrics) needs_classes_ = needs_classes_ || NeedsClasses(m);
-    // gnb with exact curves and no metric of the probabilities themselves: rank the rows
-    // without computing every probability (RankGaussianNb; same order and ties, same bits).
-    ranked_ = game.split().kind() == LearnerKind::kGaussianNb && options.mode == CurveMode::kExact &&
-              game.settings().extra_metrics.empty();
+  explicit RetrainWorker(const RetrainGame& game) : trainer_(game.split()) { Bind(game); }
+
+  /// Works for `game` from now on, as a new worker would, keeping the scratch memory.
+  void Rebind(const RetrainGame& game) {
+    trainer_.Rebind(game.split());
+    Bind(game);
   }
 
   void Reset() override { trainer_.Reset(); }
 
   void Evaluate(Coalition s, std::span<double> out) override {
-    const RetrainGameSettings& settings = game_.settings();
-    const std::size_t curve_outputs = game_.curve_outputs();
-    const auto y = split_.test_labels();
+    const RetrainGameSettings& settings = game_->settings();
+    const std::size_t curve_outputs = game_->curve_outputs();
+    const auto y = split_->test_labels();
     const bool extras = !settings.extra_metrics.empty();
     if (s == 0 && !extras) {
       // The random classifier (section 3.1): AUC 0.5, tpr = fpr, precision = b: payoffs 0.
@@ -64,20 +55,20 @@ class RetrainWorker final : public GameWorker {
     if (ranked_) {
       trainer_.Fit(s);
       if (trainer_.RankTest(ranking_)) {
-        evaluator_.EvaluateRanked(ranking_.positive, ranking_.tie, scratch_, values_);
+        evaluator_->EvaluateRanked(ranking_.positive, ranking_.tie, scratch_, values_);
       } else {
         trainer_.ScoreTest(scores_, ScoreScale::kProbability);
-        evaluator_.Evaluate(y, scores_, scratch_, values_);
+        evaluator_->Evaluate(y, scores_, scratch_, values_);
       }
     } else {
       trainer_.Score(s, scores_, ScoreScale::kProbability);
-      evaluator_.Evaluate(y, scores_, scratch_, values_);
+      evaluator_->Evaluate(y, scores_, scratch_, values_);
     }
     if (s == 0) {
       std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(curve_outputs), 0.0);
       if (!settings.coalition_auc.empty()) settings.coalition_auc[0] = 0.5;
     } else {
-      evaluator_.WritePayoffs(values_, settings.prc_baseline, out.first(curve_outputs));
+      evaluator_->WritePayoffs(values_, settings.prc_baseline, out.first(curve_outputs));
       if (!settings.coalition_auc.empty()) settings.coalition_auc[s] = values_.auc;
     }
     if (!extras) return;
@@ -88,6 +79,25 @@ class RetrainWorker final : public GameWorker {
   }
 
  private:
+  // Everything but the trainer: sizes only grow.
+  void Bind(const RetrainGame& game) {
+    game_ = &game;
+    split_ = &game.split();
+    evaluator_ = game.settings().evaluator;
+    scores_.resize(split_->n_test());
+    yhat_.resize(split_->n_test());
+    values_.tpr.resize(evaluator_->fpr_grid().size());
+    values_.precision.resize(evaluator_->recall_grid().size());
+    const auto& options = evaluator_->options();
+    scratch_.Reserve(split_->n_test(), options.mode == CurveMode::kThresholds ? options.thresholds : 0);
+    needs_classes_ = false;
+    for (RobustnessMetric m : game.settings().extra_metrics) needs_classes_ = needs_classes_ || NeedsClasses(m);
+    // gnb with exact curves and no metric of the probabilities themselves: rank the rows
+    // without computing every probability (RankGaussianNb; same order and ties, same bits).
+    ranked_ = split_->kind() == LearnerKind::kGaussianNb && options.mode == CurveMode::kExact &&
+              game.settings().extra_metrics.empty();
+  }
+
   double Extra(RobustnessMetric m, std::span<const double> y) const {
     switch (m) {
       case RobustnessMetric::kAccuracy:
@@ -120,9 +130,9 @@ class RetrainWorker final : public GameWorker {
     return 0.0;
   }
 
-  const RetrainGame& game_;
-  const PreparedSplit& split_;
-  const CurveGridEvaluator& evaluator_;
+  const RetrainGame* game_ = nullptr;
+  const PreparedSplit* split_ = nullptr;
+  const CurveGridEvaluator* evaluator_ = nullptr;
   CoalitionTrainer trainer_;
   std::vector<double> scores_;
   std::vector<double> yhat_;
@@ -211,5 +221,13 @@ const PreparedSplit& RetrainGame::split() const {
 }
 
 std::unique_ptr<GameWorker> RetrainGame::MakeWorker() const { return std::make_unique<RetrainWorker>(*this); }
+
+std::unique_ptr<GameWorker> RetrainGame::MakeWorkerFrom(std::unique_ptr<GameWorker> previous) const {
+  if (auto* worker = dynamic_cast<RetrainWorker*>(previous.get())) {
+    worker->Rebind(*this);
+    return previous;
+  }
+  return Game::MakeWorkerFrom(std::move(previous));
+}
 
 }  // namespace perfshap::detail

@@ -83,6 +83,8 @@ class RetrainGame final : public Game {
   std::size_t n_outputs() const override { return curve_outputs_ + settings_.extra_metrics.size(); }
   /** @throws whatever preparing the split throws (DataError for bad data, InvalidArgument). */
   std::unique_ptr<GameWorker> MakeWorker() const override;
+  /** @brief Rebinds a worker of another RetrainGame (keeping its memory), else a new one. */
+  std::unique_ptr<GameWorker> MakeWorkerFrom(std::unique_ptr<GameWorker> previous) const override;
   std::vector<std::string> player_names() const override { return names_; }
 
   /** @brief The prepared split (prepared now if it was not yet). */

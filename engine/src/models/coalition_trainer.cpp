@@ -542,9 +542,18 @@ void PreparedSplit::PrepareGaussianNb(const Dataset& data, std::span<const std::
 // ---------------------------------------------------------------------------------------
 // CoalitionTrainer
 
-CoalitionTrainer::CoalitionTrainer(const PreparedSplit& split) : split_(split) {
+CoalitionTrainer::CoalitionTrainer(const PreparedSplit& split) { Rebind(split); }
+
+void CoalitionTrainer::Rebind(const PreparedSplit& split) {
+  // Sizes follow the split; buffers only grow, so a trainer moved between splits of one shape
+  // allocates (and touches) nothing new.
+  split_ = &split;
   const std::size_t p = split.p_;
   const std::size_t n = split.n_train_;
+  coalition_ = 0;
+  added_ = -1;
+  k_ = 0;
+  members_.clear();
   members_.reserve(p);
   coef_.assign(p, 0.0);
   const bool newton = split.kind_ == LearnerKind::kLogistic || split.kind_ == LearnerKind::kProbit;
@@ -564,17 +573,30 @@ CoalitionTrainer::CoalitionTrainer(const PreparedSplit& split) : split_(split) {
   step_.resize(p + 1);
   nb_var_.resize(2 * p);
   row_scratch_.resize(split.n_test_);
+  nb_owner_ = 0;
+  nb_cached_.clear();
   if (split.kind_ == LearnerKind::kGaussianNb) {
     row_scratch2_.resize(split.n_test_);
     test_positive_.resize(split.n_test_);
     for (std::size_t r = 0; r < split.n_test_; ++r) test_positive_[r] = split.test_label_[r] == 1.0 ? 1 : 0;
     constexpr std::size_t kTermCacheDoubles = std::size_t{1} << 18;  // 2 MB
-    if (p <= 64 && p * p * 2 * split.n_test_ <= kTermCacheDoubles) {
+    const std::size_t terms = p * p * 2 * split.n_test_;
+    if (p <= 64 && terms <= kTermCacheDoubles) {
       // Uninitialised: every row is written before it is read (nb_cached_ says which).
-      nb_terms_.reset(new double[p * p * 2 * split.n_test_]);
+      if (terms > nb_terms_size_) {
+        nb_terms_.reset(new double[terms]);
+        nb_terms_size_ = terms;
+      }
       nb_cached_.assign(p * p, 0);
+    } else {
+      nb_terms_.reset();
+      nb_terms_size_ = 0;
     }
+  } else {
+    nb_terms_.reset();
+    nb_terms_size_ = 0;
   }
+  Reset();
 }
 
 void CoalitionTrainer::Reset() noexcept {
@@ -584,13 +606,13 @@ void CoalitionTrainer::Reset() noexcept {
 }
 
 int CoalitionTrainer::Fit(Coalition s) {
-  PERFSHAP_DCHECK(split_.p_ >= 64 || (s >> split_.p_) == 0);
+  PERFSHAP_DCHECK(split_->p_ >= 64 || (s >> split_->p_) == 0);
   members_.clear();
-  for (std::size_t j = 0; j < split_.p_; ++j)
+  for (std::size_t j = 0; j < split_->p_; ++j)
     if (Contains(s, static_cast<int>(j))) members_.push_back(j);
   k_ = members_.size();
   // Players that left the coalition restart from 0 when they come back.
-  for (std::size_t j = 0; j < split_.p_; ++j)
+  for (std::size_t j = 0; j < split_->p_; ++j)
     if (!Contains(s, static_cast<int>(j))) coef_[j] = 0.0;
   // One player added to the last successfully fitted coalition: FitNewton may start it with
   // a one-dimensional Newton step from the derivatives it left behind.
@@ -599,7 +621,7 @@ int CoalitionTrainer::Fit(Coalition s) {
   fitted_ = false;
   coalition_ = s;
   int iterations = 0;
-  switch (split_.kind_) {
+  switch (split_->kind_) {
     case LearnerKind::kGaussianNb:
       FitGaussianNb();
       break;
@@ -619,8 +641,8 @@ int CoalitionTrainer::Fit(Coalition s) {
 
 void CoalitionTrainer::ThrowForCoalition(const std::string& what, const std::string& advice) const {
   std::string features;
-  for (std::size_t i = 0; i < k_; ++i) features += (i ? ", " : "") + Quote(split_.names_[members_[i]]);
-  throw DataError(split_.source_ + ": " + LearnerName(split_.kind_) + " on " + split_.split_name_ +
+  for (std::size_t i = 0; i < k_; ++i) features += (i ? ", " : "") + Quote(split_->names_[members_[i]]);
+  throw DataError(split_->source_ + ": " + LearnerName(split_->kind_) + " on " + split_->split_name_ +
                   " with features {" + features + "}: " + what + "; " + advice);
 }
 
@@ -628,18 +650,18 @@ void CoalitionTrainer::ThrowForCoalition(const std::string& what, const std::str
 // epsilon = var_smoothing * max_j var(X_j) over the model's columns, so epsilon and hence
 // every per-feature term depend on the coalition: recomputed here from the split's moments.
 void CoalitionTrainer::FitGaussianNb() {
-  const std::size_t p = split_.p_;
+  const std::size_t p = split_->p_;
   double max_var = 0.0;
   nb_owner_ = 0;
   for (std::size_t j : members_) {
-    if (split_.total_var_[j] > max_var) nb_owner_ = j;
-    max_var = std::max(max_var, split_.total_var_[j]);
+    if (split_->total_var_[j] > max_var) nb_owner_ = j;
+    max_var = std::max(max_var, split_->total_var_[j]);
   }
-  const double epsilon = split_.options_.var_smoothing * max_var;
+  const double epsilon = split_->options_.var_smoothing * max_var;
   for (int c = 0; c < 2; ++c) {
     double sum_log = 0.0;
     for (std::size_t i = 0; i < k_; ++i) {
-      const double v = split_.var_[c * p + members_[i]] + epsilon;
+      const double v = split_->var_[c * p + members_[i]] + epsilon;
       nb_var_[c * p + i] = v;
       sum_log += std::log(2.0 * std::numbers::pi * v);
     }
@@ -653,19 +675,19 @@ void CoalitionTrainer::FitGaussianNb() {
 // Least squares from the Gram matrix of the (centred or standardised) training columns:
 // beta = (G_SS + ridge I)^-1 X_S^T (y - ybar), intercept = ybar in the transformed space.
 void CoalitionTrainer::FitLinear() {
-  const std::size_t p = split_.p_;
+  const std::size_t p = split_->p_;
   const std::size_t k = k_;
   for (std::size_t a = 0; a < k; ++a) {
-    for (std::size_t b = 0; b < k; ++b) hess_[a * k + b] = split_.gram_[members_[a] * p + members_[b]];
-    hess_[a * k + a] += split_.options_.ridge;
-    step_[a] = split_.xty_[members_[a]];
+    for (std::size_t b = 0; b < k; ++b) hess_[a * k + b] = split_->gram_[members_[a] * p + members_[b]];
+    hess_[a * k + a] += split_->options_.ridge;
+    step_[a] = split_->xty_[members_[a]];
   }
   const long bad = CholeskySolve(hess_.data(), k, step_.data(), 1e-12);
   if (bad >= 0)
-    ThrowForCoalition("feature " + Quote(split_.names_[members_[static_cast<std::size_t>(bad)]]) +
+    ThrowForCoalition("feature " + Quote(split_->names_[members_[static_cast<std::size_t>(bad)]]) +
                           " is a linear combination of the features before it on the training rows",
                       "drop one of the collinear columns, or set a ridge penalty");
-  intercept_ = split_.label_mean_;
+  intercept_ = split_->label_mean_;
   for (std::size_t a = 0; a < k; ++a) coef_[members_[a]] = step_[a];
 }
 
@@ -678,19 +700,19 @@ void CoalitionTrainer::FitLinear() {
 // the rounding of f are still taken. The objective, whose logarithms cost as much as the
 // rest of an iteration, is only evaluated then. Stops when |grad_j| <= tol * C sum_i |x_ij|.
 int CoalitionTrainer::FitNewton(bool probit) {
-  const std::size_t n = split_.n_train_;
+  const std::size_t n = split_->n_train_;
   const std::size_t k1 = k_ + 1;
   const auto en = static_cast<Eigen::Index>(n);
   const auto ek1 = static_cast<Eigen::Index>(k1);
-  const double c = probit ? 1.0 : split_.options_.C;
+  const double c = probit ? 1.0 : split_->options_.C;
   const double penalty = probit ? 0.0 : 1.0;
-  const double tol = split_.options_.gradient_tolerance;
-  const double* y = split_.train_label_.data();
+  const double tol = split_->options_.gradient_tolerance;
+  const double* y = split_->train_label_.data();
 
   // Design: a column of ones, then the coalition's (transformed) training columns.
   std::fill(design_.begin(), design_.begin() + static_cast<std::ptrdiff_t>(n), 1.0);
   for (std::size_t i = 0; i < k_; ++i)
-    std::copy_n(split_.train_.data() + members_[i] * n, n, design_.data() + (i + 1) * n);
+    std::copy_n(split_->train_.data() + members_[i] * n, n, design_.data() + (i + 1) * n);
   beta_[0] = intercept_;
   for (std::size_t i = 0; i < k_; ++i) beta_[i + 1] = coef_[members_[i]];
   const MatrixMap x(design_.data(), en, ek1);
@@ -698,7 +720,7 @@ int CoalitionTrainer::FitNewton(bool probit) {
     // first_ and second_ still hold the loss derivatives at the previous optimum, which is
     // where this fit starts with the added player at 0: one Newton step in its coordinate.
     const auto j = static_cast<std::size_t>(added_);
-    const double* col = split_.train_.data() + j * n;
+    const double* col = split_->train_.data() + j * n;
     double g = 0.0;
     double h = 0.0;
     for (std::size_t r = 0; r < n; ++r) {
@@ -744,7 +766,7 @@ int CoalitionTrainer::FitNewton(bool probit) {
     for (std::size_t i = 0; i < k1; ++i) {
       grad[i] *= c;
       if (i > 0) grad[i] += penalty * beta[i];
-      const double scale = c * (i == 0 ? static_cast<double>(n) : split_.abs_sum_[members_[i - 1]]);
+      const double scale = c * (i == 0 ? static_cast<double>(n) : split_->abs_sum_[members_[i - 1]]);
       worst = std::max(worst, std::abs(grad[i]) / scale);
     }
     return worst;
@@ -773,7 +795,7 @@ int CoalitionTrainer::FitNewton(bool probit) {
       for (std::size_t i = 0; i < k_; ++i) coef_[members_[i]] = beta_[i + 1];
       return iteration;
     }
-    if (iteration == split_.options_.max_iterations) break;
+    if (iteration == split_->options_.max_iterations) break;
     // Hessian c X^T diag(second) X + penalty on the slopes: lower triangle by column dot
     // products (cheaper than a GEMM at these sizes).
     MatrixMap weighted(weighted_.data(), en, ek1);
@@ -787,7 +809,7 @@ int CoalitionTrainer::FitNewton(bool probit) {
     if (bad >= 0) {
       const std::string who =
           bad == 0 ? std::string("the intercept")
-                   : "feature " + Quote(split_.names_[members_[static_cast<std::size_t>(bad) - 1]]);
+                   : "feature " + Quote(split_->names_[members_[static_cast<std::size_t>(bad) - 1]]);
       ThrowForCoalition(
           "the Hessian is singular at " + who + " (collinear columns, or fitted probabilities all 0 or 1)",
           "drop a collinear or separating feature");
@@ -822,18 +844,18 @@ int CoalitionTrainer::FitNewton(bool probit) {
     std::copy_n(weighted_.data(), k1, grad_.data());
     gnorm = gnorm_try;
   }
-  ThrowForCoalition("Newton's method did not converge in " + std::to_string(split_.options_.max_iterations) +
+  ThrowForCoalition("Newton's method did not converge in " + std::to_string(split_->options_.max_iterations) +
                         " iterations (quasi-separated classes?)",
                     "raise max_iterations, drop a separating feature, or use --model logistic");
 }
 
 void CoalitionTrainer::Index(std::span<double> out) const {
-  const std::size_t m = split_.n_test_;
+  const std::size_t m = split_->n_test_;
   std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(m), 0.0);
   // One pass per player in increasing order: every row sees the same operations.
   for (std::size_t j : members_) {
     const double w = coef_[j];
-    const double* t = split_.test_.data() + j * m;
+    const double* t = split_->test_.data() + j * m;
     for (std::size_t r = 0; r < m; ++r) out[r] += w * t[r];
   }
   for (std::size_t r = 0; r < m; ++r) out[r] += intercept_;
@@ -842,14 +864,14 @@ void CoalitionTrainer::Index(std::span<double> out) const {
 // Member `slot`'s quadratic term (x - theta_cj)^2 / var_cj (var smoothed by this coalition's
 // epsilon) over the test rows: from the cache, filled on first use.
 const double* CoalitionTrainer::GaussianNbTerms(std::size_t player, std::size_t slot, int c) {
-  const std::size_t m = split_.n_test_;
-  const std::size_t p = split_.p_;
+  const std::size_t m = split_->n_test_;
+  const std::size_t p = split_->p_;
   double* const t = nb_terms_.get() + ((nb_owner_ * p + player) * 2 + static_cast<std::size_t>(c)) * m;
   std::uint8_t& cached = nb_cached_[nb_owner_ * p + player];
   if ((cached >> c & 1) == 0) {
-    const double theta = split_.theta_[static_cast<std::size_t>(c) * p + player];
+    const double theta = split_->theta_[static_cast<std::size_t>(c) * p + player];
     const double var = nb_var_[static_cast<std::size_t>(c) * p + slot];
-    const double* x = split_.test_.data() + player * m;
+    const double* x = split_->test_.data() + player * m;
     for (std::size_t r = 0; r < m; ++r) {
       const double d = x[r] - theta;
       t[r] = d * d / var;
@@ -863,8 +885,8 @@ const double* CoalitionTrainer::GaussianNbTerms(std::size_t player, std::size_t 
 // var), the quadratic term summed over the players in order (from 0: the first term is copied,
 // 0 + t being t for t >= 0).
 void CoalitionTrainer::JointLogLikelihoods(double* jll0, double* jll1) {
-  const std::size_t m = split_.n_test_;
-  const std::size_t p = split_.p_;
+  const std::size_t m = split_->n_test_;
+  const std::size_t p = split_->p_;
   double* quad[2] = {jll0, jll1};
   const bool cache = nb_terms_ != nullptr;
   for (int c = 0; c < 2; ++c) {
@@ -881,36 +903,36 @@ void CoalitionTrainer::JointLogLikelihoods(double* jll0, double* jll1) {
         continue;
       }
       if (i == 0) std::fill(q, q + m, 0.0);
-      const double theta = split_.theta_[static_cast<std::size_t>(c) * p + members_[i]];
+      const double theta = split_->theta_[static_cast<std::size_t>(c) * p + members_[i]];
       const double var = nb_var_[static_cast<std::size_t>(c) * p + i];
-      const double* x = split_.test_.data() + members_[i] * m;
+      const double* x = split_->test_.data() + members_[i] * m;
       for (std::size_t r = 0; r < m; ++r) {
         const double d = x[r] - theta;
         q[r] += d * d / var;
       }
     }
-    const double head = split_.log_prior_[c];
+    const double head = split_->log_prior_[c];
     const double constant = nb_const_[c];
     for (std::size_t r = 0; r < m; ++r) q[r] = head + (constant - 0.5 * q[r]);
   }
 }
 
 bool CoalitionTrainer::RankTest(GaussianNbRanking& ranking, RankKernel kernel) {
-  PERFSHAP_CHECK(split_.kind_ == LearnerKind::kGaussianNb, "RankTest: only for the gnb learner");
+  PERFSHAP_CHECK(split_->kind_ == LearnerKind::kGaussianNb, "RankTest: only for the gnb learner");
   PERFSHAP_DCHECK(fitted_);
   double* const jll0 = row_scratch_.data();
   double* const jll1 = row_scratch2_.data();
   JointLogLikelihoods(jll0, jll1);
-  const std::size_t m = split_.n_test_;
+  const std::size_t m = split_->n_test_;
   return RankGaussianNb(std::span<const double>(jll0, m), std::span<const double>(jll1, m), ranking, test_positive_,
                         kernel);
 }
 
 void CoalitionTrainer::ScoreTest(std::span<double> out, ScoreScale scale) {
   PERFSHAP_DCHECK(fitted_);
-  const std::size_t m = split_.n_test_;
+  const std::size_t m = split_->n_test_;
   PERFSHAP_CHECK(out.size() >= m, "ScoreTest: the output needs one value per test row");
-  switch (split_.kind_) {
+  switch (split_->kind_) {
     case LearnerKind::kGaussianNb: {
       double* const jll0 = row_scratch_.data();
       double* const jll1 = row_scratch2_.data();
@@ -937,27 +959,27 @@ void CoalitionTrainer::ScoreTest(std::span<double> out, ScoreScale scale) {
 
 std::unique_ptr<Model> CoalitionTrainer::MakeModel() const {
   PERFSHAP_DCHECK(fitted_);
-  if (split_.kind_ == LearnerKind::kGaussianNb) {
-    const std::size_t p = split_.p_;
+  if (split_->kind_ == LearnerKind::kGaussianNb) {
+    const std::size_t p = split_->p_;
     std::vector<double> theta(2 * k_);
     std::vector<double> var(2 * k_);
     for (int c = 0; c < 2; ++c)
       for (std::size_t i = 0; i < k_; ++i) {
-        theta[c * k_ + i] = split_.theta_[c * p + members_[i]];
+        theta[c * k_ + i] = split_->theta_[c * p + members_[i]];
         var[c * k_ + i] = nb_var_[c * p + i];
       }
-    return MakeGaussianNbModel(std::move(theta), std::move(var), split_.log_prior_[0], split_.log_prior_[1]);
+    return MakeGaussianNbModel(std::move(theta), std::move(var), split_->log_prior_[0], split_->log_prior_[1]);
   }
   // Back to the raw scale: w_raw = w / scale, b_raw = b - sum w_raw * center.
   std::vector<double> coef(k_ + 1);
   double intercept = intercept_;
   for (std::size_t i = 0; i < k_; ++i) {
     const std::size_t j = members_[i];
-    coef[i + 1] = coef_[j] / split_.scale_[j];
-    intercept -= coef[i + 1] * split_.center_[j];
+    coef[i + 1] = coef_[j] / split_->scale_[j];
+    intercept -= coef[i + 1] * split_->center_[j];
   }
   coef[0] = intercept;
-  switch (split_.kind_) {
+  switch (split_->kind_) {
     case LearnerKind::kLogistic:
       return MakeGlm(Link::kLogit, std::move(coef), true);
     case LearnerKind::kProbit:

@@ -132,6 +132,10 @@ class CoalitionTrainer {
   /** @brief A trainer for `split`, which must outlive it. Allocates all scratch. */
   explicit CoalitionTrainer(const PreparedSplit& split);
 
+  /** @brief Trains on `split` (which must outlive it) from now on, as a new trainer would,
+   *  keeping the scratch memory (grown if `split` needs more). */
+  void Rebind(const PreparedSplit& split);
+
   /** @brief Forget the warm start: the next Fit starts from zero coefficients. */
   void Reset() noexcept;
 
@@ -179,7 +183,7 @@ class CoalitionTrainer {
   const double* GaussianNbTerms(std::size_t player, std::size_t slot, int c);
   [[noreturn]] void ThrowForCoalition(const std::string& what, const std::string& advice) const;
 
-  const PreparedSplit& split_;
+  const PreparedSplit* split_ = nullptr;
   Coalition coalition_ = 0;
   bool fitted_ = false;
   int added_ = -1;                    // the one player added to the previous coalition, else -1
@@ -214,6 +218,7 @@ class CoalitionTrainer {
   // cached rows, with the same values and the same order of additions.
   std::size_t nb_owner_ = 0;
   std::unique_ptr<double[]> nb_terms_;
+  std::size_t nb_terms_size_ = 0;
   std::vector<std::uint8_t> nb_cached_;
   std::vector<double> row_scratch_;
   std::vector<double> row_scratch2_;

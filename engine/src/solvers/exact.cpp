@@ -205,9 +205,10 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
   };
 
   // One worker per thread, for the game of the block it last ran: a thread that moves on to
-  // another game frees its worker before making that game's, so memory is reused rather than
-  // grown by one worker per (thread, game) (fresh pages cost more than the remake; workers are
-  // Reset at every block anyway, so results do not depend on it).
+  // another game hands its worker to that game's MakeWorkerFrom, which rebinds it (games of one
+  // kind) or frees it before making a new one, so memory is reused rather than grown by one
+  // worker per (thread, game): fresh pages cost about 2 us each. Workers are Reset at every
+  // block anyway, so results do not depend on it.
   struct Scratch {
     std::unique_ptr<GameWorker> worker;
     std::size_t game = 0;
@@ -225,8 +226,7 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
     const std::size_t b = flat % n_blocks;
     auto& worker = scratch.worker;
     if (!worker || scratch.game != g) {
-      worker.reset();
-      worker = games[g]->MakeWorker();
+      worker = worker ? games[g]->MakeWorkerFrom(std::move(worker)) : games[g]->MakeWorker();
       scratch.game = g;
     }
     worker->Reset();
