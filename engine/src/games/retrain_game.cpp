@@ -211,13 +211,18 @@ void RetrainGame::Check(std::span<const double> y) {
 }
 
 const PreparedSplit& RetrainGame::split() const {
-  if (split_ == nullptr) {
-    std::call_once(prepared_once_, [this] {
-      owned_ = std::make_unique<PreparedSplit>(source_.kind, *source_.data, source_.columns, source_.train_rows,
-                                               source_.test_rows, source_.options, source_.name);
-    });
-  }
-  return split_ != nullptr ? *split_ : *owned_;
+  if (split_ != nullptr) return *split_;
+  // Prepared by the first caller; the others wait for it (a failure is retried by the next).
+  const std::lock_guard<std::mutex> lock(prepared_mutex_);
+  if (!owned_)
+    owned_ = std::make_unique<PreparedSplit>(source_.kind, *source_.data, source_.columns, source_.train_rows,
+                                             source_.test_rows, source_.options, source_.name);
+  return *owned_;
+}
+
+void RetrainGame::ReleaseSplit() const {
+  const std::lock_guard<std::mutex> lock(prepared_mutex_);
+  owned_.reset();
 }
 
 std::unique_ptr<GameWorker> RetrainGame::MakeWorker() const { return std::make_unique<RetrainWorker>(*this); }

@@ -89,6 +89,10 @@ class RetrainGame final : public Game {
 
   /** @brief The prepared split (prepared now if it was not yet). */
   const PreparedSplit& split() const;
+  /** @brief Frees the split prepared from the source (split() would prepare it again), once
+   *  nothing uses it: no worker bound to this game evaluates any more. For a batch that
+   *  streams its games, so memory is reused from one split to the next. */
+  void ReleaseSplit() const;
   const RetrainGameSettings& settings() const noexcept { return settings_; }
   /** @brief Number of curve outputs (AUC, ROC grid, PR grid, AUPRC) before the extra metrics. */
   std::size_t curve_outputs() const noexcept { return curve_outputs_; }
@@ -101,7 +105,7 @@ class RetrainGame final : public Game {
   void Check(std::span<const double> test_labels);
 
   SplitSource source_;
-  mutable std::once_flag prepared_once_;
+  mutable std::mutex prepared_mutex_;
   mutable std::unique_ptr<PreparedSplit> owned_;
   const PreparedSplit* split_ = nullptr;
   int n_players_ = 0;

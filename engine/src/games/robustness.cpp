@@ -258,6 +258,8 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
     if (n_extra > 0) base_band.Add(raw_base);
     result.auc_by_split[r] = raw[0];
     for (std::size_t i = 0; i < p; ++i) result.phi_auc_by_split[r * p + i] = sv(static_cast<int>(i), 0);
+    // Solved: its split's prepared statistics go (--select retrains on them later).
+    if (!options.select) games[r]->ReleaseSplit();
   });
   const std::vector<double>& phi_mean = phi_band.mean();
   const std::vector<double> phi_std = phi_band.StdDev(0);
