@@ -160,25 +160,6 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
                       "); it cannot change any model: drop the column (--features)");
   }
   const std::size_t n_splits = plan.size();
-  for (std::size_t r = 0; r < n_splits; ++r) {
-    const Split& split = plan[r];
-    for (const auto* rows : {&split.train, &split.test}) {
-      std::size_t largest = 0;  // one check per list: the loop vectorises
-      for (std::size_t row : *rows) largest = std::max(largest, row);
-      if (largest >= data.n_rows())
-        for (std::size_t row : *rows)
-          PERFSHAP_CHECK(row < data.n_rows(), SplitLabel(r, n_splits, options.plan_name) + ": row index " +
-                                                  std::to_string(row) + " is out of range (" + source + " has " +
-                                                  std::to_string(data.n_rows()) + " rows)");
-    }
-    std::size_t test_pos = 0;
-    for (std::size_t row : split.test) test_pos += static_cast<std::size_t>(label[row] == 1.0);
-    if (split.test.empty() || test_pos == 0 || test_pos == split.test.size())
-      throw DataError(source + ": the test part of " + SplitLabel(r, n_splits, options.plan_name) +
-                      " holds one class only (all " + std::to_string(split.test.size()) + " test labels are " +
-                      (test_pos == 0 ? "negative" : "positive") +
-                      "), so its AUC and curves are undefined; use --stratify, a larger --test-size or fewer folds");
-  }
 
   // The curves: both grids from DefaultCurveGrid(mode, grid_points) unless given.
   CurveGridOptions curve_options = options.curves;
@@ -197,29 +178,57 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   if (keep_coalitions) result.coalition_auc.assign(total * n_splits, 0.5);
   std::vector<double> baselines(n_splits, 0.5);
   std::vector<std::unique_ptr<detail::RetrainGame>> games;
-  games.reserve(n_splits);
   // Each game prepares its split's shared statistics (PreparedSplit) when the solver first
   // needs it, inside the solver's parallel pass; a failing split is reported as the solver
   // reports any block: the lowest one, whatever the thread count.
-  for (std::size_t r = 0; r < n_splits; ++r) {
-    detail::RetrainGameSettings settings;
-    settings.evaluator = &evaluator;
-    settings.split_label = SplitLabel(r, n_splits, options.plan_name);
-    if (options.prc_baseline == PrcBaseline::kPrevalence) baselines[r] = detail::TestPrevalence(label, plan[r].test);
-    settings.prc_baseline = baselines[r];
-    settings.extra_metrics = options.extra_metrics;
-    settings.class_threshold = options.class_threshold;
-    if (keep_coalitions) settings.coalition_auc = std::span<double>(result.coalition_auc).subspan(r * total, total);
-    detail::SplitSource split;
-    split.kind = options.learner;
-    split.data = &data;
-    split.columns = columns;
-    split.train_rows = plan[r].train;
-    split.test_rows = plan[r].test;
-    split.options = options.learner_options;
-    split.name = "the training rows of " + SplitLabel(r, n_splits, options.plan_name);
-    games.push_back(std::make_unique<detail::RetrainGame>(std::move(split), std::move(settings)));
-  }
+  // Per split, in parallel: the checks that name the culprit before any training (rows in
+  // range, both classes in the test part), then its game. The error reported is the one of the
+  // lowest failing split, whatever the thread count.
+  games.resize(n_splits);
+  std::vector<std::exception_ptr> failures(n_splits);
+  detail::Schedule build(options.execution);
+  build.ForEachBlock(n_splits, 0, [&](std::size_t r) {
+    try {
+      const Split& rows = plan[r];
+      for (const auto* list : {&rows.train, &rows.test}) {
+        std::size_t largest = 0;  // one check per list: the loop vectorises
+        for (std::size_t row : *list) largest = std::max(largest, row);
+        if (largest >= data.n_rows())
+          for (std::size_t row : *list)
+            PERFSHAP_CHECK(row < data.n_rows(), SplitLabel(r, n_splits, options.plan_name) + ": row index " +
+                                                    std::to_string(row) + " is out of range (" + source + " has " +
+                                                    std::to_string(data.n_rows()) + " rows)");
+      }
+      std::size_t test_pos = 0;
+      for (std::size_t row : rows.test) test_pos += static_cast<std::size_t>(label[row] == 1.0);
+      if (rows.test.empty() || test_pos == 0 || test_pos == rows.test.size())
+        throw DataError(source + ": the test part of " + SplitLabel(r, n_splits, options.plan_name) +
+                        " holds one class only (all " + std::to_string(rows.test.size()) + " test labels are " +
+                        (test_pos == 0 ? "negative" : "positive") +
+                        "), so its AUC and curves are undefined; use --stratify, a larger --test-size or fewer folds");
+      detail::RetrainGameSettings settings;
+      settings.evaluator = &evaluator;
+      settings.split_label = SplitLabel(r, n_splits, options.plan_name);
+      if (options.prc_baseline == PrcBaseline::kPrevalence) baselines[r] = detail::TestPrevalence(label, plan[r].test);
+      settings.prc_baseline = baselines[r];
+      settings.extra_metrics = options.extra_metrics;
+      settings.class_threshold = options.class_threshold;
+      if (keep_coalitions) settings.coalition_auc = std::span<double>(result.coalition_auc).subspan(r * total, total);
+      detail::SplitSource split;
+      split.kind = options.learner;
+      split.data = &data;
+      split.columns = columns;
+      split.train_rows = plan[r].train;
+      split.test_rows = plan[r].test;
+      split.options = options.learner_options;
+      split.name = "the training rows of " + SplitLabel(r, n_splits, options.plan_name);
+      games[r] = std::make_unique<detail::RetrainGame>(std::move(split), std::move(settings));
+    } catch (...) {
+      failures[r] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
   std::vector<const Game*> game_ptrs;
   for (const auto& g : games) game_ptrs.push_back(g.get());
   const std::size_t k = games[0]->n_outputs();

@@ -44,6 +44,17 @@ WarmUpState& WarmUps() {
   return *state;
 }
 
+// The arena for `threads` threads, made on first use and shared by every Schedule and warm-up of
+// that thread count: workers that just finished one computation (or a warm-up) are still in
+// it, spinning, when the next one starts, instead of having to find a new arena (or wake up).
+tbb::task_arena& SharedArena(int threads) {
+  WarmUpState& state = WarmUps();
+  const std::lock_guard<std::mutex> lock(state.mutex);
+  auto& slot = state.arenas[threads];
+  if (!slot) slot = std::make_unique<tbb::task_arena>(threads);
+  return *slot;
+}
+
 }  // namespace
 
 namespace detail {
@@ -75,13 +86,7 @@ PoolWarmUp::PoolWarmUp(const ExecutionOptions& options) : impl_(new Impl) {
         // yielding, until the next computation runs its first block (or kSpinLimit passes):
         // it then moves straight to that work. A worker left to sleep instead can take
         // milliseconds to wake up on a virtual machine.
-        tbb::task_arena* arena = nullptr;
-        {
-          const std::lock_guard<std::mutex> lock(state.mutex);
-          auto& slot = state.arenas[threads];
-          if (!slot) slot = std::make_unique<tbb::task_arena>(threads);
-          arena = slot.get();
-        }
+        tbb::task_arena* arena = &SharedArena(threads);
         arena->initialize();
         for (int i = 1; i < threads; ++i) {
           arena->enqueue([generation, &state] {
@@ -114,8 +119,8 @@ using Clock = std::chrono::steady_clock;
 }  // namespace
 
 struct Schedule::Impl {
-  explicit Impl(int threads) : arena(threads) {}
-  tbb::task_arena arena;
+  explicit Impl(int threads) : arena(SharedArena(threads)) {}
+  tbb::task_arena& arena;
   ProgressCallback callback;
   Clock::time_point start = Clock::now();
   std::atomic<std::uint64_t> done{0};
