@@ -2,6 +2,7 @@
 // Copyright 2026 The perfshap authors
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -29,13 +30,20 @@ class BlockPartials {
 
   /** @brief out[j] = sum over blocks in order of Row(b)[j]. */
   std::vector<double> ReduceInOrder() const {
-    std::vector<double> out(width_, 0.0);
+    std::vector<double> out(width_);
+    ReduceInOrder(out);
+    return out;
+  }
+  /** @brief The same sums into out (width() values), without allocating. */
+  void ReduceInOrder(std::span<double> out) const {
+    std::fill(out.begin(), out.end(), 0.0);
     for (std::size_t b = 0; b < n_blocks_; ++b) {
       const double* row = data_.data() + b * width_;
       for (std::size_t j = 0; j < width_; ++j) out[j] += row[j];
     }
-    return out;
   }
+  /** @brief Zeroes every row, for reuse by another game of the same shape. */
+  void Clear() noexcept { std::fill(data_.begin(), data_.end(), 0.0); }
 
  private:
   std::size_t width_;

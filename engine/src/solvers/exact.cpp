@@ -159,18 +159,53 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
     for (std::size_t j = 0; j < k; ++j) by_size[j] += v[j];
   };
   auto coalition_at = [&](std::uint64_t r) -> Coalition { return options_.gray_code ? GrayCode(r) : r; };
+  // Per thread: one worker, for the game of the block it last ran (a thread that moves on to
+  // another game hands it to that game's MakeWorkerFrom, which rebinds it for games of one kind
+  // or frees it before making a new one, so memory is reused rather than grown by one worker
+  // per (thread, game): fresh pages cost about 2 us each; workers are Reset at every block, so
+  // results do not depend on it), and the buffers for finishing a game.
+  struct Scratch {
+    std::unique_ptr<GameWorker> worker;
+    std::size_t game = 0;
+    std::vector<double> value;
+    std::vector<double> sums;
+    std::vector<double> block_sums;
+    std::vector<double> out_part;
+  };
   std::vector<std::unique_ptr<detail::BlockPartials>> partials(n_games);
+  // Partial sums of finished games, kept for the next games (all have the same shape): reused
+  // memory, where a fresh allocation could cost a page fault per 4 KB.
+  std::vector<std::unique_ptr<detail::BlockPartials>> spare_partials;
+  std::mutex spare_mutex;
+  auto take_partials = [&]() -> std::unique_ptr<detail::BlockPartials> {
+    {
+      const std::lock_guard<std::mutex> lock(spare_mutex);
+      if (!spare_partials.empty()) {
+        std::unique_ptr<detail::BlockPartials> reused = std::move(spare_partials.back());
+        spare_partials.pop_back();
+        reused->Clear();
+        return reused;
+      }
+    }
+    return std::make_unique<detail::BlockPartials>(n_blocks, stored);
+  };
+  auto give_back_partials = [&](std::unique_ptr<detail::BlockPartials> done) {
+    const std::lock_guard<std::mutex> lock(spare_mutex);
+    spare_partials.push_back(std::move(done));
+  };
   const std::unique_ptr<std::once_flag[]> partials_once(new std::once_flag[n_games]);
   const std::unique_ptr<std::atomic<std::uint64_t>[]> blocks_done(new std::atomic<std::uint64_t>[n_games]);
   for (std::size_t g = 0; g < n_games; ++g) blocks_done[g].store(0, std::memory_order_relaxed);
   const Coalition full = FullCoalition(n);
-  auto finish_game = [&](std::size_t g) {
+  auto finish_game = [&](std::size_t g, Scratch& scratch) {
     ShapleyValues& result = *results[g];
-    std::vector<double> total_sums;
+    std::vector<double>& total_sums = scratch.sums;
+    std::vector<double>& block_sums = scratch.block_sums;
+    total_sums.resize(width);
     if (keep_values) {
       // ReduceInOrder of the partial sums each block would have held.
-      total_sums.assign(width, 0.0);
-      std::vector<double> block_sums(width);
+      std::fill(total_sums.begin(), total_sums.end(), 0.0);
+      block_sums.resize(width);
       for (std::uint64_t b = 0; b < n_blocks; ++b) {
         std::fill(block_sums.begin(), block_sums.end(), 0.0);
         const double* values = partials[g]->Row(b).data();
@@ -181,12 +216,13 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
         for (std::size_t j = 0; j < width; ++j) total_sums[j] += block_sums[j];
       }
     } else {
-      total_sums = partials[g]->ReduceInOrder();
+      partials[g]->ReduceInOrder(total_sums);
     }
-    partials[g].reset();
+    give_back_partials(std::move(partials[g]));
     // Shapley (weighted marginal contributions regrouped by coalition):
     // phi_i = sum_S v(S) c_i(S), c_i(S) = w(|S|-1) if i in S else -w(|S|).
-    std::vector<double> out_part(k, 0.0);
+    std::vector<double>& out_part = scratch.out_part;
+    out_part.assign(k, 0.0);
     for (std::size_t size = 0; size <= static_cast<std::size_t>(n); ++size)
       for (std::size_t j = 0; j < k; ++j) out_part[j] += w_out[size] * total_sums[nk + size * k + j];
     result.phi.assign(total_sums.begin(), total_sums.begin() + static_cast<std::ptrdiff_t>(nk));
@@ -204,16 +240,6 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
     }
   };
 
-  // One worker per thread, for the game of the block it last ran: a thread that moves on to
-  // another game hands its worker to that game's MakeWorkerFrom, which rebinds it (games of one
-  // kind) or frees it before making a new one, so memory is reused rather than grown by one
-  // worker per (thread, game): fresh pages cost about 2 us each. Workers are Reset at every
-  // block anyway, so results do not depend on it.
-  struct Scratch {
-    std::unique_ptr<GameWorker> worker;
-    std::size_t game = 0;
-    std::vector<double> value;
-  };
   detail::Schedule schedule(options_.execution);
   schedule.SetProgressTotal(total * n_games);
   // When several blocks fail, the error reported is the one of the lowest block, whatever the
@@ -231,7 +257,7 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
     }
     worker->Reset();
     std::call_once(partials_once[g], [&] {
-      partials[g] = std::make_unique<detail::BlockPartials>(n_blocks, stored);
+      partials[g] = take_partials();
       start_game(g);
     });
     ShapleyValues& result = *results[g];
@@ -263,7 +289,7 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
         try {
           solve_block(flat, scratch);
           const std::size_t g = flat / n_blocks;
-          if (blocks_done[g].fetch_add(1, std::memory_order_acq_rel) + 1 == n_blocks) finish_game(g);
+          if (blocks_done[g].fetch_add(1, std::memory_order_acq_rel) + 1 == n_blocks) finish_game(g, scratch);
         } catch (...) {
           errors[flat] = std::current_exception();
           std::size_t seen = first_error.load();
