@@ -162,6 +162,8 @@ class PERFSHAP_EXPORT CurveGridScratch {
     std::vector<std::uint32_t> below, equal, above;
   };
   GridIndex roc_index_, pr_index_;
+  // kExact: PrecisionOf at the first and the last point of each true-positive count reached.
+  std::vector<double> prec_first_, prec_last_;
 };
 
 /**

@@ -653,10 +653,18 @@ void CurveGridEvaluator::WalkExact(FillTables&& fill, std::size_t n_pos_count, s
   // group holding positives, i.e. per true-positive count c reached (pr_first[c] set), at that
   // group's point (c, pr_first[c]); the trapezoid pairs it with the point before the group, the
   // last one with the previous count c' (c', pr_last[c']).
+  // The precision at the first and the last point of each count reached is kept for the PR
+  // grid below.
+  s.prec_first_.resize(big_p + 1);
+  s.prec_last_.resize(big_p + 1);
+  double* const prec_first = s.prec_first_.data();
+  double* const prec_last = s.prec_last_.data();
   CompensatedSum average_precision;
   CompensatedSum trapezoid;
   std::uint64_t previous = 0;
   double previous_precision = PrecisionOf(0, pr_last[0]);
+  prec_first[0] = PrecisionOf(0, pr_first[0]);
+  prec_last[0] = previous_precision;
   // The Mann-Whitney sum from the same groups: the group reaching c has dp = c - c' positives
   // and dn = pr_first[c] - pr_last[c'] negatives, and ends with pr_first[c] false positives.
   for (std::uint64_t c = 1; c <= big_p; ++c) {
@@ -671,6 +679,8 @@ void CurveGridEvaluator::WalkExact(FillTables&& fill, std::size_t n_pos_count, s
     trapezoid.Add(dtp * (0.5 * (precision + previous_precision)));
     previous = c;
     previous_precision = tps / (tps + CountValue(pr_last[c]));
+    prec_first[c] = precision;
+    prec_last[c] = previous_precision;
   }
   out.auc = CountValue(twice_u) / (2.0 * (n_pos * n_neg));
   out.average_precision = average_precision.Value() / n_pos;
@@ -698,7 +708,7 @@ void CurveGridEvaluator::WalkExact(FillTables&& fill, std::size_t n_pos_count, s
     ReadGridExact(
         options_.recall_grid, options_.strategy, tpr_of, idx.below.data(), idx.equal.data(), idx.above.data(),
         pr_first,
-        [&](std::uint32_t c, bool first) { return PrecisionOf(c, first ? pr_first[c] : pr_last[c]); },
+        [&](std::uint32_t c, bool first) { return first ? prec_first[c] : prec_last[c]; },
         out.precision.data());
   }
 }
