@@ -148,6 +148,35 @@ TEST_P(RankKernels, OrdinaryRowsAreRankedWithoutEvaluatingProbabilities) {
   }
 }
 
+TEST_P(RankKernels, DuplicatedRowsTieWithoutEvaluatingProbabilities) {
+  // Forty spread rows, each three times in a shuffled order: every cluster is one set of
+  // copies, a tie known without evaluating anything; then one copy is moved by an ulp, and
+  // that cluster must be evaluated (and come out untied).
+  RandomStream rng(12, 0);
+  std::vector<double> base0, base1;
+  for (int i = 0; i < 40; ++i) {
+    base0.push_back(-5.0 - 50.0 * rng.Uniform());
+    base1.push_back(base0.back() + 40.0 * (rng.Uniform() - 0.5));
+  }
+  std::vector<std::size_t> source;
+  for (std::size_t copy = 0; copy < 3; ++copy)
+    for (std::size_t i = 0; i < base0.size(); ++i) source.push_back(i);
+  for (std::size_t i = source.size(); i-- > 1;) std::swap(source[i], source[rng.Below(i + 1)]);
+  std::vector<double> jll0, jll1;
+  for (std::size_t i : source) {
+    jll0.push_back(base0[i]);
+    jll1.push_back(base1[i]);
+  }
+  GaussianNbRanking ranking;
+  ASSERT_TRUE(RankGaussianNb(jll0, jll1, ranking, {}, GetParam()));
+  ExpectRankingOfProbabilities(jll0, jll1, ranking, "copies");
+  EXPECT_EQ(ranking.evaluated, 0u);
+  jll1[0] = std::nextafter(jll1[0], 0.0);
+  ASSERT_TRUE(RankGaussianNb(jll0, jll1, ranking, {}, GetParam()));
+  ExpectRankingOfProbabilities(jll0, jll1, ranking, "copies, one moved");
+  EXPECT_EQ(ranking.evaluated, 3u);
+}
+
 TEST_P(RankKernels, NonFiniteLogLikelihoodsAreLeftToTheCaller) {
   GaussianNbRanking ranking;
   const double inf = std::numeric_limits<double>::infinity();

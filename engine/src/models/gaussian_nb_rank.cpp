@@ -300,7 +300,8 @@ bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, 
   }
   tie[0] = 0;
   if (joined == 0) return true;
-  // Each cluster [begin, end): evaluate, sort by the exact probability, mark the real ties.
+  // Each cluster [begin, end): evaluate, sort by the exact probability (then the row), mark the
+  // real ties.
   for (std::size_t from = 1; from < m;) {
     // The next cluster starts just before the next flagged rank (memchr skips the rest fast).
     const void* hit = std::memchr(tie + from, 1, m - from);
@@ -308,6 +309,25 @@ bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, 
     const std::size_t begin = static_cast<std::size_t>(static_cast<const std::uint8_t*>(hit) - tie) - 1;
     std::size_t end = begin + 2;
     while (end < m && tie[end] != 0) ++end;
+    // Rows with the very same log-likelihoods (duplicated rows, or rows equal on the
+    // coalition's players) have the same probability: such a cluster is one tie, in row order,
+    // without evaluating anything.
+    bool same = true;
+    const std::uint32_t first = order[begin];
+    for (std::size_t i = begin + 1; i < end && same; ++i) {
+      const std::uint32_t r = order[i];
+      same = std::bit_cast<std::uint64_t>(jll0[r]) == std::bit_cast<std::uint64_t>(jll0[first]) &&
+             std::bit_cast<std::uint64_t>(jll1[r]) == std::bit_cast<std::uint64_t>(jll1[first]);
+    }
+    if (same) {
+      std::sort(order + begin, order + end);
+      for (std::size_t i = begin; i < end; ++i) {
+        if (label != nullptr) positive[i] = label[order[i]];
+        tie[i] = i > begin ? 1 : 0;
+      }
+      from = end;
+      continue;
+    }
     auto& cluster = ranking.cluster;
     cluster.clear();
     for (std::size_t i = begin; i < end; ++i) {
