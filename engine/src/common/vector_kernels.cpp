@@ -7,6 +7,8 @@
 #include "common/vector_kernels.hpp"
 
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -28,17 +30,28 @@ namespace perfshap::detail {
 
 namespace {
 std::atomic<bool> vector_kernels_enabled{true};
+
+// PERFSHAP_NO_VECTOR_KERNELS=1 in the environment runs the portable code everywhere (to test
+// it on a machine that has the vector units).
+bool VectorKernelsAllowed() noexcept {
+  static const bool allowed = [] {
+    const char* v = std::getenv("PERFSHAP_NO_VECTOR_KERNELS");
+    return v == nullptr || *v == '\0' || std::strcmp(v, "0") == 0;
+  }();
+  return allowed;
+}
+
 }  // namespace
 
 void EnableVectorKernels(bool enabled) noexcept { vector_kernels_enabled.store(enabled, std::memory_order_relaxed); }
 
 bool HasAvx512() noexcept {
-  static const bool has = __builtin_cpu_supports("avx512f") != 0;
+  static const bool has = __builtin_cpu_supports("avx512f") != 0 && VectorKernelsAllowed();
   return has && vector_kernels_enabled.load(std::memory_order_relaxed);
 }
 
 bool HasAvx2() noexcept {
-  static const bool has = __builtin_cpu_supports("avx2") != 0;
+  static const bool has = __builtin_cpu_supports("avx2") != 0 && VectorKernelsAllowed();
   return has && vector_kernels_enabled.load(std::memory_order_relaxed);
 }
 

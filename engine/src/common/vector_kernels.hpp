@@ -7,7 +7,8 @@
 
 // Vector kernels compiled for AVX2 or AVX-512 alone (function-level target attributes) and chosen
 // at run time: the library is built for baseline x86-64, so one binary runs everywhere. Each
-// gives the same results as its portable counterpart.
+// gives the same results as its portable counterpart. PERFSHAP_NO_VECTOR_KERNELS=1 in the
+// environment turns them all off (the whole test suite can so run the portable code).
 namespace perfshap::detail {
 
 /// True when this CPU runs the AVX-512 kernels (AVX-512F), checked once.
