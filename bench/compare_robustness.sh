@@ -11,7 +11,8 @@
 # perfshap reads the same file with --split. Printed per case: the peer's loop time (imports and
 # CSV reading excluded) and whole-process time; perfshap's elapsed_seconds (its computation:
 # splits prepared, every coalition trained and scored, curves, Shapley values, bands) and
-# whole-process time on 1 and 2 threads (best of REPEAT runs); the ratio peer loop / perfshap
+# whole-process time on 1 and 2 threads (best of REPEAT runs, 1- and 2-thread runs alternating;
+# the medians too); the ratio peer loop / perfshap
 # elapsed_seconds; the 1 -> 2 thread scaling; and the largest |phi difference| between the two.
 #
 # Environment: PERFSHAP (binary, default build/release/perfshap), PYTHON (/usr/bin/python3, with
@@ -80,11 +81,15 @@ for case in $CASES; do
     curves_loop=$(json "$work/$case.peer_curves.json" loop_seconds)
   fi
 
-  declare -A best_elapsed best_proc
+  # 1- and 2-thread runs alternate, so that a burst of load on the shared machine hits both.
+  declare -A best_elapsed best_proc all_elapsed
   for threads in 1 2; do
     best_elapsed[$threads]=1e9
     best_proc[$threads]=1e9
-    for _ in $(seq "$REPEAT"); do
+    all_elapsed[$threads]=""
+  done
+  for _ in $(seq "$REPEAT"); do
+    for threads in 1 2; do
       out=$work/$case.ps$threads
       t0=$(now)
       "$PERFSHAP" robustness "${ps_args[@]}" --split "$splits" --threads "$threads" --quiet --force --out "$out"
@@ -92,16 +97,18 @@ for case in $CASES; do
       e=$(json "$out/result.json" elapsed_seconds)
       best_elapsed[$threads]=$("$PYTHON" -c "print(min(${best_elapsed[$threads]}, $e))")
       best_proc[$threads]=$("$PYTHON" -c "print(min(${best_proc[$threads]}, $t1 - $t0))")
+      all_elapsed[$threads]="${all_elapsed[$threads]} $e"
     done
   done
 
   "$PYTHON" - "$work/$case.peer.json" "$work/$case.ps1/result.json" "$work/$case.ps2/result.json" \
     "$case" "$trainings" "$peer_loop" "$peer_proc" "${best_elapsed[1]}" "${best_proc[1]}" \
-    "${best_elapsed[2]}" "${best_proc[2]}" "$curves_loop" <<'EOF'
-import json, sys
+    "${best_elapsed[2]}" "${best_proc[2]}" "$curves_loop" "${all_elapsed[1]}" "${all_elapsed[2]}" <<'EOF'
+import json, statistics, sys
 peer, ps1, ps2 = (json.load(open(p)) for p in sys.argv[1:4])
 case, trainings = sys.argv[4], int(sys.argv[5])
 loop, proc, e1, p1, e2, p2, curves_loop = map(float, sys.argv[6:13])
+m1, m2 = (statistics.median(map(float, a.split())) for a in sys.argv[13:15])
 dphi = max(abs(ps1["phi"][f] - m) for f, m in zip(peer["features"], peer["phi_mean"]))
 dstd = max(abs(ps1["phi_std"][f] - s) for f, s in zip(peer["features"], peer["phi_std"]))
 same = ps1["phi"] == ps2["phi"] and ps1["curves"] == ps2["curves"]
@@ -110,6 +117,7 @@ print(f"  sklearn loop          loop {loop:9.4f} s   whole process {proc:8.3f} s
 print(f"  perfshap 1 thread     elapsed_seconds {e1:9.5f} s   whole process {p1:7.3f} s")
 print(f"  perfshap 2 threads    elapsed_seconds {e2:9.5f} s   whole process {p2:7.3f} s")
 print(f"  ratio loop / elapsed  1 thread {loop / e1:8.1f}x   2 threads {loop / e2:8.1f}x")
+print(f"  median elapsed_seconds 1 thread {m1:.5f} s ({loop / m1:.1f}x)   2 threads {m2:.5f} s ({loop / m2:.1f}x)")
 if curves_loop > 0:
     print(f"  sklearn loop with the curves (same outputs as perfshap)   loop {curves_loop:9.4f} s")
     print(f"  ratio curves loop / elapsed  1 thread {curves_loop / e1:8.1f}x   2 threads {curves_loop / e2:8.1f}x")
