@@ -95,6 +95,8 @@ constexpr std::uint64_t kUnseen = ~std::uint64_t{0};
 template <class Groups>
 void FillTablesFromGroups(Groups& groups, std::uint64_t big_p, std::uint64_t big_n, std::uint64_t* roc_first,
                           std::uint64_t* roc_last, std::uint64_t* pr_first, std::uint64_t* pr_last) noexcept {
+  std::fill(roc_first + 1, roc_first + big_n + 2, kUnseen);
+  std::fill(pr_first + 1, pr_first + big_p + 2, kUnseen);
   std::uint64_t tp = 0;
   std::uint64_t fp = 0;
   std::size_t dp = 0;
@@ -631,10 +633,11 @@ void CurveGridEvaluator::WalkExact(FillTables&& fill, std::size_t n_pos_count, s
   }
   const double* const tpr_of = s.tpr_of_.data();
   const double* const fpr_of = s.fpr_of_.data();
-  // Slot N + 1 (P + 1) receives the writes of groups that start no new count.
-  s.roc_first_.assign(big_n + 2, kUnseen);
+  // Slot N + 1 (P + 1) receives the writes of groups that start no new count. The filler sets
+  // every first-point entry (kUnseen where a count has no point).
+  s.roc_first_.resize(big_n + 2);
   s.roc_last_.resize(big_n + 2);
-  s.pr_first_.assign(big_p + 2, kUnseen);
+  s.pr_first_.resize(big_p + 2);
   s.pr_last_.resize(big_p + 2);
   std::uint64_t* const roc_first = s.roc_first_.data();
   std::uint64_t* const roc_last = s.roc_last_.data();
