@@ -54,9 +54,9 @@ PERFSHAP_EXPORT int ResolvedThreads(const ExecutionOptions& options);
  * The pool starts on first use: oneTBB loads its allocator library, probes for a shared thread
  * server and starts its worker threads, about a millisecond on a small machine. A caller that
  * knows a computation is coming (a command line tool, while it reads its input) can construct
- * a PoolWarmUp first; the pool then starts alongside the caller's own work, and the calling
- * thread is registered with it (constructed on the thread that will run the computation). The
- * destructor waits for the warm-up to end. Optional: every computation starts the pool itself if needed,
+ * a PoolWarmUp first; the pool then starts alongside the caller's own work. The destructor
+ * waits for the warm-up to end and registers the calling thread with the pool: destroy it on
+ * the thread that runs the computation, just before it. Optional: every computation starts the pool itself if needed,
  * and results never depend on it.
  */
 class PERFSHAP_EXPORT PoolWarmUp {

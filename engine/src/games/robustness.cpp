@@ -191,7 +191,7 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
     try {
       const Split& rows = plan[r];
       for (const auto* list : {&rows.train, &rows.test}) {
-        std::size_t largest = 0;  // one check per list: the loop vectorises
+        std::size_t largest = 0;  // one check per list: a branch-free max
         for (std::size_t row : *list) largest = std::max(largest, row);
         if (largest >= data.n_rows())
           for (std::size_t row : *list)

@@ -265,7 +265,7 @@ PreparedSplit::PreparedSplit(LearnerKind kind, const Dataset& data, std::span<co
   PERFSHAP_CHECK(train_rows.size() >= 2,
                  learner + ": need at least 2 training rows, got " + std::to_string(train_rows.size()));
   for (auto rows : {train_rows, test_rows}) {
-    std::size_t largest = 0;  // one check per list: the loop vectorises
+    std::size_t largest = 0;  // one check per list: a branch-free max
     for (std::size_t r : rows) largest = std::max(largest, r);
     if (largest >= data.n_rows())
       for (std::size_t r : rows)

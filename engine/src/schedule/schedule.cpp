@@ -70,22 +70,23 @@ void ReleaseWarmUps() {
 
 struct PoolWarmUp::Impl {
   std::thread thread;
+  int threads = 1;
 };
 
 PoolWarmUp::PoolWarmUp(const ExecutionOptions& options) : impl_(new Impl) {
   const int threads = ResolvedThreads(options);
-  if (threads < 2) return;  // nothing to start: the caller's thread does all the work
+  impl_->threads = threads;
   WarmUpState& state = WarmUps();
   const std::uint64_t generation = state.generation.load(std::memory_order_acquire);
-  state.waiting.fetch_add(1, std::memory_order_release);
+  if (threads >= 2) state.waiting.fetch_add(1, std::memory_order_release);
   try {
     impl_->thread = std::thread([threads, generation, &state] {
       try {
-        // oneTBB initialises itself (it loads its allocator library) on first use and starts
-        // its workers when an arena has work for them. Each worker gets a task that waits,
-        // yielding, until the next computation runs its first block (or kSpinLimit passes):
-        // it then moves straight to that work. A worker left to sleep instead can take
-        // milliseconds to wake up on a virtual machine.
+        // oneTBB initialises itself (it loads its allocator library) on first use, about a
+        // millisecond, and starts its workers when an arena has work for them. Each worker
+        // gets a task that waits, yielding, until the next computation runs its first block
+        // (or kSpinLimit passes): it then moves straight to that work. A worker left to sleep
+        // instead can take milliseconds to wake up on a virtual machine.
         tbb::task_arena* arena = &SharedArena(threads);
         arena->initialize();
         for (int i = 1; i < threads; ++i) {
@@ -104,18 +105,17 @@ PoolWarmUp::PoolWarmUp(const ExecutionOptions& options) : impl_(new Impl) {
   } catch (...) {
     // No thread to spare: the computation starts the pool itself.
   }
-  // The calling thread, which runs the computation's first block, enters the arena once now:
-  // oneTBB registers a thread on its first entry (about 0.15 ms on the 2-core VM), here while
-  // the input is read.
-  try {
-    SharedArena(threads).execute([] {});
-  } catch (...) {
-    // Only a warm-up.
-  }
 }
 
 PoolWarmUp::~PoolWarmUp() {
   if (impl_->thread.joinable()) impl_->thread.join();
+  // The calling thread, which runs the computation's first block, enters the arena once now:
+  // oneTBB registers a thread on its first entry (about 0.15 ms on the 2-core VM).
+  try {
+    SharedArena(impl_->threads).execute([] {});
+  } catch (...) {
+    // Only a warm-up.
+  }
   delete impl_;
 }
 }  // namespace perfshap
