@@ -12,21 +12,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/x86_intrinsics.hpp"
 #include "perfshap/error.hpp"
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define PERFSHAP_AVX512_KERNELS 1
-// GCC 12 warns inside its own AVX-512 headers (bug 105593, the undefined vectors they start
-// from); the warning is placed at the header's lines, so it is silenced for them alone.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
-#endif
 
 namespace perfshap::detail {
 
-#if defined(PERFSHAP_AVX512_KERNELS)
+#if defined(PERFSHAP_X86_KERNELS)
 
 namespace {
 std::atomic<bool> vector_kernels_enabled{true};

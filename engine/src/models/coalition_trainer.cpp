@@ -13,17 +13,9 @@
 #include <utility>
 
 #include "common/vector_kernels.hpp"
+#include "common/x86_intrinsics.hpp"
 #include "models/gaussian_nb_model.hpp"
 #include "perfshap/error.hpp"
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define PERFSHAP_AVX2_KERNELS 1  // (and the AVX-512 ones)
-// GCC 12 warns inside its own vector headers (bug 105593); silenced for their lines alone.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
-#endif
 
 namespace perfshap::detail {
 namespace {
@@ -140,7 +132,7 @@ void ForTrainingValues(const double* const* col, std::span<const std::size_t> ro
   }
 }
 
-#if defined(PERFSHAP_AVX2_KERNELS)
+#if defined(PERFSHAP_X86_KERNELS)
 /// The most coalition members whose cached terms the AVX-512 joint log-likelihood sums at once
 /// (the term cache holds at most 64 players).
 constexpr std::size_t kMaxNbMembers = 64;
@@ -469,13 +461,13 @@ void PreparedSplit::PrepareGaussianNb(const Dataset& data, std::span<const std::
   std::vector<double> sum(p, 0.0), sum1(p, 0.0), sum0(p, 0.0), check(p, 0.0);
   std::vector<std::uint8_t> varies(p, 0);
   const double* y = train_label_.data();
-#if defined(PERFSHAP_AVX2_KERNELS)
+#if defined(PERFSHAP_X86_KERNELS)
   const bool avx2 = HasAvx2();
 #else
   [[maybe_unused]] const bool avx2 = false;
 #endif
   for (std::size_t j0 = 0; j0 < p; j0 += 4) {
-#if defined(PERFSHAP_AVX2_KERNELS)
+#if defined(PERFSHAP_X86_KERNELS)
     if (avx2 && p - j0 >= 4) {
       bool differs[4];
       MomentSumsAvx2(col.data() + j0, train_rows, y, sum.data() + j0, sum1.data() + j0, sum0.data() + j0,
@@ -533,7 +525,7 @@ void PreparedSplit::PrepareGaussianNb(const Dataset& data, std::span<const std::
     theta0[j] = sum0[j] / class_count_[0];
   }
   for (std::size_t j0 = 0; j0 < p; j0 += 4) {
-#if defined(PERFSHAP_AVX2_KERNELS)
+#if defined(PERFSHAP_X86_KERNELS)
     if (avx2 && p - j0 >= 4) {
       MomentSquaresAvx2(col.data() + j0, train_rows, y, mean.data() + j0, theta1.data() + j0, theta0.data() + j0,
                         ss.data() + j0, ss1.data() + j0, ss0.data() + j0);
@@ -910,7 +902,7 @@ const double* CoalitionTrainer::GaussianNbTerms(std::size_t player, std::size_t 
     const double theta = split_->theta_[static_cast<std::size_t>(c) * p + player];
     const double var = nb_var_[static_cast<std::size_t>(c) * p + slot];
     const double* x = split_->test_.data() + player * m;
-#if defined(PERFSHAP_AVX2_KERNELS)
+#if defined(PERFSHAP_X86_KERNELS)
     if (HasAvx512()) {
       NbTermsAvx512(x, theta, var, t, m);
       cached = static_cast<std::uint8_t>(cached | (1 << c));
@@ -934,7 +926,7 @@ void CoalitionTrainer::JointLogLikelihoods(double* jll0, double* jll1) {
   const std::size_t p = split_->p_;
   double* quad[2] = {jll0, jll1};
   const bool cache = nb_terms_ != nullptr;
-#if defined(PERFSHAP_AVX2_KERNELS)
+#if defined(PERFSHAP_X86_KERNELS)
   if (cache && HasAvx512() && k_ <= kMaxNbMembers) {
     const double* terms[kMaxNbMembers];
     for (int c = 0; c < 2; ++c) {

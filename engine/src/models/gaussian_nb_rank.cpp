@@ -11,18 +11,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define PERFSHAP_AVX512_KERNELS 1
-// GCC 12 warns inside its own AVX-512 headers (bug 105593, the undefined vectors they start
-// from); the warning is placed at the header's lines, so it is silenced for them alone.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
-#endif
 
-#include "common/vector_kernels.hpp"
 #include "common/sort_keys.hpp"
+#include "common/vector_kernels.hpp"
+#include "common/x86_intrinsics.hpp"
 #include "models/gaussian_nb_model.hpp"
 
 namespace perfshap::detail {
@@ -70,7 +62,7 @@ inline void Interval(double jll0, double jll1, double d, double& lo, double& hi)
   }
 }
 
-#if defined(PERFSHAP_AVX512_KERNELS)
+#if defined(PERFSHAP_X86_KERNELS)
 /// The AVX-512 kernel's first half: per row the interval of Interval (the same operations, eight
 /// rows at a time), the log-odds, and a 32-bit key: the log-odds mapped linearly onto
 /// [0, 2^(32 - bits) - 1] over the sample's range (rounded down: monotone, so keys never order
@@ -251,14 +243,14 @@ bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, 
   double* const lo = ranking.lo.data();
   double* const hi = ranking.hi.data();
   std::uint32_t* const order = ranking.order.data();
-#if defined(PERFSHAP_AVX512_KERNELS)
+#if defined(PERFSHAP_X86_KERNELS)
   const bool vector = kernel != RankKernel::kPortable && m <= kSortKeys32Max && HasAvx512();
 #else
   const bool vector = false;
   (void)kernel;
 #endif
   if (vector) {
-#if defined(PERFSHAP_AVX512_KERNELS)
+#if defined(PERFSHAP_X86_KERNELS)
     ranking.keys32.resize((m + 7) / 8 * 8);
     ranking.log_odds.resize(m);
     std::uint32_t* const keys = ranking.keys32.data();
