@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "perfshap/export.hpp"
 
@@ -12,22 +14,35 @@ namespace perfshap {
 /**
  * @brief A mistake in what the user gave (file, column, option, data): the message says
  * what was wrong, where, and what to do. The CLI prints it on one line and exits with 2.
+ *
+ * The library speaks of its own options, never of a front end's spelling of them: a message
+ * says "name the positive class" and lists `positive` among options(), the names of the
+ * option fields (as the library's options structs call them) that the advice is about. A
+ * front end maps them to its own spelling: the CLI appends its flags ("(--positive)").
  */
 class PERFSHAP_EXPORT Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& what) : std::runtime_error(what) {}
+  explicit Error(const std::string& what, std::vector<std::string> options = {})
+      : std::runtime_error(what), options_(std::move(options)) {}
+  /** @brief The options the message's advice refers to (option field names), maybe none. */
+  const std::vector<std::string>& options() const noexcept { return options_; }
+
+ private:
+  std::vector<std::string> options_;
 };
 
 /** @brief An argument outside its documented domain (bad option value, shape mismatch). */
 class PERFSHAP_EXPORT InvalidArgument : public Error {
  public:
-  explicit InvalidArgument(const std::string& what) : Error(what) {}
+  explicit InvalidArgument(const std::string& what, std::vector<std::string> options = {})
+      : Error(what, std::move(options)) {}
 };
 
 /** @brief Input data that cannot be used as it is (unreadable file, ragged row, NaN...). */
 class PERFSHAP_EXPORT DataError : public Error {
  public:
-  explicit DataError(const std::string& what) : Error(what) {}
+  explicit DataError(const std::string& what, std::vector<std::string> options = {})
+      : Error(what, std::move(options)) {}
 };
 
 /** @brief The computation was cancelled through its cancellation flag. */
