@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "models/coalition_trainer.hpp"
 #include "perfshap/coalition.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/generators.hpp"
@@ -18,8 +17,8 @@
 
 namespace {
 
-using perfshap::detail::CoalitionTrainer;
-using perfshap::detail::PreparedSplit;
+using perfshap::CoalitionFitter;
+using perfshap::PreparedSplit;
 
 // ../shared/data/<name> next to the source tree, or "" when absent.
 std::string SharedData(const std::string& name) {
@@ -39,7 +38,7 @@ std::vector<std::size_t> AllColumns(const perfshap::Dataset& data) {
 // (warm starts when state.range(0) == 1, a cold start per coalition otherwise), score the test
 // rows (probabilities; log-odds / index when state.range(2) == 1) and, when state.range(1) == 1,
 // take their AUC. Single thread.
-void AllCoalitions(benchmark::State& state, perfshap::LearnerKind kind, const std::string& file,
+void AllCoalitions(benchmark::State& state, const std::string& kind, const std::string& file,
                    const std::string& positive) {
   const std::string path = SharedData(file);
   if (path.empty()) {
@@ -55,14 +54,17 @@ void AllCoalitions(benchmark::State& state, perfshap::LearnerKind kind, const st
   const bool warm = state.range(0) == 1;
   const bool auc = state.range(1) == 1;
   const auto scale =
-      state.range(2) == 1 ? perfshap::detail::ScoreScale::kIndex : perfshap::detail::ScoreScale::kProbability;
+      state.range(2) == 1 ? perfshap::ScoreScale::kIndex : perfshap::ScoreScale::kProbability;
   const std::uint64_t n_coalitions = std::uint64_t{1} << columns.size();
   std::vector<double> scores(split.test.size());
   std::vector<std::size_t> scratch(split.test.size());
   std::int64_t iterations = 0;
   for (auto _ : state) {
-    const PreparedSplit prepared(kind, data, columns, split.train, split.test, {});
-    CoalitionTrainer trainer(prepared);
+    const auto prepared_ptr = perfshap::MakeLearner(kind)->Prepare(data, perfshap::SingleColumnPlayers(data, columns),
+                                                                   split.train, split.test, "the training rows");
+    const PreparedSplit& prepared = *prepared_ptr;
+    const auto trainer_ptr = prepared.MakeFitter();
+    CoalitionFitter& trainer = *trainer_ptr;
     double sum = 0.0;
     for (std::uint64_t rank = 1; rank < n_coalitions; ++rank) {
       if (!warm) trainer.Reset();
@@ -78,7 +80,7 @@ void AllCoalitions(benchmark::State& state, perfshap::LearnerKind kind, const st
 }
 
 void BM_GaussianNb_AllCoalitions_Banknote(benchmark::State& state) {
-  AllCoalitions(state, perfshap::LearnerKind::kGaussianNb, "banknote.csv", "");
+  AllCoalitions(state, "gnb", "banknote.csv", "");
 }
 BENCHMARK(BM_GaussianNb_AllCoalitions_Banknote)
     ->ArgNames({"warm", "auc", "index"})
@@ -90,7 +92,7 @@ BENCHMARK(BM_GaussianNb_AllCoalitions_Banknote)
 
 // Wine, class 1 vs rest, 13 features: 8191 logistic trainings per iteration.
 void BM_Logistic_AllCoalitions_Wine(benchmark::State& state) {
-  AllCoalitions(state, perfshap::LearnerKind::kLogistic, "wine.csv", "1");
+  AllCoalitions(state, "logistic", "wine.csv", "1");
 }
 BENCHMARK(BM_Logistic_AllCoalitions_Wine)
     ->ArgNames({"warm", "auc", "index"})
@@ -100,7 +102,7 @@ BENCHMARK(BM_Logistic_AllCoalitions_Wine)
     ->Unit(benchmark::kMillisecond);
 
 void BM_GaussianNb_AllCoalitions_Wine(benchmark::State& state) {
-  AllCoalitions(state, perfshap::LearnerKind::kGaussianNb, "wine.csv", "1");
+  AllCoalitions(state, "gnb", "wine.csv", "1");
 }
 BENCHMARK(BM_GaussianNb_AllCoalitions_Wine)
     ->ArgNames({"warm", "auc"})
@@ -116,7 +118,7 @@ void BM_Probit_Train_5000(benchmark::State& state) {
   for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = i;
   const auto columns = AllColumns(data);
   for (auto _ : state) {
-    auto model = perfshap::Train(perfshap::LearnerKind::kProbit, data, rows, columns);
+    auto model = perfshap::Train("probit", data, rows, columns);
     benchmark::DoNotOptimize(model);
   }
 }

@@ -33,7 +33,7 @@ void BM_Robustness_Banknote_Gnb_Mc100(benchmark::State& state) {
   const perfshap::Dataset data = perfshap::ReadCsv(path, csv);
   const perfshap::SplitPlan plan = perfshap::MonteCarloSplits(data.n_rows(), 100, 0.2, 0);
   perfshap::RobustnessOptions options;
-  options.learner = perfshap::LearnerKind::kGaussianNb;
+  options.learner = perfshap::MakeLearner("gnb");
   options.execution.threads = static_cast<int>(state.range(0));
   if (state.range(1) == 1) perfshap::ParseCurvePoints("thresholds:101", options.curves);
   for (auto _ : state) {

@@ -11,7 +11,7 @@
 
 #include "commands.hpp"
 #include "games/additive_score_game.hpp"
-#include "models/least_squares.hpp"
+#include "models/least_squares/least_squares.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
 #include "perfshap/learner.hpp"
@@ -100,7 +100,7 @@ void RunDemo(const DemoOptions& o) {
   try {
     std::vector<std::size_t> all_columns(p);
     for (std::size_t j = 0; j < p; ++j) all_columns[j] = j;
-    const auto probit = Train(LearnerKind::kProbit, data, split.train, all_columns);
+    const auto probit = Train("probit", data, split.train, all_columns);
     XperOptions xo;
     xo.metric = XperMetric::kAuc;
     xo.comparator = m <= 3000 ? XperComparator::kFull : XperComparator::kPermuted;
@@ -138,7 +138,7 @@ void RunDemo(const DemoOptions& o) {
   std::string robust_text;
   try {
     RobustnessOptions ro;
-    ro.learner = LearnerKind::kGaussianNb;
+    ro.learner = MakeLearner("gnb");
     ro.max_features = std::min(o.exact_limit, 20);
     ro.plan_name = "mc:20";
     ro.execution = MakeExecution(c, "robustness");

@@ -47,6 +47,7 @@ struct RobustnessCliOptions {
   int exact_limit = 20;
   std::size_t rows = 1000;
   CLI::Option* cv_option = nullptr;
+  CLI::Option* C_option = nullptr;
 };
 
 std::string Num(double v) { return Fmt("%.17g", v); }
@@ -332,9 +333,10 @@ void RunRobustness(const RobustnessCliOptions& o) {
   const Dataset data = LoadDataOrProbitDesign(c, o.rows);
 
   RobustnessOptions opt;
-  opt.learner = ParseLearner(o.model);
-  opt.learner_options.C = o.C;
-  opt.learner_options.standardize = !o.no_standardize;
+  LearnerParams params;
+  if (o.C_option != nullptr && o.C_option->count() > 0) params["C"] = Num(o.C);
+  if (o.no_standardize) params["standardize"] = "false";
+  opt.learner = MakeLearner(o.model, params);
   for (const auto& name : SplitList(o.features)) opt.features.push_back(data.FeatureIndex(name));
   ParseCurvePoints(o.curve_points, opt.curves);
   opt.curves.strategy = ParseGridStrategy(o.strategy);
@@ -365,7 +367,7 @@ void RunRobustness(const RobustnessCliOptions& o) {
   const std::size_t n_splits = r.n_splits;
   s << "perfshap robustness: " << data.source() << "\n"
     << "  " << data.n_rows() << " rows, " << p << " features, " << data.CountPositive() << " positive; model "
-    << LearnerName(opt.learner) << "; " << n_splits << " split(s) (" << plan_name << ")\n"
+    << opt.learner->name() << "; " << n_splits << " split(s) (" << plan_name << ")\n"
     << "  curves: " << CurvePointsName(r.curves) << ", strategy " << GridStrategyName(r.curves.strategy) << ", "
     << nf << "-point grids, PR baseline b = " << PrcBaselineName(opt.prc_baseline) << "\n\n"
     << "  AUC   " << Banded(r.auc_mean, r.auc_std, n_splits) << " = 0.5 (random classifier) + sum of phi\n"
@@ -477,9 +479,9 @@ void RunRobustness(const RobustnessCliOptions& o) {
   result["selection"] = selection;
   result["data"] = data.source();
   result["label"] = data.label_name();
-  result["model"] = LearnerName(opt.learner);
-  if (opt.learner == LearnerKind::kLogistic) result["C"] = o.C;
-  if (opt.learner != LearnerKind::kGaussianNb) result["standardize"] = !o.no_standardize;
+  result["model"] = r.learner;
+  if (r.learner_params.count("C") != 0) result["C"] = std::stod(r.learner_params.at("C"));
+  if (r.learner_params.count("standardize") != 0) result["standardize"] = r.learner_params.at("standardize") == "true";
   result["cv"] = plan_name;
   result["n_splits"] = n_splits;
   result["test_size"] = o.split.empty() && o.cv.rfind("kfold:", 0) != 0 ? Json(o.test_size) : Json(nullptr);
@@ -500,7 +502,7 @@ void SetupRobustness(CLI::App& app) {
   AddCommonOptions(app, o->common, 0);
   app.add_option("--model", o->model, "learner retrained on every coalition: gnb|logistic|linear|probit")
       ->capture_default_str();
-  app.add_option("--C", o->C, "logistic: inverse L2 strength (sklearn LogisticRegression C)")->capture_default_str();
+  o->C_option = app.add_option("--C", o->C, "logistic: inverse L2 strength (sklearn LogisticRegression C)")->capture_default_str();
   app.add_flag("--no-standardize", o->no_standardize, "logistic/probit/linear: fit on raw columns (no StandardScaler)");
   o->cv_option = app.add_option("--cv", o->cv, "splits: holdout, mc:R (Monte-Carlo) or kfold:K")->capture_default_str();
   app.add_option("--test-size", o->test_size, "test fraction of holdout and mc splits")

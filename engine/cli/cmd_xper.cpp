@@ -297,7 +297,7 @@ void RunXper(const XperCliOptions& o) {
   std::unique_ptr<Model> model;
   Json model_json;
   Dataset train_sample;  // with --train: the training rows, the model's columns
-  LearnerKind learner_kind = LearnerKind::kProbit;
+  std::shared_ptr<const Learner> learner;  // with --train
   if (!o.coef.empty() || (o.train.empty() && c.data.empty())) {
     std::vector<double> coef;
     std::vector<std::string> order;
@@ -335,11 +335,11 @@ void RunXper(const XperCliOptions& o) {
     for (std::size_t j = 0; j < order.size(); ++j) named[order[j]] = coef[j + 1];
     model_json["coefficients"] = named;
   } else {
-    const LearnerKind kind = ParseLearner(o.model);
+    learner = MakeLearner(o.model);
     CsvOptions csv;
     csv.label = c.label.empty() ? std::string("y") : c.label;
     csv.positive = c.positive;
-    csv.regression = !IsClassifierLearner(kind);
+    csv.regression = !learner->is_classifier();
     const Dataset train = ReadCsv(o.train, csv);
     std::vector<std::size_t> columns, rows(train.n_rows());
     for (const auto& name : features) {
@@ -351,10 +351,9 @@ void RunXper(const XperCliOptions& o) {
       columns.push_back(static_cast<std::size_t>(it - names.begin()));
     }
     for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = r;
-    model = Train(kind, train, rows, columns);
+    model = learner->Train(train, rows, columns);
     train_sample = SelectColumns(train, features);
-    learner_kind = kind;
-    model_json["kind"] = LearnerName(kind);
+    model_json["kind"] = learner->name();
     model_json["train"] = o.train;
     model_json["n_train"] = train.n_rows();
     model_json["description"] = model->Describe();
@@ -398,8 +397,7 @@ void RunXper(const XperCliOptions& o) {
     co.execution.threads = c.threads;
     clusters = ClusterXper(have_train ? train_r : r, have_train ? train_sample : sample, co);
     if (have_train)
-      refit = RefitPerCluster(learner_kind, LearnerOptions{}, train_sample, *clusters, *model, sample, r,
-                              o.threshold);
+      refit = RefitPerCluster(*learner, train_sample, *clusters, *model, sample, r, o.threshold);
   }
 
   std::ostringstream s;

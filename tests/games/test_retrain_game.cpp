@@ -23,7 +23,7 @@
 
 #include "common/vector_kernels.hpp"
 #include "games/retrain_game.hpp"
-#include "models/coalition_trainer.hpp"
+#include "support/learners.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
 #include "perfshap/metric.hpp"
@@ -129,7 +129,8 @@ TEST(RetrainGame, EfficiencyHoldsForEveryOutput) {
   BanknoteCase c;
   if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
   const std::vector<std::size_t> columns{0, 1, 2, 3};
-  const detail::PreparedSplit split(LearnerKind::kGaussianNb, c.data, columns, c.split.train, c.split.test, {});
+  const auto split_ptr = testing::PrepareSplit("gnb", c.data, columns, c.split.train, c.split.test);
+    const PreparedSplit& split = *split_ptr;
   CurveGridOptions curve_options;
   curve_options.fpr_grid = DefaultCurveGrid(CurveMode::kExact, 21);
   curve_options.recall_grid = DefaultCurveGrid(CurveMode::kExact, 11);
@@ -199,7 +200,8 @@ TEST(RetrainGame, DuplicatedFeatureGetsTheSamePhi) {
   if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
   const Dataset dup = WithDuplicate(c.data, 0, 1);  // variance, variance_copy, skewness, ...
   const std::vector<std::size_t> columns{0, 1, 2, 3, 4};
-  const detail::PreparedSplit split(LearnerKind::kGaussianNb, dup, columns, c.split.train, c.split.test, {});
+  const auto split_ptr = testing::PrepareSplit("gnb", dup, columns, c.split.train, c.split.test);
+    const PreparedSplit& split = *split_ptr;
   CurveGridOptions curve_options;
   curve_options.fpr_grid = DefaultCurveGrid(CurveMode::kExact, 11);
   curve_options.recall_grid = DefaultCurveGrid(CurveMode::kExact, 11);
@@ -230,13 +232,13 @@ TEST(RetrainGame, MonteCarloBandsAreBitwiseIdenticalForOneTwoFourThreads) {
   const Dataset probit = GenerateProbitDesign(design);
   BanknoteCase c;
   const bool banknote = LoadBanknote(c);
-  for (LearnerKind learner : {LearnerKind::kGaussianNb, LearnerKind::kLogistic}) {
-    const Dataset& data = learner == LearnerKind::kGaussianNb && banknote ? c.data : probit;
+  for (const std::string learner : {"gnb", "logistic"}) {
+    const Dataset& data = learner == "gnb" && banknote ? c.data : probit;
     const SplitPlan plan = MonteCarloSplits(data.n_rows(), 7, 0.25, 5, data.label());
     std::vector<RobustnessResult> runs;
     for (int threads : {1, 2, 4}) {
       RobustnessOptions options;
-      options.learner = learner;
+      options.learner = MakeLearner(learner);
       options.extra_metrics = {RobustnessMetric::kBrier};
       options.select = true;
       options.execution.threads = threads;
@@ -289,13 +291,12 @@ TEST(RetrainGame, ReboundWorkerEqualsFreshWorker) {
   narrow.recall_grid = DefaultCurveGrid(CurveMode::kExact, 5);
   const CurveGridEvaluator wide_evaluator{CurveGridOptions{}};
   const CurveGridEvaluator narrow_evaluator(narrow);
-  for (LearnerKind learner : {LearnerKind::kGaussianNb, LearnerKind::kLogistic}) {
+  for (const std::string learner : {"gnb", "logistic"}) {
     for (bool metric : {false, true}) {
-      std::vector<std::unique_ptr<detail::PreparedSplit>> splits;
+      std::vector<std::unique_ptr<PreparedSplit>> splits;
       std::vector<std::unique_ptr<detail::RetrainGame>> games;
       for (std::size_t r = 0; r < 3; ++r) {
-        splits.push_back(
-            std::make_unique<detail::PreparedSplit>(learner, data, columns, plan[r].train, plan[r].test, LearnerOptions{}));
+        splits.push_back(testing::PrepareSplit(learner, data, columns, plan[r].train, plan[r].test));
         detail::RetrainGameSettings settings;
         settings.evaluator = r == 1 ? &narrow_evaluator : &wide_evaluator;
         if (metric) settings.extra_metrics = {RobustnessMetric::kBrier};
@@ -315,7 +316,7 @@ TEST(RetrainGame, ReboundWorkerEqualsFreshWorker) {
           const Coalition s = GrayCode(r);
           moving->Evaluate(s, a);
           fresh->Evaluate(s, b);
-          ASSERT_EQ(a, b) << LearnerName(learner) << (metric ? " with a metric" : "") << " game " << g
+          ASSERT_EQ(a, b) << learner << (metric ? " with a metric" : "") << " game " << g
                           << " coalition " << s;
         }
       }
@@ -338,7 +339,7 @@ TEST(RetrainGame, VectorKernelsGiveThePortableBits) {
   for (const Dataset* data : sets) {
     const SplitPlan plan = MonteCarloSplits(data->n_rows(), 5, 0.25, 3, data->label());
     RobustnessOptions options;
-    options.learner = LearnerKind::kGaussianNb;
+    options.learner = MakeLearner("gnb");
     options.extra_metrics = {RobustnessMetric::kBrier};
     const RobustnessResult vector = ExplainRobustness(*data, plan, options);
     detail::EnableVectorKernels(false);
@@ -511,7 +512,7 @@ TEST(RetrainGame, BadInputGivesOneLineErrors) {
   expect_error([&] { ExplainRobustness(bad_label, {split}, RobustnessOptions{}); }, "data row 7", true);
   // The linear learner's predictions are not probabilities: no thresholds mode, no Brier.
   RobustnessOptions linear;
-  linear.learner = LearnerKind::kLinear;
+  linear.learner = MakeLearner("linear");
   ParseCurvePoints("thresholds:101", linear.curves);
   expect_error([&] { ExplainRobustness(data, {split}, linear); }, "use --curve-points exact", false);
   linear.curves.mode = CurveMode::kExact;

@@ -50,7 +50,7 @@ Fitted FitProbitDesign(std::uint64_t seed, XperMetric metric = XperMetric::kAuc)
   f.test = Rows(all, 700, 1000);
   std::vector<std::size_t> rows(700), columns{0, 1, 2};
   std::iota(rows.begin(), rows.end(), std::size_t{0});
-  f.model = Train(LearnerKind::kProbit, f.train, rows, columns);
+  f.model = Train("probit", f.train, rows, columns);
   XperOptions o;
   o.metric = metric;
   o.comparator = XperComparator::kFull;
@@ -168,7 +168,7 @@ TEST(XperClusterRefit, MatchesDirectPredictionsAndMetrics) {
   o.clusters = 2;
   const XperClusters c = ClusterXper(f.train_xper, f.train, o);
   const XperClusterRefit refit =
-      RefitPerCluster(LearnerKind::kProbit, {}, f.train, c, *f.model, f.test, f.test_xper, 0.5);
+      RefitPerCluster(*MakeLearner("probit"), f.train, c, *f.model, f.test, f.test_xper, 0.5);
   ASSERT_EQ(refit.models.size(), 2u);
   EXPECT_EQ(refit.train_labels, c.partition.labels);
   EXPECT_EQ(refit.test_labels, AssignToMedoids(f.test_xper.individual_phi, 300, 3, c.medoid_phi, 2));
@@ -212,7 +212,7 @@ TEST(XperClusterRefit, AClusterThatCannotBeRefittedKeepsTheGlobalModel) {
   o.clusters = 2;
   const XperClusters c = ClusterXper(by_label, f.train, o);
   const XperClusterRefit refit =
-      RefitPerCluster(LearnerKind::kProbit, {}, f.train, c, *f.model, f.test, f.test_xper, 0.5);
+      RefitPerCluster(*MakeLearner("probit"), f.train, c, *f.model, f.test, f.test_xper, 0.5);
   for (std::size_t k = 0; k < 2; ++k) {
     EXPECT_NE(refit.notes[k].find("one-fits-all"), std::string::npos) << refit.notes[k];
     EXPECT_EQ(refit.models[k].get(), f.model.get());

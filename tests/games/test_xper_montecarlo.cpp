@@ -48,7 +48,7 @@ TEST(XperMonteCarlo, EachSampleIsItsSeedsProbitAndDecomposition) {
     const Dataset all = GenerateProbitDesign(design);
     std::vector<std::size_t> rows(140), cols{0, 1, 2};
     std::iota(rows.begin(), rows.end(), std::size_t{0});
-    const auto model = Train(LearnerKind::kProbit, all, rows, cols);
+    const auto model = Train("probit", all, rows, cols);
     std::vector<std::vector<double>> test_cols;
     for (std::size_t j = 0; j < 3; ++j) test_cols.emplace_back(all.column(j).begin() + 140, all.column(j).end());
     const Dataset test(all.feature_names(), test_cols, std::vector<double>(all.label().begin() + 140, all.label().end()));

@@ -22,20 +22,18 @@
 #include <string>
 #include <vector>
 
-#include "models/coalition_trainer.hpp"
+#include "support/learners.hpp"
 #include "perfshap/coalition.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/learner.hpp"
+#include "perfshap/learners.hpp"
 #include "perfshap/metric.hpp"
 #include "support/test_paths.hpp"
 
 namespace perfshap {
 namespace {
 
-using detail::CoalitionTrainer;
-using detail::PreparedSplit;
-using detail::ScoreScale;
 
 nlohmann::json ReadJson(const std::string& path) {
   std::ifstream in(path);
@@ -114,20 +112,57 @@ double Auc(const PreparedSplit& split, std::span<const double> scores) {
   return RocAuc(split.test_labels(), scores);
 }
 
-TEST(Learner, ParseLearnerKnowsTheFourNames) {
-  EXPECT_EQ(ParseLearner("gnb"), LearnerKind::kGaussianNb);
-  EXPECT_EQ(ParseLearner("logistic"), LearnerKind::kLogistic);
-  EXPECT_EQ(ParseLearner("linear"), LearnerKind::kLinear);
-  EXPECT_EQ(ParseLearner("probit"), LearnerKind::kProbit);
-  for (LearnerKind k :
-       {LearnerKind::kGaussianNb, LearnerKind::kLogistic, LearnerKind::kLinear, LearnerKind::kProbit})
-    EXPECT_EQ(ParseLearner(LearnerName(k)), k);
+TEST(LearnerRegistry, KnowsTheFourBuiltInLearnersByName) {
+  std::vector<std::string> names;
+  for (const LearnerEntry& e : RegisteredLearners()) names.push_back(e.name);
+  ASSERT_GE(names.size(), 4U);
+  EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + 4),
+            (std::vector<std::string>{"gnb", "logistic", "linear", "probit"}));
+  for (const char* name : {"gnb", "logistic", "linear", "probit"}) {
+    const auto learner = MakeLearner(name);
+    EXPECT_EQ(learner->name(), name);
+    EXPECT_EQ(learner->is_classifier(), std::string(name) != "linear");
+  }
   try {
-    ParseLearner("svm");
+    MakeLearner("svm");
     FAIL() << "expected InvalidArgument";
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("gnb, logistic, linear, probit"), std::string::npos) << e.what();
   }
+}
+
+// Typed options by name: each learner reads its own, rejects the others (naming its own) and
+// bad values, and reports what is in effect.
+TEST(LearnerRegistry, ParsesEachLearnersOwnOptions) {
+  EXPECT_EQ(MakeLearner("logistic", {{"C", "0.25"}})->params().at("C"), "0.25");
+  EXPECT_EQ(MakeLearner("logistic", {{"standardize", "false"}})->params().at("standardize"), "false");
+  EXPECT_EQ(MakeLearner("linear", {{"ridge", "3"}})->params().at("ridge"), "3");
+  EXPECT_EQ(MakeLearner("gnb")->params().at("var_smoothing"), "1.0000000000000001e-09");
+  EXPECT_EQ(MakeLearner("probit")->params().count("C"), 0U);
+  const auto message = [](const std::string& name, const LearnerParams& params) {
+    try {
+      MakeLearner(name, params);
+    } catch (const InvalidArgument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("gnb", {{"C", "2"}}), "learner gnb has no option C (its options: var_smoothing)");
+  EXPECT_NE(message("logistic", {{"C", "abc"}}).find("'abc' is not a number"), std::string::npos);
+  EXPECT_NE(message("logistic", {{"C", "-1"}}).find("C must be a finite number > 0"), std::string::npos);
+  EXPECT_NE(message("probit", {{"standardize", "maybe"}}).find("is not true or false"), std::string::npos);
+  EXPECT_NE(message("linear", {{"ridge", "-1"}}).find("ridge must be"), std::string::npos);
+}
+
+// A library user's own learner plugs in by name.
+TEST(LearnerRegistry, RegistersAUsersLearner) {
+  RegisterLearner({"gnb_smooth", "GaussianNB with more smoothing", {}, [](const LearnerParams& params) {
+                     EXPECT_TRUE(params.empty());
+                     return MakeGaussianNbLearner(GaussianNbOptions{1e-3});
+                   }});
+  EXPECT_EQ(MakeLearner("gnb_smooth")->params().at("var_smoothing"), "0.001");
+  EXPECT_THROW(RegisterLearner({"gnb", "again", {}, [](const LearnerParams&) { return MakeGaussianNbLearner(); }}),
+               InvalidArgument);
 }
 
 // Acceptance of issue 3: every coalition AUC of the reference to 1e-9, with the reference's
@@ -145,8 +180,10 @@ TEST(GaussianNbLearner, BanknoteEveryCoalitionAucMatchesReference) {
   const auto columns = Iota(4);
   for (bool sorted : {false, true}) {
     if (sorted) std::sort(train.begin(), train.end());
-    const PreparedSplit split(LearnerKind::kGaussianNb, data, columns, train, test, {});
-    CoalitionTrainer trainer(split);
+    const auto split_ptr = testing::PrepareSplit("gnb", data, columns, train, test);
+    const PreparedSplit& split = *split_ptr;
+    const auto trainer_ptr = split.MakeFitter();
+    CoalitionFitter& trainer = *trainer_ptr;
     std::vector<double> scores(test.size());
     double max_err = 0.0;
     for (std::uint64_t rank = 1; rank < 16; ++rank) {
@@ -168,8 +205,10 @@ TEST(GaussianNbLearner, PimaMatchesSklearnProbabilitiesAndAucs) {
   const auto golden = Golden()["pima"];
   const PimaCase pima = LoadPima(path);
   const auto columns = Iota(8);
-  const PreparedSplit split(LearnerKind::kGaussianNb, pima.data, columns, pima.train, pima.test, {});
-  CoalitionTrainer trainer(split);
+  const auto split_ptr = testing::PrepareSplit("gnb", pima.data, columns, pima.train, pima.test);
+    const PreparedSplit& split = *split_ptr;
+  const auto trainer_ptr = split.MakeFitter();
+    CoalitionFitter& trainer = *trainer_ptr;
   std::vector<double> scores(pima.test.size());
   const auto auc = golden["gnb_auc_by_mask"].get<std::vector<double>>();
   for (Coalition s = 1; s < 256; ++s) {
@@ -179,7 +218,7 @@ TEST(GaussianNbLearner, PimaMatchesSklearnProbabilitiesAndAucs) {
   // predict_proba of the full model, from the trainer and from Train()'s Model.
   const auto proba = golden["gnb_full_proba_test"].get<std::vector<double>>();
   trainer.Score(255, scores);
-  const auto model = Train(LearnerKind::kGaussianNb, pima.data, pima.train, columns);
+  const auto model = Train("gnb", pima.data, pima.train, columns);
   std::vector<double> predicted(pima.test.size());
   model->Predict(Gather(pima.data, pima.test, columns), pima.test.size(), predicted);
   double max_err = 0.0;
@@ -199,8 +238,10 @@ TEST(LogisticLearner, PimaEveryCoalitionAucMatchesSklearn) {
   const auto golden = Golden()["pima"];
   const PimaCase pima = LoadPima(path);
   const auto columns = Iota(8);
-  const PreparedSplit split(LearnerKind::kLogistic, pima.data, columns, pima.train, pima.test, {});
-  CoalitionTrainer trainer(split);
+  const auto split_ptr = testing::PrepareSplit("logistic", pima.data, columns, pima.train, pima.test);
+    const PreparedSplit& split = *split_ptr;
+  const auto trainer_ptr = split.MakeFitter();
+    CoalitionFitter& trainer = *trainer_ptr;
   std::vector<double> scores(pima.test.size());
   const auto auc = golden["logistic_auc_by_mask"].get<std::vector<double>>();
   double max_err = 0.0;
@@ -211,7 +252,7 @@ TEST(LogisticLearner, PimaEveryCoalitionAucMatchesSklearn) {
     EXPECT_NEAR(Auc(split, scores), auc[s], 1e-9) << "coalition " << s;
   }
   RecordProperty("max_auc_err", Sci(max_err));
-  const auto model = Train(LearnerKind::kLogistic, pima.data, pima.train, columns);
+  const auto model = Train("logistic", pima.data, pima.train, columns);
   const auto coef = GlmCoefficients(*model);
   const auto want = golden["logistic_full_coef"].get<std::vector<double>>();
   ASSERT_EQ(coef.size(), want.size());
@@ -235,10 +276,8 @@ TEST(LogisticLearner, NoStandardizeAndCMatchSklearn) {
   const std::string path = testing::SharedPath("data/pima.csv");
   if (path.empty()) GTEST_SKIP() << "../shared is absent";
   const PimaCase pima = LoadPima(path);
-  LearnerOptions options;
-  options.standardize = false;
-  options.C = 0.5;
-  const auto coef = GlmCoefficients(*Train(LearnerKind::kLogistic, pima.data, pima.train, Iota(8), options));
+  const LearnerParams options{{"standardize", "false"}, {"C", "0.5"}};
+  const auto coef = GlmCoefficients(*Train("logistic", pima.data, pima.train, Iota(8), options));
   // LogisticRegression(C=0.5, solver="newton-cholesky", tol=1e-12) on the raw columns.
   const auto want = Golden()["pima"]["logistic_nostd_c05_coef"].get<std::vector<double>>();
   for (std::size_t j = 0; j < coef.size(); ++j) EXPECT_NEAR(coef[j], want[j], 1e-8 * (1 + std::abs(want[j])));
@@ -250,10 +289,13 @@ TEST(LogisticLearner, WarmStartEqualsColdStart) {
   const std::string path = testing::SharedPath("data/pima.csv");
   if (path.empty()) GTEST_SKIP() << "../shared is absent";
   const PimaCase pima = LoadPima(path);
-  for (LearnerKind kind : {LearnerKind::kLogistic, LearnerKind::kProbit}) {
-    const PreparedSplit split(kind, pima.data, Iota(8), pima.train, pima.test, {});
-    CoalitionTrainer warm(split);
-    CoalitionTrainer cold(split);
+  for (const std::string kind : {"logistic", "probit"}) {
+    const auto split_ptr = testing::PrepareSplit(kind, pima.data, Iota(8), pima.train, pima.test);
+    const PreparedSplit& split = *split_ptr;
+    const auto warm_ptr = split.MakeFitter();
+    CoalitionFitter& warm = *warm_ptr;
+    const auto cold_ptr = split.MakeFitter();
+    CoalitionFitter& cold = *cold_ptr;
     std::vector<double> a(pima.test.size());
     std::vector<double> b(pima.test.size());
     int warm_iterations = 0;
@@ -266,14 +308,14 @@ TEST(LogisticLearner, WarmStartEqualsColdStart) {
       cold_iterations += cold.Score(s, b, ScoreScale::kIndex);
       for (std::size_t r = 0; r < a.size(); ++r) max_diff = std::max(max_diff, std::abs(a[r] - b[r]));
       if (s != 0) {
-        EXPECT_EQ(Auc(split, a), Auc(split, b)) << LearnerName(kind) << " coalition " << s;
+        EXPECT_EQ(Auc(split, a), Auc(split, b)) << kind << " coalition " << s;
       }
     }
-    EXPECT_LE(max_diff, 1e-10) << LearnerName(kind);
-    EXPECT_LT(warm_iterations, cold_iterations) << LearnerName(kind);
-    RecordProperty(std::string(LearnerName(kind)) + "_iterations_warm_cold",
+    EXPECT_LE(max_diff, 1e-10) << kind;
+    EXPECT_LT(warm_iterations, cold_iterations) << kind;
+    RecordProperty(kind + "_iterations_warm_cold",
                    std::to_string(warm_iterations) + "/" + std::to_string(cold_iterations));
-    RecordProperty(std::string(LearnerName(kind)) + "_max_diff", Sci(max_diff));
+    RecordProperty(kind + "_max_diff", Sci(max_diff));
   }
 }
 
@@ -283,9 +325,12 @@ TEST(CoalitionTrainer, ResetForgetsHistoryBitwise) {
   const std::string path = testing::SharedPath("data/pima.csv");
   if (path.empty()) GTEST_SKIP() << "../shared is absent";
   const PimaCase pima = LoadPima(path);
-  const PreparedSplit split(LearnerKind::kLogistic, pima.data, Iota(8), pima.train, pima.test, {});
-  CoalitionTrainer a(split);
-  CoalitionTrainer b(split);
+  const auto split_ptr = testing::PrepareSplit("logistic", pima.data, Iota(8), pima.train, pima.test);
+    const PreparedSplit& split = *split_ptr;
+  const auto a_ptr = split.MakeFitter();
+    CoalitionFitter& a = *a_ptr;
+  const auto b_ptr = split.MakeFitter();
+    CoalitionFitter& b = *b_ptr;
   std::vector<double> sa(pima.test.size());
   std::vector<double> sb(pima.test.size());
   for (Coalition s : {Coalition{255}, Coalition{7}, Coalition{130}}) a.Score(s, sa);
@@ -303,14 +348,16 @@ TEST(CoalitionTrainer, EqualsTrainPerCoalition) {
   const std::string path = testing::SharedPath("data/pima.csv");
   if (path.empty()) GTEST_SKIP() << "../shared is absent";
   const PimaCase pima = LoadPima(path);
-  for (LearnerKind kind :
-       {LearnerKind::kGaussianNb, LearnerKind::kLogistic, LearnerKind::kProbit, LearnerKind::kLinear}) {
+  for (const std::string kind :
+       {"gnb", "logistic", "probit", "linear"}) {
     for (bool standardize : {true, false}) {
-      LearnerOptions options;
-      options.standardize = standardize;
-      options.ridge = standardize ? 0.0 : 3.0;
-      const PreparedSplit split(kind, pima.data, Iota(8), pima.train, pima.test, options);
-      CoalitionTrainer trainer(split);
+      LearnerParams options;
+      if (kind != "gnb") options["standardize"] = standardize ? "true" : "false";
+      if (kind == "linear") options["ridge"] = standardize ? "0" : "3";
+      const auto split_ptr = testing::PrepareSplit(kind, pima.data, Iota(8), pima.train, pima.test, options);
+    const PreparedSplit& split = *split_ptr;
+      const auto trainer_ptr = split.MakeFitter();
+    CoalitionFitter& trainer = *trainer_ptr;
       std::vector<double> scores(pima.test.size());
       std::vector<double> predicted(pima.test.size());
       for (Coalition s : {Coalition{1}, Coalition{6}, Coalition{0x55}, Coalition{0xF0}, Coalition{255}}) {
@@ -321,8 +368,39 @@ TEST(CoalitionTrainer, EqualsTrainPerCoalition) {
         model->Predict(Gather(pima.data, pima.test, columns), pima.test.size(), predicted);
         for (std::size_t r = 0; r < scores.size(); ++r)
           ASSERT_NEAR(scores[r], predicted[r], 1e-10 * (1 + std::abs(predicted[r])))
-              << LearnerName(kind) << " coalition " << s << " row " << r;
+              << kind << " coalition " << s << " row " << r;
       }
+    }
+  }
+}
+
+// Issue 9: a fitted model scores rows with the fitter's own bits. For every learner, both
+// scales of the columns and coalitions met along a warm-started Gray-code walk, the Model the
+// fitter hands out predicts the test rows bitwise as ScoreTest scored them.
+TEST(CoalitionFitter, MakeModelPredictsTheTestRowsBitwise) {
+  const PimaCase pima = LoadPima(testing::SharedPath("data/pima.csv"));
+  for (const std::string kind : {"gnb", "logistic", "probit", "linear"}) {
+    for (bool standardize : {true, false}) {
+      if (kind == "gnb" && !standardize) continue;
+      LearnerParams options;
+      if (kind != "gnb") options["standardize"] = standardize ? "true" : "false";
+      const auto split = testing::PrepareSplit(kind, pima.data, Iota(8), pima.train, pima.test, options);
+      const auto fitter = split->MakeFitter();
+      std::vector<double> scores(pima.test.size());
+      std::vector<double> predicted(pima.test.size());
+      int checked = 0;
+      for (std::uint64_t rank = 1; rank < 256; rank += 7) {
+        const Coalition s = GrayCode(rank);
+        fitter->Score(s, scores);
+        const auto columns = Members(s, 8);
+        const auto model = fitter->MakeModel();
+        ASSERT_EQ(model->n_features(), columns.size());
+        ASSERT_EQ(model->n_outputs(), 1U);
+        model->Predict(Gather(pima.data, pima.test, columns), pima.test.size(), predicted);
+        ASSERT_EQ(scores, predicted) << kind << (standardize ? "" : " raw") << " coalition " << s;
+        ++checked;
+      }
+      EXPECT_EQ(checked, 37);
     }
   }
 }
@@ -332,7 +410,7 @@ TEST(CoalitionTrainer, TrainKeepsTheColumnOrder) {
   const std::string path = testing::SharedPath("data/pima.csv");
   if (path.empty()) GTEST_SKIP() << "../shared is absent";
   const PimaCase pima = LoadPima(path);
-  for (LearnerKind kind : {LearnerKind::kGaussianNb, LearnerKind::kLogistic}) {
+  for (const std::string kind : {"gnb", "logistic"}) {
     const std::vector<std::size_t> forward{1, 5, 7};
     const std::vector<std::size_t> backward{7, 1, 5};
     std::vector<double> a(pima.test.size());
@@ -340,7 +418,7 @@ TEST(CoalitionTrainer, TrainKeepsTheColumnOrder) {
     Train(kind, pima.data, pima.train, forward)->Predict(Gather(pima.data, pima.test, forward), a.size(), a);
     Train(kind, pima.data, pima.train, backward)
         ->Predict(Gather(pima.data, pima.test, backward), b.size(), b);
-    for (std::size_t r = 0; r < a.size(); ++r) EXPECT_NEAR(a[r], b[r], 1e-12) << LearnerName(kind);
+    for (std::size_t r = 0; r < a.size(); ++r) EXPECT_NEAR(a[r], b[r], 1e-12) << kind;
   }
 }
 
@@ -353,9 +431,8 @@ TEST(ProbitLearner, XperTestSetMatchesMaximumLikelihood) {
                                          data.FeatureIndex("x3")};
   const auto want = golden["coef"].get<std::vector<double>>();
   for (bool standardize : {true, false}) {
-    LearnerOptions options;
-    options.standardize = standardize;
-    const auto model = Train(LearnerKind::kProbit, data, Iota(data.n_rows()), columns, options);
+    const LearnerParams options{{"standardize", standardize ? "true" : "false"}};
+    const auto model = Train("probit", data, Iota(data.n_rows()), columns, options);
     const auto coef = GlmCoefficients(*model);
     double coef_err = 0.0;
     for (std::size_t j = 0; j < want.size(); ++j) {
@@ -384,10 +461,8 @@ TEST(LinearLearner, MatchesLstsqAndRidge) {
   };
   for (const Case& c : {Case{"ols_coef", 0.0, true}, Case{"ols_coef", 0.0, false},
                         Case{"ridge10_raw_coef", 10.0, false}, Case{"ridge10_std_coef", 10.0, true}}) {
-    LearnerOptions options;
-    options.ridge = c.ridge;
-    options.standardize = c.standardize;
-    const auto model = Train(LearnerKind::kLinear, data, rows, columns, options);
+    const LearnerParams options{{"ridge", c.ridge == 0.0 ? "0" : "10"}, {"standardize", c.standardize ? "true" : "false"}};
+    const auto model = Train("linear", data, rows, columns, options);
     EXPECT_FALSE(model->is_classifier());
     const auto coef = GlmCoefficients(*model);
     const auto want = golden[c.key].get<std::vector<double>>();
@@ -420,17 +495,19 @@ TEST(CoalitionTrainer, RowsEqualOnTheCoalitionTie) {
   const Dataset data({"a", "b", "c"}, {a, b, c}, y);
   const auto train = Iota(40);
   const std::vector<std::size_t> test{40, 41};
-  for (LearnerKind kind :
-       {LearnerKind::kGaussianNb, LearnerKind::kLogistic, LearnerKind::kProbit, LearnerKind::kLinear}) {
-    const PreparedSplit split(kind, data, Iota(3), train, test, {});
-    CoalitionTrainer trainer(split);
+  for (const std::string kind :
+       {"gnb", "logistic", "probit", "linear"}) {
+    const auto split_ptr = testing::PrepareSplit(kind, data, Iota(3), train, test);
+    const PreparedSplit& split = *split_ptr;
+    const auto trainer_ptr = split.MakeFitter();
+    CoalitionFitter& trainer = *trainer_ptr;
     std::vector<double> out(2);
     for (Coalition s : {Coalition{7}, Coalition{5}, Coalition{3}, Coalition{1}}) {
       trainer.Score(s, out);
       if (s == 3 || s == 1) {
-        EXPECT_EQ(out[0], out[1]) << LearnerName(kind) << " " << s;
+        EXPECT_EQ(out[0], out[1]) << kind << " " << s;
       } else {
-        EXPECT_NE(out[0], out[1]) << LearnerName(kind) << " " << s;
+        EXPECT_NE(out[0], out[1]) << kind << " " << s;
       }
     }
   }
@@ -459,29 +536,28 @@ TEST(Learner, BadInputGivesOneLineErrors) {
   const Dataset data({"x1", "constant", "twice", "gap"}, {x1, x2, twice, nan}, y);
   const Dataset sep({"x1"}, {x1}, separated);
   const auto rows = Iota(6);
-  std::string m = ErrorOf([&] { Train(LearnerKind::kLogistic, data, rows, std::vector<std::size_t>{0, 1}); });
+  std::string m = ErrorOf([&] { Train("logistic", data, rows, std::vector<std::size_t>{0, 1}); });
   EXPECT_TRUE(Has(m, "'constant' is constant")) << m;
   m = ErrorOf([&] {
-    Train(LearnerKind::kGaussianNb, data, std::vector<std::size_t>{0, 1}, std::vector<std::size_t>{0});
+    Train("gnb", data, std::vector<std::size_t>{0, 1}, std::vector<std::size_t>{0});
   });
   EXPECT_TRUE(Has(m, "one class")) << m;
-  m = ErrorOf([&] { Train(LearnerKind::kProbit, sep, rows, std::vector<std::size_t>{0}); });
+  m = ErrorOf([&] { Train("probit", sep, rows, std::vector<std::size_t>{0}); });
   EXPECT_TRUE(Has(m, "separated")) << m;
-  m = ErrorOf([&] { Train(LearnerKind::kLinear, data, rows, std::vector<std::size_t>{0, 2}); });
+  m = ErrorOf([&] { Train("linear", data, rows, std::vector<std::size_t>{0, 2}); });
   EXPECT_TRUE(Has(m, "'twice' is a linear combination")) << m;
-  m = ErrorOf([&] { Train(LearnerKind::kGaussianNb, data, rows, std::vector<std::size_t>{3}); });
+  m = ErrorOf([&] { Train("gnb", data, rows, std::vector<std::size_t>{3}); });
   EXPECT_TRUE(Has(m, "'gap' has a missing value in data row 1")) << m;
-  m = ErrorOf([&] { Train(LearnerKind::kGaussianNb, data, rows, std::vector<std::size_t>{9}); });
+  m = ErrorOf([&] { Train("gnb", data, rows, std::vector<std::size_t>{9}); });
   EXPECT_TRUE(Has(m, "out of range")) << m;
-  LearnerOptions bad;
-  bad.C = 0.0;
-  m = ErrorOf([&] { Train(LearnerKind::kLogistic, data, rows, std::vector<std::size_t>{0}, bad); });
+  const LearnerParams bad{{"C", "0"}};
+  m = ErrorOf([&] { Train("logistic", data, rows, std::vector<std::size_t>{0}, bad); });
   EXPECT_TRUE(Has(m, "C must be")) << m;
   // Not 0/1 labels for a classifier.
   const Dataset reg({"x1"}, {x1}, std::vector<double>{0.5, 1, 2, 3, 4, 5});
-  m = ErrorOf([&] { Train(LearnerKind::kLogistic, reg, rows, std::vector<std::size_t>{0}); });
+  m = ErrorOf([&] { Train("logistic", reg, rows, std::vector<std::size_t>{0}); });
   EXPECT_TRUE(Has(m, "0/1 label")) << m;
-  EXPECT_NO_THROW(Train(LearnerKind::kLinear, reg, rows, std::vector<std::size_t>{0}));
+  EXPECT_NO_THROW(Train("linear", reg, rows, std::vector<std::size_t>{0}));
 }
 
 // The empty coalition fits the intercept / prior alone: a constant score.
@@ -492,16 +568,18 @@ TEST(CoalitionTrainer, EmptyCoalitionIsConstant) {
   double positives = 0.0;
   for (std::size_t r : pima.train) positives += pima.data.label()[r];
   const double prevalence = positives / static_cast<double>(pima.train.size());
-  for (LearnerKind kind :
-       {LearnerKind::kGaussianNb, LearnerKind::kLogistic, LearnerKind::kProbit, LearnerKind::kLinear}) {
-    const PreparedSplit split(kind, pima.data, Iota(8), pima.train, pima.test, {});
-    CoalitionTrainer trainer(split);
+  for (const std::string kind :
+       {"gnb", "logistic", "probit", "linear"}) {
+    const auto split_ptr = testing::PrepareSplit(kind, pima.data, Iota(8), pima.train, pima.test);
+    const PreparedSplit& split = *split_ptr;
+    const auto trainer_ptr = split.MakeFitter();
+    CoalitionFitter& trainer = *trainer_ptr;
     std::vector<double> out(pima.test.size());
     trainer.Score(0, out);
     for (double v : out) EXPECT_EQ(v, out[0]);
     // The intercept is unpenalised, so every learner's fitted probability (linear: mean) is
     // the training prevalence.
-    EXPECT_NEAR(out[0], prevalence, 1e-9) << LearnerName(kind);
+    EXPECT_NEAR(out[0], prevalence, 1e-9) << kind;
   }
 }
 

@@ -207,7 +207,7 @@ struct XperClusterRefit {
 };
 
 /**
- * @brief Refits `kind` on each training cluster and compares the pooled predictions with the
+ * @brief Refits `learner` on each training cluster and compares the pooled predictions with the
  * one-fits-all `global_model` on the train and test samples (see XperClusterRefit).
  * @param train training sample restricted to the model's features, in the model's order.
  * @param train_clusters ClusterXper of the training sample's XPER values.
@@ -217,8 +217,7 @@ struct XperClusterRefit {
  * @throws InvalidArgument for mismatched shapes.
  * @throws DataError when a metric is undefined on a sample (e.g. AUC with one class).
  */
-PERFSHAP_EXPORT XperClusterRefit RefitPerCluster(LearnerKind kind, const LearnerOptions& learner,
-                                                 const Dataset& train, const XperClusters& train_clusters,
+PERFSHAP_EXPORT XperClusterRefit RefitPerCluster(const Learner& learner, const Dataset& train, const XperClusters& train_clusters,
                                                  const Model& global_model, const Dataset& test,
                                                  const XperResult& test_xper, double threshold = 0.5);
 

@@ -53,10 +53,10 @@ class PERFSHAP_EXPORT Cancelled : public Error {
 
 }  // namespace perfshap
 
-/// Throws perfshap::InvalidArgument(msg) when cond is false; for public entry points.
-#define PERFSHAP_CHECK(cond, msg)                        \
-  do {                                                   \
-    if (!(cond)) throw ::perfshap::InvalidArgument(msg); \
+/// Throws perfshap::InvalidArgument(msg[, options]) when cond is false; for public entry points.
+#define PERFSHAP_CHECK(cond, ...)                                \
+  do {                                                           \
+    if (!(cond)) throw ::perfshap::InvalidArgument(__VA_ARGS__); \
   } while (false)
 
 /// Internal invariant: a failure is a bug in perfshap (std::logic_error, exit code 1).

@@ -19,15 +19,24 @@ enum class Link {
   kProbit,    ///< prediction = Phi(index), the standard normal CDF
 };
 
-/** @brief Applies the inverse link to an index value. */
+/** @brief The logistic function as scipy.special.expit computes it: 1 / (1 + exp(-x)). */
+PERFSHAP_EXPORT double Expit(double x) noexcept;
+/** @brief The standard normal CDF as scipy.special.ndtr (cephes) computes it: 0.5 + 0.5 erf(x /
+ *  sqrt 2) near 0, from erfc in the tails. */
+PERFSHAP_EXPORT double Ndtr(double x) noexcept;
+
+/** @brief Applies the inverse link to an index value: the identity, Expit or Ndtr. Every
+ *  fitted GLM and every coalition fitter uses this one function, so their probabilities agree
+ *  bit for bit. */
 PERFSHAP_EXPORT double ApplyLink(Link link, double index) noexcept;
 
 /**
  * @brief A fitted model: predicts a batch of rows.
  *
  * Inputs are column-major: feature j of row r is x[j * n_rows + r], with n_features()
- * columns in the model's own feature order. Classifiers predict the probability of the
- * positive class; regressors predict the target. Implementations are immutable and
+ * columns in the model's own feature order. A model has n_outputs() outputs per row: a binary
+ * classifier predicts the probability of the positive class (one output), a multi-class one
+ * the probability of each class, a regressor the target. Implementations are immutable and
  * thread-safe: many workers call Predict concurrently.
  */
 class PERFSHAP_EXPORT Model {
@@ -35,19 +44,22 @@ class PERFSHAP_EXPORT Model {
   virtual ~Model();
   /** @brief Number of input features. */
   virtual std::size_t n_features() const = 0;
-  /** @brief True for a binary classifier (Predict returns probabilities). */
+  /** @brief Number of outputs per row (1 for binary classifiers and regressors). */
+  virtual std::size_t n_outputs() const { return 1; }
+  /** @brief True for a classifier (Predict returns probabilities). */
   virtual bool is_classifier() const = 0;
   /**
-   * @brief out[r] = prediction for row r.
+   * @brief out[o * n_rows + r] = output o for row r (output-major, like the inputs).
    * @param x column-major inputs, n_features() * n_rows values.
    * @param n_rows number of rows.
-   * @param out n_rows values.
+   * @param out n_outputs() * n_rows values.
    */
   virtual void Predict(std::span<const double> x, std::size_t n_rows, std::span<double> out) const = 0;
   /**
-   * @brief The additive score of the model, when it has one: index(x) = intercept +
-   * sum_j term_j(x_j) and prediction = ApplyLink(link, index). Returns false for models
-   * without such a structure (trees, forests...). `terms` gets column-major per-feature terms
+   * @brief Optional capability: the additive score of a one-output model, when it has one:
+   * index(x) = intercept + sum_j term_j(x_j) and prediction = ApplyLink(link, index) (up to
+   * rounding: the terms are on the raw scale of x). Returns false for models without such a
+   * structure (trees, forests...), which is the default. `terms` gets column-major per-feature terms
    * (n_features() * n_rows) for the rows of x.
    */
   virtual bool AdditiveTerms(std::span<const double> x, std::size_t n_rows, double& intercept,
@@ -57,7 +69,8 @@ class PERFSHAP_EXPORT Model {
 };
 
 /**
- * @brief A generalised linear model: prediction = ApplyLink(link, coef[0] + sum_j coef[j+1] x_j).
+ * @brief A generalised linear model: prediction = ApplyLink(link, sum_j coef[j+1] x_j + coef[0]),
+ * the sum taken in feature order.
  * @param coef intercept first, then one coefficient per feature (raw, unstandardised scale).
  * @param classifier whether predictions are probabilities (logit/probit: always true).
  */

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
 #include "perfshap/learner.hpp"
+#include "perfshap/players.hpp"
 #include "perfshap/split.hpp"
 
 namespace perfshap {
@@ -71,10 +73,14 @@ PERFSHAP_EXPORT const char* RobustnessMetricName(RobustnessMetric metric) noexce
 
 /** @brief Options of ExplainRobustness. */
 struct RobustnessOptions {
-  LearnerKind learner = LearnerKind::kGaussianNb;
-  LearnerOptions learner_options;
-  /** Feature columns of the data set that are the players, in this order; empty = all. */
+  /** The learner retrained on every coalition (MakeLearner / learners.hpp); default gnb. */
+  std::shared_ptr<const Learner> learner = MakeLearner("gnb");
+  /** Feature columns of the data set that are the players, one each, in this order; empty =
+   *  all. Ignored when `players` is given. */
   std::vector<std::size_t> features;
+  /** The players as groups of columns (a one-hot text column, a --groups group); empty = one
+   *  player per column of `features`. */
+  std::vector<Player> players;
   /** Curve mode (exact / thresholds:T) and grid strategy; the FPR and recall grids, when empty,
    *  are DefaultCurveGrid(mode, grid_points). The AUPRC definition is the trapezoid. */
   CurveGridOptions curves;
@@ -129,10 +135,13 @@ struct RobustnessMetricResult {
  * (player i's curve at [i * G, (i + 1) * G)).
  */
 struct PERFSHAP_EXPORT RobustnessResult {
-  /** Player names, n of them (the chosen feature columns, in order). */
+  /** Player names, n of them, in order. */
   std::vector<std::string> features;
-  std::vector<std::size_t> columns;
-  LearnerKind learner = LearnerKind::kGaussianNb;
+  /** The players and their columns of the data set. */
+  std::vector<Player> players;
+  /** The learner's name and options. */
+  std::string learner;
+  LearnerParams learner_params;
   CurveGridOptions curves;
   PrcBaseline prc_baseline = PrcBaseline::kHalf;
   std::size_t n_splits = 0;

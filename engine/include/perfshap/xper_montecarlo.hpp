@@ -15,7 +15,7 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
 #include "perfshap/generators.hpp"
-#include "perfshap/learner.hpp"
+#include "perfshap/learners.hpp"
 #include "perfshap/xper.hpp"
 
 namespace perfshap {
@@ -33,7 +33,7 @@ struct XperMonteCarloOptions {
   /** Master seed: sample k is drawn with XperMonteCarloSampleSeed(seed, k). */
   std::uint64_t seed = 2024;
   /** The probit learner's settings (statsmodels-like maximum likelihood by default). */
-  LearnerOptions learner;
+  ProbitOptions probit;
   /** Threads over samples (each sample runs on one thread) and progress in samples. Results
    *  do not depend on threads. */
   ExecutionOptions execution;

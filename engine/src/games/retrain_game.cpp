@@ -29,15 +29,15 @@ bool NeedsClasses(RobustnessMetric m) {
 
 class RetrainWorker final : public GameWorker {
  public:
-  explicit RetrainWorker(const RetrainGame& game) : trainer_(game.split()) { Bind(game); }
+  explicit RetrainWorker(const RetrainGame& game) : fitter_(game.split().MakeFitter()) { Bind(game); }
 
   /// Works for `game` from now on, as a new worker would, keeping the scratch memory.
   void Rebind(const RetrainGame& game) {
-    trainer_.Rebind(game.split());
+    if (!fitter_->Rebind(game.split())) fitter_ = game.split().MakeFitter();
     Bind(game);
   }
 
-  void Reset() override { trainer_.Reset(); }
+  void Reset() override { fitter_->Reset(); }
 
   void Evaluate(Coalition s, std::span<double> out) override {
     const RetrainGameSettings& settings = game_->settings();
@@ -52,16 +52,11 @@ class RetrainWorker final : public GameWorker {
     }
     // One training gives every output (the empty coalition: the prior-only model, for the
     // extra metrics only).
-    if (ranked_) {
-      trainer_.Fit(s);
-      if (trainer_.RankTest(ranking_)) {
-        evaluator_->EvaluateRanked(ranking_.positive, ranking_.tie, scratch_, values_);
-      } else {
-        trainer_.ScoreTest(scores_, ScoreScale::kProbability);
-        evaluator_->Evaluate(y, scores_, scratch_, values_);
-      }
+    fitter_->Fit(s);
+    if (ranked_ && fitter_->RankTest(ranking_)) {
+      evaluator_->EvaluateRanked(ranking_.positive, ranking_.tie, scratch_, values_);
     } else {
-      trainer_.Score(s, scores_, ScoreScale::kProbability);
+      fitter_->ScoreTest(scores_, ScoreScale::kProbability);
       evaluator_->Evaluate(y, scores_, scratch_, values_);
     }
     if (s == 0) {
@@ -92,10 +87,9 @@ class RetrainWorker final : public GameWorker {
     scratch_.Reserve(split_->n_test(), options.mode == CurveMode::kThresholds ? options.thresholds : 0);
     needs_classes_ = false;
     for (RobustnessMetric m : game.settings().extra_metrics) needs_classes_ = needs_classes_ || NeedsClasses(m);
-    // gnb with exact curves and no metric of the probabilities themselves: rank the rows
-    // without computing every probability (RankGaussianNb; same order and ties, same bits).
-    ranked_ = split_->kind() == LearnerKind::kGaussianNb && options.mode == CurveMode::kExact &&
-              game.settings().extra_metrics.empty();
+    // Exact curves and no metric of the probabilities themselves: learners that can rank the
+    // rows without computing every probability do (gnb; same order and ties, same bits).
+    ranked_ = options.mode == CurveMode::kExact && game.settings().extra_metrics.empty();
   }
 
   double Extra(RobustnessMetric m, std::span<const double> y) const {
@@ -133,12 +127,12 @@ class RetrainWorker final : public GameWorker {
   const RetrainGame* game_ = nullptr;
   const PreparedSplit* split_ = nullptr;
   const CurveGridEvaluator* evaluator_ = nullptr;
-  CoalitionTrainer trainer_;
+  std::unique_ptr<CoalitionFitter> fitter_;
   std::vector<double> scores_;
   std::vector<double> yhat_;
   CurveGridScratch scratch_;
   CurveGridValues values_;
-  GaussianNbRanking ranking_;
+  RankedTest ranking_;
   bool needs_classes_ = false;
   bool ranked_ = false;
 };
@@ -164,11 +158,12 @@ RetrainGame::RetrainGame(const PreparedSplit& split, RetrainGameSettings setting
 }
 
 RetrainGame::RetrainGame(SplitSource source, RetrainGameSettings settings)
-    : source_(std::move(source)), n_players_(static_cast<int>(source_.columns.size())), settings_(std::move(settings)) {
-  PERFSHAP_CHECK(source_.data != nullptr, "RetrainGame: no data set");
-  for (std::size_t c : source_.columns) {
-    PERFSHAP_CHECK(c < source_.data->n_features(), "RetrainGame: feature column " + std::to_string(c) + " is out of range");
-    names_.push_back(source_.data->feature_names()[c]);
+    : source_(std::move(source)), n_players_(static_cast<int>(source_.players.size())), settings_(std::move(settings)) {
+  PERFSHAP_CHECK(source_.data != nullptr && source_.learner != nullptr, "RetrainGame: no data set or no learner");
+  for (const Player& player : source_.players) {
+    for (std::size_t c : player.columns)
+      PERFSHAP_CHECK(c < source_.data->n_features(), "RetrainGame: feature column " + std::to_string(c) + " is out of range");
+    names_.push_back(player.name);
   }
   const auto label = source_.data->label();
   std::vector<double> test_labels;
@@ -215,8 +210,8 @@ const PreparedSplit& RetrainGame::split() const {
   // Prepared by the first caller; the others wait for it (a failure is retried by the next).
   const std::lock_guard<std::mutex> lock(prepared_mutex_);
   if (!owned_)
-    owned_ = std::make_unique<PreparedSplit>(source_.kind, *source_.data, source_.columns, source_.train_rows,
-                                             source_.test_rows, source_.options, source_.name);
+    owned_ = source_.learner->Prepare(*source_.data, source_.players, source_.train_rows, source_.test_rows,
+                                      source_.name);
   return *owned_;
 }
 

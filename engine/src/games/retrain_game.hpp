@@ -20,9 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "models/coalition_trainer.hpp"
 #include "perfshap/curves.hpp"
 #include "perfshap/game.hpp"
+#include "perfshap/learner.hpp"
+#include "perfshap/players.hpp"
 #include "perfshap/robustness.hpp"
 
 namespace perfshap::detail {
@@ -45,12 +46,11 @@ struct RetrainGameSettings {
 /** @brief What a RetrainGame needs to prepare its split itself, on first use (all views must
  *  outlive the game). */
 struct SplitSource {
-  LearnerKind kind = LearnerKind::kGaussianNb;
+  const Learner* learner = nullptr;
   const Dataset* data = nullptr;
-  std::span<const std::size_t> columns;
+  std::span<const Player> players;
   std::span<const std::size_t> train_rows;
   std::span<const std::size_t> test_rows;
-  LearnerOptions options;
   /** How messages name the training rows, e.g. "the training rows of split 3 of mc:100". */
   std::string name;
 };
@@ -58,7 +58,7 @@ struct SplitSource {
 /**
  * @brief The coalition-retraining game of one train/test split.
  *
- * Immutable and shared by the workers; each worker owns a CoalitionTrainer (warm-started along
+ * Immutable and shared by the workers; each worker owns a CoalitionFitter (warm-started along
  * the Gray code inside a block, Reset at each block start) and the curve scratch, so Evaluate
  * allocates nothing.
  */

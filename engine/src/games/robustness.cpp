@@ -18,7 +18,6 @@
 #include <utility>
 
 #include "games/retrain_game.hpp"
-#include "models/coalition_trainer.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/solver.hpp"
 #include "perfshap/welford.hpp"
@@ -112,28 +111,36 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   PERFSHAP_CHECK(std::isfinite(options.class_threshold),
                  "the class threshold must be a finite number, got " + Str(options.class_threshold));
   const int limit = std::clamp(options.max_features, 1, 30);
-  if (options.learner == LearnerKind::kLinear && options.curves.mode == CurveMode::kThresholds)
+  PERFSHAP_CHECK(options.learner != nullptr, "ExplainRobustness: no learner");
+  const Learner& learner = *options.learner;
+  if (!learner.is_classifier() && options.curves.mode == CurveMode::kThresholds)
     throw InvalidArgument("--curve-points " + CurvePointsName(options.curves) +
                           " needs probabilities, and the linear learner's predictions are not; use --curve-points exact");
-  if (options.learner == LearnerKind::kLinear)
+  if (!learner.is_classifier())
     for (RobustnessMetric m : options.extra_metrics)
       if (m == RobustnessMetric::kBrier || m == RobustnessMetric::kLogLoss)
         throw InvalidArgument(std::string("metric ") + RobustnessMetricName(m) +
                               " needs probabilities, and the linear learner's predictions are not; use mse or r2");
 
   // Players.
-  std::vector<std::size_t> columns = options.features;
-  if (columns.empty())
-    for (std::size_t j = 0; j < data.n_features(); ++j) columns.push_back(j);
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    PERFSHAP_CHECK(columns[i] < data.n_features(), "feature column " + std::to_string(columns[i]) +
-                                                       " is out of range (" + source + " has " +
-                                                       std::to_string(data.n_features()) + " features)");
-    for (std::size_t j = 0; j < i; ++j)
-      PERFSHAP_CHECK(columns[j] != columns[i],
-                     "feature '" + data.feature_names()[columns[i]] + "' is listed twice; list each feature once");
+  std::vector<Player> players = options.players;
+  if (players.empty()) {
+    std::vector<std::size_t> columns = options.features;
+    if (columns.empty())
+      for (std::size_t j = 0; j < data.n_features(); ++j) columns.push_back(j);
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      PERFSHAP_CHECK(columns[i] < data.n_features(), "feature column " + std::to_string(columns[i]) +
+                                                         " is out of range (" + source + " has " +
+                                                         std::to_string(data.n_features()) + " features)");
+      for (std::size_t j = 0; j < i; ++j)
+        PERFSHAP_CHECK(columns[j] != columns[i],
+                       "feature '" + data.feature_names()[columns[i]] + "' is listed twice; list each feature once");
+    }
+    players = SingleColumnPlayers(data, columns);
   }
-  const std::size_t p = columns.size();
+  std::vector<std::size_t> columns;
+  for (const Player& player : players) columns.insert(columns.end(), player.columns.begin(), player.columns.end());
+  const std::size_t p = players.size();
   PERFSHAP_CHECK(p >= 1, source + " has no feature column to explain");
   if (p > static_cast<std::size_t>(limit))
     throw InvalidArgument(source + " has " + std::to_string(p) + " features: exact ShapAUC needs 2^" +
@@ -215,12 +222,11 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
       settings.class_threshold = options.class_threshold;
       if (keep_coalitions) settings.coalition_auc = std::span<double>(result.coalition_auc).subspan(r * total, total);
       detail::SplitSource split;
-      split.kind = options.learner;
+      split.learner = &learner;
       split.data = &data;
-      split.columns = columns;
+      split.players = players;
       split.train_rows = plan[r].train;
       split.test_rows = plan[r].test;
-      split.options = options.learner_options;
       split.name = "the training rows of " + SplitLabel(r, n_splits, options.plan_name);
       games[r] = std::make_unique<detail::RetrainGame>(std::move(split), std::move(settings));
     } catch (...) {
@@ -276,8 +282,9 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   const std::vector<double> full_std = full_band.StdDev(0);
 
   result.features = games[0]->player_names();
-  result.columns = columns;
-  result.learner = options.learner;
+  result.players = players;
+  result.learner = learner.name();
+  result.learner_params = learner.params();
   result.curves = evaluator.options();
   result.prc_baseline = options.prc_baseline;
   result.n_splits = n_splits;

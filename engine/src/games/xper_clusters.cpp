@@ -156,7 +156,7 @@ XperClusters ClusterXper(const XperResult& xper, const Dataset& sample, const Xp
   return out;
 }
 
-XperClusterRefit RefitPerCluster(LearnerKind kind, const LearnerOptions& learner, const Dataset& train,
+XperClusterRefit RefitPerCluster(const Learner& learner, const Dataset& train,
                                  const XperClusters& train_clusters, const Model& global_model,
                                  const Dataset& test, const XperResult& test_xper, double threshold) {
   const std::size_t p = train.n_features();
@@ -192,7 +192,7 @@ XperClusterRefit RefitPerCluster(LearnerKind kind, const LearnerOptions& learner
       if (out.train_labels[r] == c) rows.push_back(r);
     try {
       if (rows.size() < 2) throw DataError("only " + std::to_string(rows.size()) + " training row");
-      out.models.push_back(std::shared_ptr<const Model>(Train(kind, train, rows, columns, learner)));
+      out.models.push_back(std::shared_ptr<const Model>(learner.Train(train, rows, columns)));
       out.notes.emplace_back();
     } catch (const DataError& e) {
       out.models.push_back(global);

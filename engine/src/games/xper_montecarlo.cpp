@@ -67,6 +67,7 @@ XperMonteCarloResult RunXperMonteCarlo(const XperMonteCarloOptions& options) {
   std::vector<std::size_t> columns(q);
   for (std::size_t t = 0; t < train_rows.size(); ++t) train_rows[t] = t;
   for (std::size_t j = 0; j < q; ++j) columns[j] = j;
+  const std::shared_ptr<const Learner> learner = MakeProbitLearner(options.probit);
 
   detail::Schedule schedule(options.execution);
   schedule.SetProgressTotal(n_samples);
@@ -80,7 +81,7 @@ XperMonteCarloResult RunXperMonteCarlo(const XperMonteCarloOptions& options) {
                               std::to_string(design.seed) + "): ";
     std::unique_ptr<Model> model;
     try {
-      model = Train(LearnerKind::kProbit, all, train_rows, columns, options.learner);
+      model = learner->Train(all, train_rows, columns);
     } catch (const DataError& e) {
       throw DataError(where + e.what());
     }

@@ -2,41 +2,51 @@
 // Copyright 2026 The perfshap authors
 #include "perfshap/learner.hpp"
 
-#include "models/coalition_trainer.hpp"
+#include <bit>
+
 #include "perfshap/error.hpp"
 
 namespace perfshap {
 
-LearnerKind ParseLearner(const std::string& name) {
-  if (name == "gnb") return LearnerKind::kGaussianNb;
-  if (name == "logistic") return LearnerKind::kLogistic;
-  if (name == "linear") return LearnerKind::kLinear;
-  if (name == "probit") return LearnerKind::kProbit;
-  throw InvalidArgument("unknown model '" + name + "': choose one of gnb, logistic, linear, probit");
+PreparedSplit::~PreparedSplit() = default;
+CoalitionFitter::~CoalitionFitter() = default;
+Learner::~Learner() = default;
+
+int CoalitionFitter::Fit(Coalition s) {
+  std::uint32_t players[64];
+  std::size_t k = 0;
+  for (Coalition rest = s; rest != 0; rest &= rest - 1) players[k++] = static_cast<std::uint32_t>(std::countr_zero(rest));
+  return Fit(std::span<const std::uint32_t>(players, k));
 }
 
-const char* LearnerName(LearnerKind kind) noexcept {
-  switch (kind) {
-    case LearnerKind::kGaussianNb:
-      return "gnb";
-    case LearnerKind::kLogistic:
-      return "logistic";
-    case LearnerKind::kLinear:
-      return "linear";
-    case LearnerKind::kProbit:
-      return "probit";
+bool CoalitionFitter::RankTest(RankedTest&) { return false; }
+
+std::vector<Player> SingleColumnPlayers(const Dataset& data, std::span<const std::size_t> columns) {
+  std::vector<Player> players;
+  players.reserve(columns.size());
+  for (std::size_t c : columns) {
+    PERFSHAP_CHECK(c < data.n_features(), "feature column index " + std::to_string(c) +
+                                              " is out of range (the data has " + std::to_string(data.n_features()) +
+                                              " features)");
+    players.push_back(Player{data.feature_names()[c], {c}});
   }
-  return "unknown";
+  return players;
 }
 
-bool IsClassifierLearner(LearnerKind kind) noexcept { return kind != LearnerKind::kLinear; }
+std::unique_ptr<Model> Learner::Train(const Dataset& data, std::span<const std::size_t> rows,
+                                      std::span<const std::size_t> columns) const {
+  const std::vector<Player> players = SingleColumnPlayers(data, columns);
+  const std::unique_ptr<PreparedSplit> split = Prepare(data, players, rows, {}, "the training rows");
+  const std::unique_ptr<CoalitionFitter> fitter = split->MakeFitter();
+  std::vector<std::uint32_t> all(players.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::uint32_t>(i);
+  fitter->Fit(all);
+  return fitter->MakeModel();
+}
 
-std::unique_ptr<Model> Train(LearnerKind kind, const Dataset& data, std::span<const std::size_t> rows,
-                             std::span<const std::size_t> columns, const LearnerOptions& options) {
-  const detail::PreparedSplit split(kind, data, columns, rows, {}, options, "the training rows");
-  detail::CoalitionTrainer trainer(split);
-  trainer.Fit(FullCoalition(split.n_players()));
-  return trainer.MakeModel();
+std::unique_ptr<Model> Train(const std::string& learner, const Dataset& data, std::span<const std::size_t> rows,
+                             std::span<const std::size_t> columns, const LearnerParams& params) {
+  return MakeLearner(learner, params)->Train(data, rows, columns);
 }
 
 }  // namespace perfshap

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-#include "models/least_squares.hpp"
+#include "models/least_squares/least_squares.hpp"
 
 #include <Eigen/Dense>
 #include <cmath>

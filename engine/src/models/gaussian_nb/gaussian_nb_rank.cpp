@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-#include "models/gaussian_nb_rank.hpp"
+#include "models/gaussian_nb/gaussian_nb_rank.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -15,7 +15,7 @@
 #include "common/sort_keys.hpp"
 #include "common/vector_kernels.hpp"
 #include "common/x86_intrinsics.hpp"
-#include "models/gaussian_nb_model.hpp"
+#include "models/gaussian_nb/gaussian_nb_model.hpp"
 
 namespace perfshap::detail {
 namespace {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-#include "models/gaussian_nb_model.hpp"
+#include "models/gaussian_nb/gaussian_nb_model.hpp"
 
 #include <cmath>
 #include <numbers>

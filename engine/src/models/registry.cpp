@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// The learner registry: the built-in learners (one line each below, defined in their folders)
+// and those a library user registers.
+#include <mutex>
+#include <utility>
+
+#include "perfshap/error.hpp"
+#include "perfshap/learner.hpp"
+
+namespace perfshap {
+
+namespace detail {
+LearnerEntry GaussianNbEntry();  // models/gaussian_nb/
+LearnerEntry LogisticEntry();    // models/glm/
+LearnerEntry LinearEntry();      // models/least_squares/
+LearnerEntry ProbitEntry();      // models/glm/
+}  // namespace detail
+
+namespace {
+
+// Built-in learners, in the order the help lists them.
+constexpr LearnerEntry (*kBuiltIn[])() = {
+    detail::GaussianNbEntry,
+    detail::LogisticEntry,
+    detail::LinearEntry,
+    detail::ProbitEntry,
+};
+
+struct Registry {
+  std::mutex mutex;
+  std::vector<LearnerEntry> entries;
+  Registry() {
+    for (auto entry : kBuiltIn) entries.push_back(entry());
+  }
+};
+
+Registry& TheRegistry() {
+  static Registry registry;
+  return registry;
+}
+
+}  // namespace
+
+std::vector<LearnerEntry> RegisteredLearners() {
+  Registry& r = TheRegistry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  return r.entries;
+}
+
+void RegisterLearner(LearnerEntry entry) {
+  PERFSHAP_CHECK(!entry.name.empty() && entry.make, "RegisterLearner: a learner needs a name and a factory");
+  Registry& r = TheRegistry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  for (const LearnerEntry& e : r.entries)
+    PERFSHAP_CHECK(e.name != entry.name, "RegisterLearner: a learner called '" + entry.name + "' is registered already");
+  r.entries.push_back(std::move(entry));
+}
+
+std::shared_ptr<const Learner> MakeLearner(const std::string& name, const LearnerParams& params) {
+  LearnerFactory make;
+  std::string names;
+  {
+    Registry& r = TheRegistry();
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    for (const LearnerEntry& e : r.entries) {
+      if (e.name == name) make = e.make;
+      names += (names.empty() ? "" : ", ") + e.name;
+    }
+  }
+  if (!make) throw InvalidArgument("unknown model '" + name + "': choose one of " + names, {"learner"});
+  return make(params);
+}
+
+}  // namespace perfshap
