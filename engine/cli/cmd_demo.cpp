@@ -87,10 +87,10 @@ void RunDemo(const DemoOptions& o) {
   metrics["r2"] = R2(y, score);
 
   detail::AdditiveScoreGame game(data.feature_names(), std::move(contrib), centred_intercept - 0.5, y);
-  ExactOptions exact;
+  SolverOptions exact;
   exact.max_players = std::min(o.exact_limit, 30);
   exact.execution = MakeExecution(c, "coalitions");
-  const ShapleyValues values = ExactSolver(exact).Solve(game);
+  const ShapleyValues values = MakeSolver("exact", exact)->Solve(game);
 
   // XPER (issue 4): a probit fitted once on the training rows; its test AUC decomposed by
   // marginalising the excluded features over the test sample (exact, full comparator for

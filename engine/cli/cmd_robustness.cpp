@@ -21,6 +21,7 @@
 #include "perfshap/robustness.hpp"
 #include "perfshap/split.hpp"
 #include "report/output.hpp"
+#include "schedule/schedule.hpp"
 #include "report/svg.hpp"
 
 namespace perfshap::cli {
@@ -329,7 +330,7 @@ void RunRobustness(const RobustnessCliOptions& o) {
   const CommonOptions& c = o.common;
   PrepareOut(c);
   // The thread pool starts while the data and the splits are read.
-  std::optional<PoolWarmUp> warm_up(std::in_place, MakeExecution(c, "coalitions"));
+  std::optional<detail::PoolWarmUp> warm_up(std::in_place, MakeExecution(c, "coalitions"));
   const Dataset data = LoadDataOrProbitDesign(c, o.rows);
 
   RobustnessOptions opt;

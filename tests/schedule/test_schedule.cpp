@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cstring>
 #include <numeric>
+#include <string>
+#include <vector>
 
 #include "aggregate/block_partials.hpp"
 #include "perfshap/error.hpp"
@@ -48,7 +50,7 @@ TEST(PoolWarmUp, ComputationAfterWarmUpIsUnchangedAndIdleWarmUpsEnd) {
     {
       ExecutionOptions opt;
       opt.threads = 2;
-      PoolWarmUp warm_up(opt);
+      detail::PoolWarmUp warm_up(opt);
       sums = BlockSum(2);
     }
     EXPECT_EQ(0, std::memcmp(reference.data(), sums.data(), reference.size() * sizeof(double))) << round;
@@ -56,13 +58,13 @@ TEST(PoolWarmUp, ComputationAfterWarmUpIsUnchangedAndIdleWarmUpsEnd) {
   for (int threads : {1, 2, 4}) {
     ExecutionOptions opt;
     opt.threads = threads;
-    const PoolWarmUp idle(opt);  // destroyed with no computation: its tasks time out alone
+    const detail::PoolWarmUp idle(opt);  // destroyed with no computation: its tasks time out alone
   }
   std::atomic<int> runs{0};
   ExecutionOptions opt;
   opt.threads = 4;
   {
-    const PoolWarmUp warm_up(opt);
+    const detail::PoolWarmUp warm_up(opt);
     detail::Schedule schedule(opt);
     schedule.ForEachBlock(100, 1, [&](std::size_t) { runs.fetch_add(1); });
   }
@@ -89,22 +91,104 @@ TEST(Schedule, ScratchIsCreatedPerThreadNotPerBlock) {
   for (int s : seen) EXPECT_EQ(s, 1);
 }
 
-TEST(Schedule, RunStagesRunsEveryStageOfEveryItemInOrder) {
-  ExecutionOptions opt;
-  opt.threads = 2;
-  detail::Schedule schedule(opt);
-  std::vector<int> a(64, 0), b(64, 0);
-  schedule.RunStages(64, {[&](std::size_t i) { a[i] = static_cast<int>(i) * 2; },
-                          [&](std::size_t i) { b[i] = a[i] + 1; }});
-  for (int i = 0; i < 64; ++i) EXPECT_EQ(b[static_cast<std::size_t>(i)], 2 * i + 1);
+// The game pipeline: every stage of every item runs once, prepare before the item's blocks,
+// reduce after all of them, deliver in item order one at a time; never more items between
+// prepare and deliver than max_in_flight(), and no two in flight share a slot.
+TEST(Schedule, PipelineRunsEveryStageInOrderWithBoundedSlots) {
+  for (int threads : {1, 2, 4}) {
+    ExecutionOptions opt;
+    opt.threads = threads;
+    detail::Schedule schedule(opt);
+    constexpr std::size_t kItems = 57;
+    constexpr std::size_t kBlocks = 5;
+    const std::size_t slots = schedule.max_in_flight();
+    std::vector<std::atomic<int>> prepared(kItems), reduced(kItems), blocks_done(kItems);
+    std::vector<std::atomic<int>> slot_owner(slots);
+    for (auto& o : slot_owner) o.store(-1);
+    std::atomic<int> in_flight{0}, most_in_flight{0}, delivering{0}, made{0};
+    std::vector<std::size_t> delivered;
+    std::atomic<bool> bad{false};
+    detail::PipelineStages st;
+    st.n_items = kItems;
+    st.blocks_per_item = kBlocks;
+    st.units_per_block = 1;
+    st.make_scratch = [&] {
+      made.fetch_add(1);
+      return std::make_shared<int>(0);
+    };
+    st.prepare = [&](std::size_t item, std::size_t slot) {
+      if (slot != item % slots) bad = true;
+      int expected = -1;
+      if (!slot_owner[slot].compare_exchange_strong(expected, static_cast<int>(item))) bad = true;
+      const int now = in_flight.fetch_add(1) + 1;
+      int seen = most_in_flight.load();
+      while (now > seen && !most_in_flight.compare_exchange_weak(seen, now)) {
+      }
+      prepared[item].fetch_add(1);
+    };
+    st.block = [&](std::size_t item, std::size_t, std::size_t slot, void* scratch) {
+      if (prepared[item].load() != 1 || slot_owner[slot].load() != static_cast<int>(item) || scratch == nullptr)
+        bad = true;
+      blocks_done[item].fetch_add(1);
+    };
+    st.reduce = [&](std::size_t item, std::size_t, void*) {
+      if (blocks_done[item].load() != static_cast<int>(kBlocks)) bad = true;
+      reduced[item].fetch_add(1);
+    };
+    st.deliver = [&](std::size_t item, std::size_t slot) {
+      if (delivering.fetch_add(1) != 0 || reduced[item].load() != 1) bad = true;
+      delivered.push_back(item);
+      in_flight.fetch_sub(1);
+      slot_owner[slot].store(-1);
+      delivering.fetch_sub(1);
+    };
+    schedule.RunPipeline(st);
+    EXPECT_FALSE(bad.load()) << threads;
+    ASSERT_EQ(delivered.size(), kItems) << threads;
+    for (std::size_t i = 0; i < kItems; ++i) {
+      EXPECT_EQ(delivered[i], i);
+      EXPECT_EQ(prepared[i].load(), 1);
+      EXPECT_EQ(reduced[i].load(), 1);
+    }
+    EXPECT_LE(most_in_flight.load(), static_cast<int>(slots));
+    EXPECT_LE(made.load(), threads);
+  }
 }
 
-TEST(Schedule, StageExceptionPropagates) {
-  detail::Schedule schedule(ExecutionOptions{});
-  EXPECT_THROW(schedule.RunStages(8, {[](std::size_t i) {
-                 if (i == 5) throw DataError("stage failed");
-               }}),
-               DataError);
+// The lowest failing (item, block) is the error reported, whatever the thread count; items
+// after a failure are not delivered; a throwing prepare or deliver counts like a block.
+TEST(Schedule, PipelineReportsTheLowestFailure) {
+  for (int threads : {1, 2, 4}) {
+    for (int where : {0, 1, 2}) {
+      ExecutionOptions opt;
+      opt.threads = threads;
+      detail::Schedule schedule(opt);
+      std::vector<std::size_t> delivered;
+      detail::PipelineStages st;
+      st.n_items = 40;
+      st.blocks_per_item = 3;
+      st.prepare = [&](std::size_t item, std::size_t) {
+        if (where == 0 && (item == 21 || item == 33)) throw DataError("prepare " + std::to_string(item));
+      };
+      st.block = [&](std::size_t item, std::size_t block, std::size_t, void*) {
+        if (where == 1 && ((item == 17 && block == 2) || item == 30)) throw DataError("block " + std::to_string(item));
+      };
+      st.deliver = [&](std::size_t item, std::size_t) {
+        if (where == 2 && item >= 12) throw DataError("deliver " + std::to_string(item));
+        delivered.push_back(item);
+      };
+      const char* want[] = {"prepare 21", "block 17", "deliver 12"};
+      try {
+        schedule.RunPipeline(st);
+        ADD_FAILURE() << "no error";
+      } catch (const DataError& e) {
+        EXPECT_EQ(std::string(e.what()), want[where]) << threads;
+      }
+      const std::size_t first_bad[] = {21, 17, 12};
+      for (std::size_t i = 0; i < delivered.size(); ++i) EXPECT_EQ(delivered[i], i);
+      EXPECT_LE(delivered.size(), first_bad[where]);
+    }
+  }
 }
 
 TEST(Schedule, CancelledBeforeStartThrows) {

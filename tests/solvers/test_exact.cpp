@@ -158,7 +158,7 @@ TEST(ExactSolver, RefusesTooManyPlayersWithClearMessage) {
     FAIL() << "expected InvalidArgument";
   } catch (const InvalidArgument& e) {
     const std::string msg = e.what();
-    EXPECT_NE(msg.find("31 features"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("31 players"), std::string::npos) << msg;
     EXPECT_NE(msg.find("limit of 30"), std::string::npos) << msg;
     EXPECT_EQ(msg.find('\n'), std::string::npos);
   }

@@ -47,28 +47,5 @@ struct ExecutionOptions {
 /** @brief The number of worker threads a computation with these options uses. */
 PERFSHAP_EXPORT int ResolvedThreads(const ExecutionOptions& options);
 
-/**
- * @brief Starts the thread pool in the background, so that a computation coming later does
- * not pay for it.
- *
- * The pool starts on first use: oneTBB loads its allocator library, probes for a shared thread
- * server and starts its worker threads, about a millisecond on a small machine. A caller that
- * knows a computation is coming (a command line tool, while it reads its input) can construct
- * a PoolWarmUp first; the pool then starts alongside the caller's own work. The destructor
- * waits for the warm-up to end and registers the calling thread with the pool: destroy it on
- * the thread that runs the computation, just before it. Optional: every computation starts the pool itself if needed,
- * and results never depend on it.
- */
-class PERFSHAP_EXPORT PoolWarmUp {
- public:
-  explicit PoolWarmUp(const ExecutionOptions& options);
-  ~PoolWarmUp();
-  PoolWarmUp(const PoolWarmUp&) = delete;
-  PoolWarmUp& operator=(const PoolWarmUp&) = delete;
-
- private:
-  struct Impl;
-  Impl* impl_;
-};
 
 }  // namespace perfshap

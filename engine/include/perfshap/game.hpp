@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -33,6 +34,27 @@ class PERFSHAP_EXPORT GameWorker {
    * @param out n_outputs() values; must not allocate in the steady state.
    */
   virtual void Evaluate(Coalition s, std::span<double> out) = 0;
+  /**
+   * @brief Writes v(s) for a coalition of a game of any size (sampled solvers beyond 64
+   * players). The default passes a coalition of players below 64 to Evaluate() and throws
+   * InvalidArgument for any other: games that support more players override it.
+   */
+  virtual void EvaluateWide(WideCoalition s, std::span<double> out);
+};
+
+/**
+ * @brief What a game tells a solver about cutting its coalitions into blocks of work (the
+ * solver's block policy reads it; results depend only on the game and the policy, never on
+ * the thread count).
+ */
+struct BlockHint {
+  /** Coalitions one worker should evaluate in a row (e.g. warm starts along Gray-code steps):
+   *  blocks hold at least this many (or all of them). */
+  std::uint64_t min_coalitions = 1;
+  /** At most this many blocks per game (parallelism enough; fewer partial sums). */
+  std::uint64_t max_blocks = 1024;
+  /** Memory one game's per-block partial sums may take. */
+  std::uint64_t partial_bytes = std::uint64_t{256} << 20;
 };
 
 /**
@@ -61,6 +83,15 @@ class PERFSHAP_EXPORT Game {
   virtual std::unique_ptr<GameWorker> MakeWorkerFrom(std::unique_ptr<GameWorker> previous) const;
   /** @brief Player names (default "x0", "x1", ...). */
   virtual std::vector<std::string> player_names() const;
+  /**
+   * @brief Makes the game ready to evaluate: expensive state its workers share (a split's
+   * statistics, say). A solver calls it once before the game's first worker, possibly while
+   * other games of a batch are being evaluated; a game prepared lazily by MakeWorker need not
+   * override it. Default: nothing.
+   */
+  virtual void Prepare() const {}
+  /** @brief How the solver should block this game's coalitions (default: BlockHint{}). */
+  virtual BlockHint block_hint() const { return {}; }
 };
 
 /** @brief Evaluates v(s) once with a fresh worker (convenience for tests and small games). */

@@ -94,6 +94,8 @@ struct RobustnessOptions {
   /** Section 4.4: after the explanation, retrain without the selected features on the same
    *  splits and report AUC and AUPRC before and after. */
   bool select = false;
+  /** The Shapley solver, by name (MakeSolver: "exact"). */
+  std::string solver = "exact";
   /** Refuse more players than this (2^n trainings per split); 1..30. */
   int max_features = 20;
   /** How messages name the plan, e.g. "mc:100" or the --split file ("split 3 of 100 (mc:100)"). */

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,12 +27,17 @@ struct PERFSHAP_EXPORT ShapleyValues {
   int n_players = 0;
   std::size_t n_outputs = 0;
   std::vector<double> phi;
+  /** Standard errors of phi, same shape; empty for an exact solver. */
+  std::vector<double> phi_se;
   /** v(empty), k values. */
   std::vector<double> base;
   /** v(all players), k values. */
   std::vector<double> full;
   /** Number of coalitions evaluated. */
   std::uint64_t n_evaluations = 0;
+  /** False when a sampled solver stopped on its budget or time limit before its convergence
+   *  rule held; always true for an exact solver. */
+  bool converged = true;
   /** When requested: v(S) for every coalition, 2^n x k row-major, row = bit mask of S. */
   std::vector<double> coalition_values;
   /** Wall time of the solve in seconds. */
@@ -44,65 +50,99 @@ struct PERFSHAP_EXPORT ShapleyValues {
   }
 };
 
-/** @brief Options of ExactSolver. */
-struct ExactOptions {
-  /** Refuse games with more players than this (2^n coalitions); at most 63. */
+/** @brief What every solver takes. */
+struct SolverOptions {
+  /** Exact enumeration: refuse games with more players than this (2^n coalitions); 1..63. */
   int max_players = 30;
-  /** Visit coalitions in Gray-code order inside each block (one player changes per step). */
-  bool gray_code = true;
-  /** Return v(S) for every coalition in ShapleyValues::coalition_values. */
+  /** Return v(S) for every coalition in ShapleyValues::coalition_values (exact only). */
   bool store_values = false;
-  /** Coalitions per block; 0 = chosen from n and k only (never from the thread count). */
-  std::uint64_t block_size = 0;
+  /** Threads, progress (units: coalitions), cancellation. Results do not depend on threads. */
   ExecutionOptions execution;
 };
 
 /**
- * @brief Exact Shapley values by streaming all 2^n coalitions.
+ * @brief A Shapley solver: which coalitions of a game are evaluated, with which weights.
  *
- * phi_i = sum_S v(S) c_i(S) with c_i(S) = w(|S|-1) if i in S and -w(|S|) otherwise,
- * w(s) = s!(n-s-1)!/n! = 1/(n C(n-1, s)), computed from an exact 128-bit binomial.
- * v(S) is never stored unless asked. Coalitions are cut into fixed blocks (fixed by n, k
- * and block_size only); each block accumulates its own partial sums, and partials are
- * added in block order, so the result is bitwise identical for any thread count.
+ * Solvers are chosen by name (MakeSolver); a method receives one and never constructs a
+ * particular solver itself. A solver owns its blocking of the coalitions (one policy, fed by
+ * each game's BlockHint), so a game's values never depend on the thread count.
  */
-class PERFSHAP_EXPORT ExactSolver {
+class PERFSHAP_EXPORT Solver {
  public:
-  explicit ExactSolver(ExactOptions options = {});
-  /**
-   * @brief Solves the game.
-   * @throws InvalidArgument when n_players() > options.max_players (the message says how many
-   *   coalitions that would be and what to do), or n_players() < 1.
-   * @throws Cancelled when the cancellation flag is raised.
-   */
-  ShapleyValues Solve(const Game& game) const;
-  /**
-   * @brief Solves several games with the same players and outputs in one parallel pass (e.g.
-   * one game per cross-validation repetition): the blocks of all games are scheduled together,
-   * so repetitions and coalition blocks run concurrently. results[g] is bitwise what
-   * Solve(*games[g]) returns (blocks depend on n, k and block_size only). Partial sums take
-   * up to 256 MB per game.
-   * @throws InvalidArgument when the games differ in n_players() or n_outputs().
-   */
-  std::vector<ShapleyValues> SolveBatch(std::span<const Game* const> games) const;
-
+  virtual ~Solver();
+  /** @brief The registered name ("exact"). */
+  virtual const std::string& name() const noexcept = 0;
   /** @brief Receives one solved game: its index in the batch and its values. */
   using GameSink = std::function<void(std::size_t game, ShapleyValues&& values)>;
   /**
-   * @brief SolveBatch that streams: each game's values (bitwise those of Solve(*games[g])) go to
-   * sink(g, values) once solved, in game order (g = 0, 1, ...; a game solved early waits for the
-   * ones before it), one call at a time, from whichever thread finished it. Only the games
-   * waiting for an earlier one are held, so a long batch needs memory for a few games, not all.
-   * values.elapsed_seconds is the time from the start of the batch to the hand-over. A sink
-   * that throws stops the batch like a failing game.
-   * @throws InvalidArgument as SolveBatch.
+   * @brief Solves several games with the same players and outputs in one parallel pass (e.g.
+   * one game per cross-validation repetition), streaming each game's values to sink(g, values)
+   * once solved, in game order (g = 0, 1, ...), one call at a time, from whichever thread
+   * finished it; values[g] is bitwise what Solve(*games[g]) returns. values.elapsed_seconds is
+   * the time from the start of the batch to the hand-over. A sink that throws stops the batch
+   * like a failing game.
+   * @throws InvalidArgument when the games differ in n_players() or n_outputs(), or the solver
+   *   cannot take them (the message says why and what to do).
+   * @throws Cancelled when the cancellation flag is raised.
    */
-  void SolveBatch(std::span<const Game* const> games, const GameSink& sink) const;
+  virtual void SolveBatch(std::span<const Game* const> games, const GameSink& sink) const = 0;
+  /** @brief SolveBatch into a vector (every game's elapsed time is the batch's). */
+  std::vector<ShapleyValues> SolveBatch(std::span<const Game* const> games) const;
+  /** @brief One game. */
+  ShapleyValues Solve(const Game& game) const;
+};
+
+/** @brief Options of ExactSolver. */
+struct ExactOptions : SolverOptions {
+  /** Visit coalitions in Gray-code order inside each block (one player changes per step). */
+  bool gray_code = true;
+  /** Coalitions per block; 0 = the block policy (from n, k and the game's BlockHint only,
+   *  never from the thread count). */
+  std::uint64_t block_size = 0;
+};
+
+/**
+ * @brief Exact Shapley values by streaming all 2^n coalitions ("exact").
+ *
+ * phi_i = sum_S v(S) c_i(S) with c_i(S) = w(|S|-1) if i in S and -w(|S|) otherwise,
+ * w(s) = s!(n-s-1)!/n! = 1/(n C(n-1, s)), computed from an exact 128-bit binomial.
+ * v(S) is never stored unless asked. Coalitions are cut into fixed blocks (fixed by n, k and
+ * the game's BlockHint, or block_size); each block accumulates its own partial sums, and
+ * partials are added in block order, so the result is bitwise identical for any thread count.
+ * The games of a batch run as one task graph (the schedule's game pipeline): a game's first
+ * block may prepare it while earlier games' blocks run, and games are handed to the sink in
+ * order as they complete.
+ */
+class PERFSHAP_EXPORT ExactSolver final : public Solver {
+ public:
+  explicit ExactSolver(ExactOptions options = {});
+  const std::string& name() const noexcept override;
+  using Solver::SolveBatch;
+  /** @throws InvalidArgument when n_players() > options.max_players (the message says how many
+   *  coalitions that would be and what to do) or n_players() < 1; see Solver::SolveBatch. */
+  void SolveBatch(std::span<const Game* const> games, const GameSink& sink) const override;
   const ExactOptions& options() const noexcept { return options_; }
 
  private:
   ExactOptions options_;
 };
+
+/**
+ * @brief The solver called `name` ("exact"; the sampled solvers come next).
+ * @throws InvalidArgument for an unknown name (listing the known ones) or bad options.
+ */
+PERFSHAP_EXPORT std::unique_ptr<Solver> MakeSolver(const std::string& name, const SolverOptions& options = {});
+
+/** @brief The names MakeSolver knows. */
+PERFSHAP_EXPORT std::vector<std::string> SolverNames();
+
+/**
+ * @brief The exact solver's block policy: coalitions per block for a game of n players and k
+ * outputs. requested > 0 is taken as it is (at most 2^n); otherwise the blocks are as many as
+ * hint.max_blocks, the partial sums' memory ((2n + 1) k doubles per block) and 2^n allow, a power
+ * of two, and at least hint.min_coalitions coalitions each (or all 2^n).
+ */
+PERFSHAP_EXPORT std::uint64_t ExactBlockSize(int n, std::size_t k, const BlockHint& hint, std::uint64_t requested = 0);
 
 /** @brief The Shapley weight w(s) = s!(n-s-1)!/n! for a coalition of size s not containing
  *  the player, 0 <= s < n <= 63, correctly rounded from the exact rational. */

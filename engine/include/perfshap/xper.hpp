@@ -92,6 +92,8 @@ struct XperOptions {
   bool use_additive_terms = true;
   /** Keep every v(S) and v_i(S) in XperResult::coalition_values (2^p (n + 1) doubles). */
   bool store_coalition_values = false;
+  /** The Shapley solver, by name (MakeSolver: "exact"). */
+  std::string solver = "exact";
   /** Refuse more features than this for the exact solver (2^p coalitions, each O(n^2)). */
   int max_features = 20;
   /** Threads, progress (units: coalitions), cancellation. Results do not depend on threads. */

@@ -2,9 +2,16 @@
 // Copyright 2026 The perfshap authors
 #include "perfshap/game.hpp"
 
+#include "perfshap/error.hpp"
+
 namespace perfshap {
 
 GameWorker::~GameWorker() = default;
+
+void GameWorker::EvaluateWide(WideCoalition s, std::span<double> out) {
+  PERFSHAP_CHECK(s.fits_mask(), "this game supports at most 64 players");
+  Evaluate(s.AsMask(), out);
+}
 Game::~Game() = default;
 
 std::unique_ptr<GameWorker> Game::MakeWorkerFrom(std::unique_ptr<GameWorker> previous) const {

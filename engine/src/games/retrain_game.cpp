@@ -207,16 +207,20 @@ void RetrainGame::Check(std::span<const double> y) {
 
 const PreparedSplit& RetrainGame::split() const {
   if (split_ != nullptr) return *split_;
+  if (const PreparedSplit* ready = prepared_.load(std::memory_order_acquire)) return *ready;
   // Prepared by the first caller; the others wait for it (a failure is retried by the next).
   const std::lock_guard<std::mutex> lock(prepared_mutex_);
-  if (!owned_)
+  if (!owned_) {
     owned_ = source_.learner->Prepare(*source_.data, source_.players, source_.train_rows, source_.test_rows,
                                       source_.name);
+    prepared_.store(owned_.get(), std::memory_order_release);
+  }
   return *owned_;
 }
 
 void RetrainGame::ReleaseSplit() const {
   const std::lock_guard<std::mutex> lock(prepared_mutex_);
+  prepared_.store(nullptr, std::memory_order_release);
   owned_.reset();
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <atomic>
 #include <mutex>
 #include <span>
 #include <string>
@@ -86,6 +87,12 @@ class RetrainGame final : public Game {
   /** @brief Rebinds a worker of another RetrainGame (keeping its memory), else a new one. */
   std::unique_ptr<GameWorker> MakeWorkerFrom(std::unique_ptr<GameWorker> previous) const override;
   std::vector<std::string> player_names() const override { return names_; }
+  /** @brief Prepares the split (from the source) now. */
+  void Prepare() const override { split(); }
+  /** @brief At least 32 coalitions (or all 2^n) per block, so that the GLMs' fits are
+   *  warm-started along the Gray code; at most 256 blocks, one game's partial sums under 32 MB
+   *  (many splits are in flight at once). */
+  BlockHint block_hint() const override { return {32, 256, std::uint64_t{32} << 20}; }
 
   /** @brief The prepared split (prepared now if it was not yet). */
   const PreparedSplit& split() const;
@@ -105,8 +112,9 @@ class RetrainGame final : public Game {
   void Check(std::span<const double> test_labels);
 
   SplitSource source_;
-  mutable std::mutex prepared_mutex_;
+  mutable std::mutex prepared_mutex_;  // only while preparing or releasing
   mutable std::unique_ptr<PreparedSplit> owned_;
+  mutable std::atomic<const PreparedSplit*> prepared_{nullptr};
   const PreparedSplit* split_ = nullptr;
   int n_players_ = 0;
   std::vector<std::string> names_;

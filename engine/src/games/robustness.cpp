@@ -49,20 +49,6 @@ std::string Str(double v) {
   return buf;
 }
 
-// Coalitions per block: fixed by n and k only (never by the thread count, nor by the number of
-// splits, so a split's warm-start chains and hence its bits do not depend on the plan's size).
-// At least 32 coalitions (or all 2^n) per block, so that logistic / probit fits are
-// warm-started along the Gray code; at most 256 blocks per split, and one split's partial sums
-// ((2n + 1) k doubles per block) under 32 MB.
-std::uint64_t ChooseBlockSize(int n, std::size_t k) {
-  const std::uint64_t total = std::uint64_t{1} << n;
-  constexpr std::uint64_t kBudgetBytes = std::uint64_t{32} << 20;
-  const std::uint64_t bytes_per_block = static_cast<std::uint64_t>(2 * n + 1) * k * sizeof(double);
-  std::uint64_t max_blocks = std::max<std::uint64_t>(1, kBudgetBytes / std::max<std::uint64_t>(1, bytes_per_block));
-  max_blocks = std::bit_floor(std::min<std::uint64_t>({max_blocks, 256, total}));
-  return std::max(total / max_blocks, std::min<std::uint64_t>(total, 32));
-}
-
 std::string SplitLabel(std::size_t r, std::size_t n_splits, const std::string& plan) {
   if (n_splits == 1) return plan.empty() ? std::string("the split") : "the split (" + plan + ")";
   return "split " + std::to_string(r) + " of " + (plan.empty() ? std::string("the plan") : plan) + " (0-based, " +
@@ -242,10 +228,10 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   const std::size_t auprc_at = games[0]->auprc_offset();
   const std::size_t prc_at = games[0]->prc_offset();
 
-  ExactOptions exact;
-  exact.max_players = limit;
-  exact.block_size = ChooseBlockSize(n, k);
-  exact.execution = options.execution;
+  SolverOptions solver_options;
+  solver_options.max_players = limit;
+  solver_options.execution = options.execution;
+  const std::unique_ptr<Solver> solver = MakeSolver(options.solver, solver_options);
 
   // Bands over the splits, in split order (section 4.2): phi of every output, and the full
   // model's raw values (AUC, tpr at the FPR grid, precision at the recall grid, AUPRC, metrics),
@@ -259,7 +245,7 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   std::vector<double> raw_base(n_extra);
   result.phi_auc_by_split.resize(n_splits * p);
   result.auc_by_split.resize(n_splits);
-  ExactSolver(exact).SolveBatch(game_ptrs, [&](std::size_t r, ShapleyValues&& sv) {
+  solver->SolveBatch(game_ptrs, [&](std::size_t r, ShapleyValues&& sv) {
     phi_band.Add(sv.phi);
     raw[0] = sv.full[0] + 0.5;
     for (std::size_t j = 0; j < n_fpr; ++j) raw[1 + j] = sv.full[1 + j] + evaluator.fpr_grid()[j];

@@ -43,17 +43,6 @@ std::vector<std::size_t> DrawPermutation(std::size_t n, std::uint64_t seed) {
   return pi;
 }
 
-// Blocks of coalitions fixed by p and n only: at most 64 blocks, and all blocks' partial sums
-// ((2p + 1)(n + 1) doubles each) under 256 MB for large samples.
-std::uint64_t BlockSize(int p, std::size_t n) {
-  const std::uint64_t total = std::uint64_t{1} << p;
-  constexpr std::uint64_t kBudgetBytes = std::uint64_t{256} << 20;
-  const std::uint64_t bytes_per_block = static_cast<std::uint64_t>(2 * p + 1) * (n + 1) * sizeof(double);
-  std::uint64_t max_blocks = std::max<std::uint64_t>(1, kBudgetBytes / bytes_per_block);
-  max_blocks = std::bit_floor(std::min<std::uint64_t>({max_blocks, 64, total}));
-  return total / max_blocks;
-}
-
 }  // namespace
 
 XperMetric ParseXperMetric(const std::string& name) {
@@ -112,12 +101,11 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
         options.permutation.empty() ? DrawPermutation(n, options.seed) : options.permutation;
 
   const detail::XperGame game(model, sample, std::move(settings));
-  ExactOptions exact;
-  exact.max_players = limit;
-  exact.store_values = options.store_coalition_values;
-  exact.block_size = BlockSize(static_cast<int>(p), n);
-  exact.execution = options.execution;
-  ShapleyValues sv = ExactSolver(exact).Solve(game);
+  SolverOptions solver_options;
+  solver_options.max_players = limit;
+  solver_options.store_values = options.store_coalition_values;
+  solver_options.execution = options.execution;
+  ShapleyValues sv = MakeSolver(options.solver, solver_options)->Solve(game);
 
   XperResult r;
   r.features = sample.feature_names();

@@ -65,6 +65,9 @@ class XperGame final : public Game {
   std::size_t n_outputs() const override { return n_ + 1; }
   std::unique_ptr<GameWorker> MakeWorker() const override;
   std::vector<std::string> player_names() const override { return names_; }
+  /** @brief At most 64 blocks (each coalition is O(n^2) work), partial sums ((2p + 1)(n + 1)
+   *  doubles per block) under 256 MB for large samples. */
+  BlockHint block_hint() const override { return {1, 64, std::uint64_t{256} << 20}; }
 
   std::size_t n_rows() const noexcept { return n_; }
   /** @brief True when the additive fast path is used. */

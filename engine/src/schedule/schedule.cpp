@@ -68,6 +68,8 @@ void ReleaseWarmUps() {
 }
 }  // namespace detail
 
+namespace detail {
+
 struct PoolWarmUp::Impl {
   std::thread thread;
   int threads = 1;
@@ -118,6 +120,7 @@ PoolWarmUp::~PoolWarmUp() {
   }
   delete impl_;
 }
+}  // namespace detail
 }  // namespace perfshap
 
 namespace perfshap::detail {
@@ -219,27 +222,107 @@ void Schedule::ForEachBlock(std::size_t n_blocks, std::uint64_t units_per_block,
   });
 }
 
-void Schedule::RunStages(std::size_t n_items,
-                         const std::vector<std::function<void(std::size_t)>>& stages) {
-  if (n_items == 0 || stages.empty()) return;
+std::size_t Schedule::max_in_flight() const noexcept { return 2 * static_cast<std::size_t>(threads_) + 2; }
+
+void Schedule::RunPipeline(const PipelineStages& st) {
+  const std::size_t n_items = st.n_items;
+  const std::size_t per_item = st.blocks_per_item;
+  if (n_items == 0 || per_item == 0) return;
+  const std::size_t in_flight = max_in_flight();
+  const std::size_t n_flat = n_items * per_item;
+  // The lowest failing (item, block) wins, whatever the thread count: every failure is kept,
+  // and work numbered above a known failure is skipped.
+  std::vector<std::exception_ptr> errors(n_flat);
+  std::atomic<std::size_t> first_error{n_flat};
+  auto fail = [&](std::size_t flat) {
+    errors[flat] = std::current_exception();
+    std::size_t seen = first_error.load();
+    while (flat < seen && !first_error.compare_exchange_weak(seen, flat)) {
+    }
+  };
+  auto skipped = [&](std::size_t flat) { return flat > first_error.load(std::memory_order_relaxed); };
+  const std::unique_ptr<std::atomic<std::size_t>[]> remaining(new std::atomic<std::size_t>[n_items]);
+  for (std::size_t i = 0; i < n_items; ++i) remaining[i].store(per_item, std::memory_order_relaxed);
+  const std::unique_ptr<std::atomic<bool>[]> failed(new std::atomic<bool>[n_items]);
+  for (std::size_t i = 0; i < n_items; ++i) failed[i].store(false, std::memory_order_relaxed);
+  tbb::enumerable_thread_specific<std::shared_ptr<void>> scratch(
+      [&]() -> std::shared_ptr<void> { return st.make_scratch ? st.make_scratch() : nullptr; });
+
+  struct BlockId {
+    std::size_t item;
+    std::size_t block;
+  };
+  using PrepareNode = tbb::flow::multifunction_node<std::size_t, std::tuple<BlockId>>;
+  using BlockNode = tbb::flow::multifunction_node<BlockId, std::tuple<std::size_t>>;
+  using DeliverNode = tbb::flow::multifunction_node<std::size_t, std::tuple<tbb::flow::continue_msg>>;
   impl_->arena.execute([&] {
     tbb::flow::graph g;
-    using Node = tbb::flow::function_node<std::size_t, std::size_t>;
-    std::vector<std::unique_ptr<Node>> nodes;
-    nodes.reserve(stages.size());
-    for (const auto& stage : stages) {
-      nodes.push_back(std::make_unique<Node>(g, tbb::flow::unlimited, [this, &stage](std::size_t i) {
-        ReleaseWarmUps();
+    // Items enter in order, at most in_flight of them between prepare and deliver.
+    tbb::flow::queue_node<std::size_t> items(g);
+    tbb::flow::limiter_node<std::size_t> admit(g, in_flight);
+    PrepareNode prepare(g, tbb::flow::unlimited, [&](const std::size_t& item, PrepareNode::output_ports_type& out) {
+      ReleaseWarmUps();
+      const std::size_t flat = item * per_item;
+      if (skipped(flat)) return;
+      try {
         ThrowIfCancelled();
-        stage(i);
-        AddProgress(1);
-        return i;
-      }));
-    }
-    for (std::size_t s = 1; s < nodes.size(); ++s) tbb::flow::make_edge(*nodes[s - 1], *nodes[s]);
-    for (std::size_t i = 0; i < n_items; ++i) nodes.front()->try_put(i);
+        if (st.prepare) st.prepare(item, item % in_flight);
+      } catch (...) {
+        failed[item].store(true);
+        fail(flat);
+        return;
+      }
+      for (std::size_t b = 0; b < per_item; ++b) std::get<0>(out).try_put(BlockId{item, b});
+    });
+    BlockNode block(g, tbb::flow::unlimited, [&](const BlockId& id, BlockNode::output_ports_type& out) {
+      ReleaseWarmUps();
+      const std::size_t flat = id.item * per_item + id.block;
+      void* mine = scratch.local().get();
+      if (!skipped(flat)) {
+        try {
+          ThrowIfCancelled();
+          st.block(id.item, id.block, id.item % in_flight, mine);
+          AddProgress(st.units_per_block);
+        } catch (...) {
+          failed[id.item].store(true);
+          fail(flat);
+        }
+      }
+      // The thread that completes an item's last block reduces it (all its blocks are done:
+      // the acquire-release count orders their writes before the reduction).
+      if (remaining[id.item].fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+      if (failed[id.item].load()) return;
+      try {
+        if (st.reduce) st.reduce(id.item, id.item % in_flight, mine);
+      } catch (...) {
+        failed[id.item].store(true);
+        fail(id.item * per_item + per_item - 1);
+        return;
+      }
+      std::get<0>(out).try_put(id.item);
+    });
+    tbb::flow::sequencer_node<std::size_t> in_order(g, [](const std::size_t& item) { return item; });
+    DeliverNode deliver(g, tbb::flow::serial, [&](const std::size_t& item, DeliverNode::output_ports_type& out) {
+      try {
+        if (st.deliver) st.deliver(item, item % in_flight);
+      } catch (...) {
+        // A failed delivery frees no slot: the items after it are never admitted.
+        failed[item].store(true);
+        fail(item * per_item + per_item - 1);
+        return;
+      }
+      std::get<0>(out).try_put(tbb::flow::continue_msg());
+    });
+    tbb::flow::make_edge(items, admit);
+    tbb::flow::make_edge(admit, prepare);
+    tbb::flow::make_edge(tbb::flow::output_port<0>(prepare), block);
+    tbb::flow::make_edge(tbb::flow::output_port<0>(block), in_order);
+    tbb::flow::make_edge(in_order, deliver);
+    tbb::flow::make_edge(tbb::flow::output_port<0>(deliver), admit.decrementer());
+    for (std::size_t i = 0; i < n_items; ++i) items.try_put(i);
     g.wait_for_all();
   });
+  if (first_error.load() < n_flat) std::rethrow_exception(errors[first_error.load()]);
 }
 
 }  // namespace perfshap::detail

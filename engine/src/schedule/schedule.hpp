@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -20,6 +21,55 @@ class ProgressTracker;
 /** @brief Ends the waiting tasks of every PoolWarmUp (their workers then join the work at
  *  hand); computations call it as they run their first blocks. Cheap when none waits. */
 void ReleaseWarmUps();
+
+/**
+ * @brief Starts the thread pool in the background, so that a computation coming later does
+ * not pay for it (for front ends only: a library call never starts threads it does not need).
+ *
+ * The pool starts on first use: oneTBB loads its allocator library, probes for a shared thread
+ * server and starts its worker threads, about a millisecond on a small machine. A caller that
+ * knows a computation is coming (the command line tool, while it reads its input) constructs a
+ * PoolWarmUp first; the pool then starts alongside the caller's own work and its workers wait,
+ * yielding, for the computation's first block (at most 2 s). The destructor waits for the
+ * warm-up to end and registers the calling thread with the pool: destroy it on the thread that
+ * runs the computation, just before it. Results never depend on it.
+ */
+class PoolWarmUp {
+ public:
+  explicit PoolWarmUp(const ExecutionOptions& options);
+  ~PoolWarmUp();
+  PoolWarmUp(const PoolWarmUp&) = delete;
+  PoolWarmUp& operator=(const PoolWarmUp&) = delete;
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
+
+/**
+ * @brief The stages of a game pipeline (Schedule::RunPipeline): items (games) cut into a fixed
+ * number of blocks each. Every callback may run on any thread; see RunPipeline for the order.
+ */
+struct PipelineStages {
+  /** Items and blocks per item (the same for every item). */
+  std::size_t n_items = 0;
+  std::size_t blocks_per_item = 0;
+  /** Progress units each block counts. */
+  std::uint64_t units_per_block = 0;
+  /** Once per item, before any of its blocks: e.g. a split's preparation. `slot` is
+   *  item % max_in_flight: no two items with the same slot are ever in flight together, so
+   *  per-slot memory is reused without a lock. */
+  std::function<void(std::size_t item, std::size_t slot)> prepare;
+  /** Every block of every item, with the running thread's scratch (made by make_scratch at
+   *  most once per thread); an item's blocks run concurrently, in any order. */
+  std::function<void(std::size_t item, std::size_t block, std::size_t slot, void* scratch)> block;
+  /** Once per item, after all its blocks, on the thread that finished the last one, with that
+   *  thread's scratch: e.g. the item's reduction in block order. */
+  std::function<void(std::size_t item, std::size_t slot, void* scratch)> reduce;
+  /** Once per item, in item order (0, 1, ...), one call at a time: e.g. bands over the games. */
+  std::function<void(std::size_t item, std::size_t slot)> deliver;
+  std::function<std::shared_ptr<void>()> make_scratch;
+};
 
 /**
  * @brief Runs blocks of work in a task arena of the requested size.
@@ -61,12 +111,23 @@ class Schedule {
                     const std::function<void(std::size_t)>& body);
 
   /**
-   * @brief Multi-stage work as a flow graph: every item i in [0, n_items) goes through
-   * stages[0](i), then stages[1](i), ...; different items and different stages run
-   * concurrently (item i's stage s+1 starts when its stage s is done). Each stage call counts
-   * one unit of progress per item. Stages must write only item-owned memory.
+   * @brief A game pipeline as one oneTBB flow graph: prepare(item) -> its blocks (in parallel)
+   * -> reduce(item) on the thread that ran its last block -> deliver(item), serially and in
+   * item order (a sequencer: an item reduced early waits for the ones before it). Different
+   * items' stages overlap: while item k's blocks run, item k + 1 is prepared and item k - 1 is
+   * delivered. At most max_in_flight() items are between prepare and deliver, so memory stays
+   * bounded for long batches. No lock is taken on the result path.
+   *
+   * Errors: a callback that throws marks its item failed; blocks numbered (item * blocks_per_item
+   * + block) above the lowest failure are skipped, a failed item is neither reduced nor
+   * delivered (nor any after it), and the exception of the lowest failing (item, block) is
+   * rethrown (a prepare failure counts as the item's block 0, a reduce or deliver failure as its
+   * last block), whatever the thread count. The cancellation flag is checked before each block.
    */
-  void RunStages(std::size_t n_items, const std::vector<std::function<void(std::size_t)>>& stages);
+  void RunPipeline(const PipelineStages& stages);
+  /** @brief How many items RunPipeline keeps in flight (>= 2; depends on the thread count, which
+   *  never changes a result). */
+  std::size_t max_in_flight() const noexcept;
 
   /** @brief Sets the total number of progress units (for the ETA). */
   void SetProgressTotal(std::uint64_t total);
