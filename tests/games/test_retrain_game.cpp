@@ -160,8 +160,8 @@ TEST(RetrainGame, EfficiencyHoldsForEveryOutput) {
 
 // Acceptance: --curve-points thresholds:101 reproduces the authors' scripts for the three
 // strategies: phi / phi_auprc are the Shapley values of each coalition's own areas (their
-// ShapAUC / ShapAUPRC scripts, the same for every strategy), the ShapROC / ShapPRC curves those
-// of their ShapROC / ShapPRC scripts. perfshap's GaussianNB
+// ShapAUC / ShapAUPRC scripts, the same for every strategy), the ShapROC / ShapPRC curves and
+// their grid integrals those of their ShapROC / ShapPRC scripts. perfshap's GaussianNB
 // probabilities equal sklearn's to the last bits or so; the 101-threshold counts then agree
 // exactly (no probability lies within rounding of a threshold), so the numbers agree to the
 // trapezoids' and the Shapley sums' rounding.
@@ -190,6 +190,11 @@ TEST(RetrainGame, ThresholdsModeReproducesTheAuthorsScripts) {
       const std::string f = r.features[i];
       check(r.phi_auc_mean[i], peer["phi_auc"][i].get<double>(), "phi_auc " + f);
       check(r.phi_auprc_mean[i], peer["phi_auprc"][i].get<double>(), "phi_auprc " + f);
+      check(r.shap_roc_integrated_mean[i], ref["shap_roc_integrated"][i].get<double>(),
+            "shap_roc_integrated " + f);
+      check(r.shap_prc_integrated_mean[i], ref["shap_prc_integrated"][i].get<double>(),
+            "shap_prc_integrated " + f);
+      EXPECT_EQ(r.shap_roc_integrated_std[i], 0.0);
       for (std::size_t j = 0; j < 101; ++j) {
         check(r.shap_roc_mean[i * 101 + j], ref["shap_roc"][i][j].get<double>(), "shap_roc " + f + " " + std::to_string(j));
         check(r.shap_prc_mean[i * 101 + j], ref["shap_prc"][i][j].get<double>(), "shap_prc " + f + " " + std::to_string(j));
@@ -202,14 +207,18 @@ TEST(RetrainGame, ThresholdsModeReproducesTheAuthorsScripts) {
     EXPECT_NEAR(r.auprc_mean, 0.5 + peer["coalition_auprc_gain"][15].get<double>(), 1e-15);
     EXPECT_NEAR(sum_auc, r.auc_mean - 0.5, 1e-15);
     EXPECT_NEAR(sum_auprc, r.auprc_mean - 0.5, 1e-15);
+    // Eq. (12): the grid integral of the mean ShapROC curve is shap_roc_integrated (one split).
+    for (std::size_t i = 0; i < 4; ++i)
+      EXPECT_NEAR(r.eq12_integral[i], r.shap_roc_integrated_mean[i], 1e-15) << strategy;
     runs.push_back(r);
   }
-  // Strategy independence of the own areas: bitwise.
+  // Strategy independence of the own areas: bitwise, while the integrated curves do depend on it.
   for (std::size_t t = 1; t < runs.size(); ++t) {
     EXPECT_EQ(runs[t].phi_auc_mean, runs[0].phi_auc_mean);
     EXPECT_EQ(runs[t].phi_auprc_mean, runs[0].phi_auprc_mean);
     EXPECT_EQ(runs[t].coalition_auc, runs[0].coalition_auc);
     EXPECT_EQ(runs[t].auprc_mean, runs[0].auprc_mean);
+    EXPECT_GT(std::abs(runs[t].shap_roc_integrated_mean[0] - runs[0].shap_roc_integrated_mean[0]), 1e-3);
   }
   RecordProperty("max_err", Sci(max_err));
 }
@@ -324,8 +333,68 @@ TEST(RetrainGame, ThresholdsModePhiIsShapleyOfOwnAreasForEveryStrategy) {
       EXPECT_EQ(runs[t].auc_mean, r.auc_mean);
       EXPECT_EQ(runs[t].auprc_mean, r.auprc_mean);
       EXPECT_EQ(runs[t].coalition_auc, r.coalition_auc);
+      EXPECT_NE(runs[t].shap_roc_integrated_mean, r.shap_roc_integrated_mean);  // this one reads the grid
     }
   }
+}
+
+// shap_roc_integrated / shap_prc_integrated in exact mode: per split the grid trapezoid of each
+// player's ShapROC / ShapPRC curve, mean and std over the splits. Checked against the curves of
+// each split solved alone (numpy trapz written out, population std over the splits); the mean is
+// Eq. (12)'s integral of the mean curve, and it is not phi^AUC (the exact AUC is no grid integral).
+TEST(RetrainGame, IntegratedCurvesAreTheGridTrapezoidPerSplitWithBands) {
+  ProbitDesign design;
+  design.n_rows = 400;
+  design.variances = {1.0, 1.0, 2.0};
+  design.beta = {0.1, 0.6, -0.5, 0.3};
+  const Dataset data = GenerateProbitDesign(design);
+  const SplitPlan plan = MonteCarloSplits(data.n_rows(), 5, 0.25, 9, data.label());
+  RobustnessOptions options;
+  options.grid_points = 21;
+  const RobustnessResult r = ExplainRobustness(data, plan, options);
+  const std::size_t p = r.n_features();
+  const std::size_t g = r.fpr_grid.size();
+  ASSERT_EQ(g, 21U);
+  ASSERT_EQ(r.shap_roc_integrated_mean.size(), p);
+  ASSERT_EQ(r.shap_prc_integrated_std.size(), p);
+  const auto trapz = [](const std::vector<double>& x, const double* f) {
+    double sum = 0.0;
+    for (std::size_t k = 1; k < x.size(); ++k) sum += (x[k] - x[k - 1]) * (f[k] + f[k - 1]) / 2.0;
+    return sum;
+  };
+  std::vector<std::vector<double>> roc(p), prc(p);
+  for (const Split& split : plan) {
+    const RobustnessResult alone = ExplainRobustness(data, {split}, options);
+    for (std::size_t i = 0; i < p; ++i) {
+      roc[i].push_back(trapz(alone.fpr_grid, alone.shap_roc_mean.data() + i * g));
+      prc[i].push_back(trapz(alone.recall_grid, alone.shap_prc_mean.data() + i * g));
+    }
+  }
+  const auto mean_std = [](const std::vector<double>& v) {
+    double mean = 0.0;
+    for (const double x : v) mean += x;
+    mean /= static_cast<double>(v.size());
+    double var = 0.0;
+    for (const double x : v) var += (x - mean) * (x - mean);
+    return std::pair{mean, std::sqrt(var / static_cast<double>(v.size()))};
+  };
+  double largest_gap = 0.0;
+  for (std::size_t i = 0; i < p; ++i) {
+    const auto [roc_mean, roc_std] = mean_std(roc[i]);
+    const auto [prc_mean, prc_std] = mean_std(prc[i]);
+    EXPECT_NEAR(r.shap_roc_integrated_mean[i], roc_mean, 1e-14) << i;
+    EXPECT_NEAR(r.shap_roc_integrated_std[i], roc_std, 1e-14) << i;
+    EXPECT_NEAR(r.shap_prc_integrated_mean[i], prc_mean, 1e-14) << i;
+    EXPECT_NEAR(r.shap_prc_integrated_std[i], prc_std, 1e-14) << i;
+    EXPECT_GT(roc_std, 1e-4) << i;  // the bands are real, not a copy of one split
+    EXPECT_NEAR(r.shap_roc_integrated_mean[i], r.eq12_integral[i], 1e-14) << i;
+    EXPECT_NEAR(r.shap_roc_integrated_mean[i], trapz(r.fpr_grid, r.shap_roc_mean.data() + i * g), 1e-14) << i;
+    EXPECT_NEAR(r.shap_prc_integrated_mean[i], trapz(r.recall_grid, r.shap_prc_mean.data() + i * g), 1e-14)
+        << i;
+    largest_gap = std::max(largest_gap, std::abs(r.shap_roc_integrated_mean[i] - r.phi_auc_mean[i]));
+  }
+  EXPECT_GT(largest_gap, 1e-6);
+  EXPECT_NEAR(largest_gap, r.eq12_gap, 1e-14);
 }
 
 // Section 4.4 / Fig. 12: a duplicated feature is a symmetric player and gets the same value for
@@ -397,6 +466,10 @@ TEST(RetrainGame, MonteCarloBandsAreBitwiseIdenticalForOneTwoFourThreads) {
       EXPECT_EQ(a.shap_roc_std, b.shap_roc_std);
       EXPECT_EQ(a.shap_prc_mean, b.shap_prc_mean);
       EXPECT_EQ(a.shap_prc_std, b.shap_prc_std);
+      EXPECT_EQ(a.shap_roc_integrated_mean, b.shap_roc_integrated_mean);
+      EXPECT_EQ(a.shap_roc_integrated_std, b.shap_roc_integrated_std);
+      EXPECT_EQ(a.shap_prc_integrated_mean, b.shap_prc_integrated_mean);
+      EXPECT_EQ(a.shap_prc_integrated_std, b.shap_prc_integrated_std);
       EXPECT_EQ(a.coalition_auc, b.coalition_auc);
       EXPECT_EQ(a.metrics[0].phi_mean, b.metrics[0].phi_mean);
       EXPECT_EQ(a.metrics[0].phi_std, b.metrics[0].phi_std);

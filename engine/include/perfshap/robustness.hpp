@@ -166,6 +166,12 @@ struct PERFSHAP_EXPORT RobustnessResult {
   /** The PR curve read at the recall grid (precision of the full model) and ShapPRC (eq. 16). */
   std::vector<double> recall_grid, precision_mean, precision_std;
   std::vector<double> shap_prc_mean, shap_prc_std;
+  /** Per player, the grid trapezoid (GridTrapezoid, numpy trapz over fpr_grid) of its ShapROC
+   *  curve in each split, then mean and std over the splits: the ShapAUC that the authors'
+   *  ShapROC script prints (it depends on the strategy). n values each, in the players' order. */
+  std::vector<double> shap_roc_integrated_mean, shap_roc_integrated_std;
+  /** The same for the ShapPRC curve over recall_grid (the ShapAUPRC of their ShapPRC script). */
+  std::vector<double> shap_prc_integrated_mean, shap_prc_integrated_std;
 
   /** Extra scalar metrics, in the order of RobustnessOptions::extra_metrics. */
   std::vector<RobustnessMetricResult> metrics;
@@ -174,8 +180,9 @@ struct PERFSHAP_EXPORT RobustnessResult {
    *  row-major; v(empty) = 0.5. Kept when n_splits x 2^n <= 2^22, else empty. */
   std::vector<double> coalition_auc;
 
-  /** Eq. (12): per player, the trapezoid integral over the FPR grid of the mean ShapROC curve,
-   *  and phi^AUC minus it; eq12_gap = the largest |difference|. */
+  /** Eq. (12): per player, the trapezoid integral over the FPR grid of the mean ShapROC curve
+   *  (shap_roc_integrated_mean up to rounding, by linearity), and phi^AUC minus it; eq12_gap =
+   *  the largest |difference|. */
   std::vector<double> eq12_integral, eq12_difference;
   double eq12_gap = 0;
 
