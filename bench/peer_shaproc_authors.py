@@ -15,16 +15,19 @@ authors' published scripts, not from their code:
   * the grid is the same j * 0.01 values; a grid point g hit exactly (raw x == g) takes the
     largest y there under every strategy; otherwise L / R = the nearest merged points left /
     right of g: optimistic y_R, pessimistic y_L, interpolation y_L + (y_R - y_L)(g - x_L)/(x_R - x_L);
-  * ShapAUC = numpy trapz(dx=0.01) over the grid of the ShapROC values, i.e. per coalition
-    trapz(tpr(g) - g); ShapAUPRC the same for precision(r) - b (b = 0.5 in the paper).
-    (ARCHITECTURE.md words this as "trapezoid of (TPR - FPR) over the merged curve"; the published
-    scripts -- GitHub GuilhermePelegrina/Test, main_ShapROC.py / main_ShapPRC.py -- integrate the
-    strategy's grid readings, `trapz(shapley_tpr_..., dx=step)`, which is why the paper's Fig. 7
-    ShapAUC depends on the strategy. This script and perfshap follow the scripts.)
+  * two different areas, as the published scripts (GitHub GuilhermePelegrina/Test) compute them:
+    - their ShapAUC / ShapAUPRC scripts (main_ShapAUC.py / main_ShapAUPRC.py) explain each
+      coalition's own area, numpy trapz(TPR - FPR, x=FPR) over its merged ROC knots and
+      trapz(precision - b, x=recall) over its merged PR knots from recall 0 to 1 (b = 0.5 in the
+      paper): perfshap's thresholds-mode `phi` and `phi_auprc`, the same for every strategy;
+    - their ShapROC / ShapPRC scripts (main_ShapROC.py / main_ShapPRC.py) print numpy
+      trapz(dx=0.01) of each feature's ShapROC / ShapPRC curve, which depends on the strategy
+      (the paper's Fig. 7): perfshap's `shap_roc_integrated` and `shap_prc_integrated`.
 
 One extension, which the scripts lack (they fail with an IndexError there): when rows with
 p = 0 exactly keep the largest x below 1, the curve is closed by the all-positive point (1, 1)
-for ROC and (1, prevalence) for PR. perfshap does the same.
+for ROC and (1, prevalence) for PR, for the grid readings and the own areas alike. perfshap does
+the same.
 
 Usage:
   /usr/bin/python3 bench/peer_shaproc_authors.py vectors
@@ -32,8 +35,11 @@ Usage:
       built here by the same integer formulas as in the test).
   /usr/bin/python3 bench/peer_shaproc_authors.py banknote [--split ../shared/refs/shapauc/banknote_gnb_seed0.json]
       [--data ../shared/data/banknote.csv] [--baseline 0.5] [--json OUT.json]
-      every coalition of a GaussianNB on the reference split, the three strategies, and the
-      Shapley values of ShapAUC, ShapROC, ShapPRC and ShapAUPRC (exact formula), timed.
+      every coalition of a GaussianNB on the reference split and the Shapley values (exact
+      formula) of the own areas (ShapAUC, ShapAUPRC), and for the three strategies of ShapROC
+      and ShapPRC and their grid integrals, timed. tests/data/shaproc_banknote_peer.json is
+        /usr/bin/python3 bench/peer_shaproc_authors.py banknote --json tests/data/shaproc_banknote_peer.json
+      (numpy 1.24.2, scikit-learn 1.2.1).
 """
 import argparse
 import itertools
@@ -123,12 +129,17 @@ def coalition_values(y, p, strategy, t_count=101, baseline=0.5):
     tpr_g = read_grid(fpr, tpr, roc_x, roc_y, grid, strategy)
     pre_g = read_grid(rec, pre, pr_x, pr_y, grid, strategy)
     dx = 0.01 if t_count == 101 else 1.0 / (t_count - 1)
+    knots_fpr, knots_tpr = np.array(roc_x), np.array(roc_y)
+    knots_rec, knots_pre = np.array(pr_x), np.array(pr_y)
     return {
         "tpr": tpr_g,
         "precision": pre_g,
-        "auc_gain": float(np.trapz(tpr_g - grid, dx=dx)),
-        "auprc_gain": float(np.trapz(pre_g - baseline, dx=dx)),
-        "auprc": float(np.trapz(pre_g, dx=dx)),
+        # The own areas (ShapAUC / ShapAUPRC scripts): over the merged knots, not the grid.
+        "area_auc_gain": float(np.trapz(knots_tpr - knots_fpr, knots_fpr)),
+        "area_auprc_gain": float(np.trapz(knots_pre - baseline, knots_rec)),
+        # The grid integrals of the readings (by linearity, those of the ShapROC / ShapPRC curves).
+        "grid_auc_gain": float(np.trapz(tpr_g - grid, dx=dx)),
+        "grid_auprc_gain": float(np.trapz(pre_g - baseline, dx=dx)),
     }
 
 
@@ -167,8 +178,10 @@ def print_vectors():
         for strategy in STRATEGIES:
             v = coalition_values(y, p, strategy)
             print(f"# {name} {strategy}")
-            print(f"auc_gain {v['auc_gain']:.17g}")
-            print(f"auprc_gain {v['auprc_gain']:.17g}")
+            print(f"area_auc_gain {v['area_auc_gain']:.17g}")
+            print(f"area_auprc_gain {v['area_auprc_gain']:.17g}")
+            print(f"grid_auc_gain {v['grid_auc_gain']:.17g}")
+            print(f"grid_auprc_gain {v['grid_auprc_gain']:.17g}")
             print(f"sum_tpr {math.fsum(v['tpr'].tolist()):.17g}")
             print(f"sum_precision {math.fsum(v['precision'].tolist()):.17g}")
             print("tpr_at " + ", ".join(f"{v['tpr'][j]:.17g}" for j in CHECK_POINTS))
@@ -204,40 +217,53 @@ def run_banknote(args):
     train, test = np.array(split["train_rows"]), np.array(split["test_rows"])
     n = x_all.shape[1]
     t0 = time.perf_counter()
-    payoffs = {s: {"auc": [], "tpr": [], "precision": [], "auprc": []} for s in STRATEGIES}
+    # The own areas do not depend on the strategy: one list for all three.
+    area_auc, area_auprc = [], []
+    payoffs = {s: {"tpr": [], "precision": []} for s in STRATEGIES}
     grid = thresholds(101)
     for mask in range(1 << n):
         cols = [i for i in range(n) if mask >> i & 1]
         if not cols:  # the random classifier: every payoff 0
+            area_auc.append(0.0)
+            area_auprc.append(0.0)
             for s in STRATEGIES:
-                payoffs[s]["auc"].append(0.0)
                 payoffs[s]["tpr"].append(np.zeros(len(grid)))
                 payoffs[s]["precision"].append(np.zeros(len(grid)))
-                payoffs[s]["auprc"].append(0.0)
             continue
         model = GaussianNB().fit(x_all[np.ix_(train, cols)], y_all[train])
         p = model.predict_proba(x_all[np.ix_(test, cols)])[:, 1]
         for s in STRATEGIES:
             v = coalition_values(y_all[test], p, s, baseline=args.baseline)
-            payoffs[s]["auc"].append(v["auc_gain"])
+            if s == STRATEGIES[0]:
+                area_auc.append(v["area_auc_gain"])
+                area_auprc.append(v["area_auprc_gain"])
+            assert (v["area_auc_gain"], v["area_auprc_gain"]) == (area_auc[-1], area_auprc[-1])
             payoffs[s]["tpr"].append(v["tpr"] - grid)
             payoffs[s]["precision"].append(v["precision"] - args.baseline)
-            payoffs[s]["auprc"].append(v["auprc_gain"])
-    out = {"features": names, "grid": grid.tolist(), "baseline": args.baseline}
+    import sklearn
+    out = {"generated_by": f"/usr/bin/python3 bench/peer_shaproc_authors.py {' '.join(sys.argv[1:])} "
+                           f"(numpy {np.__version__}, scikit-learn {sklearn.__version__})",
+           "features": names, "grid": grid.tolist(), "baseline": args.baseline,
+           # ShapAUC / ShapAUPRC scripts: each coalition's own area and its Shapley values.
+           "coalition_auc_gain": area_auc, "coalition_auprc_gain": area_auprc,
+           "phi_auc": shapley(area_auc, n).tolist(), "phi_auprc": shapley(area_auprc, n).tolist()}
     for s in STRATEGIES:
+        shap_roc = shapley(np.array(payoffs[s]["tpr"]), n)
+        shap_prc = shapley(np.array(payoffs[s]["precision"]), n)
         out[s] = {
-            "coalition_auc_gain": payoffs[s]["auc"],
-            "coalition_auprc_gain": payoffs[s]["auprc"],
-            "phi_auc": shapley(payoffs[s]["auc"], n).tolist(),
-            "phi_auprc": shapley(payoffs[s]["auprc"], n).tolist(),
-            "shap_roc": shapley(np.array(payoffs[s]["tpr"]), n).tolist(),
-            "shap_prc": shapley(np.array(payoffs[s]["precision"]), n).tolist(),
+            "shap_roc": shap_roc.tolist(),
+            "shap_prc": shap_prc.tolist(),
+            # ShapROC / ShapPRC scripts: trapz(dx=step) of each feature's curve.
+            "shap_roc_integrated": [float(np.trapz(shap_roc[i], dx=0.01)) for i in range(n)],
+            "shap_prc_integrated": [float(np.trapz(shap_prc[i], dx=0.01)) for i in range(n)],
         }
     elapsed = time.perf_counter() - t0
     out["loop_seconds"] = elapsed
+    print("areas", "phi_auc", " ".join(f"{v:.12f}" for v in out["phi_auc"]),
+          "phi_auprc", " ".join(f"{v:.12f}" for v in out["phi_auprc"]))
     for s in STRATEGIES:
-        print(s, "phi_auc", " ".join(f"{v:.12f}" for v in out[s]["phi_auc"]),
-              "phi_auprc", " ".join(f"{v:.12f}" for v in out[s]["phi_auprc"]))
+        print(s, "shap_roc_integrated", " ".join(f"{v:.12f}" for v in out[s]["shap_roc_integrated"]),
+              "shap_prc_integrated", " ".join(f"{v:.12f}" for v in out[s]["shap_prc_integrated"]))
     print(f"loop {elapsed:.3f} s")
     if args.json:
         with open(args.json, "w") as f:

@@ -382,15 +382,19 @@ void RunRobustness(const RobustnessCliOptions& o) {
     return text;
   };
   s << "  " << pad("feature", width) << pad("phi(AUC)", cell_width) << pad("phi(AUPRC)", cell_width)
-    << "phi(TPR @ FPR " << Fmt("%g", r.fpr_grid[slice]) << ")\n";
+    << pad("trapz(ROC)", cell_width) << pad("trapz(PRC)", cell_width) << "phi(TPR @ FPR "
+    << Fmt("%g", r.fpr_grid[slice]) << ")\n";
   for (std::size_t i : ByMagnitude(r.phi_auc_mean)) {
     const auto cell = [&](double m, double sd) {
       return n_splits > 1 ? Fmt("%+.4f", m) + " +- " + Fmt("%.4f", sd) : Fmt("%+.6f", m);
     };
     s << "  " << pad(r.features[i], width) << pad(cell(r.phi_auc_mean[i], r.phi_auc_std[i]), cell_width)
       << pad(cell(r.phi_auprc_mean[i], r.phi_auprc_std[i]), cell_width)
+      << pad(cell(r.shap_roc_integrated_mean[i], r.shap_roc_integrated_std[i]), cell_width)
+      << pad(cell(r.shap_prc_integrated_mean[i], r.shap_prc_integrated_std[i]), cell_width)
       << cell(r.shap_roc_mean[i * nf + slice], r.shap_roc_std[i * nf + slice]) << "\n";
   }
+  s << "  trapz(ROC), trapz(PRC): grid trapezoid of the feature's ShapROC / ShapPRC curve\n";
   for (const auto& m : r.metrics) {
     s << "  " << RobustnessMetricName(m.metric) << ": " << Banded(m.value_mean, m.value_std, n_splits)
       << " = prior-only model " << Banded(m.base_mean, m.base_std, n_splits) << " + sum of phi\n";
@@ -431,6 +435,12 @@ void RunRobustness(const RobustnessCliOptions& o) {
   result["prc_baseline_value"] = r.prc_baseline_mean;
   result["phi_auprc"] = NamedValues(r.features, r.phi_auprc_mean);
   result["phi_auprc_std"] = NamedValues(r.features, r.phi_auprc_std);
+  // Per feature, in the order of "features": mean and std over the splits of the grid
+  // trapezoid of its ShapROC / ShapPRC curve.
+  result["shap_roc_integrated"] =
+      Json{{"mean", r.shap_roc_integrated_mean}, {"std", r.shap_roc_integrated_std}};
+  result["shap_prc_integrated"] =
+      Json{{"mean", r.shap_prc_integrated_mean}, {"std", r.shap_prc_integrated_std}};
   Json curves;
   curves["fpr"] = r.fpr_grid;
   curves["tpr_mean"] = r.tpr_mean;

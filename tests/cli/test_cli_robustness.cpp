@@ -73,10 +73,19 @@ TEST(RobustnessCli, BanknoteReferenceSplitWritesTheIssueKeysAndFiles) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(run.out.empty());
   const auto j = ReadJson(out / "result.json");
-  for (const char* key : {"method", "features", "value", "base", "phi", "phi_std", "auprc", "phi_auprc", "curves",
-                          "coalition_values", "eq12_gap", "n_trainings", "seed", "threads", "elapsed_seconds",
-                          "version"})
+  for (const char* key : {"method", "features", "value", "base", "phi", "phi_std", "auprc", "phi_auprc",
+                          "curves", "coalition_values", "eq12_gap", "n_trainings", "seed", "threads",
+                          "elapsed_seconds", "version", "shap_roc_integrated", "shap_prc_integrated"})
     EXPECT_TRUE(j.contains(key)) << key;
+  // Per feature, in the order of "features": {"mean": [...], "std": [...]}; with one split the
+  // mean is Eq. (12)'s integral of the ShapROC curve.
+  for (const char* key : {"shap_roc_integrated", "shap_prc_integrated"}) {
+    EXPECT_EQ(j[key]["mean"].size(), 4U) << key;
+    EXPECT_EQ(j[key]["std"].size(), 4U) << key;
+  }
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_NEAR(j["shap_roc_integrated"]["mean"][i].get<double>(),
+                j["eq12"]["integral"][j["features"][i].get<std::string>()].get<double>(), 1e-15);
   for (const char* key : {"fpr", "tpr_mean", "tpr_std", "shap_roc", "recall", "precision_mean", "precision_std",
                           "shap_prc"})
     EXPECT_TRUE(j["curves"].contains(key)) << key;
@@ -119,7 +128,8 @@ TEST(RobustnessCli, BanknoteReferenceSplitWritesTheIssueKeysAndFiles) {
 }
 
 // --curve-points thresholds:101 through the CLI (sorted --split rows) equals the authors'
-// procedure on the reference split.
+// procedure on the reference split: phi / phi_auprc their ShapAUC / ShapAUPRC scripts (own
+// areas), shap_roc_integrated / shap_prc_integrated and the curves their ShapROC / ShapPRC ones.
 TEST(RobustnessCli, ThresholdsModeMatchesTheAuthorsScripts) {
   Reference ref;
   if (!LoadReference(ref)) GTEST_SKIP() << "../shared is absent";
@@ -134,14 +144,23 @@ TEST(RobustnessCli, ThresholdsModeMatchesTheAuthorsScripts) {
     const auto& want = peer[strategy];
     for (std::size_t i = 0; i < 4; ++i) {
       const std::string f = j["features"][i];
-      EXPECT_NEAR(j["phi"][f].get<double>(), want["phi_auc"][i].get<double>(), 1e-12) << strategy << f;
-      EXPECT_NEAR(j["phi_auprc"][f].get<double>(), want["phi_auprc"][i].get<double>(), 1e-12) << strategy << f;
+      EXPECT_NEAR(j["phi"][f].get<double>(), peer["phi_auc"][i].get<double>(), 1e-13) << strategy << f;
+      EXPECT_NEAR(j["phi_auprc"][f].get<double>(), peer["phi_auprc"][i].get<double>(), 1e-13)
+          << strategy << f;
+      EXPECT_NEAR(j["shap_roc_integrated"]["mean"][i].get<double>(),
+                  want["shap_roc_integrated"][i].get<double>(), 1e-13)
+          << strategy << f;
+      EXPECT_NEAR(j["shap_prc_integrated"]["mean"][i].get<double>(),
+                  want["shap_prc_integrated"][i].get<double>(), 1e-13)
+          << strategy << f;
+      EXPECT_EQ(j["shap_roc_integrated"]["std"][i].get<double>(), 0.0);
+      EXPECT_EQ(j["shap_prc_integrated"]["std"][i].get<double>(), 0.0);
       for (std::size_t g = 0; g < 101; ++g) {
         EXPECT_NEAR(j["curves"]["shap_roc"][f]["mean"][g].get<double>(), want["shap_roc"][i][g].get<double>(), 1e-12);
         EXPECT_NEAR(j["curves"]["shap_prc"][f]["mean"][g].get<double>(), want["shap_prc"][i][g].get<double>(), 1e-12);
       }
     }
-    EXPECT_LE(j["eq12_gap"].get<double>(), 1e-12);
+    EXPECT_NEAR(j["value"].get<double>(), 0.5 + peer["coalition_auc_gain"][15].get<double>(), 1e-15);
   }
 }
 

@@ -5,20 +5,25 @@
 // retraining). Reference numbers:
 // - ../shared/refs/shapauc/banknote_gnb_seed0.json: sklearn 1.2.1 GaussianNB on banknote, every
 //   coalition's test AUC and the ShapAUC values (see its README);
-// - tests/data/shaproc_banknote_peer.json: the authors' 101-threshold procedure on that split, for
-//   the three strategies, written by
+// - tests/data/shaproc_banknote_peer.json: the authors' 101-threshold procedure on that split: the
+//   coalitions' own areas and their Shapley values (ShapAUC / ShapAUPRC scripts), and for the
+//   three strategies the ShapROC / ShapPRC curves and their grid integrals, written by
 //     /usr/bin/python3 bench/peer_shaproc_authors.py banknote --json tests/data/shaproc_banknote_peer.json
 //   (sklearn 1.2.1 GaussianNB().fit(...).predict_proba(...)[:, 1] per coalition, the reference's
 //   train-row order; exact Shapley formula in Python).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <span>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "common/vector_kernels.hpp"
@@ -154,15 +159,19 @@ TEST(RetrainGame, EfficiencyHoldsForEveryOutput) {
   EXPECT_NEAR(values.base[game.curve_outputs() + 1], Accuracy(y, zeros), 1e-15);
 }
 
-// Acceptance: --curve-points thresholds:101 reproduces the authors' ShapROC / ShapPRC curves and
-// their ShapAUC / ShapAUPRC for the three strategies. perfshap's GaussianNB probabilities equal
-// sklearn's to the last bits or so; the 101-threshold counts then agree exactly (no probability
-// lies within rounding of a threshold), so the numbers agree to the Shapley sums' rounding.
+// Acceptance: --curve-points thresholds:101 reproduces the authors' scripts for the three
+// strategies: phi / phi_auprc are the Shapley values of each coalition's own areas (their
+// ShapAUC / ShapAUPRC scripts, the same for every strategy), the ShapROC / ShapPRC curves and
+// their grid integrals those of their ShapROC / ShapPRC scripts. perfshap's GaussianNB
+// probabilities equal sklearn's to the last bits or so; the 101-threshold counts then agree
+// exactly (no probability lies within rounding of a threshold), so the numbers agree to the
+// trapezoids' and the Shapley sums' rounding.
 TEST(RetrainGame, ThresholdsModeReproducesTheAuthorsScripts) {
   BanknoteCase c;
   if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
   const auto peer = ReadJson(testing::FixturePath("shaproc_banknote_peer.json"));
   double max_err = 0.0;
+  std::vector<RobustnessResult> runs;
   for (const char* strategy : {"optimistic", "pessimistic", "interpolation"}) {
     RobustnessOptions options;
     ParseCurvePoints("thresholds:101", options.curves);
@@ -171,25 +180,223 @@ TEST(RetrainGame, ThresholdsModeReproducesTheAuthorsScripts) {
     const auto& ref = peer[strategy];
     const auto check = [&](double got, double want, const std::string& what) {
       max_err = std::max(max_err, std::abs(got - want));
-      EXPECT_NEAR(got, want, 1e-12) << strategy << " " << what;
+      EXPECT_NEAR(got, want, 1e-13) << strategy << " " << what;
     };
-    const auto auc_gain = ref["coalition_auc_gain"].get<std::vector<double>>();
+    const auto auc_gain = peer["coalition_auc_gain"].get<std::vector<double>>();
     for (std::size_t s = 0; s < 16; ++s) check(r.coalition_auc[s] - 0.5, auc_gain[s], "coalition " + std::to_string(s));
     ASSERT_EQ(r.fpr_grid, peer["grid"].get<std::vector<double>>());
+    double sum_auc = 0.0;
+    double sum_auprc = 0.0;
     for (std::size_t i = 0; i < 4; ++i) {
       const std::string f = r.features[i];
-      check(r.phi_auc_mean[i], ref["phi_auc"][i].get<double>(), "phi_auc " + f);
-      check(r.phi_auprc_mean[i], ref["phi_auprc"][i].get<double>(), "phi_auprc " + f);
+      check(r.phi_auc_mean[i], peer["phi_auc"][i].get<double>(), "phi_auc " + f);
+      check(r.phi_auprc_mean[i], peer["phi_auprc"][i].get<double>(), "phi_auprc " + f);
+      check(r.shap_roc_integrated_mean[i], ref["shap_roc_integrated"][i].get<double>(),
+            "shap_roc_integrated " + f);
+      check(r.shap_prc_integrated_mean[i], ref["shap_prc_integrated"][i].get<double>(),
+            "shap_prc_integrated " + f);
+      EXPECT_EQ(r.shap_roc_integrated_std[i], 0.0);
       for (std::size_t j = 0; j < 101; ++j) {
         check(r.shap_roc_mean[i * 101 + j], ref["shap_roc"][i][j].get<double>(), "shap_roc " + f + " " + std::to_string(j));
         check(r.shap_prc_mean[i * 101 + j], ref["shap_prc"][i][j].get<double>(), "shap_prc " + f + " " + std::to_string(j));
       }
+      sum_auc += r.phi_auc_mean[i];
+      sum_auprc += r.phi_auprc_mean[i];
     }
-    // The scripts' ShapAUC is the grid trapezoid of the ShapROC curves: Eq. (12) holds up to
-    // rounding by construction.
-    EXPECT_LE(r.eq12_gap, 1e-12) << strategy;
+    // Efficiency: the own areas of the full model, AUC = 0.5 + sum phi, AUPRC = 0.5 + sum phi.
+    EXPECT_NEAR(r.auc_mean, 0.5 + peer["coalition_auc_gain"][15].get<double>(), 1e-15);
+    EXPECT_NEAR(r.auprc_mean, 0.5 + peer["coalition_auprc_gain"][15].get<double>(), 1e-15);
+    EXPECT_NEAR(sum_auc, r.auc_mean - 0.5, 1e-15);
+    EXPECT_NEAR(sum_auprc, r.auprc_mean - 0.5, 1e-15);
+    // Eq. (12): the grid integral of the mean ShapROC curve is shap_roc_integrated (one split).
+    for (std::size_t i = 0; i < 4; ++i)
+      EXPECT_NEAR(r.eq12_integral[i], r.shap_roc_integrated_mean[i], 1e-15) << strategy;
+    runs.push_back(r);
+  }
+  // Strategy independence of the own areas: bitwise, while the integrated curves do depend on it.
+  for (std::size_t t = 1; t < runs.size(); ++t) {
+    EXPECT_EQ(runs[t].phi_auc_mean, runs[0].phi_auc_mean);
+    EXPECT_EQ(runs[t].phi_auprc_mean, runs[0].phi_auprc_mean);
+    EXPECT_EQ(runs[t].coalition_auc, runs[0].coalition_auc);
+    EXPECT_EQ(runs[t].auprc_mean, runs[0].auprc_mean);
+    EXPECT_GT(std::abs(runs[t].shap_roc_integrated_mean[0] - runs[0].shap_roc_integrated_mean[0]), 1e-3);
   }
   RecordProperty("max_err", Sci(max_err));
+}
+
+// The authors' ShapAUC / ShapAUPRC scripts written out literally for one coalition's
+// probabilities: thresholds j * 0.01, positive iff p > t, the (x, y) points sorted by x with
+// equal x merged into the largest y, closed at x = 1 (ROC (1, 1), PR (1, prevalence)), then the
+// trapezoid of (TPR - FPR) over FPR and of (precision - b) over recall.
+std::pair<double, double> ScriptOwnAreas(std::span<const double> y, std::span<const double> p, double b) {
+  double positives = 0.0;
+  for (const double v : y) positives += v;
+  const double negatives = static_cast<double>(y.size()) - positives;
+  std::vector<std::pair<double, double>> roc;
+  std::vector<std::pair<double, double>> pr;
+  for (int j = 0; j <= 100; ++j) {
+    const double t = j * 0.01;
+    double tp = 0.0;
+    double fp = 0.0;
+    for (std::size_t r = 0; r < y.size(); ++r)
+      if (p[r] > t) (y[r] == 1.0 ? tp : fp) += 1.0;
+    roc.emplace_back(fp / negatives, tp / positives);
+    pr.emplace_back(tp / positives, tp + fp > 0.0 ? tp / (tp + fp) : 1.0);
+  }
+  const auto area = [](std::vector<std::pair<double, double>> points, double closing_y, bool minus_x,
+                       double shift) {
+    std::sort(points.begin(), points.end());
+    std::vector<std::pair<double, double>> knots;
+    for (const auto& q : points) {
+      if (!knots.empty() && knots.back().first == q.first)
+        knots.back().second = std::max(knots.back().second, q.second);
+      else
+        knots.push_back(q);
+    }
+    if (knots.back().first < 1.0) knots.emplace_back(1.0, closing_y);
+    double sum = 0.0;
+    for (std::size_t k = 1; k < knots.size(); ++k) {
+      const double f0 = knots[k - 1].second - (minus_x ? knots[k - 1].first : shift);
+      const double f1 = knots[k].second - (minus_x ? knots[k].first : shift);
+      sum += (knots[k].first - knots[k - 1].first) * (f0 + f1) / 2.0;
+    }
+    return sum;
+  };
+  return {area(roc, 1.0, true, 0.0), area(pr, positives / static_cast<double>(y.size()), false, b)};
+}
+
+// Thresholds mode, brute force: phi and phi_auprc are the Shapley values (formula written out)
+// of the coalitions' own areas computed literally from each coalition's probabilities, for both
+// baselines b (0.5, and the split's test prevalence: v(A) = trapz(precision - b, recall)), for
+// every strategy (bitwise the same); efficiency: sum phi = area(N) - area(empty) = AUC - 0.5.
+TEST(RetrainGame, ThresholdsModePhiIsShapleyOfOwnAreasForEveryStrategy) {
+  ProbitDesign design;
+  design.n_rows = 300;
+  design.variances = {1.0, 1.5, 0.7, 1.0};
+  design.beta = {-0.3, 0.7, -0.4, 0.2, 0.0};
+  const Dataset data = GenerateProbitDesign(design);
+  const Split split = HoldoutSplit(data.n_rows(), 0.3, 3, data.label());
+  const std::vector<std::size_t> columns{0, 1, 2, 3};
+  constexpr int n = 4;
+  const auto prepared_ptr = testing::PrepareSplit("gnb", data, columns, split.train, split.test);
+  const PreparedSplit& prepared = *prepared_ptr;
+  const auto trainer = prepared.MakeFitter();
+  const auto y = prepared.test_labels();
+  const double prevalence = detail::TestPrevalence(prepared);
+  for (const PrcBaseline baseline : {PrcBaseline::kHalf, PrcBaseline::kPrevalence}) {
+    const double b = baseline == PrcBaseline::kHalf ? 0.5 : prevalence;
+    std::vector<double> v_auc(1 << n, 0.0);
+    std::vector<double> v_auprc(1 << n, 0.0);
+    std::vector<double> p(y.size());
+    for (Coalition s = 1; s < (Coalition{1} << n); ++s) {
+      trainer->Score(s, p, ScoreScale::kProbability);
+      std::tie(v_auc[s], v_auprc[s]) = ScriptOwnAreas(y, p, b);
+    }
+    std::vector<RobustnessResult> runs;
+    for (const char* strategy : {"optimistic", "pessimistic", "interpolation"}) {
+      RobustnessOptions options;
+      ParseCurvePoints("thresholds:101", options.curves);
+      options.curves.strategy = ParseGridStrategy(strategy);
+      options.prc_baseline = baseline;
+      runs.push_back(ExplainRobustness(data, {split}, options));
+    }
+    const RobustnessResult& r = runs[0];
+    const auto factorial = [](int m) {
+      double f = 1.0;
+      for (int j = 2; j <= m; ++j) f *= j;
+      return f;
+    };
+    double sum_auc = 0.0;
+    double sum_auprc = 0.0;
+    for (int i = 0; i < n; ++i) {
+      double phi_auc = 0.0;
+      double phi_auprc = 0.0;
+      for (Coalition s = 0; s < (Coalition{1} << n); ++s) {
+        if ((s >> i) & 1U) continue;
+        const int size = std::popcount(s);
+        const double w = factorial(size) * factorial(n - size - 1) / factorial(n);
+        phi_auc += w * (v_auc[s | (Coalition{1} << i)] - v_auc[s]);
+        phi_auprc += w * (v_auprc[s | (Coalition{1} << i)] - v_auprc[s]);
+      }
+      EXPECT_NEAR(r.phi_auc_mean[i], phi_auc, 1e-14) << i;
+      EXPECT_NEAR(r.phi_auprc_mean[i], phi_auprc, 1e-14) << i;
+      sum_auc += r.phi_auc_mean[i];
+      sum_auprc += r.phi_auprc_mean[i];
+    }
+    const Coalition all = (Coalition{1} << n) - 1;
+    EXPECT_NEAR(sum_auc, v_auc[all], 1e-14);
+    EXPECT_NEAR(sum_auprc, v_auprc[all], 1e-14);
+    EXPECT_NEAR(r.auc_mean - 0.5, v_auc[all], 1e-15);
+    EXPECT_NEAR(r.auprc_mean - b, v_auprc[all], 1e-15);
+    for (Coalition s = 1; s <= all; ++s) EXPECT_NEAR(r.coalition_auc[s] - 0.5, v_auc[s], 1e-15) << s;
+    for (std::size_t t = 1; t < runs.size(); ++t) {
+      EXPECT_EQ(runs[t].phi_auc_mean, r.phi_auc_mean);
+      EXPECT_EQ(runs[t].phi_auprc_mean, r.phi_auprc_mean);
+      EXPECT_EQ(runs[t].auc_mean, r.auc_mean);
+      EXPECT_EQ(runs[t].auprc_mean, r.auprc_mean);
+      EXPECT_EQ(runs[t].coalition_auc, r.coalition_auc);
+      EXPECT_NE(runs[t].shap_roc_integrated_mean, r.shap_roc_integrated_mean);  // this one reads the grid
+    }
+  }
+}
+
+// shap_roc_integrated / shap_prc_integrated in exact mode: per split the grid trapezoid of each
+// player's ShapROC / ShapPRC curve, mean and std over the splits. Checked against the curves of
+// each split solved alone (numpy trapz written out, population std over the splits); the mean is
+// Eq. (12)'s integral of the mean curve, and it is not phi^AUC (the exact AUC is no grid integral).
+TEST(RetrainGame, IntegratedCurvesAreTheGridTrapezoidPerSplitWithBands) {
+  ProbitDesign design;
+  design.n_rows = 400;
+  design.variances = {1.0, 1.0, 2.0};
+  design.beta = {0.1, 0.6, -0.5, 0.3};
+  const Dataset data = GenerateProbitDesign(design);
+  const SplitPlan plan = MonteCarloSplits(data.n_rows(), 5, 0.25, 9, data.label());
+  RobustnessOptions options;
+  options.grid_points = 21;
+  const RobustnessResult r = ExplainRobustness(data, plan, options);
+  const std::size_t p = r.n_features();
+  const std::size_t g = r.fpr_grid.size();
+  ASSERT_EQ(g, 21U);
+  ASSERT_EQ(r.shap_roc_integrated_mean.size(), p);
+  ASSERT_EQ(r.shap_prc_integrated_std.size(), p);
+  const auto trapz = [](const std::vector<double>& x, const double* f) {
+    double sum = 0.0;
+    for (std::size_t k = 1; k < x.size(); ++k) sum += (x[k] - x[k - 1]) * (f[k] + f[k - 1]) / 2.0;
+    return sum;
+  };
+  std::vector<std::vector<double>> roc(p), prc(p);
+  for (const Split& split : plan) {
+    const RobustnessResult alone = ExplainRobustness(data, {split}, options);
+    for (std::size_t i = 0; i < p; ++i) {
+      roc[i].push_back(trapz(alone.fpr_grid, alone.shap_roc_mean.data() + i * g));
+      prc[i].push_back(trapz(alone.recall_grid, alone.shap_prc_mean.data() + i * g));
+    }
+  }
+  const auto mean_std = [](const std::vector<double>& v) {
+    double mean = 0.0;
+    for (const double x : v) mean += x;
+    mean /= static_cast<double>(v.size());
+    double var = 0.0;
+    for (const double x : v) var += (x - mean) * (x - mean);
+    return std::pair{mean, std::sqrt(var / static_cast<double>(v.size()))};
+  };
+  double largest_gap = 0.0;
+  for (std::size_t i = 0; i < p; ++i) {
+    const auto [roc_mean, roc_std] = mean_std(roc[i]);
+    const auto [prc_mean, prc_std] = mean_std(prc[i]);
+    EXPECT_NEAR(r.shap_roc_integrated_mean[i], roc_mean, 1e-14) << i;
+    EXPECT_NEAR(r.shap_roc_integrated_std[i], roc_std, 1e-14) << i;
+    EXPECT_NEAR(r.shap_prc_integrated_mean[i], prc_mean, 1e-14) << i;
+    EXPECT_NEAR(r.shap_prc_integrated_std[i], prc_std, 1e-14) << i;
+    EXPECT_GT(roc_std, 1e-4) << i;  // the bands are real, not a copy of one split
+    EXPECT_NEAR(r.shap_roc_integrated_mean[i], r.eq12_integral[i], 1e-14) << i;
+    EXPECT_NEAR(r.shap_roc_integrated_mean[i], trapz(r.fpr_grid, r.shap_roc_mean.data() + i * g), 1e-14) << i;
+    EXPECT_NEAR(r.shap_prc_integrated_mean[i], trapz(r.recall_grid, r.shap_prc_mean.data() + i * g), 1e-14)
+        << i;
+    largest_gap = std::max(largest_gap, std::abs(r.shap_roc_integrated_mean[i] - r.phi_auc_mean[i]));
+  }
+  EXPECT_GT(largest_gap, 1e-6);
+  EXPECT_NEAR(largest_gap, r.eq12_gap, 1e-14);
 }
 
 // Section 4.4 / Fig. 12: a duplicated feature is a symmetric player and gets the same value for
@@ -262,6 +469,10 @@ TEST(RetrainGame, MonteCarloBandsAreBitwiseIdenticalForOneTwoFourThreads) {
       EXPECT_EQ(a.shap_roc_std, b.shap_roc_std);
       EXPECT_EQ(a.shap_prc_mean, b.shap_prc_mean);
       EXPECT_EQ(a.shap_prc_std, b.shap_prc_std);
+      EXPECT_EQ(a.shap_roc_integrated_mean, b.shap_roc_integrated_mean);
+      EXPECT_EQ(a.shap_roc_integrated_std, b.shap_roc_integrated_std);
+      EXPECT_EQ(a.shap_prc_integrated_mean, b.shap_prc_integrated_mean);
+      EXPECT_EQ(a.shap_prc_integrated_std, b.shap_prc_integrated_std);
       EXPECT_EQ(a.coalition_auc, b.coalition_auc);
       EXPECT_EQ(a.metrics[0].phi_mean, b.metrics[0].phi_mean);
       EXPECT_EQ(a.metrics[0].phi_std, b.metrics[0].phi_std);

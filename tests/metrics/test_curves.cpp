@@ -7,8 +7,9 @@
 // literally, and against hand-derived curves for the "f_a = f_b" case and grid points 0 and 1.
 // kThresholds is checked against bench/peer_shaproc_authors.py, a Python re-implementation of
 // the authors' 101-threshold procedure (thresholds j * 0.01, p > t, precision := 1 with no
-// positive prediction, sort + merge keeping the largest y, left/right-neighbour strategies,
-// numpy trapz(dx=0.01) over the grid). The golden numbers of kGolden below were printed by
+// positive prediction, sort + merge keeping the largest y, left/right-neighbour strategies; the
+// own areas numpy trapz over the merged knots, and the grid integrals numpy trapz(dx=0.01) over
+// the grid). The golden numbers of GoldenTable() and AreaTable() below were printed by
 //   /usr/bin/python3 bench/peer_shaproc_authors.py vectors
 // (numpy 1.24.2, '%.17g'); its case_small / case_large / case_imbalanced are SmallCase(),
 // LargeCase(), ImbalancedCase() here, built by the same literals and integer formulas.
@@ -275,8 +276,8 @@ TEST(CurveGridExact, NegativeOnTopGivesPrRunAtRecallZero) {
 struct Golden {
   const char* name;
   GridStrategy strategy;
-  double auc_gain;    // np.trapz(tpr(g) - g, dx=0.01)
-  double auprc_gain;  // np.trapz(precision(r) - 0.5, dx=0.01)
+  double grid_auc_gain;    // np.trapz(tpr(g) - g, dx=0.01)
+  double grid_auprc_gain;  // np.trapz(precision(r) - 0.5, dx=0.01)
   double sum_tpr;     // math.fsum of the 101 TPR readings
   double sum_precision;
   std::vector<double> tpr_at;        // at grid indices kCheckPoints
@@ -380,6 +381,24 @@ const std::vector<Golden>& GoldenTable() {
   return table;
 }
 
+// The own areas of the ShapAUC / ShapAUPRC scripts, the same for every strategy:
+// np.trapz(tpr - fpr, fpr) over the merged ROC knots, np.trapz(precision - 0.5, recall) over the
+// merged PR knots (the peer's area_auc_gain / area_auprc_gain).
+struct GoldenArea {
+  const char* name;
+  double auc_gain;
+  double auprc_gain;
+};
+
+const std::vector<GoldenArea>& AreaTable() {
+  static const std::vector<GoldenArea> table = {
+      {"small", 0.27407407407407408, 0.20608676000832865},
+      {"large", 0.25347500000000006, 0.21579341455697579},
+      {"imbalanced", 0.18506172839506171, 0.022548530100696226},
+  };
+  return table;
+}
+
 TEST(CurveGridThresholds, ReproducesTheAuthorsProcedure) {
   ASSERT_EQ(GoldenTable().size(), 9u);
   for (const Golden& gold : GoldenTable()) {
@@ -401,14 +420,62 @@ TEST(CurveGridThresholds, ReproducesTheAuthorsProcedure) {
     for (const double v : values.precision) sum_precision += v;
     EXPECT_NEAR(sum_tpr, gold.sum_tpr, 1e-12) << where;
     EXPECT_NEAR(sum_precision, gold.sum_precision, 1e-12) << where;
-    // The payoffs RetrainGame records: AUC - 0.5 first and AUPRC - b last.
+    // The payoffs RetrainGame records: AUC - 0.5 first and AUPRC - b last, the coalition's own
+    // areas; the grid payoffs in between integrate to the ShapROC / ShapPRC scripts' areas.
     std::vector<double> payoffs(evaluator.payoff_count());
     evaluator.WritePayoffs(values, 0.5, payoffs);
-    EXPECT_NEAR(payoffs.front(), gold.auc_gain, 1e-12) << where;
-    EXPECT_NEAR(payoffs.back(), gold.auprc_gain, 1e-12) << where;
-    EXPECT_NEAR(values.auc - 0.5, gold.auc_gain, 1e-12) << where;
-    EXPECT_NEAR(values.auprc_trapezoid - 0.5, gold.auprc_gain, 1e-12) << where;
+    const auto area = std::find_if(AreaTable().begin(), AreaTable().end(),
+                                   [&](const GoldenArea& a) { return std::string(a.name) == gold.name; });
+    ASSERT_NE(area, AreaTable().end());
+    EXPECT_NEAR(payoffs.front(), area->auc_gain, 1e-15) << where;
+    EXPECT_NEAR(payoffs.back(), area->auprc_gain, 1e-15) << where;
+    EXPECT_NEAR(values.auc - 0.5, area->auc_gain, 1e-15) << where;
+    EXPECT_NEAR(values.auprc_trapezoid - 0.5, area->auprc_gain, 1e-15) << where;
+    const std::span<const double> roc_payoffs(payoffs.data() + 1, 101);
+    const std::span<const double> prc_payoffs(payoffs.data() + 102, 101);
+    EXPECT_NEAR(GridTrapezoid(evaluator.fpr_grid(), roc_payoffs), gold.grid_auc_gain, 1e-15) << where;
+    EXPECT_NEAR(GridTrapezoid(evaluator.recall_grid(), prc_payoffs), gold.grid_auprc_gain, 1e-15) << where;
   }
+}
+
+// The areas come from the merged knots, never from the grid readings: bitwise the same for every
+// strategy, and the trapezoid over CurveGridScratch::roc() / pr() as written out here.
+TEST(CurveGridThresholds, AreasAreTheKnotsTrapezoidForEveryStrategy) {
+  for (const Case& c : {SmallCase(), LargeCase(), ImbalancedCase()}) {
+    std::vector<double> aucs;
+    std::vector<double> auprcs;
+    for (const GridStrategy strategy : kStrategies) {
+      const CurveGridEvaluator evaluator(Options(CurveMode::kThresholds, strategy));
+      CurveGridScratch scratch;
+      CurveGridValues values = evaluator.MakeValues();
+      evaluator.Evaluate(c.y, c.p, scratch, values);
+      aucs.push_back(values.auc);
+      auprcs.push_back(values.auprc_trapezoid);
+      for (const bool roc : {true, false}) {
+        const CurvePoints knots = roc ? scratch.roc() : scratch.pr();
+        ASSERT_EQ(knots.x.front(), 0.0);
+        ASSERT_EQ(knots.x.back(), 1.0);
+        double area = 0.0;
+        for (std::size_t k = 1; k < knots.x.size(); ++k)
+          area += (knots.x[k] - knots.x[k - 1]) * (knots.y[k] + knots.y[k - 1]) / 2.0;
+        EXPECT_NEAR(roc ? values.auc : values.auprc_trapezoid, area, 1e-15) << GridStrategyName(strategy);
+      }
+    }
+    for (std::size_t s = 1; s < aucs.size(); ++s) {
+      EXPECT_EQ(aucs[s], aucs[0]);
+      EXPECT_EQ(auprcs[s], auprcs[0]);
+    }
+  }
+}
+
+TEST(CurveGrid, GridTrapezoidIsNumpyTrapzOverTheGrid) {
+  // trapz([1, 3, 2], x=[0, 0.5, 2]) = 0.5 * 4 / 2 + 1.5 * 5 / 2 = 4.75; one point: 0.
+  const std::vector<double> grid = {0.0, 0.5, 2.0};
+  const std::vector<double> values = {1.0, 3.0, 2.0};
+  EXPECT_EQ(GridTrapezoid(grid, values), 4.75);
+  EXPECT_EQ(GridTrapezoid(std::span<const double>(grid).first(1), std::span<const double>(values).first(1)),
+            0.0);
+  EXPECT_THROW(GridTrapezoid(grid, std::span<const double>(values).first(2)), InvalidArgument);
 }
 
 TEST(CurveGridThresholds, MergedCurveIsSortedClosedAndStartsAtOrigin) {

@@ -56,7 +56,7 @@ struct CurveGridOptions {
   /// Recall values at which precision is read (ShapPRC, eq. 15).
   std::vector<double> recall_grid;
   GridStrategy strategy = GridStrategy::kInterpolation;
-  /// The AUPRC that WritePayoffs reports (kThresholds always uses its grid trapezoid).
+  /// The AUPRC that WritePayoffs reports (kThresholds always uses its knots' trapezoid).
   AuprcDefinition auprc = AuprcDefinition::kTrapezoid;
 };
 
@@ -74,6 +74,17 @@ struct CurveGridOptions {
  * @throws InvalidArgument when points < 2.
  */
 PERFSHAP_EXPORT std::vector<double> DefaultCurveGrid(CurveMode mode, int points = 101);
+
+/**
+ * @brief Trapezoid rule over a grid, numpy `trapz(values, x=grid)`:
+ * sum_k (grid[k+1] - grid[k]) (values[k] + values[k+1]) / 2, summed in index order
+ * (compensated). Paper eq. (9) / (12): the area under a ShapROC or ShapPRC curve read at a grid.
+ * @param grid G points (any order numpy would accept; perfshap grids increase).
+ * @param values G values, one per grid point.
+ * @return 0 for fewer than two points.
+ * @throws InvalidArgument when the lengths differ.
+ */
+PERFSHAP_EXPORT double GridTrapezoid(std::span<const double> grid, std::span<const double> values);
 
 /**
  * @brief Parses a --curve-points value: "exact", "thresholds" (T = 101) or "thresholds:T";
@@ -95,10 +106,13 @@ PERFSHAP_EXPORT const char* GridStrategyName(GridStrategy strategy);
  *
  * kExact: `auc` is RocAuc, `average_precision` AveragePrecision and `auprc_trapezoid`
  * AuprcTrapezoid of metric.hpp, bit for bit; they do not depend on the strategy.
- * kThresholds (the authors' scripts): `auc` = 0.5 + trapezoid over the FPR grid of
- * (tpr(g) - g) and `auprc_trapezoid` = trapezoid over the recall grid of precision(r), both of
- * the strategy's grid readings (their ShapAUC / ShapAUPRC integrate the ShapROC / ShapPRC
- * curves over the grid); areas span the grid, [0, 1] for the default grid.
+ * kThresholds (the authors' scripts): `auc` and `auprc_trapezoid` are the trapezoids over the
+ * coalition's own merged threshold curve (CurveGridScratch::roc() / pr(): knots from x = 0 to
+ * x = 1, x = FPR / recall), not over the grid readings, so they do not depend on the strategy.
+ * AUC - 0.5 and AUPRC - b are then the areas their ShapAUC / ShapAUPRC scripts explain,
+ * trapz(TPR - FPR, FPR) and trapz(precision - b, recall) over those knots (the trapezoid of x,
+ * resp. of b, over [0, 1] being 0.5, resp. b). The grid integrals of the ShapROC / ShapPRC
+ * curves that their ShapROC / ShapPRC scripts print are GridTrapezoid of the grid payoffs.
  * `average_precision` = sum (R_k - R_{k-1}) P_k over the merged threshold curve.
  */
 struct CurveGridValues {
@@ -234,7 +248,8 @@ class PERFSHAP_EXPORT CurveGridEvaluator {
    * @brief Writes the RetrainGame payoffs of one coalition, in this order:
    * AUC - 0.5 (eq. 5); tpr(f') - f' for each FPR grid point (eq. 7); precision(r') - b for each
    * recall grid point (eq. 15); AUPRC - b (eq. 13) with AUPRC per options().auprc (kThresholds:
-   * the grid trapezoid). The empty coalition (random classifier) has all payoffs 0.
+   * the trapezoid over the merged knots, CurveGridValues). The empty coalition (random
+   * classifier) has all payoffs 0.
    * @param prc_baseline b: 0.5 as in the paper, or the prevalence.
    * @param out payoff_count() values.
    */

@@ -148,21 +148,27 @@ struct PERFSHAP_EXPORT RobustnessResult {
   PrcBaseline prc_baseline = PrcBaseline::kHalf;
   std::size_t n_splits = 0;
 
-  /** AUC of the full model (all players) and 0.5, the random classifier (v(empty), eq. 5). */
+  /** AUC of the full model (all players) and 0.5, the random classifier (v(empty), eq. 5).
+   *  Thresholds mode: the trapezoid under the merged threshold ROC curve (CurveGridValues). */
   double auc_mean = 0, auc_std = 0;
   double base = 0.5;
-  /** phi^AUC (eq. 6): sum phi = AUC - 0.5 per split. */
+  /** phi^AUC (eq. 6): sum phi = AUC - 0.5 per split. Thresholds mode: the Shapley values of
+   *  each coalition's own area, trapz(TPR - FPR, FPR) over its merged threshold ROC knots (the
+   *  authors' ShapAUC script), the same for every strategy. */
   std::vector<double> phi_auc_mean, phi_auc_std;
   /** phi^AUC per split, n_splits x n row-major. */
   std::vector<double> phi_auc_by_split;
   /** Full-model AUC per split. */
   std::vector<double> auc_by_split;
 
-  /** AUPRC of the full model (trapezoid; thresholds mode: the authors' grid trapezoid). */
+  /** AUPRC of the full model (trapezoid; thresholds mode: over the merged threshold PR knots). */
   double auprc_mean = 0, auprc_std = 0;
   /** The baseline b (0.5, or the mean test prevalence). */
   double prc_baseline_mean = 0.5;
-  /** phi^AUPRC (eq. 14): sum phi = AUPRC - b per split. */
+  /** phi^AUPRC (eq. 14): sum phi = AUPRC - b per split. Thresholds mode: the Shapley values of
+   *  each coalition's trapz(precision - b, recall) over its merged threshold PR knots from
+   *  recall 0 to 1 (the authors' ShapAUPRC script, b = 0.5 there; with the prevalence baseline
+   *  b is the split's test prevalence, as in the grid payoffs), the same for every strategy. */
   std::vector<double> phi_auprc_mean, phi_auprc_std;
 
   /** The ROC curve read at the FPR grid (tpr of the full model) and ShapROC (eq. 8). */
@@ -171,6 +177,12 @@ struct PERFSHAP_EXPORT RobustnessResult {
   /** The PR curve read at the recall grid (precision of the full model) and ShapPRC (eq. 16). */
   std::vector<double> recall_grid, precision_mean, precision_std;
   std::vector<double> shap_prc_mean, shap_prc_std;
+  /** Per player, the grid trapezoid (GridTrapezoid, numpy trapz over fpr_grid) of its ShapROC
+   *  curve in each split, then mean and std over the splits: the ShapAUC that the authors'
+   *  ShapROC script prints (it depends on the strategy). n values each, in the players' order. */
+  std::vector<double> shap_roc_integrated_mean, shap_roc_integrated_std;
+  /** The same for the ShapPRC curve over recall_grid (the ShapAUPRC of their ShapPRC script). */
+  std::vector<double> shap_prc_integrated_mean, shap_prc_integrated_std;
 
   /** Extra scalar metrics, in the order of RobustnessOptions::extra_metrics. */
   std::vector<RobustnessMetricResult> metrics;
@@ -179,9 +191,9 @@ struct PERFSHAP_EXPORT RobustnessResult {
    *  row-major; v(empty) = 0.5. Kept when n_splits x 2^n <= 2^22, else empty. */
   std::vector<double> coalition_auc;
 
-  /** Eq. (12): per player, the trapezoid integral over the FPR grid of the mean ShapROC curve,
-   *  and phi^AUC minus it; eq12_gap = the largest |difference|. In thresholds mode the authors'
-   *  AUC payoff is that very trapezoid, so the gap is rounding only. */
+  /** Eq. (12): per player, the trapezoid integral over the FPR grid of the mean ShapROC curve
+   *  (shap_roc_integrated_mean up to rounding, by linearity), and phi^AUC minus it; eq12_gap =
+   *  the largest |difference|. */
   std::vector<double> eq12_integral, eq12_difference;
   double eq12_gap = 0;
 

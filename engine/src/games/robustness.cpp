@@ -243,6 +243,10 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   WelfordBands base_band(n_extra);
   std::vector<double> raw(k);
   std::vector<double> raw_base(n_extra);
+  // Per split, the grid trapezoid of each player's ShapROC and ShapPRC curve (what the authors'
+  // ShapROC / ShapPRC scripts integrate, eqs. 9 and 12): players' ROC integrals, then PRC ones.
+  WelfordBands integrated_band(2 * p);
+  std::vector<double> integrated(2 * p);
   result.phi_auc_by_split.resize(n_splits * p);
   result.auc_by_split.resize(n_splits);
   solver->SolveBatch(game_ptrs, [&](std::size_t r, ShapleyValues&& sv) {
@@ -257,6 +261,12 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
     }
     full_band.Add(raw);
     if (n_extra > 0) base_band.Add(raw_base);
+    const std::span<const double> phi(sv.phi);
+    for (std::size_t i = 0; i < p; ++i) {
+      integrated[i] = GridTrapezoid(evaluator.fpr_grid(), phi.subspan(i * k + 1, n_fpr));
+      integrated[p + i] = GridTrapezoid(evaluator.recall_grid(), phi.subspan(i * k + prc_at, n_rec));
+    }
+    integrated_band.Add(integrated);
     result.auc_by_split[r] = raw[0];
     for (std::size_t i = 0; i < p; ++i) result.phi_auc_by_split[r * p + i] = sv(static_cast<int>(i), 0);
     // Solved: its split's prepared statistics go (--select retrains on them later).
@@ -310,6 +320,13 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
       result.shap_prc_std[i * n_rec + j] = phi_std[row + prc_at + j];
     }
   }
+  const std::vector<double>& integrated_mean = integrated_band.mean();
+  const std::vector<double> integrated_std = integrated_band.StdDev(0);
+  const auto n_players = static_cast<std::ptrdiff_t>(p);
+  result.shap_roc_integrated_mean.assign(integrated_mean.begin(), integrated_mean.begin() + n_players);
+  result.shap_roc_integrated_std.assign(integrated_std.begin(), integrated_std.begin() + n_players);
+  result.shap_prc_integrated_mean.assign(integrated_mean.begin() + n_players, integrated_mean.end());
+  result.shap_prc_integrated_std.assign(integrated_std.begin() + n_players, integrated_std.end());
   const std::vector<double> base_mean = n_extra > 0 ? base_band.mean() : std::vector<double>{};
   const std::vector<double> base_std = n_extra > 0 ? base_band.StdDev(0) : std::vector<double>{};
   for (std::size_t e = 0; e < n_extra; ++e) {

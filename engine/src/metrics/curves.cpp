@@ -313,15 +313,12 @@ void ReadGridThresholds(std::span<const double> x, std::span<const double> y, st
   }
 }
 
-/// Trapezoid rule over a grid: sum_k (g_{k+1} - g_k) (f_k + f_{k+1}) / 2, f_k = v_k - shift_k
-/// where shift is the grid itself (ROC gain tpr - fpr) or zero.
-double GridTrapezoid(std::span<const double> grid, const std::vector<double>& v, bool subtract_grid) {
+/// numpy trapz(y, x) over the first `count` points: sum_k (x_{k+1} - x_k) (y_k + y_{k+1}) / 2,
+/// each term as numpy forms it, summed in index order (compensated: about one ulp whatever the
+/// number of points).
+double Trapezoid(const double* x, const double* y, std::size_t count) noexcept {
   CompensatedSum sum;
-  for (std::size_t k = 0; k + 1 < grid.size(); ++k) {
-    const double f0 = subtract_grid ? v[k] - grid[k] : v[k];
-    const double f1 = subtract_grid ? v[k + 1] - grid[k + 1] : v[k + 1];
-    sum.Add((grid[k + 1] - grid[k]) * (f0 + f1) / 2.0);
-  }
+  for (std::size_t k = 0; k + 1 < count; ++k) sum.Add((x[k + 1] - x[k]) * (y[k] + y[k + 1]) / 2.0);
   return sum.Value();
 }
 
@@ -355,6 +352,13 @@ std::vector<double> DefaultCurveGrid(CurveMode mode, int points) {
   }
   grid[n - 1] = 1.0;
   return grid;
+}
+
+double GridTrapezoid(std::span<const double> grid, std::span<const double> values) {
+  PERFSHAP_CHECK(grid.size() == values.size(), "GridTrapezoid: the grid has " + std::to_string(grid.size()) +
+                                                   " points but values has " + std::to_string(values.size()) +
+                                                   "; pass one value per grid point");
+  return Trapezoid(grid.data(), values.data(), grid.size());
 }
 
 void ParseCurvePoints(std::string_view text, CurveGridOptions& options) {
@@ -785,10 +789,13 @@ void CurveGridEvaluator::EvaluateThresholds(std::span<const double> y_true, std:
   const auto pr = s.pr();
   ReadGridThresholds(roc.x, roc.y, options_.fpr_grid, options_.strategy, out.tpr.data());
   ReadGridThresholds(pr.x, pr.y, options_.recall_grid, options_.strategy, out.precision.data());
-  // The scripts' ShapAUC / ShapAUPRC: numpy trapz of the ShapROC / ShapPRC curves over the
-  // grid; by linearity, per coalition the grid trapezoid of (tpr(g) - g) and of precision(r).
-  out.auc = 0.5 + GridTrapezoid(options_.fpr_grid, out.tpr, true);
-  out.auprc_trapezoid = GridTrapezoid(options_.recall_grid, out.precision, false);
+  // The areas the scripts' ShapAUC / ShapAUPRC explain (eqs. 5 and 13): each coalition's own
+  // curve, the trapezoid over its merged knots, x = the knots' FPR / recall, never the grid
+  // readings (so they do not depend on the strategy). The knots run from x = 0 (threshold 1:
+  // nothing positive) to x = 1 (closed above if need be), so AUC - 0.5 and AUPRC - b are the
+  // scripts' trapz(TPR - FPR, FPR) and trapz(precision - b, recall) up to rounding.
+  out.auc = Trapezoid(s.roc_x_.data(), s.roc_y_.data(), roc_points);
+  out.auprc_trapezoid = Trapezoid(s.pr_x_.data(), s.pr_y_.data(), pr_points);
   CompensatedSum step_sum;
   for (std::size_t k = 1; k < pr_points; ++k) {
     step_sum.Add((s.pr_x_[k] - s.pr_x_[k - 1]) * s.pr_y_[k]);
