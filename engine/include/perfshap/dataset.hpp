@@ -13,8 +13,9 @@
 
 namespace perfshap {
 
-/** @brief How a string (categorical) column was encoded into numbers: code k = levels[k],
- *  levels in order of first appearance in the file. */
+/** @brief How a string (categorical) column was encoded into numbers: code k = levels[k].
+ *  ReadCsv lists the levels in order of first appearance in the file; DesignEncoder's codes
+ *  (TextColumns::kCodes) list them sorted. */
 struct CategoricalEncoding {
   std::vector<std::string> levels;
 };
@@ -53,6 +54,11 @@ class PERFSHAP_EXPORT Dataset {
   /** @brief Where the data came from (file path or generator description), for messages. */
   const std::string& source() const noexcept { return source_; }
   void set_source(std::string s) { source_ = std::move(s); }
+  /** @brief Rows removed when the data were read because a feature cell was missing
+   *  (ReadCsv with MissingValues::kDrop), so front ends can report it; 0 otherwise.
+   *  SelectRows keeps it, as it keeps source(). */
+  std::size_t dropped_rows() const noexcept { return dropped_rows_; }
+  void set_dropped_rows(std::size_t n) noexcept { dropped_rows_ = n; }
   /** @brief Index of the feature called name. @throws InvalidArgument if there is none. */
   std::size_t FeatureIndex(const std::string& name) const;
   /**
@@ -72,6 +78,26 @@ class PERFSHAP_EXPORT Dataset {
   std::string label_name_ = "label";
   std::string source_;
   std::size_t n_rows_ = 0;
+  std::size_t dropped_rows_ = 0;
+};
+
+/**
+ * @brief What ReadCsv does with a missing feature cell: empty, "?", "NA" or any NaN spelling
+ * ("NaN", "nan", "-nan"). A missing label is an error under every policy.
+ */
+enum class MissingValues {
+  /** An error naming the file, line and column (the default). */
+  kError,
+  /** In a text column, a level of its own, spelled as in the file (e.g. "?"); each spelling
+   *  is its own level, so a column holding both "?" and "NA" gets two. In a numeric column,
+   *  still an error: the category policy applies to text columns only. */
+  kCategory,
+  /** Every row with a missing cell in any feature column is removed before the columns are
+   *  typed and converted; Dataset::dropped_rows() says how many. An error if no row is left. */
+  kDrop,
+  /** Kept: NaN in a numeric column, a level of its own (as kCategory) in a text column. The
+   *  same as CsvOptions::allow_missing = true. */
+  kKeep,
 };
 
 /** @brief Options of ReadCsv. */
@@ -84,10 +110,13 @@ struct CsvOptions {
   std::string positive;
   /** When true, the label is kept as the raw numeric value (regression targets). */
   bool regression = false;
-  /** When false, missing values (empty, "?", "NA", "NaN", "nan", any NaN spelling) are an
-   *  error naming the line and column. When true they are kept: as NaN in a numeric column,
-   *  and as a level of their own, spelled as in the file (e.g. "?"), in a text column.
-   *  A missing label is always an error. */
+  /** What to do with missing feature cells (see MissingValues). A missing label is always
+   *  an error. */
+  MissingValues missing = MissingValues::kError;
+  /** Older spelling of `missing = MissingValues::kKeep`: when true, missing values (empty,
+   *  "?", "NA", "NaN", "nan", any NaN spelling) are kept, as NaN in a numeric column and as a
+   *  level of their own, spelled as in the file (e.g. "?"), in a text column. When true,
+   *  `missing` must be kError (its default) or kKeep, else ReadCsv throws InvalidArgument. */
   bool allow_missing = false;
   /** Field separator (not a quote, line end, letter, digit, '.', '+' or '-'). */
   char delimiter = ',';
@@ -111,14 +140,20 @@ struct CsvOptions {
  * column is never encoded silently: with `positive` set, label = (cell matches positive);
  * otherwise it must be 0/1 (or any finite number with `regression`).
  * @param path the CSV file; messages name it as given.
+ * Missing feature cells follow `options.missing` (MissingValues); with kDrop the rows that
+ * hold one are removed first, and every check and message after that sees the rows kept
+ * (with their physical line numbers).
+ * @param path the CSV file; messages name it as given.
  * @param options label column, positive class, missing-value policy, delimiter.
  * @return the features (the label column removed, the others in file order), the label,
- *   encodings of the categorical columns, and source() = path.
- * @throws InvalidArgument for an unusable delimiter, or `positive` with `regression`.
+ *   encodings of the categorical columns, source() = path, and dropped_rows().
+ * @throws InvalidArgument for an unusable delimiter, `positive` with `regression`, or
+ *   `allow_missing` with `missing` = kCategory or kDrop.
  * @throws DataError with a one-line message naming the file, line (1-based, header = 1) and
  *   column for: missing file, a directory, empty file, header only, ragged row, unclosed
  *   quote, duplicate or empty column names, unknown label column (lists the columns),
- *   missing value, infinite value, text among numbers (and a number among text), no feature
+ *   missing value (kError; kCategory in a numeric column), every row dropped (kDrop),
+ *   infinite value, text among numbers (and a number among text), no feature
  *   column, a label that is not 0/1 without `positive`, a `positive` that no row has, a
  *   label with one class.
  */

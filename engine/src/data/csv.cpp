@@ -280,14 +280,17 @@ std::string ReadFileText(const std::string& path) {
   return text;
 }
 
-/// The first problem found in one column: its data row and its message.
+/// The first problem found in one column: its data row, its message and the options its
+/// advice names (Error::options()).
 struct Problem {
   std::size_t row = std::numeric_limits<std::size_t>::max();
   std::string message;
-  void Offer(std::size_t r, std::string m) {
+  std::vector<std::string> options;
+  void Offer(std::size_t r, std::string m, std::vector<std::string> o = {}) {
     if (r < row) {
       row = r;
       message = std::move(m);
+      options = std::move(o);
     }
   }
   bool Found() const noexcept { return row != std::numeric_limits<std::size_t>::max(); }
@@ -331,10 +334,15 @@ std::string OtherCells(std::size_t count, const char* one, const char* many) {
                                              : " other cells of this column are " + std::string(many));
 }
 
+std::string MissingLabelMessage(std::string_view cell) {
+  return "the label is missing (" + Show(cell) + "); every row needs a label: fill it in or remove the row";
+}
+
 /// Converts feature column j: numeric when no non-missing cell is text, categorical when
-/// no non-missing cell is a number, an error when the two are mixed.
+/// no non-missing cell is a number, an error when the two are mixed. Missing cells follow
+/// `missing`; under kDrop none is left (their rows were removed before).
 void ConvertFeature(const std::string& path, const CellTable& table, const std::vector<std::string>& names,
-                    std::size_t j, bool allow_missing, std::vector<double>& values,
+                    std::size_t j, MissingValues missing, std::vector<double>& values,
                     std::optional<CategoricalEncoding>& encoding, Problem& problem) {
   const std::size_t n = table.NumRows();
   const std::string where_col = ColumnRef(names, j) + ": ";
@@ -343,15 +351,20 @@ void ConvertFeature(const std::string& path, const CellTable& table, const std::
   std::size_t n_text = 0;
   std::size_t first_numeric = n;
   std::size_t first_text = n;
+  std::size_t first_missing = n;
+  const bool missing_is_error = missing == MissingValues::kError || missing == MissingValues::kDrop;
   for (std::size_t i = 0; i < n; ++i) {
     const std::string_view cell = table.At(i, j);
     double v = 0.0;
     const NumberKind kind = ParseNumber(cell, v);
     if (kind == NumberKind::kNaN || cell.empty() || cell == "?" || cell == "NA") {
-      if (!allow_missing) {
-        problem.Offer(i, Where(path, table.lines[i]) + where_col + "missing value " + Show(cell) +
-                             "; fill it in or remove the row (the library keeps missing "
-                             "values only with CsvOptions::allow_missing)");
+      if (first_missing == n) first_missing = i;
+      if (missing_is_error) {
+        problem.Offer(i,
+                      Where(path, table.lines[i]) + where_col + "missing value " + Show(cell) +
+                          "; fill it in, drop the rows with missing values (missing = drop) or, in a text "
+                          "column, make it a level of its own (missing = category)",
+                      {"missing"});
         break;  // later rows cannot come first
       }
       continue;
@@ -395,9 +408,29 @@ void ConvertFeature(const std::string& path, const CellTable& table, const std::
     }
     return;
   }
-  if (problem.Found() || n_text == 0) return;  // numeric (possibly all missing)
-  // Categorical: codes 0..L-1 by first appearance. With allow_missing a missing spelling
-  // ("?", "NA", empty) is kept as a level of its own, written as in the file.
+  if (problem.Found()) return;
+  if (n_text == 0) {  // numeric (possibly all missing)
+    if (missing == MissingValues::kCategory && first_missing < n) {
+      const std::string where = Where(path, table.lines[first_missing]) + where_col;
+      const std::string cell = Show(table.At(first_missing, j));
+      if (n_numeric == 0) {
+        problem.Offer(first_missing,
+                      where + "every cell of this column is missing (the first is " + cell +
+                          "), so it holds no value to use; leave the column out",
+                      {"missing"});
+      } else {
+        problem.Offer(first_missing,
+                      where + "missing value " + cell +
+                          " in a numeric column; making missing values a level of their own "
+                          "(missing = category) applies to text columns only: drop the rows with "
+                          "missing values (missing = drop) or impute them",
+                      {"missing"});
+      }
+    }
+    return;
+  }
+  // Categorical: codes 0..L-1 by first appearance. Under kCategory and kKeep a missing
+  // spelling ("?", "NA", empty) is kept as a level of its own, written as in the file.
   CategoricalEncoding enc;
   std::unordered_map<std::string_view, double> codes;
   for (std::size_t i = 0; i < n; ++i) {
@@ -432,8 +465,7 @@ void ConvertLabel(const std::string& path, const CellTable& table, const std::ve
     const std::string_view cell = table.At(i, j);
     const std::string where = Where(path, table.lines[i]) + where_col;
     if (IsMissing(cell)) {
-      problem.Offer(i, where + "the label is missing (" + Show(cell) +
-                           "); every row needs a label: fill it in or remove the row");
+      problem.Offer(i, where + MissingLabelMessage(cell));
       return;
     }
     if (!positive.empty()) {
@@ -475,6 +507,16 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
   PERFSHAP_CHECK(!(options.regression && !options.positive.empty()),
                  "--positive names a class and cannot be combined with a regression label; "
                  "drop one of them");
+  if (options.allow_missing && options.missing != MissingValues::kError &&
+      options.missing != MissingValues::kKeep) {
+    throw InvalidArgument(
+        "CSV options: allow_missing keeps missing values, which contradicts the missing-value policy "
+        "(missing = " +
+            std::string(options.missing == MissingValues::kDrop ? "drop" : "category") +
+            "); set only `missing`",
+        {"allow_missing", "missing"});
+  }
+  const MissingValues missing = options.allow_missing ? MissingValues::kKeep : options.missing;
 
   std::string text = ReadFileText(path);
   std::string_view view(text);
@@ -566,12 +608,57 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
     table.cells.insert(table.cells.end(), fields.begin(), fields.end());
     table.lines.push_back(line);
   }
-  const std::size_t n_rows = table.NumRows();
-  if (n_rows == 0) {
+  if (table.NumRows() == 0) {
     throw DataError(Where(path, header_line) +
                     "the file has a header but no data rows; add "
                     "rows below the header");
   }
+
+  // kDrop: remove every row with a missing feature cell before the columns are typed, so
+  // that a text column's missing spellings never become levels. A missing label in a dropped
+  // row is still an error (offered below, by line, with the other columns' problems).
+  std::size_t dropped_rows = 0;
+  Problem dropped_label_problem;  // keyed by physical line
+  if (missing == MissingValues::kDrop) {
+    CellTable kept;
+    kept.n_cols = n_cols;
+    kept.cells.reserve(table.cells.size());
+    kept.lines.reserve(table.NumRows());
+    std::size_t first_dropped = table.NumRows();
+    std::size_t first_dropped_col = 0;
+    for (std::size_t i = 0; i < table.NumRows(); ++i) {
+      std::size_t j = 0;
+      while (j < n_cols && (j == label_col || !IsMissing(table.At(i, j)))) ++j;
+      if (j == n_cols) {
+        for (std::size_t c = 0; c < n_cols; ++c) kept.cells.push_back(table.At(i, c));
+        kept.lines.push_back(table.lines[i]);
+        continue;
+      }
+      if (dropped_rows++ == 0) {
+        first_dropped = i;
+        first_dropped_col = j;
+      }
+      if (label_col < n_cols && IsMissing(table.At(i, label_col))) {
+        dropped_label_problem.Offer(table.lines[i], Where(path, table.lines[i]) +
+                                                        ColumnRef(names, label_col) + ": " +
+                                                        MissingLabelMessage(table.At(i, label_col)));
+      }
+    }
+    if (kept.NumRows() == 0 && !dropped_label_problem.Found()) {
+      const std::string rows = table.NumRows() == 1
+                                   ? std::string("the only data row has")
+                                   : "every one of the " + std::to_string(table.NumRows()) + " data rows has";
+      throw DataError(OneLine(path) + ": " + rows + " a missing feature value (the first: line " +
+                          std::to_string(table.lines[first_dropped]) + ", " +
+                          ColumnRef(names, first_dropped_col) + ", " +
+                          Show(table.At(first_dropped, first_dropped_col)) +
+                          "), so dropping such rows leaves none; impute the missing values, or keep them "
+                          "in text columns as a level of their own (missing = category)",
+                      {"missing"});
+    }
+    table = std::move(kept);
+  }
+  const std::size_t n_rows = table.NumRows();
 
   // Columns; the reported problem is the one on the earliest line (then leftmost column).
   std::vector<std::string> feature_names;
@@ -587,11 +674,17 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
       feature_names.push_back(names[j]);
       columns.emplace_back();
       encodings.emplace_back();
-      ConvertFeature(path, table, names, j, options.allow_missing, columns.back(), encodings.back(), problem);
+      ConvertFeature(path, table, names, j, missing, columns.back(), encodings.back(), problem);
     }
-    if (problem.Found()) first_problem.Offer(problem.row, std::move(problem.message));
+    // Keyed by physical line, so that a dropped row's missing label takes its place in line order.
+    if (problem.Found()) {
+      first_problem.Offer(table.lines[problem.row], std::move(problem.message), std::move(problem.options));
+    }
   }
-  if (first_problem.Found()) throw DataError(first_problem.message);
+  if (dropped_label_problem.Found()) {
+    first_problem.Offer(dropped_label_problem.row, std::move(dropped_label_problem.message));
+  }
+  if (first_problem.Found()) throw DataError(first_problem.message, first_problem.options);
 
   // Whole-column checks of a binary label.
   if (label_col < n_cols && !options.regression) {
@@ -621,6 +714,7 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
     if (encodings[j]) data.set_encoding(j, std::move(*encodings[j]));
   }
   data.set_source(path);
+  data.set_dropped_rows(dropped_rows);
   return data;
 }
 

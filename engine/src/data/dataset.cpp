@@ -60,6 +60,7 @@ Dataset Dataset::SelectRows(std::span<const std::size_t> rows) const {
   Dataset out(names_, std::move(cols), std::move(label), label_name_);
   out.encodings_ = encodings_;
   out.source_ = source_;
+  out.dropped_rows_ = dropped_rows_;
   return out;
 }
 

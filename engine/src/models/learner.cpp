@@ -28,7 +28,7 @@ std::vector<Player> SingleColumnPlayers(const Dataset& data, std::span<const std
     PERFSHAP_CHECK(c < data.n_features(), "feature column index " + std::to_string(c) +
                                               " is out of range (the data has " + std::to_string(data.n_features()) +
                                               " features)");
-    players.push_back(Player{data.feature_names()[c], {c}});
+    players.push_back(Player{data.feature_names()[c], {c}, {data.feature_names()[c]}});
   }
   return players;
 }
