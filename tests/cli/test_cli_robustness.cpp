@@ -3,8 +3,8 @@
 //
 // `perfshap robustness` end to end: the result.json keys of issue 3, the banknote reference
 // (../shared/refs/shapauc/banknote_gnb_seed0.json, sklearn 1.2.1 GaussianNB) through a --split
-// file, the authors' thresholds:101 numbers (tests/data/shaproc_banknote_peer.json, written by
-//   /usr/bin/python3 bench/peer_shaproc_authors.py banknote --json tests/data/shaproc_banknote_peer.json),
+// file, the authors' thresholds:101 numbers (tests/fixtures/shaproc_banknote_peer.json, written by
+//   /usr/bin/python3 bench/peer_shaproc_authors.py banknote --json tests/fixtures/shaproc_banknote_peer.json),
 // the files written, thread-count independence of the output, and one-line errors with exit 2.
 #include <gtest/gtest.h>
 

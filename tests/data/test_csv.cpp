@@ -121,7 +121,7 @@ TEST(Csv, MissingFileNamesPath) {
 }
 
 TEST(Csv, DirectoryIsRejected) {
-  ExpectCsvError(FixturePath(""), Label("label"), {"tests/data", "directory"});
+  ExpectCsvError(FixturePath(""), Label("label"), {"tests/fixtures", "directory"});
 }
 
 TEST(Csv, EmptyFileIsRejected) {

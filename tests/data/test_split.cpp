@@ -229,7 +229,7 @@ TEST(ReadSplits, WrongShapeIsRejected) {
 
 TEST(ReadSplits, MissingFileAndDirectoryAreRejected) {
   ExpectSplitError(FixturePath("no_such_split.json"), 5, {"no_such_split.json", "no such file"});
-  ExpectSplitError(FixturePath(""), 5, {"tests/data", "directory"});
+  ExpectSplitError(FixturePath(""), 5, {"tests/fixtures", "directory"});
 }
 
 }  // namespace

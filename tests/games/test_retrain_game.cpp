@@ -5,9 +5,9 @@
 // retraining). Reference numbers:
 // - ../shared/refs/shapauc/banknote_gnb_seed0.json: sklearn 1.2.1 GaussianNB on banknote, every
 //   coalition's test AUC and the ShapAUC values (see its README);
-// - tests/data/shaproc_banknote_peer.json: the authors' 101-threshold procedure on that split, for
+// - tests/fixtures/shaproc_banknote_peer.json: the authors' 101-threshold procedure on that split, for
 //   the three strategies, written by
-//     /usr/bin/python3 bench/peer_shaproc_authors.py banknote --json tests/data/shaproc_banknote_peer.json
+//     /usr/bin/python3 bench/peer_shaproc_authors.py banknote --json tests/fixtures/shaproc_banknote_peer.json
 //   (sklearn 1.2.1 GaussianNB().fit(...).predict_proba(...)[:, 1] per coalition, the reference's
 //   train-row order; exact Shapley formula in Python).
 #include <gtest/gtest.h>

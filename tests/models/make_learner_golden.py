@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The perfshap authors
-"""Writes tests/data/learner_golden.json, the reference numbers of tests/models/test_learner.cpp.
+"""Writes tests/fixtures/learner_golden.json, the reference numbers of tests/models/test_learner.cpp.
 
 Run with Debian's python (scikit-learn 1.2.1, numpy 1.24.2, scipy 1.10.1):
     /usr/bin/python3 tests/models/make_learner_golden.py ../shared
@@ -100,6 +100,6 @@ out["linear_xper_regression"] = {
     "ridge10_std_coef": [ridge_std[1].intercept_ - np.sum(rs_coef * ridge_std[0].mean_)] + rs_coef.tolist(),
 }
 
-with open(sys.argv[2] if len(sys.argv) > 2 else "tests/data/learner_golden.json", "w") as f:
+with open(sys.argv[2] if len(sys.argv) > 2 else "tests/fixtures/learner_golden.json", "w") as f:
     json.dump(out, f, indent=1)
     f.write("\n")

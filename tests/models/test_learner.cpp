@@ -3,7 +3,7 @@
 //
 // Reference numbers:
 // - ../shared/refs/shapauc/banknote_gnb_seed0.json (sklearn 1.2.1 GaussianNB, see its README);
-// - tests/data/learner_golden.json, written by tests/models/make_learner_golden.py with
+// - tests/fixtures/learner_golden.json, written by tests/models/make_learner_golden.py with
 //   Debian's /usr/bin/python3 (scikit-learn 1.2.1, numpy 1.24.2, scipy 1.10.1); the script
 //   holds every library call (e.g. make_pipeline(StandardScaler(), LogisticRegression(C=1.0,
 //   solver="newton-cholesky", tol=1e-12, max_iter=1000)) for the logistic AUCs on pima with

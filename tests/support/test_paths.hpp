@@ -8,7 +8,7 @@
 
 namespace perfshap::testing {
 
-/** @brief tests/data/<name>: small fixture files that ship with the project. */
+/** @brief tests/fixtures/<name>: the data and reference files that ship with the tests. */
 inline std::string FixturePath(const std::string& name) {
   return std::string(PERFSHAP_TEST_DATA_DIR) + "/" + name;
 }
