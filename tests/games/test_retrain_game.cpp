@@ -3,7 +3,7 @@
 //
 // RetrainGame and ExplainRobustness (ShapAUC / ShapROC / ShapPRC / ShapAUPRC by coalition
 // retraining). Reference numbers:
-// - ../shared/refs/shapauc/banknote_gnb_seed0.json: sklearn 1.2.1 GaussianNB on banknote, every
+// - tests/fixtures/refs/shapauc/banknote_gnb_seed0.json: sklearn 1.2.1 GaussianNB on banknote, every
 //   coalition's test AUC and the ShapAUC values (see its README);
 // - tests/fixtures/shaproc_banknote_peer.json: the authors' 101-threshold procedure on that split, for
 //   the three strategies, written by
@@ -47,18 +47,15 @@ struct BanknoteCase {
   Split split;  // the reference's rows, train rows in its (shuffled) order
 };
 
-// Returns false when ../shared is absent.
-bool LoadBanknote(BanknoteCase& c) {
-  const std::string ref_path = testing::SharedPath("refs/shapauc/banknote_gnb_seed0.json");
-  const std::string data_path = testing::SharedPath("data/banknote.csv");
-  if (ref_path.empty() || data_path.empty()) return false;
+void LoadBanknote(BanknoteCase& c) {
+  const std::string ref_path = testing::FixturePath("refs/shapauc/banknote_gnb_seed0.json");
+  const std::string data_path = testing::FixturePath("data/banknote.csv");
   CsvOptions csv;
   csv.label = "label";
   c.data = ReadCsv(data_path, csv);
   c.ref = ReadJson(ref_path);
   c.split.train = c.ref["train_rows"].get<std::vector<std::size_t>>();
   c.split.test = c.ref["test_rows"].get<std::vector<std::size_t>>();
-  return true;
 }
 
 std::string Sci(double v) {
@@ -91,7 +88,7 @@ Dataset WithDuplicate(const Dataset& data, std::size_t source, std::size_t at) {
 // the sorted order of --split files.
 TEST(RetrainGame, BanknoteEveryCoalitionAucAndPhiMatchReference) {
   BanknoteCase c;
-  if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
+  LoadBanknote(c);
   const auto auc = c.ref["auc_by_coalition_bitmask"]["auc"].get<std::vector<double>>();
   const std::vector<std::string> names{"variance", "skewness", "curtosis", "entropy"};
   for (bool sorted : {false, true}) {
@@ -127,7 +124,7 @@ TEST(RetrainGame, BanknoteEveryCoalitionAucAndPhiMatchReference) {
 // extra metrics), at the game level.
 TEST(RetrainGame, EfficiencyHoldsForEveryOutput) {
   BanknoteCase c;
-  if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
+  LoadBanknote(c);
   const std::vector<std::size_t> columns{0, 1, 2, 3};
   const detail::PreparedSplit split(LearnerKind::kGaussianNb, c.data, columns, c.split.train, c.split.test, {});
   CurveGridOptions curve_options;
@@ -159,7 +156,7 @@ TEST(RetrainGame, EfficiencyHoldsForEveryOutput) {
 // lies within rounding of a threshold), so the numbers agree to the Shapley sums' rounding.
 TEST(RetrainGame, ThresholdsModeReproducesTheAuthorsScripts) {
   BanknoteCase c;
-  if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
+  LoadBanknote(c);
   const auto peer = ReadJson(testing::FixturePath("shaproc_banknote_peer.json"));
   double max_err = 0.0;
   for (const char* strategy : {"optimistic", "pessimistic", "interpolation"}) {
@@ -196,7 +193,7 @@ TEST(RetrainGame, ThresholdsModeReproducesTheAuthorsScripts) {
 // the same place and the two coalitions' models are bitwise equal.
 TEST(RetrainGame, DuplicatedFeatureGetsTheSamePhi) {
   BanknoteCase c;
-  if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
+  LoadBanknote(c);
   const Dataset dup = WithDuplicate(c.data, 0, 1);  // variance, variance_copy, skewness, ...
   const std::vector<std::size_t> columns{0, 1, 2, 3, 4};
   const detail::PreparedSplit split(LearnerKind::kGaussianNb, dup, columns, c.split.train, c.split.test, {});
@@ -229,9 +226,9 @@ TEST(RetrainGame, MonteCarloBandsAreBitwiseIdenticalForOneTwoFourThreads) {
   design.beta = {0.05, 0.5, 0.5, 0.0, 0.3, -0.2, 0.0};
   const Dataset probit = GenerateProbitDesign(design);
   BanknoteCase c;
-  const bool banknote = LoadBanknote(c);
+  LoadBanknote(c);
   for (LearnerKind learner : {LearnerKind::kGaussianNb, LearnerKind::kLogistic}) {
-    const Dataset& data = learner == LearnerKind::kGaussianNb && banknote ? c.data : probit;
+    const Dataset& data = learner == LearnerKind::kGaussianNb ? c.data : probit;
     const SplitPlan plan = MonteCarloSplits(data.n_rows(), 7, 0.25, 5, data.label());
     std::vector<RobustnessResult> runs;
     for (int threads : {1, 2, 4}) {
@@ -333,8 +330,8 @@ TEST(RetrainGame, VectorKernelsGiveThePortableBits) {
   design.beta = {0.05, 0.5, 0.5, 0.0, 0.3, -0.2, 0.0};
   const Dataset probit = GenerateProbitDesign(design);
   BanknoteCase c;
-  std::vector<const Dataset*> sets{&probit};
-  if (LoadBanknote(c)) sets.push_back(&c.data);
+  LoadBanknote(c);
+  std::vector<const Dataset*> sets{&probit, &c.data};
   for (const Dataset* data : sets) {
     const SplitPlan plan = MonteCarloSplits(data->n_rows(), 5, 0.25, 3, data->label());
     RobustnessOptions options;

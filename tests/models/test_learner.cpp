@@ -2,7 +2,7 @@
 // Copyright 2026 The perfshap authors
 //
 // Reference numbers:
-// - ../shared/refs/shapauc/banknote_gnb_seed0.json (sklearn 1.2.1 GaussianNB, see its README);
+// - tests/fixtures/refs/shapauc/banknote_gnb_seed0.json (sklearn 1.2.1 GaussianNB, see its README);
 // - tests/fixtures/learner_golden.json, written by tests/models/make_learner_golden.py with
 //   Debian's /usr/bin/python3 (scikit-learn 1.2.1, numpy 1.24.2, scipy 1.10.1); the script
 //   holds every library call (e.g. make_pipeline(StandardScaler(), LogisticRegression(C=1.0,
@@ -133,9 +133,8 @@ TEST(Learner, ParseLearnerKnowsTheFourNames) {
 // Acceptance of issue 3: every coalition AUC of the reference to 1e-9, with the reference's
 // train-row order and with the sorted order ReadSplits gives; probabilities and log-odds.
 TEST(GaussianNbLearner, BanknoteEveryCoalitionAucMatchesReference) {
-  const std::string ref_path = testing::SharedPath("refs/shapauc/banknote_gnb_seed0.json");
-  const std::string data_path = testing::SharedPath("data/banknote.csv");
-  if (ref_path.empty() || data_path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string ref_path = testing::FixturePath("refs/shapauc/banknote_gnb_seed0.json");
+  const std::string data_path = testing::FixturePath("data/banknote.csv");
   const auto ref = ReadJson(ref_path);
   const Dataset data = ReadCsv(data_path, LabelOptions("label"));
   auto train = ref["train_rows"].get<std::vector<std::size_t>>();
@@ -163,8 +162,7 @@ TEST(GaussianNbLearner, BanknoteEveryCoalitionAucMatchesReference) {
 }
 
 TEST(GaussianNbLearner, PimaMatchesSklearnProbabilitiesAndAucs) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const auto golden = Golden()["pima"];
   const PimaCase pima = LoadPima(path);
   const auto columns = Iota(8);
@@ -194,8 +192,7 @@ TEST(GaussianNbLearner, PimaMatchesSklearnProbabilitiesAndAucs) {
 // Acceptance of issue 3: logistic coalitions equal sklearn's AUCs to 1e-9 on pima, all 255
 // coalitions, trained in Gray-code order with warm starts.
 TEST(LogisticLearner, PimaEveryCoalitionAucMatchesSklearn) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const auto golden = Golden()["pima"];
   const PimaCase pima = LoadPima(path);
   const auto columns = Iota(8);
@@ -232,8 +229,7 @@ TEST(LogisticLearner, PimaEveryCoalitionAucMatchesSklearn) {
 }
 
 TEST(LogisticLearner, NoStandardizeAndCMatchSklearn) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   LearnerOptions options;
   options.standardize = false;
@@ -247,8 +243,7 @@ TEST(LogisticLearner, NoStandardizeAndCMatchSklearn) {
 // Warm starts change the path, not the optimum: every coalition's scores agree with a cold
 // start to 1e-10 and the AUCs are identical; warm starts need fewer Newton iterations.
 TEST(LogisticLearner, WarmStartEqualsColdStart) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   for (LearnerKind kind : {LearnerKind::kLogistic, LearnerKind::kProbit}) {
     const PreparedSplit split(kind, pima.data, Iota(8), pima.train, pima.test, {});
@@ -280,8 +275,7 @@ TEST(LogisticLearner, WarmStartEqualsColdStart) {
 // What RetrainGame relies on for thread-count independence: after Reset() the results do not
 // depend on what the trainer fitted before.
 TEST(CoalitionTrainer, ResetForgetsHistoryBitwise) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   const PreparedSplit split(LearnerKind::kLogistic, pima.data, Iota(8), pima.train, pima.test, {});
   CoalitionTrainer a(split);
@@ -300,8 +294,7 @@ TEST(CoalitionTrainer, ResetForgetsHistoryBitwise) {
 // The coalition trainer's test scores equal those of the Model that Train() returns on the
 // coalition's columns, for every learner and several coalitions.
 TEST(CoalitionTrainer, EqualsTrainPerCoalition) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   for (LearnerKind kind :
        {LearnerKind::kGaussianNb, LearnerKind::kLogistic, LearnerKind::kProbit, LearnerKind::kLinear}) {
@@ -329,8 +322,7 @@ TEST(CoalitionTrainer, EqualsTrainPerCoalition) {
 
 // Train() honours the order of `columns`: a permuted column list gives the same predictions.
 TEST(CoalitionTrainer, TrainKeepsTheColumnOrder) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   for (LearnerKind kind : {LearnerKind::kGaussianNb, LearnerKind::kLogistic}) {
     const std::vector<std::size_t> forward{1, 5, 7};
@@ -345,8 +337,7 @@ TEST(CoalitionTrainer, TrainKeepsTheColumnOrder) {
 }
 
 TEST(ProbitLearner, XperTestSetMatchesMaximumLikelihood) {
-  const std::string path = testing::SharedPath("refs/xper/test_set.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("refs/xper/test_set.csv");
   const auto golden = Golden()["probit_xper_test_set"];
   const Dataset data = ReadCsv(path, LabelOptions("y"));
   const std::vector<std::size_t> columns{data.FeatureIndex("x1"), data.FeatureIndex("x2"),
@@ -371,8 +362,7 @@ TEST(ProbitLearner, XperTestSetMatchesMaximumLikelihood) {
 }
 
 TEST(LinearLearner, MatchesLstsqAndRidge) {
-  const std::string path = testing::SharedPath("refs/xper/test_set_regression.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("refs/xper/test_set_regression.csv");
   const auto golden = Golden()["linear_xper_regression"];
   const Dataset data = ReadCsv(path, RegressionOptions("y_cont"));
   const std::vector<std::size_t> columns{0, 1, 2};
@@ -486,8 +476,7 @@ TEST(Learner, BadInputGivesOneLineErrors) {
 
 // The empty coalition fits the intercept / prior alone: a constant score.
 TEST(CoalitionTrainer, EmptyCoalitionIsConstant) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   double positives = 0.0;
   for (std::size_t r : pima.train) positives += pima.data.label()[r];
