@@ -37,8 +37,8 @@ Usage:
       [--data ../shared/data/banknote.csv] [--baseline 0.5] [--json OUT.json]
       every coalition of a GaussianNB on the reference split and the Shapley values (exact
       formula) of the own areas (ShapAUC, ShapAUPRC), and for the three strategies of ShapROC
-      and ShapPRC and their grid integrals, timed. tests/data/shaproc_banknote_peer.json is
-        /usr/bin/python3 bench/peer_shaproc_authors.py banknote --json tests/data/shaproc_banknote_peer.json
+      and ShapPRC and their grid integrals, timed. tests/fixtures/shaproc_banknote_peer.json is
+        /usr/bin/python3 bench/peer_shaproc_authors.py banknote --json tests/fixtures/shaproc_banknote_peer.json
       (numpy 1.24.2, scikit-learn 1.2.1).
 """
 import argparse

@@ -14,6 +14,7 @@
 namespace perfshap {
 namespace {
 
+using testing::FixtureDir;
 using testing::FixturePath;
 using testing::FreshDir;
 using testing::RunCli;
@@ -84,8 +85,7 @@ TEST(Cli, DemoResultsIdenticalForOneAndTwoThreads) {
 }
 
 TEST(Cli, DemoRunsOnAUserCsv) {
-  const auto path = testing::SharedPath("data/banknote.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared/data absent";
+  const auto path = testing::FixturePath("data/banknote.csv");
   const auto run = RunCli("demo --data '" + path + "' --label label");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("variance"), std::string::npos);
@@ -123,8 +123,8 @@ TEST_P(CliBadInput, OneLineErrorNamingWhereWithExitCode2) {
 INSTANTIATE_TEST_SUITE_P(
     AllCases, CliBadInput,
     ::testing::Values(
-        BadInput{"MissingFile", "--data '" + FixturePath("no_such.csv") + "' --label label", "no_such.csv"},
-        BadInput{"Directory", "--data '" + FixturePath("") + "' --label label", "director"},
+        BadInput{"MissingFile", "--data '" + FixtureDir() + "/no_such.csv' --label label", "no_such.csv"},
+        BadInput{"Directory", "--data '" + FixtureDir() + "' --label label", "director"},
         BadInput{"RaggedRow", "--data '" + FixturePath("ragged.csv") + "' --label label", "ragged.csv:4"},
         BadInput{"TextInNumeric", "--data '" + FixturePath("text_in_numeric.csv") + "' --label label",
                  "text_in_numeric.csv:4"},

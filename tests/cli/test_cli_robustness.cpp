@@ -2,9 +2,9 @@
 // Copyright 2026 The perfshap authors
 //
 // `perfshap robustness` end to end: the result.json keys of issue 3, the banknote reference
-// (../shared/refs/shapauc/banknote_gnb_seed0.json, sklearn 1.2.1 GaussianNB) through a --split
-// file, the authors' thresholds:101 numbers (tests/data/shaproc_banknote_peer.json, written by
-//   /usr/bin/python3 bench/peer_shaproc_authors.py banknote --json tests/data/shaproc_banknote_peer.json),
+// (tests/fixtures/refs/shapauc/banknote_gnb_seed0.json, sklearn 1.2.1 GaussianNB) through a --split
+// file, the authors' thresholds:101 numbers (tests/fixtures/shaproc_banknote_peer.json, written by
+//   /usr/bin/python3 bench/peer_shaproc_authors.py banknote --json tests/fixtures/shaproc_banknote_peer.json),
 // the files written, thread-count independence of the output, and one-line errors with exit 2.
 #include <gtest/gtest.h>
 
@@ -54,19 +54,16 @@ struct Reference {
   std::string split;
 };
 
-bool LoadReference(Reference& r) {
-  r.data = testing::SharedPath("data/banknote.csv");
-  const std::string ref = testing::SharedPath("refs/shapauc/banknote_gnb_seed0.json");
-  if (r.data.empty() || ref.empty()) return false;
-  r.ref = ReadJson(ref);
+void LoadReference(Reference& r) {
+  r.data = testing::FixturePath("data/banknote.csv");
+  r.ref = ReadJson(testing::FixturePath("refs/shapauc/banknote_gnb_seed0.json"));
   r.split = WriteSplit("robustness_ref_split", r.ref["train_rows"].get<std::vector<std::size_t>>(),
                        r.ref["test_rows"].get<std::vector<std::size_t>>());
-  return true;
 }
 
 TEST(RobustnessCli, BanknoteReferenceSplitWritesTheIssueKeysAndFiles) {
   Reference ref;
-  if (!LoadReference(ref)) GTEST_SKIP() << "../shared is absent";
+  LoadReference(ref);
   const auto out = FreshDir("robustness_ref");
   const CliRun run = RunCli("robustness --data " + Quote(ref.data) + " --label label --model gnb --split " +
                             Quote(ref.split) + " --quiet --out " + Quote(out.string()));
@@ -132,7 +129,7 @@ TEST(RobustnessCli, BanknoteReferenceSplitWritesTheIssueKeysAndFiles) {
 // areas), shap_roc_integrated / shap_prc_integrated and the curves their ShapROC / ShapPRC ones.
 TEST(RobustnessCli, ThresholdsModeMatchesTheAuthorsScripts) {
   Reference ref;
-  if (!LoadReference(ref)) GTEST_SKIP() << "../shared is absent";
+  LoadReference(ref);
   const auto peer = ReadJson(testing::FixturePath("shaproc_banknote_peer.json"));
   for (const std::string strategy : {"optimistic", "pessimistic", "interpolation"}) {
     const auto out = FreshDir("robustness_thresholds_" + strategy);

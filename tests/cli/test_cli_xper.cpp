@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 // `perfshap xper` as a user runs it: out of the box, on the XPER package's reference case
-// (../shared/refs/xper), result.json and individual.csv, and one-line errors with exit code 2
+// (tests/fixtures/refs/xper), result.json and individual.csv, and one-line errors with exit code 2
 // for a coefficient file that does not match the data, a bad permutation file, and an AUC on
 // a one-class sample.
 #include <gtest/gtest.h>
@@ -24,7 +24,7 @@ namespace {
 using testing::FreshDir;
 using testing::ReadText;
 using testing::RunCli;
-using testing::SharedPath;
+using testing::FixturePath;
 
 std::size_t CountLines(const std::string& s) {
   return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
@@ -58,7 +58,7 @@ std::vector<std::vector<std::string>> Cells(const std::string& text) {
 
 // The package's permutation as a plain one-index-per-line file.
 std::string PermutationFile() {
-  const auto rows = Cells(ReadText(SharedPath("refs/xper/auc_shuffle_permutation_seed42_n300.csv")));
+  const auto rows = Cells(ReadText(FixturePath("refs/xper/auc_shuffle_permutation_seed42_n300.csv")));
   std::string text;
   for (std::size_t r = 1; r < rows.size(); ++r) text += rows[r][1] + "\n";
   return WriteTemp("perm300.txt", text);
@@ -66,12 +66,13 @@ std::string PermutationFile() {
 
 std::string ReferenceArgs(const std::string& metric) {
   const bool regression = metric == "mse" || metric == "r2";
-  const std::string refs = SharedPath("refs/xper");
-  return "xper --quiet --metric " + metric + " --data " +
-         Q(refs + (regression ? "/test_set_regression.csv" : "/test_set.csv")) + " --label " +
+  const std::string data =
+      FixturePath(regression ? "refs/xper/test_set_regression.csv" : "refs/xper/test_set.csv");
+  const std::string coef =
+      FixturePath(regression ? "refs/xper/ols_coefficients.csv" : "refs/xper/probit_coefficients.csv");
+  return "xper --quiet --metric " + metric + " --data " + Q(data) + " --label " +
          (regression ? "y_cont" : "y") + " --features x1,x2,x3 --model " +
-         (regression ? "linear" : "probit") + " --coef " +
-         Q(refs + (regression ? "/ols_coefficients.csv" : "/probit_coefficients.csv"));
+         (regression ? "linear" : "probit") + " --coef " + Q(coef);
 }
 
 void ExpectOneLineError(const testing::CliRun& run, const std::string& needle) {
@@ -109,13 +110,12 @@ TEST(XperCli, RunsOutOfTheBoxOnTheGeneratedProbitDesign) {
 }
 
 TEST(XperCli, ReferenceAucMatchesThePackage) {
-  if (SharedPath("refs/xper/exact_outputs.json").empty()) GTEST_SKIP() << "../shared/refs/xper is absent";
   const auto dir = FreshDir("xper_ref_auc");
   const auto run = RunCli(ReferenceArgs("auc") + " --comparator permuted --permutation " +
                           Q(PermutationFile()) + " --out " + Q(dir.string()));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto j = nlohmann::json::parse(ReadText(dir / "result.json"));
-  const auto ref = nlohmann::json::parse(ReadText(SharedPath("refs/xper/exact_outputs.json")))["AUC"];
+  const auto ref = nlohmann::json::parse(ReadText(FixturePath("refs/xper/exact_outputs.json")))["AUC"];
   EXPECT_NEAR(j["value"].get<double>(), ref["metric_value"].get<double>(), 1e-10);
   EXPECT_NEAR(j["base"].get<double>(), ref["phi0"].get<double>(), 1e-10);
   const char* names[] = {"x1", "x2", "x3"};
@@ -123,7 +123,7 @@ TEST(XperCli, ReferenceAucMatchesThePackage) {
     EXPECT_NEAR(j["phi"][names[f]].get<double>(), ref["phi"][f].get<double>(), 1e-10);
   // individual.csv against phi_individual_AUC_exact.csv, every cell.
   const auto got = Cells(ReadText(dir / "individual.csv"));
-  const auto want = Cells(ReadText(SharedPath("refs/xper/phi_individual_AUC_exact.csv")));
+  const auto want = Cells(ReadText(FixturePath("refs/xper/phi_individual_AUC_exact.csv")));
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t r = 1; r < got.size(); ++r)
     for (std::size_t c = 1; c < 5; ++c)
@@ -131,12 +131,11 @@ TEST(XperCli, ReferenceAucMatchesThePackage) {
 }
 
 TEST(XperCli, ReferenceMseIsDecomposedAsMinusMse) {
-  if (SharedPath("refs/xper/exact_outputs.json").empty()) GTEST_SKIP() << "../shared/refs/xper is absent";
   const auto dir = FreshDir("xper_ref_mse");
   const auto run = RunCli(ReferenceArgs("mse") + " --out " + Q(dir.string()));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto j = nlohmann::json::parse(ReadText(dir / "result.json"));
-  const auto ref = nlohmann::json::parse(ReadText(SharedPath("refs/xper/exact_outputs.json")))["MSE"];
+  const auto ref = nlohmann::json::parse(ReadText(FixturePath("refs/xper/exact_outputs.json")))["MSE"];
   EXPECT_NEAR(j["value"].get<double>(), -ref["metric_value"].get<double>(), 1e-10);
   EXPECT_NEAR(j["base"].get<double>(), ref["phi0"].get<double>(), 1e-10);
   EXPECT_NEAR(j["phi"]["x2"].get<double>(), ref["phi"][1].get<double>(), 1e-10);
@@ -151,8 +150,7 @@ TEST(XperCli, SameOutputForOneAndTwoThreads) {
 }
 
 TEST(XperCli, TrainsTheModelOnATrainFile) {
-  if (SharedPath("refs/xper/test_set.csv").empty()) GTEST_SKIP() << "../shared/refs/xper is absent";
-  const std::string data = SharedPath("refs/xper/test_set.csv");
+  const std::string data = FixturePath("refs/xper/test_set.csv");
   const auto dir = FreshDir("xper_train");
   const auto run =
       RunCli("xper --quiet --data " + Q(data) + " --label y --features x1,x2,x3 --model probit --train " +
@@ -164,8 +162,7 @@ TEST(XperCli, TrainsTheModelOnATrainFile) {
 }
 
 TEST(XperCli, CoefficientNamesMustMatchTheData) {
-  if (SharedPath("refs/xper/test_set.csv").empty()) GTEST_SKIP() << "../shared/refs/xper is absent";
-  const std::string data = Q(SharedPath("refs/xper/test_set.csv"));
+  const std::string data = Q(FixturePath("refs/xper/test_set.csv"));
   const std::string base =
       "xper --quiet --data " + data + " --label y --features x1,x2,x3 --model probit --coef ";
   ExpectOneLineError(
@@ -178,12 +175,11 @@ TEST(XperCli, CoefficientNamesMustMatchTheData) {
       RunCli(base + Q(WriteTemp("text.csv", "name,coef\nconst,0.1\nx1,abc\nx2,0.5\nx3,0.1\n"))), "line 3");
   // Without --features the extra columns index_xb and p_hat are features with no coefficient.
   ExpectOneLineError(RunCli("xper --quiet --data " + data + " --label y --model probit --coef " +
-                            Q(SharedPath("refs/xper/probit_coefficients.csv"))),
+                            Q(FixturePath("refs/xper/probit_coefficients.csv"))),
                      "'index_xb'");
 }
 
 TEST(XperCli, BadPermutationFilesAreOneLineErrors) {
-  if (SharedPath("refs/xper/test_set.csv").empty()) GTEST_SKIP() << "../shared/refs/xper is absent";
   const std::string base = ReferenceArgs("auc") + " --comparator permuted --permutation ";
   std::string short_perm, dup_perm;
   for (int k = 0; k < 299; ++k) short_perm += std::to_string(k) + "\n";
@@ -193,7 +189,7 @@ TEST(XperCli, BadPermutationFilesAreOneLineErrors) {
   ExpectOneLineError(RunCli(base + Q(short_file)), short_file);
   ExpectOneLineError(RunCli(base + Q(WriteTemp("dup.txt", dup_perm))), "line 300");
   ExpectOneLineError(RunCli(base + Q(WriteTemp("range.txt", short_perm + "300\n"))), "outside 0..299");
-  ExpectOneLineError(RunCli(base + Q(SharedPath("refs/xper/auc_shuffle_permutation_seed42_n300.csv"))),
+  ExpectOneLineError(RunCli(base + Q(FixturePath("refs/xper/auc_shuffle_permutation_seed42_n300.csv"))),
                      "line 1");
 }
 

@@ -328,11 +328,11 @@ TEST(DesignEncoder, KeepsTheDroppedRowCount) {
 }
 
 // adult_head200.csv: the header and first 200 data rows of the UCI Adult training file,
-//   head -n 201 shared/data/adult.csv > tests/data/adult_head200.csv
+//   head -n 201 shared/data/adult.csv > tests/fixtures/data/adult_head200.csv
 // 14 feature columns, 8 of them text; 14 rows hold a '?' (workclass 10, occupation 10,
 // native_country 5).
 TEST(DesignEncoder, AdultHeadWithMissingCategoryHasFourteenPlayers) {
-  const Dataset data = ReadCsv(FixturePath("adult_head200.csv"), Label(MissingValues::kCategory));
+  const Dataset data = ReadCsv(FixturePath("data/adult_head200.csv"), Label(MissingValues::kCategory));
   ASSERT_EQ(data.n_rows(), 200u);
   ASSERT_EQ(data.n_features(), 14u);
   const DesignEncoder encoder(data, {}, {}, TextColumns::kOneHot);
@@ -340,7 +340,7 @@ TEST(DesignEncoder, AdultHeadWithMissingCategoryHasFourteenPlayers) {
   ASSERT_EQ(design.players.size(), 14u);
   EXPECT_EQ(PlayerNames(design.players), data.feature_names());
   // Indicators per text column = its distinct values in these rows ('?' counted) - 1:
-  //   /usr/bin/python3 -c "import csv; r = list(csv.DictReader(open('tests/data/adult_head200.csv')));
+  //   /usr/bin/python3 -c "import csv; r = list(csv.DictReader(open('tests/fixtures/data/adult_head200.csv')));
   //     print({c: len({x[c] for x in r}) - 1 for c in ['workclass', 'education', 'marital_status',
   //            'occupation', 'relationship', 'race', 'sex', 'native_country']})"
   const std::vector<std::pair<std::string, std::size_t>> indicators = {
@@ -364,7 +364,7 @@ TEST(DesignEncoder, AdultHeadWithMissingCategoryHasFourteenPlayers) {
 }
 
 TEST(DesignEncoder, AdultHeadDropRemovesExactlyTheRowsWithAQuestionMark) {
-  const Dataset all = ReadCsv(FixturePath("adult_head200.csv"), Label(MissingValues::kCategory));
+  const Dataset all = ReadCsv(FixturePath("data/adult_head200.csv"), Label(MissingValues::kCategory));
   std::vector<std::size_t> complete;
   for (std::size_t i = 0; i < all.n_rows(); ++i) {
     bool missing = false;
@@ -375,7 +375,7 @@ TEST(DesignEncoder, AdultHeadDropRemovesExactlyTheRowsWithAQuestionMark) {
     if (!missing) complete.push_back(i);
   }
   ASSERT_EQ(complete.size(), 186u);
-  const Dataset dropped = ReadCsv(FixturePath("adult_head200.csv"), Label(MissingValues::kDrop));
+  const Dataset dropped = ReadCsv(FixturePath("data/adult_head200.csv"), Label(MissingValues::kDrop));
   EXPECT_EQ(dropped.dropped_rows(), 14u);
   ASSERT_EQ(dropped.n_rows(), 186u);
   // The same rows: the designs (fitted on the complete rows) agree column by column.

@@ -16,6 +16,7 @@
 namespace perfshap {
 namespace {
 
+using testing::FixtureDir;
 using testing::FixturePath;
 
 /// Both parts sorted, disjoint, and together exactly 0..n-1.
@@ -228,8 +229,8 @@ TEST(ReadSplits, WrongShapeIsRejected) {
 }
 
 TEST(ReadSplits, MissingFileAndDirectoryAreRejected) {
-  ExpectSplitError(FixturePath("no_such_split.json"), 5, {"no_such_split.json", "no such file"});
-  ExpectSplitError(FixturePath(""), 5, {"tests/data", "directory"});
+  ExpectSplitError(FixtureDir() + "/no_such_split.json", 5, {"no_such_split.json", "no such file"});
+  ExpectSplitError(FixtureDir(), 5, {"tests/fixtures", "directory"});
 }
 
 }  // namespace

@@ -3,12 +3,12 @@
 //
 // RetrainGame and ExplainRobustness (ShapAUC / ShapROC / ShapPRC / ShapAUPRC by coalition
 // retraining). Reference numbers:
-// - ../shared/refs/shapauc/banknote_gnb_seed0.json: sklearn 1.2.1 GaussianNB on banknote, every
+// - tests/fixtures/refs/shapauc/banknote_gnb_seed0.json: sklearn 1.2.1 GaussianNB on banknote, every
 //   coalition's test AUC and the ShapAUC values (see its README);
-// - tests/data/shaproc_banknote_peer.json: the authors' 101-threshold procedure on that split: the
-//   coalitions' own areas and their Shapley values (ShapAUC / ShapAUPRC scripts), and for the
+// - tests/fixtures/shaproc_banknote_peer.json: the authors' 101-threshold procedure on that split:
+//   the coalitions' own areas and their Shapley values (ShapAUC / ShapAUPRC scripts), and for the
 //   three strategies the ShapROC / ShapPRC curves and their grid integrals, written by
-//     /usr/bin/python3 bench/peer_shaproc_authors.py banknote --json tests/data/shaproc_banknote_peer.json
+//     /usr/bin/python3 bench/peer_shaproc_authors.py banknote --json tests/fixtures/shaproc_banknote_peer.json
 //   (sklearn 1.2.1 GaussianNB().fit(...).predict_proba(...)[:, 1] per coalition, the reference's
 //   train-row order; exact Shapley formula in Python).
 #include <gtest/gtest.h>
@@ -52,18 +52,15 @@ struct BanknoteCase {
   Split split;  // the reference's rows, train rows in its (shuffled) order
 };
 
-// Returns false when ../shared is absent.
-bool LoadBanknote(BanknoteCase& c) {
-  const std::string ref_path = testing::SharedPath("refs/shapauc/banknote_gnb_seed0.json");
-  const std::string data_path = testing::SharedPath("data/banknote.csv");
-  if (ref_path.empty() || data_path.empty()) return false;
+void LoadBanknote(BanknoteCase& c) {
+  const std::string ref_path = testing::FixturePath("refs/shapauc/banknote_gnb_seed0.json");
+  const std::string data_path = testing::FixturePath("data/banknote.csv");
   CsvOptions csv;
   csv.label = "label";
   c.data = ReadCsv(data_path, csv);
   c.ref = ReadJson(ref_path);
   c.split.train = c.ref["train_rows"].get<std::vector<std::size_t>>();
   c.split.test = c.ref["test_rows"].get<std::vector<std::size_t>>();
-  return true;
 }
 
 std::string Sci(double v) {
@@ -96,7 +93,7 @@ Dataset WithDuplicate(const Dataset& data, std::size_t source, std::size_t at) {
 // the sorted order of --split files.
 TEST(RetrainGame, BanknoteEveryCoalitionAucAndPhiMatchReference) {
   BanknoteCase c;
-  if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
+  LoadBanknote(c);
   const auto auc = c.ref["auc_by_coalition_bitmask"]["auc"].get<std::vector<double>>();
   const std::vector<std::string> names{"variance", "skewness", "curtosis", "entropy"};
   for (bool sorted : {false, true}) {
@@ -132,7 +129,7 @@ TEST(RetrainGame, BanknoteEveryCoalitionAucAndPhiMatchReference) {
 // extra metrics), at the game level.
 TEST(RetrainGame, EfficiencyHoldsForEveryOutput) {
   BanknoteCase c;
-  if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
+  LoadBanknote(c);
   const std::vector<std::size_t> columns{0, 1, 2, 3};
   const auto split_ptr = testing::PrepareSplit("gnb", c.data, columns, c.split.train, c.split.test);
     const PreparedSplit& split = *split_ptr;
@@ -168,7 +165,7 @@ TEST(RetrainGame, EfficiencyHoldsForEveryOutput) {
 // trapezoids' and the Shapley sums' rounding.
 TEST(RetrainGame, ThresholdsModeReproducesTheAuthorsScripts) {
   BanknoteCase c;
-  if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
+  LoadBanknote(c);
   const auto peer = ReadJson(testing::FixturePath("shaproc_banknote_peer.json"));
   double max_err = 0.0;
   std::vector<RobustnessResult> runs;
@@ -404,7 +401,7 @@ TEST(RetrainGame, IntegratedCurvesAreTheGridTrapezoidPerSplitWithBands) {
 // the same place and the two coalitions' models are bitwise equal.
 TEST(RetrainGame, DuplicatedFeatureGetsTheSamePhi) {
   BanknoteCase c;
-  if (!LoadBanknote(c)) GTEST_SKIP() << "../shared is absent";
+  LoadBanknote(c);
   const Dataset dup = WithDuplicate(c.data, 0, 1);  // variance, variance_copy, skewness, ...
   const std::vector<std::size_t> columns{0, 1, 2, 3, 4};
   const auto split_ptr = testing::PrepareSplit("gnb", dup, columns, c.split.train, c.split.test);
@@ -438,9 +435,9 @@ TEST(RetrainGame, MonteCarloBandsAreBitwiseIdenticalForOneTwoFourThreads) {
   design.beta = {0.05, 0.5, 0.5, 0.0, 0.3, -0.2, 0.0};
   const Dataset probit = GenerateProbitDesign(design);
   BanknoteCase c;
-  const bool banknote = LoadBanknote(c);
+  LoadBanknote(c);
   for (const std::string learner : {"gnb", "logistic"}) {
-    const Dataset& data = learner == "gnb" && banknote ? c.data : probit;
+    const Dataset& data = learner == "gnb" ? c.data : probit;
     const SplitPlan plan = MonteCarloSplits(data.n_rows(), 7, 0.25, 5, data.label());
     std::vector<RobustnessResult> runs;
     for (int threads : {1, 2, 4}) {
@@ -536,17 +533,17 @@ TEST(RetrainGame, ReboundWorkerEqualsFreshWorker) {
 }
 
 // The AVX2 / AVX-512 kernels (GaussianNB moments, ranking keys and sort) give the portable
-// path's bits: the whole computation with the kernels on and off.
+// path's bits: the whole computation with the kernels on and off. On a CPU without them (or with
+// PERFSHAP_NO_VECTOR_KERNELS=1) both runs take the portable path, which must then repeat its bits.
 TEST(RetrainGame, VectorKernelsGiveThePortableBits) {
-  if (!detail::HasAvx2() && !detail::HasAvx512()) GTEST_SKIP() << "this CPU runs no vector kernel";
   ProbitDesign design;
   design.n_rows = 600;
   design.variances = {1.2, 1.0, 1.0, 0.5, 2.0, 1.0};  // six players: a block of four and one of two
   design.beta = {0.05, 0.5, 0.5, 0.0, 0.3, -0.2, 0.0};
   const Dataset probit = GenerateProbitDesign(design);
   BanknoteCase c;
-  std::vector<const Dataset*> sets{&probit};
-  if (LoadBanknote(c)) sets.push_back(&c.data);
+  LoadBanknote(c);
+  std::vector<const Dataset*> sets{&probit, &c.data};
   for (const Dataset* data : sets) {
     const SplitPlan plan = MonteCarloSplits(data->n_rows(), 5, 0.25, 3, data->label());
     RobustnessOptions options;

@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The perfshap authors
-"""Writes tests/data/learner_golden.json, the reference numbers of tests/models/test_learner.cpp.
+"""Writes tests/fixtures/learner_golden.json, the reference numbers of tests/models/test_learner.cpp.
 
 Run with Debian's python (scikit-learn 1.2.1, numpy 1.24.2, scipy 1.10.1):
-    /usr/bin/python3 tests/models/make_learner_golden.py ../shared
+    /usr/bin/python3 tests/models/make_learner_golden.py tests/fixtures
+(the folder holding data/pima.csv and refs/xper/test_set*.csv; tests/fixtures by default).
 Every number comes from a library call written out below; nothing is typed in by hand.
 """
 import itertools
@@ -19,11 +20,11 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-shared = sys.argv[1] if len(sys.argv) > 1 else "../shared"
+fixtures = sys.argv[1] if len(sys.argv) > 1 else "tests/fixtures"
 out = {}
 
 # --- pima: fixed split test = rows i with i % 5 == 0, train = the others (0-based data rows).
-pima = np.genfromtxt(f"{shared}/data/pima.csv", delimiter=",", skip_header=1)
+pima = np.genfromtxt(f"{fixtures}/data/pima.csv", delimiter=",", skip_header=1)
 X, y = pima[:, :-1], pima[:, -1]
 rows = np.arange(len(y))
 test, train = rows[rows % 5 == 0], rows[rows % 5 != 0]
@@ -60,7 +61,7 @@ out["pima"] = {
 
 # --- probit on the XPER test set (x1, x2, x3 -> y): maximum likelihood by Newton to machine
 # precision, what statsmodels Probit(y, add_constant(X)).fit(method="newton") converges to.
-ts = np.genfromtxt(f"{shared}/refs/xper/test_set.csv", delimiter=",", skip_header=1)
+ts = np.genfromtxt(f"{fixtures}/refs/xper/test_set.csv", delimiter=",", skip_header=1)
 A = np.hstack([np.ones((ts.shape[0], 1)), ts[:, :3]])
 yy = ts[:, 3]
 q = 2 * yy - 1
@@ -85,7 +86,7 @@ out["probit_xper_test_set"] = {
 }
 
 # --- linear on the XPER regression test set (x1, x2, x3 -> y_cont).
-tr = np.genfromtxt(f"{shared}/refs/xper/test_set_regression.csv", delimiter=",", skip_header=1)
+tr = np.genfromtxt(f"{fixtures}/refs/xper/test_set_regression.csv", delimiter=",", skip_header=1)
 Ar = np.hstack([np.ones((tr.shape[0], 1)), tr[:, :3]])
 yr = tr[:, 3]
 ols = np.linalg.lstsq(Ar, yr, rcond=None)[0]
@@ -100,6 +101,6 @@ out["linear_xper_regression"] = {
     "ridge10_std_coef": [ridge_std[1].intercept_ - np.sum(rs_coef * ridge_std[0].mean_)] + rs_coef.tolist(),
 }
 
-with open(sys.argv[2] if len(sys.argv) > 2 else "tests/data/learner_golden.json", "w") as f:
+with open(sys.argv[2] if len(sys.argv) > 2 else "tests/fixtures/learner_golden.json", "w") as f:
     json.dump(out, f, indent=1)
     f.write("\n")

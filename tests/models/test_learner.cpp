@@ -2,8 +2,8 @@
 // Copyright 2026 The perfshap authors
 //
 // Reference numbers:
-// - ../shared/refs/shapauc/banknote_gnb_seed0.json (sklearn 1.2.1 GaussianNB, see its README);
-// - tests/data/learner_golden.json, written by tests/models/make_learner_golden.py with
+// - tests/fixtures/refs/shapauc/banknote_gnb_seed0.json (sklearn 1.2.1 GaussianNB, see its README);
+// - tests/fixtures/learner_golden.json, written by tests/models/make_learner_golden.py with
 //   Debian's /usr/bin/python3 (scikit-learn 1.2.1, numpy 1.24.2, scipy 1.10.1); the script
 //   holds every library call (e.g. make_pipeline(StandardScaler(), LogisticRegression(C=1.0,
 //   solver="newton-cholesky", tol=1e-12, max_iter=1000)) for the logistic AUCs on pima with
@@ -168,9 +168,8 @@ TEST(LearnerRegistry, RegistersAUsersLearner) {
 // Acceptance of issue 3: every coalition AUC of the reference to 1e-9, with the reference's
 // train-row order and with the sorted order ReadSplits gives; probabilities and log-odds.
 TEST(GaussianNbLearner, BanknoteEveryCoalitionAucMatchesReference) {
-  const std::string ref_path = testing::SharedPath("refs/shapauc/banknote_gnb_seed0.json");
-  const std::string data_path = testing::SharedPath("data/banknote.csv");
-  if (ref_path.empty() || data_path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string ref_path = testing::FixturePath("refs/shapauc/banknote_gnb_seed0.json");
+  const std::string data_path = testing::FixturePath("data/banknote.csv");
   const auto ref = ReadJson(ref_path);
   const Dataset data = ReadCsv(data_path, LabelOptions("label"));
   auto train = ref["train_rows"].get<std::vector<std::size_t>>();
@@ -200,8 +199,7 @@ TEST(GaussianNbLearner, BanknoteEveryCoalitionAucMatchesReference) {
 }
 
 TEST(GaussianNbLearner, PimaMatchesSklearnProbabilitiesAndAucs) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const auto golden = Golden()["pima"];
   const PimaCase pima = LoadPima(path);
   const auto columns = Iota(8);
@@ -233,8 +231,7 @@ TEST(GaussianNbLearner, PimaMatchesSklearnProbabilitiesAndAucs) {
 // Acceptance of issue 3: logistic coalitions equal sklearn's AUCs to 1e-9 on pima, all 255
 // coalitions, trained in Gray-code order with warm starts.
 TEST(LogisticLearner, PimaEveryCoalitionAucMatchesSklearn) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const auto golden = Golden()["pima"];
   const PimaCase pima = LoadPima(path);
   const auto columns = Iota(8);
@@ -273,8 +270,7 @@ TEST(LogisticLearner, PimaEveryCoalitionAucMatchesSklearn) {
 }
 
 TEST(LogisticLearner, NoStandardizeAndCMatchSklearn) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   const LearnerParams options{{"standardize", "false"}, {"C", "0.5"}};
   const auto coef = GlmCoefficients(*Train("logistic", pima.data, pima.train, Iota(8), options));
@@ -286,8 +282,7 @@ TEST(LogisticLearner, NoStandardizeAndCMatchSklearn) {
 // Warm starts change the path, not the optimum: every coalition's scores agree with a cold
 // start to 1e-10 and the AUCs are identical; warm starts need fewer Newton iterations.
 TEST(LogisticLearner, WarmStartEqualsColdStart) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   for (const std::string kind : {"logistic", "probit"}) {
     const auto split_ptr = testing::PrepareSplit(kind, pima.data, Iota(8), pima.train, pima.test);
@@ -322,8 +317,7 @@ TEST(LogisticLearner, WarmStartEqualsColdStart) {
 // What RetrainGame relies on for thread-count independence: after Reset() the results do not
 // depend on what the trainer fitted before.
 TEST(CoalitionTrainer, ResetForgetsHistoryBitwise) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   const auto split_ptr = testing::PrepareSplit("logistic", pima.data, Iota(8), pima.train, pima.test);
     const PreparedSplit& split = *split_ptr;
@@ -345,8 +339,7 @@ TEST(CoalitionTrainer, ResetForgetsHistoryBitwise) {
 // The coalition trainer's test scores equal those of the Model that Train() returns on the
 // coalition's columns, for every learner and several coalitions.
 TEST(CoalitionTrainer, EqualsTrainPerCoalition) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   for (const std::string kind :
        {"gnb", "logistic", "probit", "linear"}) {
@@ -378,7 +371,7 @@ TEST(CoalitionTrainer, EqualsTrainPerCoalition) {
 // scales of the columns and coalitions met along a warm-started Gray-code walk, the Model the
 // fitter hands out predicts the test rows bitwise as ScoreTest scored them.
 TEST(CoalitionFitter, MakeModelPredictsTheTestRowsBitwise) {
-  const PimaCase pima = LoadPima(testing::SharedPath("data/pima.csv"));
+  const PimaCase pima = LoadPima(testing::FixturePath("data/pima.csv"));
   for (const std::string kind : {"gnb", "logistic", "probit", "linear"}) {
     for (bool standardize : {true, false}) {
       if (kind == "gnb" && !standardize) continue;
@@ -407,8 +400,7 @@ TEST(CoalitionFitter, MakeModelPredictsTheTestRowsBitwise) {
 
 // Train() honours the order of `columns`: a permuted column list gives the same predictions.
 TEST(CoalitionTrainer, TrainKeepsTheColumnOrder) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   for (const std::string kind : {"gnb", "logistic"}) {
     const std::vector<std::size_t> forward{1, 5, 7};
@@ -423,8 +415,7 @@ TEST(CoalitionTrainer, TrainKeepsTheColumnOrder) {
 }
 
 TEST(ProbitLearner, XperTestSetMatchesMaximumLikelihood) {
-  const std::string path = testing::SharedPath("refs/xper/test_set.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("refs/xper/test_set.csv");
   const auto golden = Golden()["probit_xper_test_set"];
   const Dataset data = ReadCsv(path, LabelOptions("y"));
   const std::vector<std::size_t> columns{data.FeatureIndex("x1"), data.FeatureIndex("x2"),
@@ -448,8 +439,7 @@ TEST(ProbitLearner, XperTestSetMatchesMaximumLikelihood) {
 }
 
 TEST(LinearLearner, MatchesLstsqAndRidge) {
-  const std::string path = testing::SharedPath("refs/xper/test_set_regression.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("refs/xper/test_set_regression.csv");
   const auto golden = Golden()["linear_xper_regression"];
   const Dataset data = ReadCsv(path, RegressionOptions("y_cont"));
   const std::vector<std::size_t> columns{0, 1, 2};
@@ -562,8 +552,7 @@ TEST(Learner, BadInputGivesOneLineErrors) {
 
 // The empty coalition fits the intercept / prior alone: a constant score.
 TEST(CoalitionTrainer, EmptyCoalitionIsConstant) {
-  const std::string path = testing::SharedPath("data/pima.csv");
-  if (path.empty()) GTEST_SKIP() << "../shared is absent";
+  const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   double positives = 0.0;
   for (std::size_t r : pima.train) positives += pima.data.label()[r];

@@ -2,24 +2,27 @@
 // Copyright 2026 The perfshap authors
 #pragma once
 
-#include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 namespace perfshap::testing {
 
-/** @brief tests/data/<name>: small fixture files that ship with the project. */
-inline std::string FixturePath(const std::string& name) {
-  return std::string(PERFSHAP_TEST_DATA_DIR) + "/" + name;
-}
+/** @brief The tests/fixtures folder: every data and reference file the tests read
+ *  (tests/fixtures/README.md says where each comes from). For paths that must not exist. */
+inline std::string FixtureDir() { return PERFSHAP_TEST_DATA_DIR; }
 
-/** @brief ../shared/<rel> (or $PERFSHAP_SHARED_DIR/<rel>); empty string when it is absent,
- *  so tests that need the public data sets can GTEST_SKIP() cleanly. */
-inline std::string SharedPath(const std::string& rel) {
-  const char* env = std::getenv("PERFSHAP_SHARED_DIR");
-  std::filesystem::path base = env != nullptr ? env : PERFSHAP_SHARED_DIR;
-  std::filesystem::path p = base / rel;
-  return std::filesystem::exists(p) ? p.string() : std::string();
+/**
+ * @brief tests/fixtures/<name>, e.g. "good.csv" or "refs/xper/test_set.csv".
+ * @throws std::runtime_error when that file is missing: the test that needs it fails (a test
+ * never skips for want of its data).
+ */
+inline std::string FixturePath(const std::string& name) {
+  const std::string path = FixtureDir() + "/" + name;
+  if (!std::filesystem::is_regular_file(path)) {
+    throw std::runtime_error("test fixture " + path + " is missing (tests/fixtures/README.md lists them)");
+  }
+  return path;
 }
 
 }  // namespace perfshap::testing
