@@ -65,7 +65,7 @@ const std::vector<double> kPaperBeta{-1.2, 0.6, 0.5, 0.0, 0.3, -0.4, 0.2, 0.25, 
 const std::vector<double> kPaperLogit{-1.1, 0.55, 0.52, 0.02, 0.28, -0.41, 0.19, 0.24, -0.12, 0.13, 0.04};
 
 void RunXper(benchmark::State& state, const perfshap::Model& model, const perfshap::Dataset& sample,
-             perfshap::XperMetric metric, perfshap::XperComparator comparator) {
+             std::string metric, perfshap::XperComparator comparator) {
   perfshap::XperOptions opt;
   opt.metric = metric;
   opt.comparator = comparator;
@@ -85,7 +85,7 @@ void RunXper(benchmark::State& state, const perfshap::Model& model, const perfsh
 void BM_Xper_ReferenceSize_AucPermuted(benchmark::State& state) {
   const auto sample = ProbitDesignTestRows(1000, 300, {1.2, 1.0, 1.0}, kReferenceBeta, 2024);
   const auto model = perfshap::MakeGlm(perfshap::Link::kProbit, kReferenceBeta, true);
-  RunXper(state, *model, sample, perfshap::XperMetric::kAuc, perfshap::XperComparator::kPermuted);
+  RunXper(state, *model, sample, "auc", perfshap::XperComparator::kPermuted);
   state.counters["package_s"] = 71.1;  // XPER package, exact AUC, same design (refs/xper/README.md)
 }
 BENCHMARK(BM_Xper_ReferenceSize_AucPermuted)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -93,7 +93,7 @@ BENCHMARK(BM_Xper_ReferenceSize_AucPermuted)->Arg(1)->Arg(2)->Unit(benchmark::kM
 void BM_Xper_ReferenceSize_AucFull(benchmark::State& state) {
   const auto sample = ProbitDesignTestRows(1000, 300, {1.2, 1.0, 1.0}, kReferenceBeta, 2024);
   const auto model = perfshap::MakeGlm(perfshap::Link::kProbit, kReferenceBeta, true);
-  RunXper(state, *model, sample, perfshap::XperMetric::kAuc, perfshap::XperComparator::kFull);
+  RunXper(state, *model, sample, "auc", perfshap::XperComparator::kFull);
 }
 BENCHMARK(BM_Xper_ReferenceSize_AucFull)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -116,7 +116,7 @@ void BM_Xper_ReferenceSize_AucPermutedGeneric(benchmark::State& state) {
   const auto sample = ProbitDesignTestRows(1000, 300, {1.2, 1.0, 1.0}, kReferenceBeta, 2024);
   const auto model = perfshap::MakeGlm(perfshap::Link::kProbit, kReferenceBeta, true);
   const PredictOnly generic(*model);
-  RunXper(state, generic, sample, perfshap::XperMetric::kAuc, perfshap::XperComparator::kPermuted);
+  RunXper(state, generic, sample, "auc", perfshap::XperComparator::kPermuted);
 }
 BENCHMARK(BM_Xper_ReferenceSize_AucPermutedGeneric)
     ->Arg(1)
@@ -127,7 +127,7 @@ BENCHMARK(BM_Xper_ReferenceSize_AucPermutedGeneric)
 void BM_Xper_ReferenceSize_Brier(benchmark::State& state) {
   const auto sample = ProbitDesignTestRows(1000, 300, {1.2, 1.0, 1.0}, kReferenceBeta, 2024);
   const auto model = perfshap::MakeGlm(perfshap::Link::kProbit, kReferenceBeta, true);
-  RunXper(state, *model, sample, perfshap::XperMetric::kBrier, perfshap::XperComparator::kPermuted);
+  RunXper(state, *model, sample, "brier", perfshap::XperComparator::kPermuted);
   state.counters["package_s"] = 0.45;
 }
 BENCHMARK(BM_Xper_ReferenceSize_Brier)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -135,7 +135,7 @@ BENCHMARK(BM_Xper_ReferenceSize_Brier)->Arg(1)->Unit(benchmark::kMillisecond)->U
 void BM_Xper_ReferenceSize_Accuracy(benchmark::State& state) {
   const auto sample = ProbitDesignTestRows(1000, 300, {1.2, 1.0, 1.0}, kReferenceBeta, 2024);
   const auto model = perfshap::MakeGlm(perfshap::Link::kProbit, kReferenceBeta, true);
-  RunXper(state, *model, sample, perfshap::XperMetric::kAccuracy, perfshap::XperComparator::kPermuted);
+  RunXper(state, *model, sample, "accuracy", perfshap::XperComparator::kPermuted);
   state.counters["package_s"] = 0.29;
 }
 BENCHMARK(BM_Xper_ReferenceSize_Accuracy)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -144,14 +144,14 @@ BENCHMARK(BM_Xper_ReferenceSize_Accuracy)->Arg(1)->Unit(benchmark::kMillisecond)
 void BM_Xper_PaperSize_AucFull(benchmark::State& state) {
   const auto sample = ProbitDesignTestRows(7440, 2232, kPaperVariances, kPaperBeta, 7);
   const auto model = perfshap::MakeGlm(perfshap::Link::kLogit, kPaperLogit, true);
-  RunXper(state, *model, sample, perfshap::XperMetric::kAuc, perfshap::XperComparator::kFull);
+  RunXper(state, *model, sample, "auc", perfshap::XperComparator::kFull);
 }
 BENCHMARK(BM_Xper_PaperSize_AucFull)->Arg(2)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 
 void BM_Xper_PaperSize_AucPermuted(benchmark::State& state) {
   const auto sample = ProbitDesignTestRows(7440, 2232, kPaperVariances, kPaperBeta, 7);
   const auto model = perfshap::MakeGlm(perfshap::Link::kLogit, kPaperLogit, true);
-  RunXper(state, *model, sample, perfshap::XperMetric::kAuc, perfshap::XperComparator::kPermuted);
+  RunXper(state, *model, sample, "auc", perfshap::XperComparator::kPermuted);
 }
 BENCHMARK(BM_Xper_PaperSize_AucPermuted)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime();
 

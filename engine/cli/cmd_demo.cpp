@@ -102,7 +102,7 @@ void RunDemo(const DemoOptions& o) {
     for (std::size_t j = 0; j < p; ++j) all_columns[j] = j;
     const auto probit = Train("probit", data, split.train, all_columns);
     XperOptions xo;
-    xo.metric = XperMetric::kAuc;
+    xo.metric = "auc";
     xo.comparator = m <= 3000 ? XperComparator::kFull : XperComparator::kPermuted;
     xo.seed = c.seed;
     xo.max_features = std::min(o.exact_limit, 20);

@@ -242,7 +242,7 @@ void WriteTables(const std::filesystem::path& dir, const RobustnessResult& r, st
   std::string phi = "feature,phi_auc,phi_auc_std,phi_auprc,phi_auprc_std,phi_tpr_at_slice,phi_tpr_at_slice_std,"
                     "eq12_integral,flagged";
   for (const auto& m : r.metrics) {
-    const std::string name = RobustnessMetricName(m.metric);
+    const std::string& name = m.metric;
     phi += ",phi_" + name + ",phi_" + name + "_std";
   }
   phi += "\n";
@@ -343,7 +343,7 @@ void RunRobustness(const RobustnessCliOptions& o) {
   opt.curves.strategy = ParseGridStrategy(o.strategy);
   opt.grid_points = o.grid;
   opt.prc_baseline = ParsePrcBaseline(o.prc_baseline);
-  for (const auto& name : SplitList(o.metrics)) opt.extra_metrics.push_back(ParseRobustnessMetric(name));
+  for (const auto& name : SplitList(o.metrics)) opt.extra_metrics.push_back(name);
   opt.select = o.select;
   opt.max_features = o.exact_limit;
   if (!(o.slice_fpr >= 0.0 && o.slice_fpr <= 1.0))
@@ -396,7 +396,7 @@ void RunRobustness(const RobustnessCliOptions& o) {
   }
   s << "  trapz(ROC), trapz(PRC): grid trapezoid of the feature's ShapROC / ShapPRC curve\n";
   for (const auto& m : r.metrics) {
-    s << "  " << RobustnessMetricName(m.metric) << ": " << Banded(m.value_mean, m.value_std, n_splits)
+    s << "  " << m.metric << ": " << Banded(m.value_mean, m.value_std, n_splits)
       << " = prior-only model " << Banded(m.base_mean, m.base_std, n_splits) << " + sum of phi\n";
   }
   s << "  Eq. (12) gap, max |phi^AUC - trapezoid of ShapROC|: " << Fmt("%.3g", r.eq12_gap) << "\n";
@@ -471,7 +471,7 @@ void RunRobustness(const RobustnessCliOptions& o) {
   result["slice"] = slice_json;
   Json metrics = Json::object();
   for (const auto& m : r.metrics)
-    metrics[RobustnessMetricName(m.metric)] =
+    metrics[m.metric] =
         Json{{"value", m.value_mean}, {"value_std", m.value_std}, {"base", m.base_mean}, {"base_std", m.base_std},
              {"phi", NamedValues(r.features, m.phi_mean)}, {"phi_std", NamedValues(r.features, m.phi_std)}};
   result["metrics"] = metrics;

@@ -240,14 +240,14 @@ void RunXper(const XperCliOptions& o) {
   const CommonOptions& c = o.common;
   PrepareOut(c);
   XperOptions opt;
-  opt.metric = ParseXperMetric(o.metric);
+  opt.metric = FindMetric(o.metric, "xper").name;
   opt.comparator = ParseXperComparator(o.comparator);
   opt.cfp = o.cfp;
   opt.cfn = o.cfn;
   opt.threshold = o.threshold;
   opt.seed = c.seed;
   opt.max_features = o.max_features;
-  const bool regression = IsRegressionMetric(opt.metric);
+  const bool regression = FindMetric(opt.metric, "xper").regression();
   if (!o.coef.empty() && !o.train.empty())
     throw InvalidArgument("give either --coef FILE or --train FILE, not both");
   if ((!o.coef.empty() || !o.train.empty()) && o.model.empty())
@@ -493,7 +493,7 @@ void RunXper(const XperCliOptions& o) {
   result["label"] = sample.label_name();
   result["model"] = model_json;
   result["threshold"] = o.threshold;
-  if (opt.metric == XperMetric::kCost) {
+  if (opt.metric == "cost") {
     result["cfp"] = o.cfp;
     result["cfn"] = o.cfn;
   }

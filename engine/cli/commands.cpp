@@ -2,15 +2,57 @@
 // Copyright 2026 The perfshap authors
 #include "commands.hpp"
 
+#include <algorithm>
+
 namespace perfshap::cli {
+
+namespace {
+
+// The library's option names (the fields of its options structs) and the flags that set them,
+// for every subcommand that has the flag.
+const std::map<std::string, std::string>& CommonFlags() {
+  static const std::map<std::string, std::string> flags = {
+      {"label", "--label"},           {"positive", "--positive"},     {"features", "--features"},
+      {"groups", "--groups"},         {"missing", "--missing"},       {"learner", "--model"},
+      {"C", "--C"},                   {"standardize", "--no-standardize"}, {"out", "--out"},
+      {"force", "--force"},           {"threads", "--threads"},       {"seed", "--seed"},
+      {"data", "--data"},
+  };
+  return flags;
+}
+
+}  // namespace
+
+std::vector<std::string> OptionFlags(const Command& command, const std::vector<std::string>& options) {
+  std::vector<std::string> out;
+  for (const std::string& option : options) {
+    const auto own = command.flags.find(option);
+    const auto common = CommonFlags().find(option);
+    const std::string flag = own != command.flags.end()       ? own->second
+                             : common != CommonFlags().end() ? common->second
+                                                             : std::string();
+    if (!flag.empty() && std::find(out.begin(), out.end(), flag) == out.end()) out.push_back(flag);
+  }
+  return out;
+}
 
 std::vector<Command> AllCommands() {
   return {
       {"demo", "the main job: every method (metrics, exact Shapley, XPER, ShapAUC bands) on built-in generated data or --data",
-       SetupDemo},
-      {"xper", "XPER: decompose a model's performance metric over its features, globally and per individual", SetupXper},
-      {"xper-montecarlo", "the XPER paper's Monte Carlo experiment: distributions of the AUC decomposition over K probit samples", SetupXperMonteCarlo},
-      {"robustness", "ShapAUC/ShapROC/ShapPRC: explain AUC and the ROC/PR curves by retraining on every coalition, with CV bands", SetupRobustness},
+       SetupDemo, {{"max_features", "--exact-limit"}, {"test_size", "--test-size"}, {"rows", "--rows"}}},
+      {"xper", "XPER: decompose a model's performance metric over its features, globally and per individual", SetupXper,
+       {{"metric", "--metric"}, {"max_features", "--max-features"}, {"threshold", "--threshold"},
+        {"cfp", "--cfp"}, {"cfn", "--cfn"}, {"comparator", "--comparator"}, {"permutation", "--permutation"},
+        {"clusters", "--clusters"}, {"train", "--train"}, {"coefficients", "--coef"}}},
+      {"xper-montecarlo", "the XPER paper's Monte Carlo experiment: distributions of the AUC decomposition over K probit samples",
+       SetupXperMonteCarlo,
+       {{"samples", "--samples"}, {"train_rows", "--train-rows"}, {"rows", "--rows"}, {"comparator", "--comparator"}}},
+      {"robustness", "ShapAUC/ShapROC/ShapPRC: explain AUC and the ROC/PR curves by retraining on every coalition, with CV bands",
+       SetupRobustness,
+       {{"metric", "--metrics"}, {"extra_metrics", "--metrics"}, {"max_features", "--exact-limit"},
+        {"prc_baseline", "--prc-baseline"}, {"curves", "--curve-points"}, {"strategy", "--strategy"},
+        {"grid_points", "--grid"}, {"stratify", "--stratify"}, {"test_size", "--test-size"}, {"plan", "--cv"},
+        {"split", "--split"}, {"rows", "--rows"}, {"slice_fpr", "--slice-fpr"}}},
   };
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -63,12 +64,21 @@ Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows);
 /** @brief Prints to stdout unless --quiet. */
 void Say(const CommonOptions& opts, const std::string& text);
 
-/** @brief One registered subcommand. */
+/** @brief One registered subcommand, and its spelling of the library options its errors name
+ *  where it differs from the common one (OptionFlags). */
 struct Command {
   const char* name;
   const char* description;
   std::function<void(CLI::App&)> setup;
+  std::map<std::string, std::string> flags = {};
 };
+
+/**
+ * @brief The flags that set the library options an error names (Error::options()), in the
+ * command's spelling (its own flags first, then the common ones); options with no flag are
+ * left out.
+ */
+std::vector<std::string> OptionFlags(const Command& command, const std::vector<std::string>& options);
 
 /** @brief Every subcommand of the tool, in the order `--help` lists them. */
 std::vector<Command> AllCommands();

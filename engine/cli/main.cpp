@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
   CLI::App app{"perfshap: Shapley values for model performance, robustness and predictions", "perfshap"};
   app.set_version_flag("--version", "perfshap " + std::string(perfshap::Version()));
   app.require_subcommand(1);
-  for (const auto& cmd : perfshap::cli::AllCommands()) {
+  const std::vector<perfshap::cli::Command> commands = perfshap::cli::AllCommands();
+  for (const auto& cmd : commands) {
     CLI::App* sub = app.add_subcommand(cmd.name, cmd.description);
     cmd.setup(*sub);
   }
@@ -41,7 +42,14 @@ int main(int argc, char** argv) {
     std::cerr << "perfshap: error: " << OneLine(e.what()) << " (see perfshap --help)\n";
     return 2;
   } catch (const perfshap::Error& e) {
-    std::cerr << "perfshap: error: " << OneLine(e.what()) << "\n";
+    // The library names its options; say which flags of this command set them.
+    std::string flags;
+    for (const auto& cmd : commands)
+      if (app.got_subcommand(cmd.name))
+        for (const std::string& flag : perfshap::cli::OptionFlags(cmd, e.options()))
+          flags += (flags.empty() ? " (" : ", ") + flag;
+    if (!flags.empty()) flags += ")";
+    std::cerr << "perfshap: error: " << OneLine(e.what()) << flags << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
     std::cerr << "perfshap: error: out of memory; use fewer rows or features\n";

@@ -26,21 +26,9 @@ std::vector<std::size_t> ByDecreasingPhi(const XperResult& r) {
 
 }  // namespace
 
-std::string XperMetricLabel(XperMetric metric) {
-  switch (metric) {
-    case XperMetric::kAuc: return "AUC";
-    case XperMetric::kBrier: return "-Brier";
-    case XperMetric::kAccuracy: return "accuracy";
-    case XperMetric::kBalancedAccuracy: return "balanced accuracy";
-    case XperMetric::kSensitivity: return "sensitivity";
-    case XperMetric::kSpecificity: return "specificity";
-    case XperMetric::kPrecision: return "precision";
-    case XperMetric::kCost: return "-cost";
-    case XperMetric::kMse: return "-MSE";
-    case XperMetric::kMae: return "-MAE";
-    case XperMetric::kR2: return "R\u00b2";
-  }
-  return "metric";
+std::string XperMetricLabel(const std::string& metric) {
+  const MetricDefinition& m = FindMetric(metric, "xper");
+  return (m.loss ? "-" : "") + m.label;
 }
 
 std::string CsvNumber(double v) { return std::isfinite(v) ? Fmt("%.17g", v) : std::string(); }

@@ -16,7 +16,7 @@
 namespace perfshap::cli {
 
 /** @brief "AUC", "-Brier", "accuracy", ...: the metric as the decomposition counts it. */
-std::string XperMetricLabel(XperMetric metric);
+std::string XperMetricLabel(const std::string& metric);
 
 /** @brief A number for a CSV cell: %.17g (round-trips a double), "" for NaN. */
 std::string CsvNumber(double v);

@@ -205,9 +205,9 @@ TEST(RobustnessCli, BadInputGivesOneLineAndExitTwo) {
   expect_error("--cv mc:x", "--cv mc:x");
   expect_error("--cv loo", "--cv 'loo'");
   expect_error("--curve-points grid", "--curve-points 'grid'");
-  expect_error("--prc-baseline 0.3", "--prc-baseline '0.3'");
+  expect_error("--prc-baseline 0.3", "precision baseline '0.3' is not understood; use 0.5 (the paper) or prevalence (--prc-baseline)");
   expect_error("--model svm", "svm");
-  expect_error("--metrics auc2", "unknown metric 'auc2'");
+  expect_error("--metrics auc2", "unknown robustness metric 'auc2'");
 
   // Splits and data written for the occasion: 40 rows, label = row % 2, except rows 0..9 = 0.
   const auto dir = FreshDir("robustness_bad");

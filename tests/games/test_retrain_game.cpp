@@ -139,7 +139,7 @@ TEST(RetrainGame, EfficiencyHoldsForEveryOutput) {
   const CurveGridEvaluator evaluator(curve_options);
   detail::RetrainGameSettings settings;
   settings.evaluator = &evaluator;
-  settings.extra_metrics = {RobustnessMetric::kBrier, RobustnessMetric::kAccuracy};
+  settings.extra_metrics = {&FindMetric("brier", "robustness"), &FindMetric("accuracy", "robustness")};
   const detail::RetrainGame game(split, settings);
   ASSERT_EQ(game.n_outputs(), 2U + 21U + 11U + 2U);
   const ShapleyValues values = ExactSolver().Solve(game);
@@ -443,7 +443,7 @@ TEST(RetrainGame, MonteCarloBandsAreBitwiseIdenticalForOneTwoFourThreads) {
     for (int threads : {1, 2, 4}) {
       RobustnessOptions options;
       options.learner = MakeLearner(learner);
-      options.extra_metrics = {RobustnessMetric::kBrier};
+      options.extra_metrics = {"brier"};
       options.select = true;
       options.execution.threads = threads;
       runs.push_back(ExplainRobustness(data, plan, options));
@@ -507,7 +507,7 @@ TEST(RetrainGame, ReboundWorkerEqualsFreshWorker) {
         splits.push_back(testing::PrepareSplit(learner, data, columns, plan[r].train, plan[r].test));
         detail::RetrainGameSettings settings;
         settings.evaluator = r == 1 ? &narrow_evaluator : &wide_evaluator;
-        if (metric) settings.extra_metrics = {RobustnessMetric::kBrier};
+        if (metric) settings.extra_metrics = {&FindMetric("brier", "robustness")};
         games.push_back(std::make_unique<detail::RetrainGame>(*splits.back(), settings));
       }
       // One worker through games 0, 1, 2, 0 (every coalition of each before moving on),
@@ -548,7 +548,7 @@ TEST(RetrainGame, VectorKernelsGiveThePortableBits) {
     const SplitPlan plan = MonteCarloSplits(data->n_rows(), 5, 0.25, 3, data->label());
     RobustnessOptions options;
     options.learner = MakeLearner("gnb");
-    options.extra_metrics = {RobustnessMetric::kBrier};
+    options.extra_metrics = {"brier"};
     const RobustnessResult vector = ExplainRobustness(*data, plan, options);
     detail::EnableVectorKernels(false);
     const RobustnessResult portable = ExplainRobustness(*data, plan, options);
@@ -722,9 +722,9 @@ TEST(RetrainGame, BadInputGivesOneLineErrors) {
   RobustnessOptions linear;
   linear.learner = MakeLearner("linear");
   ParseCurvePoints("thresholds:101", linear.curves);
-  expect_error([&] { ExplainRobustness(data, {split}, linear); }, "use --curve-points exact", false);
+  expect_error([&] { ExplainRobustness(data, {split}, linear); }, "use the exact curve mode", false);
   linear.curves.mode = CurveMode::kExact;
-  linear.extra_metrics = {RobustnessMetric::kBrier};
+  linear.extra_metrics = {"brier"};
   expect_error([&] { ExplainRobustness(data, {split}, linear); }, "metric brier needs probabilities", false);
   // Empty plan, repeated feature.
   expect_error([&] { ExplainRobustness(data, {}, RobustnessOptions{}); }, "plan is empty", false);
@@ -737,10 +737,14 @@ TEST(RetrainGame, ParsesBaselinesAndMetrics) {
   EXPECT_EQ(ParsePrcBaseline("0.5"), PrcBaseline::kHalf);
   EXPECT_EQ(ParsePrcBaseline("prevalence"), PrcBaseline::kPrevalence);
   EXPECT_THROW(ParsePrcBaseline("0.3"), InvalidArgument);
-  for (const char* name : {"accuracy", "balanced_accuracy", "sensitivity", "specificity", "precision", "f1", "brier",
-                           "log_loss", "average_precision", "mse", "mae", "rmse", "r2"})
-    EXPECT_STREQ(RobustnessMetricName(ParseRobustnessMetric(name)), name);
-  EXPECT_THROW(ParseRobustnessMetric("auc2"), InvalidArgument);
+  std::vector<std::string> names = MetricNames("robustness");
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"accuracy", "average_precision", "balanced_accuracy", "brier", "f1",
+                                             "log_loss", "mae", "mse", "precision", "r2", "rmse", "sensitivity",
+                                             "specificity"}));
+  for (const std::string& name : names) EXPECT_EQ(FindMetric(name, "robustness").name, name);
+  EXPECT_THROW(FindMetric("auc2", "robustness"), InvalidArgument);
+  EXPECT_THROW(FindMetric("auc", "robustness"), InvalidArgument);  // the main output, not an extra one
 }
 
 }  // namespace

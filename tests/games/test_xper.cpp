@@ -30,10 +30,10 @@ namespace {
 
 using testing::FixturePath;
 
-constexpr XperMetric kAllMetrics[] = {
-    XperMetric::kAuc,         XperMetric::kBrier,       XperMetric::kAccuracy,  XperMetric::kBalancedAccuracy,
-    XperMetric::kSensitivity, XperMetric::kSpecificity, XperMetric::kPrecision, XperMetric::kCost,
-    XperMetric::kMse,         XperMetric::kMae,         XperMetric::kR2};
+const std::string kAllMetrics[] = {
+    "auc",         "brier",       "accuracy",  "balanced_accuracy",
+    "sensitivity", "specificity", "precision", "cost",
+    "mse",         "mae",         "r2"};
 
 // ---------------------------------------------------------------------------------------------
 // Reading the reference files.
@@ -130,7 +130,7 @@ class PredictOnly final : public Model {
 // Checks one metric of the reference case: value, phi_0, phi, every individual phi_i0 and
 // phi_ij, and, for AUC and BS (the package's files hold them for these two), every v(S) and
 // v_i(S). Returns the largest error.
-double CheckAgainstReference(XperMetric metric, const std::string& key, bool regression, bool generic) {
+double CheckAgainstReference(std::string metric, const std::string& key, bool regression, bool generic) {
   const Reference ref = LoadReference(regression);
   XperOptions opt;
   opt.metric = metric;
@@ -152,7 +152,7 @@ double CheckAgainstReference(XperMetric metric, const std::string& key, bool reg
   const auto json = nlohmann::json::parse(in);
   const auto& m = json.at(key);
   // The package reports +MSE but decomposes -MSE (phi_0 + sum phi = -MSE).
-  const double sign = metric == XperMetric::kMse ? -1.0 : 1.0;
+  const double sign = metric == "mse" ? -1.0 : 1.0;
   check(r.value, sign * m.at("metric_value").get<double>(), key + " value");
   check(r.base, m.at("phi0").get<double>(), key + " phi0");
   for (std::size_t j = 0; j < 3; ++j)
@@ -189,32 +189,32 @@ double CheckAgainstReference(XperMetric metric, const std::string& key, bool reg
 TEST(XperReference, AucMatchesPackage) {
   // Fast path (compares indices) and generic path (compares Predict's probabilities).
   std::printf("[ref] AUC max abs error %.3g (additive), %.3g (generic)\n",
-              CheckAgainstReference(XperMetric::kAuc, "AUC", false, false),
-              CheckAgainstReference(XperMetric::kAuc, "AUC", false, true));
+              CheckAgainstReference("auc", "AUC", false, false),
+              CheckAgainstReference("auc", "AUC", false, true));
 }
 
 TEST(XperReference, BrierMatchesPackage) {
   std::printf("[ref] BS max abs error %.3g (additive), %.3g (generic)\n",
-              CheckAgainstReference(XperMetric::kBrier, "BS", false, false),
-              CheckAgainstReference(XperMetric::kBrier, "BS", false, true));
+              CheckAgainstReference("brier", "BS", false, false),
+              CheckAgainstReference("brier", "BS", false, true));
 }
 
 TEST(XperReference, AccuracyMatchesPackage) {
   std::printf("[ref] Accuracy max abs error %.3g (additive), %.3g (generic)\n",
-              CheckAgainstReference(XperMetric::kAccuracy, "Accuracy", false, false),
-              CheckAgainstReference(XperMetric::kAccuracy, "Accuracy", false, true));
+              CheckAgainstReference("accuracy", "Accuracy", false, false),
+              CheckAgainstReference("accuracy", "Accuracy", false, true));
 }
 
 TEST(XperReference, MseMatchesPackage) {
   std::printf("[ref] MSE max abs error %.3g (additive), %.3g (generic)\n",
-              CheckAgainstReference(XperMetric::kMse, "MSE", true, false),
-              CheckAgainstReference(XperMetric::kMse, "MSE", true, true));
+              CheckAgainstReference("mse", "MSE", true, false),
+              CheckAgainstReference("mse", "MSE", true, true));
 }
 
 TEST(XperReference, R2MatchesPackage) {
   std::printf("[ref] R2 max abs error %.3g (additive), %.3g (generic)\n",
-              CheckAgainstReference(XperMetric::kR2, "R2", true, false),
-              CheckAgainstReference(XperMetric::kR2, "R2", true, true));
+              CheckAgainstReference("r2", "R2", true, false),
+              CheckAgainstReference("r2", "R2", true, true));
 }
 
 // Efficiency (Shapley): phi_0 + sum phi = metric, globally and for every individual, for every
@@ -222,9 +222,9 @@ TEST(XperReference, R2MatchesPackage) {
 TEST(XperReference, EfficiencyForEveryMetricAndIndividual) {
   const Reference cls = LoadReference(false);
   const Reference reg = LoadReference(true);
-  for (XperMetric metric : kAllMetrics) {
+  for (std::string metric : kAllMetrics) {
     for (XperComparator comparator : {XperComparator::kPermuted, XperComparator::kFull}) {
-      const Reference& ref = IsRegressionMetric(metric) ? reg : cls;
+      const Reference& ref = FindMetric(metric, "xper").regression() ? reg : cls;
       XperOptions opt;
       opt.metric = metric;
       opt.comparator = comparator;
@@ -232,7 +232,7 @@ TEST(XperReference, EfficiencyForEveryMetricAndIndividual) {
       opt.cfp = 2.0;
       opt.cfn = 5.0;
       const XperResult r = ExplainXper(*ref.model, ref.sample, opt);
-      const std::string what = std::string(XperMetricName(metric)) + "/" + XperComparatorName(comparator);
+      const std::string what = std::string(metric) + "/" + XperComparatorName(comparator);
       double sum = r.base;
       for (double v : r.phi) sum += v;
       EXPECT_NEAR(sum, r.value, 1e-12) << what;
@@ -304,7 +304,7 @@ struct BruteXper {
   std::vector<double> v;  // 2^p x (n + 1): v(S), v_i(S)
 };
 
-BruteXper BruteForceValues(const Model& model, const Dataset& d, XperMetric metric, XperComparator comparator,
+BruteXper BruteForceValues(const Model& model, const Dataset& d, std::string metric, XperComparator comparator,
                            const std::vector<std::size_t>& pi, double cfp, double cfn) {
   const std::size_t n = d.n_rows(), p = d.n_features();
   const auto y = d.label();
@@ -345,8 +345,7 @@ BruteXper BruteForceValues(const Model& model, const Dataset& d, XperMetric metr
         const double yhat = fz > 0.5 ? 1.0 : 0.0;
         const double yi = y[i];
         double g = 0;
-        switch (metric) {
-          case XperMetric::kAuc: {
+        if (metric == "auc") {
             double a = 0, b = 0;
             for (const auto& [score, label] : w) {
               a += (1 - label) * (fz > score ? 1.0 : 0.0);
@@ -354,38 +353,26 @@ BruteXper BruteForceValues(const Model& model, const Dataset& d, XperMetric metr
             }
             const double m = static_cast<double>(w.size());
             g = (yi * a / m + (1 - yi) * b / m) / (2 * ybar * (1 - ybar));
-            break;
-          }
-          case XperMetric::kBrier:
+        } else if (metric == "brier") {
             g = -(yi - fz) * (yi - fz);
-            break;
-          case XperMetric::kAccuracy:
+        } else if (metric == "accuracy") {
             g = yhat * yi + (1 - yhat) * (1 - yi);
-            break;
-          case XperMetric::kBalancedAccuracy:
+        } else if (metric == "balanced_accuracy") {
             g = 0.5 * (yhat * yi / ybar + (1 - yhat) * (1 - yi) / (1 - ybar));
-            break;
-          case XperMetric::kSensitivity:
+        } else if (metric == "sensitivity") {
             g = yhat * yi / ybar;
-            break;
-          case XperMetric::kSpecificity:
+        } else if (metric == "specificity") {
             g = (1 - yhat) * (1 - yi) / (1 - ybar);
-            break;
-          case XperMetric::kPrecision:
+        } else if (metric == "precision") {
             g = delta > 0 ? yhat * yi / delta : 0.0;
-            break;
-          case XperMetric::kCost:
+        } else if (metric == "cost") {
             g = -(cfp * (yhat == 1 && yi == 0 ? 1 : 0) + cfn * (yhat == 0 && yi == 1 ? 1 : 0));
-            break;
-          case XperMetric::kMse:
+        } else if (metric == "mse") {
             g = -(yi - fz) * (yi - fz);
-            break;
-          case XperMetric::kMae:
+        } else if (metric == "mae") {
             g = -std::abs(yi - fz);
-            break;
-          case XperMetric::kR2:
+        } else if (metric == "r2") {
             g = 1 - (yi - fz) * (yi - fz) / var;
-            break;
         }
         vi += g;
       }
@@ -414,7 +401,7 @@ Dataset SmallSample(std::size_t n, bool regression, std::uint64_t seed) {
   return Dataset(d.feature_names(), std::move(cols), std::move(y), "y_cont");
 }
 
-void ExpectMatchesBruteForce(const Model& model, const Dataset& d, XperMetric metric,
+void ExpectMatchesBruteForce(const Model& model, const Dataset& d, std::string metric,
                              XperComparator comparator, double tol) {
   const std::size_t n = d.n_rows();
   std::vector<std::size_t> pi(n);
@@ -429,7 +416,7 @@ void ExpectMatchesBruteForce(const Model& model, const Dataset& d, XperMetric me
   const XperResult r = ExplainXper(model, d, opt);
   const BruteXper brute = BruteForceValues(model, d, metric, comparator, pi, opt.cfp, opt.cfn);
   const std::string what =
-      std::string(XperMetricName(metric)) + "/" + XperComparatorName(comparator) + "/" + model.Describe();
+      std::string(metric) + "/" + XperComparatorName(comparator) + "/" + model.Describe();
   ASSERT_EQ(r.coalition_values.size(), brute.v.size());
   for (std::size_t t = 0; t < brute.v.size(); ++t)
     ASSERT_NEAR(r.coalition_values[t], brute.v[t], tol) << what << " v " << t;
@@ -452,20 +439,20 @@ TEST(XperBruteForce, EveryMetricMatchesDefinitionsOnAdditiveModel) {
   const Dataset reg = SmallSample(40, true, 11);
   const auto probit = MakeGlm(Link::kProbit, {0.1, 0.6, -0.4, 0.3}, true);
   const auto linear = MakeGlm(Link::kIdentity, {0.1, 0.45, 0.5, 0.05}, false);
-  for (XperMetric metric : kAllMetrics)
+  for (std::string metric : kAllMetrics)
     for (XperComparator comparator : {XperComparator::kPermuted, XperComparator::kFull})
-      ExpectMatchesBruteForce(IsRegressionMetric(metric) ? *linear : *probit,
-                              IsRegressionMetric(metric) ? reg : cls, metric, comparator, 1e-12);
+      ExpectMatchesBruteForce(FindMetric(metric, "xper").regression() ? *linear : *probit,
+                              FindMetric(metric, "xper").regression() ? reg : cls, metric, comparator, 1e-12);
 }
 
 TEST(XperBruteForce, EveryMetricMatchesDefinitionsOnGenericModel) {
   const Dataset cls = SmallSample(36, false, 5);
   const Dataset reg = SmallSample(36, true, 5);
   const InteractionModel classifier(true), regressor(false);
-  for (XperMetric metric : kAllMetrics)
+  for (std::string metric : kAllMetrics)
     for (XperComparator comparator : {XperComparator::kPermuted, XperComparator::kFull})
-      ExpectMatchesBruteForce(IsRegressionMetric(metric) ? static_cast<const Model&>(regressor) : classifier,
-                              IsRegressionMetric(metric) ? reg : cls, metric, comparator, 1e-12);
+      ExpectMatchesBruteForce(FindMetric(metric, "xper").regression() ? static_cast<const Model&>(regressor) : classifier,
+                              FindMetric(metric, "xper").regression() ? reg : cls, metric, comparator, 1e-12);
 }
 
 // Ties: binary features make many hybrid scores exactly equal; both comparators must count
@@ -484,8 +471,8 @@ TEST(XperBruteForce, TiedScoresFromDiscreteFeatures) {
   const Dataset d({"x1", "x2", "x3"}, std::move(cols), std::move(y), "y");
   const auto logit = MakeGlm(Link::kLogit, {-0.5, 1.0, 1.0, 0.5}, true);
   for (XperComparator comparator : {XperComparator::kPermuted, XperComparator::kFull}) {
-    ExpectMatchesBruteForce(*logit, d, XperMetric::kAuc, comparator, 1e-12);
-    ExpectMatchesBruteForce(*logit, d, XperMetric::kPrecision, comparator, 1e-12);
+    ExpectMatchesBruteForce(*logit, d, "auc", comparator, 1e-12);
+    ExpectMatchesBruteForce(*logit, d, "precision", comparator, 1e-12);
   }
 }
 
@@ -501,8 +488,8 @@ TEST(XperPaths, GenericPredictEqualsAdditiveFastPath) {
   const Dataset d = GenerateProbitDesign(design);
   const auto logit = MakeGlm(Link::kLogit, {0.1, 0.8, 0.7, 0.05, 0.4}, true);
   const PredictOnly generic(*logit);
-  for (XperMetric metric : kAllMetrics) {
-    if (IsRegressionMetric(metric)) continue;
+  for (std::string metric : kAllMetrics) {
+    if (FindMetric(metric, "xper").regression()) continue;
     for (XperComparator comparator : {XperComparator::kPermuted, XperComparator::kFull}) {
       XperOptions opt;
       opt.metric = metric;
@@ -512,7 +499,7 @@ TEST(XperPaths, GenericPredictEqualsAdditiveFastPath) {
       const XperResult slow = ExplainXper(generic, d, opt);
       ASSERT_TRUE(fast.additive_fast_path);
       ASSERT_FALSE(slow.additive_fast_path);
-      const std::string what = std::string(XperMetricName(metric)) + "/" + XperComparatorName(comparator);
+      const std::string what = std::string(metric) + "/" + XperComparatorName(comparator);
       EXPECT_NEAR(fast.value, slow.value, 1e-12) << what;
       EXPECT_NEAR(fast.base, slow.base, 1e-12) << what;
       for (std::size_t j = 0; j < fast.phi.size(); ++j) EXPECT_NEAR(fast.phi[j], slow.phi[j], 1e-12) << what;
@@ -525,7 +512,7 @@ TEST(XperPaths, GenericPredictEqualsAdditiveFastPath) {
   // Regression metrics on the identity link.
   const auto linear = MakeGlm(Link::kIdentity, {0.1, 0.8, 0.7, 0.05, 0.4}, false);
   const PredictOnly generic_linear(*linear);
-  for (XperMetric metric : {XperMetric::kMse, XperMetric::kMae, XperMetric::kR2}) {
+  for (std::string metric : {"mse", "mae", "r2"}) {
     XperOptions opt;
     opt.metric = metric;
     const XperResult fast = ExplainXper(*linear, d, opt);
@@ -546,7 +533,7 @@ TEST(XperThreads, BitwiseIdenticalForOneTwoFourThreads) {
   const auto probit = MakeGlm(Link::kProbit, {0.0, 0.5, 0.4, 0.1, 0.2, -0.3, 0.1}, true);
   const PredictOnly generic(*probit);
   for (const Model* model : {static_cast<const Model*>(probit.get()), static_cast<const Model*>(&generic)}) {
-    for (XperMetric metric : {XperMetric::kAuc, XperMetric::kBrier, XperMetric::kPrecision}) {
+    for (std::string metric : {"auc", "brier", "precision"}) {
       for (XperComparator comparator : {XperComparator::kPermuted, XperComparator::kFull}) {
         std::vector<XperResult> results;
         for (int threads : {1, 2, 4}) {
@@ -598,19 +585,19 @@ TEST(XperErrors, OneClassSampleIsAnErrorNotNaN) {
   std::vector<std::vector<double>> cols{{0.1, 0.5, -0.3, 1.0}, {1, 2, 3, 4}, {0, 0, 1, 1}};
   const Dataset d({"x1", "x2", "x3"}, cols, {1, 1, 1, 1}, "y");
   const auto probit = MakeGlm(Link::kProbit, {0.0, 0.5, 0.5, 0.0}, true);
-  for (XperMetric m : {XperMetric::kAuc, XperMetric::kBalancedAccuracy, XperMetric::kSpecificity}) {
+  for (std::string m : {"auc", "balanced_accuracy", "specificity"}) {
     XperOptions opt;
     opt.metric = m;
     try {
       ExplainXper(*probit, d, opt);
-      ADD_FAILURE() << "no error for " << XperMetricName(m);
+      ADD_FAILURE() << "no error for " << m;
     } catch (const DataError& e) {
       EXPECT_NE(std::string(e.what()).find("label"), std::string::npos) << e.what();
     }
   }
   // Sensitivity is defined (all rows positive).
   XperOptions opt;
-  opt.metric = XperMetric::kSensitivity;
+  opt.metric = "sensitivity";
   EXPECT_NO_THROW(ExplainXper(*probit, d, opt));
 }
 
@@ -632,11 +619,11 @@ TEST(XperErrors, BadPermutationsAndShapes) {
   // A label that is not 0/1 for a classification metric.
   const Dataset reg = SmallSample(10, true, 1);
   XperOptions acc;
-  acc.metric = XperMetric::kAccuracy;
+  acc.metric = "accuracy";
   EXPECT_THROW(ExplainXper(*probit, reg, acc), DataError);
-  EXPECT_THROW(ParseXperMetric("f1"), InvalidArgument);
-  EXPECT_EQ(ParseXperMetric("balanced_accuracy"), XperMetric::kBalancedAccuracy);
-  for (XperMetric m : kAllMetrics) EXPECT_EQ(ParseXperMetric(XperMetricName(m)), m);
+  EXPECT_THROW(FindMetric("f1", "xper"), InvalidArgument);
+  EXPECT_EQ(FindMetric("balanced_accuracy", "xper").name, "balanced_accuracy");
+  EXPECT_EQ(MetricNames("xper"), std::vector<std::string>(std::begin(kAllMetrics), std::end(kAllMetrics)));
   EXPECT_THROW(ParseXperComparator("exact"), InvalidArgument);
 }
 

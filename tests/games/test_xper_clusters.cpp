@@ -41,7 +41,7 @@ struct Fitted {
   XperResult test_xper;
 };
 
-Fitted FitProbitDesign(std::uint64_t seed, XperMetric metric = XperMetric::kAuc) {
+Fitted FitProbitDesign(std::uint64_t seed, std::string metric = "auc") {
   ProbitDesign design;
   design.seed = seed;
   const Dataset all = GenerateProbitDesign(design);

@@ -20,6 +20,7 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
 #include "perfshap/learner.hpp"
+#include "perfshap/metric_registry.hpp"
 #include "perfshap/players.hpp"
 #include "perfshap/split.hpp"
 
@@ -39,37 +40,15 @@ PERFSHAP_EXPORT PrcBaseline ParsePrcBaseline(const std::string& text);
 /** @brief "0.5" or "prevalence". */
 PERFSHAP_EXPORT const char* PrcBaselineName(PrcBaseline baseline) noexcept;
 
-/**
- * @brief Scalar metrics that can be explained next to the curves, as extra outputs.
- *
- * They are explained as raw values (a loss such as Brier keeps its sign: a helpful feature gets
- * a negative phi). Their empty-coalition value is the metric of the learner trained on no
- * feature (the prior / intercept-only model), so phi sums to metric(N) - metric(empty). Class
- * metrics use yhat = 1{score > RobustnessOptions::class_threshold}; average_precision is the
- * step-wise area of the curve the curve mode builds (sklearn average_precision_score in exact
- * mode).
- */
-enum class RobustnessMetric {
-  kAccuracy,
-  kBalancedAccuracy,
-  kSensitivity,
-  kSpecificity,
-  kPrecision,
-  kF1,
-  kBrier,
-  kLogLoss,
-  kAveragePrecision,
-  kMse,
-  kMae,
-  kRmse,
-  kR2,
-};
-
-/** @brief Parses accuracy, balanced_accuracy, sensitivity, specificity, precision, f1, brier,
- *  log_loss, average_precision, mse, mae, rmse, r2. @throws InvalidArgument listing them. */
-PERFSHAP_EXPORT RobustnessMetric ParseRobustnessMetric(const std::string& name);
-/** @brief The name ParseRobustnessMetric reads. */
-PERFSHAP_EXPORT const char* RobustnessMetricName(RobustnessMetric metric) noexcept;
+// Scalar metrics explained next to the curves, as extra outputs, are the registered metrics with
+// a retraining payoff (metric_registry.hpp, MetricNames("robustness")): accuracy,
+// balanced_accuracy, sensitivity, specificity, precision, f1, brier, log_loss,
+// average_precision, mse, mae, rmse, r2. They are explained as raw values (a loss such as Brier
+// keeps its sign: a helpful feature gets a negative phi). Their empty-coalition value is the
+// metric of the learner trained on no feature (the prior / intercept-only model), so phi sums
+// to metric(N) - metric(empty). Class metrics use yhat = 1{score > class_threshold};
+// average_precision is the step-wise area of the curve the curve mode builds (sklearn
+// average_precision_score in exact mode).
 
 /** @brief Options of ExplainRobustness. */
 struct RobustnessOptions {
@@ -87,8 +66,8 @@ struct RobustnessOptions {
   /** Points of the default FPR and recall grids (0..1), >= 2. */
   int grid_points = 101;
   PrcBaseline prc_baseline = PrcBaseline::kHalf;
-  /** Extra scalar metrics explained alongside the curves (see RobustnessMetric). */
-  std::vector<RobustnessMetric> extra_metrics;
+  /** Extra scalar metrics explained alongside the curves, by registered name (see above). */
+  std::vector<std::string> extra_metrics;
   /** Class rule of the class metrics: yhat = 1{score > class_threshold}. */
   double class_threshold = 0.5;
   /** Section 4.4: after the explanation, retrain without the selected features on the same
@@ -121,7 +100,7 @@ struct RobustnessSelection {
 
 /** @brief One extra scalar metric's explanation: mean and std over the splits. */
 struct RobustnessMetricResult {
-  RobustnessMetric metric = RobustnessMetric::kAccuracy;
+  std::string metric;
   /** metric(all features) and metric(no feature: prior-only model). */
   double value_mean = 0, value_std = 0, base_mean = 0, base_std = 0;
   /** phi per player (n values each). */
@@ -141,9 +120,10 @@ struct PERFSHAP_EXPORT RobustnessResult {
   std::vector<std::string> features;
   /** The players and their columns of the data set. */
   std::vector<Player> players;
-  /** The learner's name and options. */
+  /** The learner's name and options, and the solver's name. */
   std::string learner;
   LearnerParams learner_params;
+  std::string solver;
   CurveGridOptions curves;
   PrcBaseline prc_baseline = PrcBaseline::kHalf;
   std::size_t n_splits = 0;

@@ -16,41 +16,16 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
+#include "perfshap/metric_registry.hpp"
 #include "perfshap/model.hpp"
 
 namespace perfshap {
 
-/**
- * @brief The performance metrics XPER decomposes; each one is an average of individual terms
- * G(y_i; f(x_i); delta) (ARCHITECTURE.md "XPER's individual terms G").
- *
- * Losses are decomposed with their sign flipped so that larger is better: Brier -> -Brier,
- * cost -> -cost, MSE -> -MSE, MAE -> -MAE.
- */
-enum class XperMetric {
-  kAuc,               ///< AUC, comparison-sample form (ties count one half at S = all features)
-  kBrier,             ///< -(y - p)^2, p the predicted probability
-  kAccuracy,          ///< yhat y + (1 - yhat)(1 - y)
-  kBalancedAccuracy,  ///< 0.5 (yhat y / ybar + (1 - yhat)(1 - y) / (1 - ybar))
-  kSensitivity,       ///< yhat y / ybar
-  kSpecificity,       ///< (1 - yhat)(1 - y) / (1 - ybar)
-  kPrecision,         ///< yhat y / delta(S), delta(S) = mean yhat over the comparison sample
-  kCost,              ///< -(CFP [yhat = 1, y = 0] + CFN [yhat = 0, y = 1])
-  kMse,               ///< -(y - f)^2
-  kMae,               ///< -|y - f|
-  kR2,                ///< 1 - (y - f)^2 / var(y), var with ddof 0
-};
-
-/** @brief Parses a CLI metric name: auc, brier, accuracy, balanced_accuracy, sensitivity,
- *  specificity, precision, cost, mse, mae, r2 (case-sensitive).
- *  @throws InvalidArgument naming the bad value and listing the valid names. */
-PERFSHAP_EXPORT XperMetric ParseXperMetric(const std::string& name);
-
-/** @brief The CLI name of a metric ("auc", "balanced_accuracy", ...). */
-PERFSHAP_EXPORT const char* XperMetricName(XperMetric metric) noexcept;
-
-/** @brief True for mse, mae and r2: the label is a real target, not a 0/1 class. */
-PERFSHAP_EXPORT bool IsRegressionMetric(XperMetric metric) noexcept;
+// The metrics XPER decomposes are the registered ones with an XPER term (metric_registry.hpp,
+// MetricNames("xper")): auc, brier, accuracy, balanced_accuracy, sensitivity, specificity,
+// precision, cost, mse, mae, r2. Each is an average of individual terms G(y_i; f(x_i); delta)
+// (ARCHITECTURE.md "XPER's individual terms G"); losses are decomposed with their sign flipped so
+// that larger is better: Brier -> -Brier, cost -> -cost, MSE -> -MSE, MAE -> -MAE.
 
 /**
  * @brief Comparison sample of the AUC (and the delta(S) of precision).
@@ -72,7 +47,8 @@ PERFSHAP_EXPORT const char* XperComparatorName(XperComparator comparator) noexce
 
 /** @brief Options of ExplainXper. */
 struct XperOptions {
-  XperMetric metric = XperMetric::kAuc;
+  /** The metric decomposed, by its registered name (FindMetric(metric, "xper")). */
+  std::string metric = "auc";
   /** Misclassification cost: cost of a false positive (y = 0 predicted 1) and of a false
    *  negative. perfshap's order; the XPER package's (CFP, CFN) is perfshap's (cfn, cfp). */
   double cfp = 1.0;
@@ -113,7 +89,7 @@ inline constexpr std::uint64_t kXperPermutationStream = 0x58504552;  // "XPER"
 struct PERFSHAP_EXPORT XperResult {
   /** Feature (player) names, p of them, in the model's order. */
   std::vector<std::string> features;
-  XperMetric metric = XperMetric::kAuc;
+  std::string metric = "auc";
   XperComparator comparator = XperComparator::kPermuted;
   std::size_t n_rows = 0;
   /** The metric on the sample as the decomposition counts it, v(all features): e.g. -MSE,

@@ -13,20 +13,6 @@ namespace perfshap::detail {
 
 namespace {
 
-bool NeedsClasses(RobustnessMetric m) {
-  switch (m) {
-    case RobustnessMetric::kAccuracy:
-    case RobustnessMetric::kBalancedAccuracy:
-    case RobustnessMetric::kSensitivity:
-    case RobustnessMetric::kSpecificity:
-    case RobustnessMetric::kPrecision:
-    case RobustnessMetric::kF1:
-      return true;
-    default:
-      return false;
-  }
-}
-
 class RetrainWorker final : public GameWorker {
  public:
   explicit RetrainWorker(const RetrainGame& game) : fitter_(game.split().MakeFitter()) { Bind(game); }
@@ -69,8 +55,13 @@ class RetrainWorker final : public GameWorker {
     if (!extras) return;
     if (needs_classes_)
       for (std::size_t r = 0; r < scores_.size(); ++r) yhat_[r] = scores_[r] > settings.class_threshold ? 1.0 : 0.0;
+    RetrainSample sample;
+    sample.y = y;
+    sample.score = scores_;
+    sample.yhat = yhat_;
+    sample.average_precision = values_.average_precision;
     std::size_t k = curve_outputs;
-    for (RobustnessMetric m : settings.extra_metrics) out[k++] = Extra(m, y);
+    for (const MetricDefinition* m : settings.extra_metrics) out[k++] = m->retrain(sample);
   }
 
  private:
@@ -86,42 +77,11 @@ class RetrainWorker final : public GameWorker {
     const auto& options = evaluator_->options();
     scratch_.Reserve(split_->n_test(), options.mode == CurveMode::kThresholds ? options.thresholds : 0);
     needs_classes_ = false;
-    for (RobustnessMetric m : game.settings().extra_metrics) needs_classes_ = needs_classes_ || NeedsClasses(m);
+    for (const MetricDefinition* m : game.settings().extra_metrics)
+      needs_classes_ = needs_classes_ || m->input == MetricInput::kClass;
     // Exact curves and no metric of the probabilities themselves: learners that can rank the
     // rows without computing every probability do (gnb; same order and ties, same bits).
     ranked_ = options.mode == CurveMode::kExact && game.settings().extra_metrics.empty();
-  }
-
-  double Extra(RobustnessMetric m, std::span<const double> y) const {
-    switch (m) {
-      case RobustnessMetric::kAccuracy:
-        return Accuracy(y, yhat_);
-      case RobustnessMetric::kBalancedAccuracy:
-        return BalancedAccuracy(y, yhat_);
-      case RobustnessMetric::kSensitivity:
-        return Sensitivity(y, yhat_);
-      case RobustnessMetric::kSpecificity:
-        return Specificity(y, yhat_);
-      case RobustnessMetric::kPrecision:
-        return Precision(y, yhat_);
-      case RobustnessMetric::kF1:
-        return F1(y, yhat_);
-      case RobustnessMetric::kBrier:
-        return Brier(y, scores_);
-      case RobustnessMetric::kLogLoss:
-        return LogLoss(y, scores_);
-      case RobustnessMetric::kAveragePrecision:
-        return values_.average_precision;
-      case RobustnessMetric::kMse:
-        return Mse(y, scores_);
-      case RobustnessMetric::kMae:
-        return Mae(y, scores_);
-      case RobustnessMetric::kRmse:
-        return Rmse(y, scores_);
-      case RobustnessMetric::kR2:
-        return R2(y, scores_);
-    }
-    return 0.0;
   }
 
   const RetrainGame* game_ = nullptr;

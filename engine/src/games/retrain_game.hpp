@@ -25,7 +25,7 @@
 #include "perfshap/game.hpp"
 #include "perfshap/learner.hpp"
 #include "perfshap/players.hpp"
-#include "perfshap/robustness.hpp"
+#include "perfshap/metric_registry.hpp"
 
 namespace perfshap::detail {
 
@@ -37,7 +37,8 @@ struct RetrainGameSettings {
   std::string split_label;
   /** b of the precision payoffs (0.5, or this split's test prevalence). */
   double prc_baseline = 0.5;
-  std::vector<RobustnessMetric> extra_metrics;
+  /** Extra scalar metrics (registered, with a retrain payoff); must outlive the game. */
+  std::vector<const MetricDefinition*> extra_metrics;
   double class_threshold = 0.5;
   /** Optional: 2^n slots that receive AUC_A of every evaluated coalition A (slot = bit mask).
    *  Each coalition is evaluated by exactly one task, so the writes never collide. */

@@ -42,7 +42,9 @@ XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings s
       p_(sample.n_features()),
       names_(sample.feature_names()) {
   const std::string where = SampleName(sample);
-  const char* metric = XperMetricName(settings_.metric);
+  PERFSHAP_CHECK(settings_.metric != nullptr && settings_.metric->xper(), "XPER: no metric with an XPER term");
+  const MetricDefinition& def = *settings_.metric;
+  const char* metric = def.name.c_str();
   PERFSHAP_CHECK(p_ >= 1, "XPER: the sample has no feature column");
   PERFSHAP_CHECK(model.n_features() == p_, "XPER: the model takes " + std::to_string(model.n_features()) +
                                                " features but the sample has " + std::to_string(p_) +
@@ -60,7 +62,7 @@ XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings s
               x_.begin() + static_cast<std::ptrdiff_t>(j * n_));
   y_.assign(sample.label().begin(), sample.label().end());
   positive_.assign(n_, 0);
-  const bool regression = IsRegressionMetric(settings_.metric);
+  const bool regression = def.regression();
   for (std::size_t i = 0; i < n_; ++i) {
     const double v = y_[i];
     if (!std::isfinite(v))
@@ -77,37 +79,28 @@ XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings s
   }
   const std::size_t n_neg = n_ - n_pos_;
   const bool one_class = n_pos_ == 0 || n_neg == 0;
-  switch (settings_.metric) {
-    case XperMetric::kAuc:
-    case XperMetric::kBalancedAccuracy:
-      if (one_class)
-        throw DataError("XPER: " + std::string(metric) + " is undefined on " + where + ": all " +
-                        std::to_string(n_) + " rows have label " + (n_pos_ == 0 ? "0" : "1") +
-                        "; the sample needs both classes");
-      break;
-    case XperMetric::kSensitivity:
-      if (n_pos_ == 0) throw DataError("XPER: sensitivity is undefined on " + where + ": no row has label 1");
-      break;
-    case XperMetric::kSpecificity:
-      if (n_neg == 0) throw DataError("XPER: specificity is undefined on " + where + ": no row has label 0");
-      break;
-    case XperMetric::kR2: {
-      double mean = 0;
-      for (double v : y_) mean += v;
-      mean /= static_cast<double>(n_);
-      double ss = 0;
-      for (double v : y_) ss += (v - mean) * (v - mean);
-      var_y_ = ss / static_cast<double>(n_);
-      if (!(var_y_ > 0))
-        throw DataError("XPER: r2 is undefined on " + where + ": the target is constant (variance 0)");
-      break;
-    }
-    default:
-      break;
+  // The labels the metric's definition needs (MetricDefinition::needs_*).
+  if (def.needs_positive && def.needs_negative && one_class)
+    throw DataError("XPER: " + std::string(metric) + " is undefined on " + where + ": all " + std::to_string(n_) +
+                    " rows have label " + (n_pos_ == 0 ? "0" : "1") + "; the sample needs both classes");
+  if (def.needs_positive && n_pos_ == 0)
+    throw DataError("XPER: " + std::string(metric) + " is undefined on " + where + ": no row has label 1");
+  if (def.needs_negative && n_neg == 0)
+    throw DataError("XPER: " + std::string(metric) + " is undefined on " + where + ": no row has label 0");
+  if (def.needs_target_variance) {
+    double mean = 0;
+    for (double v : y_) mean += v;
+    mean /= static_cast<double>(n_);
+    double ss = 0;
+    for (double v : y_) ss += (v - mean) * (v - mean);
+    var_y_ = ss / static_cast<double>(n_);
+    if (!(var_y_ > 0))
+      throw DataError("XPER: " + std::string(metric) + " is undefined on " + where +
+                      ": the target is constant (variance 0)");
   }
 
-  if (settings_.comparator == XperComparator::kPermuted &&
-      (settings_.metric == XperMetric::kAuc || settings_.metric == XperMetric::kPrecision)) {
+  const bool ranked = def.xper_statistic == XperStatistic::kRank;
+  if (settings_.comparator == XperComparator::kPermuted && (ranked || def.xper_needs_delta)) {
     const auto& pi = settings_.permutation;
     PERFSHAP_CHECK(pi.size() == n_, "XPER: the permutation has " + std::to_string(pi.size()) +
                                         " indices for a sample of " + std::to_string(n_) + " rows");
@@ -122,7 +115,7 @@ XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings s
       seen[pi[k]] = 1;
     }
   }
-  if (settings_.comparator == XperComparator::kFull && settings_.metric == XperMetric::kAuc)
+  if (settings_.comparator == XperComparator::kFull && ranked)
     PERFSHAP_CHECK(n_ <= kMaxFullGridRows,
                    "XPER: the full comparator handles at most 65535 rows (it sorts n^2 = " +
                        std::to_string(n_) + "^2 scores per coalition); use --comparator permuted");
@@ -155,7 +148,7 @@ class XperWorker final : public GameWorker {
 
   void Evaluate(Coalition s, std::span<double> out) override {
     if (g_.additive_) ComputeScores(s);
-    if (g_.settings_.metric == XperMetric::kAuc) {
+    if (g_.settings_.metric->xper_statistic == XperStatistic::kRank) {
       EvaluateAuc(s, out);
     } else {
       EvaluateMean(s, out);
@@ -274,13 +267,11 @@ class XperWorker final : public GameWorker {
   double RowStat(std::size_t i, std::span<const double> f) const {
     const double y = g_.y_[i];
     double acc = 0.0;
-    switch (g_.settings_.metric) {
-      case XperMetric::kBrier:
-      case XperMetric::kMse:
-      case XperMetric::kR2:
+    switch (g_.settings_.metric->xper_statistic) {
+      case XperStatistic::kSquaredError:
         for (double v : f) acc += (y - v) * (y - v);
         return acc;
-      case XperMetric::kMae:
+      case XperStatistic::kAbsoluteError:
         for (double v : f) acc += std::abs(y - v);
         return acc;
       default: {
@@ -322,58 +313,27 @@ class XperWorker final : public GameWorker {
       ForEachHybridRow(s, [&](std::size_t i, std::span<const double> row) { stat_[i] = RowStat(i, row); });
     }
     const double nd = static_cast<double>(n);
-    const double n1 = static_cast<double>(g_.n_pos_);
-    const double n0 = nd - n1;
-    // Precision: delta(S) = mean yhat over the comparison sample; v_i = y_i cnt_i / (n delta).
-    double precision_den = 0.0;  // n delta(S), so v_i = y_i cnt_i / precision_den
-    if (g_.settings_.metric == XperMetric::kPrecision) {
+    XperTermContext context;
+    context.n = nd;
+    context.n1 = static_cast<double>(g_.n_pos_);
+    context.n0 = nd - context.n1;
+    context.var_y = g_.var_y_;
+    context.cfp = g_.settings_.cfp;
+    context.cfn = g_.settings_.cfn;
+    // Precision: delta(S) = mean yhat over the comparison sample; delta_count = n delta(S).
+    if (g_.settings_.metric->xper_needs_delta) {
       if (g_.settings_.comparator == XperComparator::kFull) {
         double total = 0;
         for (double c : stat_) total += c;  // integer counts: exact
-        precision_den = total / nd;
+        context.delta_count = total / nd;
       } else {
-        precision_den = ComparisonPositives(s);
+        context.delta_count = ComparisonPositives(s);
       }
     }
-    const auto& st = g_.settings_;
+    const auto term = g_.settings_.metric->xper_term;
     double sum = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
-      const double v = stat_[i];
-      const bool pos = g_.positive_[i] != 0;
-      double vi = 0.0;
-      switch (st.metric) {
-        case XperMetric::kBrier:
-        case XperMetric::kMse:
-        case XperMetric::kMae:
-          vi = -v / nd;  // G = -(y - f)^2 or -|y - f|
-          break;
-        case XperMetric::kR2:
-          vi = 1.0 - v / (nd * g_.var_y_);  // G = 1 - (y - f)^2 / var(y)
-          break;
-        case XperMetric::kAccuracy:
-          vi = (pos ? v : nd - v) / nd;  // G = yhat y + (1 - yhat)(1 - y)
-          break;
-        case XperMetric::kBalancedAccuracy:
-          vi = pos ? 0.5 * v / n1 : 0.5 * (nd - v) / n0;  // 0.5 (yhat y / ybar + (1-yhat)(1-y)/(1-ybar))
-          break;
-        case XperMetric::kSensitivity:
-          vi = pos ? v / n1 : 0.0;  // yhat y / ybar
-          break;
-        case XperMetric::kSpecificity:
-          vi = pos ? 0.0 : (nd - v) / n0;  // (1 - yhat)(1 - y) / (1 - ybar)
-          break;
-        case XperMetric::kPrecision:
-          // yhat y / delta(S); no positive prediction in the comparison sample -> 0 (as
-          // sklearn's zero_division=0).
-          vi = pos && precision_den > 0 ? v / precision_den : 0.0;
-          break;
-        case XperMetric::kCost:
-          // -(CFP [yhat = 1, y = 0] + CFN [yhat = 0, y = 1])
-          vi = pos ? -st.cfn * (nd - v) / nd : -st.cfp * v / nd;
-          break;
-        case XperMetric::kAuc:
-          break;
-      }
+      const double vi = term(stat_[i], g_.positive_[i] != 0, context);
       out[1 + i] = vi;
       sum += vi;
     }

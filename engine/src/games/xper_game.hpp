@@ -17,7 +17,8 @@ namespace perfshap::detail {
 
 /** @brief What XperGame needs from XperOptions, with the permutation resolved. */
 struct XperGameSettings {
-  XperMetric metric = XperMetric::kAuc;
+  /** The metric (registered, with an XPER statistic); must outlive the game. */
+  const MetricDefinition* metric = nullptr;
   double cfp = 1.0;
   double cfn = 1.0;
   double threshold = 0.5;

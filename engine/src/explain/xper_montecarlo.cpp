@@ -97,7 +97,7 @@ XperMonteCarloResult RunXperMonteCarlo(const XperMonteCarloOptions& options) {
       for (std::size_t j = 0; j < q; ++j) r.coefficients[k * (q + 1) + 1 + j] = terms[j];
     }
     XperOptions xo;
-    xo.metric = XperMetric::kAuc;
+    xo.metric = "auc";
     xo.comparator = options.comparator;
     xo.seed = design.seed;
     xo.execution.threads = 1;

@@ -20,20 +20,6 @@ namespace perfshap {
 
 namespace {
 
-constexpr std::array<std::pair<const char*, XperMetric>, 11> kMetricNames{{
-    {"auc", XperMetric::kAuc},
-    {"brier", XperMetric::kBrier},
-    {"accuracy", XperMetric::kAccuracy},
-    {"balanced_accuracy", XperMetric::kBalancedAccuracy},
-    {"sensitivity", XperMetric::kSensitivity},
-    {"specificity", XperMetric::kSpecificity},
-    {"precision", XperMetric::kPrecision},
-    {"cost", XperMetric::kCost},
-    {"mse", XperMetric::kMse},
-    {"mae", XperMetric::kMae},
-    {"r2", XperMetric::kR2},
-}};
-
 // Fisher-Yates on a counter-based stream: the same seed gives the same pi everywhere.
 std::vector<std::size_t> DrawPermutation(std::size_t n, std::uint64_t seed) {
   std::vector<std::size_t> pi(n);
@@ -44,27 +30,6 @@ std::vector<std::size_t> DrawPermutation(std::size_t n, std::uint64_t seed) {
 }
 
 }  // namespace
-
-XperMetric ParseXperMetric(const std::string& name) {
-  for (const auto& [text, metric] : kMetricNames)
-    if (name == text) return metric;
-  std::string list;
-  for (const auto& [text, metric] : kMetricNames) {
-    if (!list.empty()) list += '|';
-    list += text;
-  }
-  throw InvalidArgument("unknown XPER metric '" + name + "'; use one of " + list);
-}
-
-const char* XperMetricName(XperMetric metric) noexcept {
-  for (const auto& [text, m] : kMetricNames)
-    if (m == metric) return text;
-  return "?";
-}
-
-bool IsRegressionMetric(XperMetric metric) noexcept {
-  return metric == XperMetric::kMse || metric == XperMetric::kMae || metric == XperMetric::kR2;
-}
 
 XperComparator ParseXperComparator(const std::string& name) {
   if (name == "permuted") return XperComparator::kPermuted;
@@ -87,15 +52,15 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
                           " features; select fewer features (no sampled XPER solver yet)");
 
   detail::XperGameSettings settings;
-  settings.metric = options.metric;
+  settings.metric = &FindMetric(options.metric, "xper");
   settings.cfp = options.cfp;
   settings.cfn = options.cfn;
   settings.threshold = options.threshold;
   settings.comparator = options.comparator;
   settings.use_additive_terms = options.use_additive_terms;
-  const bool uses_comparison =
-      options.comparator == XperComparator::kPermuted &&
-      (options.metric == XperMetric::kAuc || options.metric == XperMetric::kPrecision);
+  const bool uses_comparison = options.comparator == XperComparator::kPermuted &&
+                               (settings.metric->xper_statistic == XperStatistic::kRank ||
+                                settings.metric->xper_needs_delta);
   if (uses_comparison)
     settings.permutation =
         options.permutation.empty() ? DrawPermutation(n, options.seed) : options.permutation;

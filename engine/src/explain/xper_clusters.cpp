@@ -54,7 +54,7 @@ std::vector<double> PredictPerCluster(const std::vector<std::shared_ptr<const Mo
   return out;
 }
 
-std::vector<std::string> MetricNames(bool classifier) {
+std::vector<std::string> RefitMetricNames(bool classifier) {
   if (classifier) return {"auc", "brier", "accuracy", "balanced_accuracy", "sensitivity", "specificity"};
   return {"mse", "mae", "r2"};
 }
@@ -201,7 +201,7 @@ XperClusterRefit RefitPerCluster(const Learner& learner, const Dataset& train,
   }
 
   const bool classifier = global_model.is_classifier();
-  out.metric_names = MetricNames(classifier);
+  out.metric_names = RefitMetricNames(classifier);
   out.train_one_model = Metrics(classifier, train.label(), PredictAll(global_model, train), threshold);
   out.train_per_cluster =
       Metrics(classifier, train.label(), PredictPerCluster(out.models, train, out.train_labels), threshold);

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "perfshap/dataset.hpp"
+#include "perfshap/players.hpp"
+
+namespace perfshap::detail {
+
+/**
+ * @brief The players of a method: `players` when given (checked: columns in range, none empty,
+ * no column in two players, unique names), else one per column of `features` (all columns when
+ * empty; each at most once).
+ * @throws InvalidArgument naming the bad column or player.
+ */
+std::vector<Player> ResolvePlayers(const Dataset& data, std::span<const std::size_t> features,
+                                   std::span<const Player> players);
+
+/** @brief Every column of the players, in player order. */
+std::vector<std::size_t> PlayerColumns(std::span<const Player> players);
+
+}  // namespace perfshap::detail

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// ExplainRobustness, end to end: the checks that name the culprit before any training, one
+// RetrainGame per split, the games solved together by the chosen solver (one task graph: a
+// split is prepared while earlier splits' coalitions run, and each split's values reach the
+// bands as it completes, in split order), then the Eq. (12) check and the section 4.4
+// selection.
+#include "perfshap/robustness.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "explain/players.hpp"
+#include "games/retrain_game.hpp"
+#include "perfshap/error.hpp"
+#include "perfshap/solver.hpp"
+#include "perfshap/welford.hpp"
+#include "schedule/schedule.hpp"
+
+namespace perfshap {
+
+namespace {
+
+std::string Str(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::string SplitLabel(std::size_t r, std::size_t n_splits, const std::string& plan) {
+  if (n_splits == 1) return plan.empty() ? std::string("the split") : "the split (" + plan + ")";
+  return "split " + std::to_string(r) + " of " + (plan.empty() ? std::string("the plan") : plan) + " (0-based, " +
+         std::to_string(n_splits) + " splits)";
+}
+
+// Mean and std (ddof 0) of one scalar over the splits, in split order.
+std::pair<double, double> Band(const std::vector<double>& x) {
+  WelfordBands band(1);
+  for (double v : x) band.Add(std::span<const double>(&v, 1));
+  return {band.mean()[0], band.StdDev(0)[0]};
+}
+
+// The options the learner can honour, and the registered extra metrics.
+std::vector<const MetricDefinition*> CheckOptions(const RobustnessOptions& options, const Learner& learner) {
+  PERFSHAP_CHECK(options.grid_points >= 2,
+                 "a curve grid of " + std::to_string(options.grid_points) +
+                     " points is too small; a grid needs at least the points 0 and 1",
+                 {"grid_points"});
+  PERFSHAP_CHECK(std::isfinite(options.class_threshold),
+                 "the class threshold must be a finite number, got " + Str(options.class_threshold),
+                 {"class_threshold"});
+  if (!learner.is_classifier() && options.curves.mode == CurveMode::kThresholds)
+    throw InvalidArgument("the curve mode " + CurvePointsName(options.curves) + " needs probabilities, and the " +
+                              learner.name() + " learner's predictions are not; use the exact curve mode",
+                          {"curves"});
+  std::vector<const MetricDefinition*> metrics;
+  for (const std::string& name : options.extra_metrics) {
+    const MetricDefinition& m = FindMetric(name, "robustness");
+    if (!learner.is_classifier() && m.input == MetricInput::kProbability)
+      throw InvalidArgument("metric " + m.name + " needs probabilities, and the " + learner.name() +
+                                " learner's predictions are not; use mse or r2",
+                            {"extra_metrics"});
+    metrics.push_back(&m);
+  }
+  return metrics;
+}
+
+// Data checks that name the culprit before any training: a 0/1 label, no constant player.
+void CheckData(const Dataset& data, std::span<const Player> players) {
+  const std::string& source = data.source();
+  const auto label = data.label();
+  if (label.size() != data.n_rows())
+    throw DataError(source + ": the data has no label column; robustness needs a 0/1 label", {"label"});
+  for (std::size_t r = 0; r < label.size(); ++r)
+    if (label[r] != 0.0 && label[r] != 1.0)
+      throw DataError(source + ": label '" + data.label_name() + "' of data row " + std::to_string(r) + " is " +
+                          Str(label[r]) + ", but the AUC needs a 0/1 label; name the positive class",
+                      {"positive"});
+  for (const Player& player : players) {
+    bool constant = true;
+    double value = 0.0;
+    for (std::size_t c : player.columns) {
+      const auto col = data.column(c);
+      for (std::size_t r = 1; r < col.size() && constant; ++r) constant = col[r] == col[0];
+      if (!constant || col.empty() || std::isnan(col[0])) {
+        constant = false;
+        break;
+      }
+      value = col[0];
+    }
+    if (constant)
+      throw DataError(source + ": feature '" + player.name + "' is constant (all " + std::to_string(data.n_rows()) +
+                          " values are " + Str(value) + "); it cannot change any model: drop the column",
+                      {"features"});
+  }
+}
+
+// The curves: both grids from DefaultCurveGrid(mode, grid_points) unless given.
+CurveGridOptions CurveOptions(const RobustnessOptions& options) {
+  CurveGridOptions curve_options = options.curves;
+  curve_options.auprc = AuprcDefinition::kTrapezoid;
+  if (curve_options.fpr_grid.empty()) curve_options.fpr_grid = DefaultCurveGrid(curve_options.mode, options.grid_points);
+  if (curve_options.recall_grid.empty())
+    curve_options.recall_grid = DefaultCurveGrid(curve_options.mode, options.grid_points);
+  return curve_options;
+}
+
+/** What the games of a run share and what makes each split's game. */
+struct GameSetup {
+  const Dataset& data;
+  const SplitPlan& plan;
+  std::span<const Player> players;
+  const Learner& learner;
+  const CurveGridEvaluator& evaluator;
+  std::span<const MetricDefinition* const> metrics;
+  const RobustnessOptions& options;
+};
+
+// One game per split, in parallel: the checks that name the culprit before any training (rows
+// in range, both classes in the test part), then its game, which prepares its split when the
+// solver asks. The error reported is the one of the lowest failing split, whatever the thread
+// count.
+std::vector<std::unique_ptr<detail::RetrainGame>> MakeSplitGames(const GameSetup& setup, std::vector<double>& baselines,
+                                                                  std::span<double> coalition_auc) {
+  const Dataset& data = setup.data;
+  const std::string& source = data.source();
+  const std::size_t n_splits = setup.plan.size();
+  const std::uint64_t total = std::uint64_t{1} << setup.players.size();
+  const auto label = data.label();
+  std::vector<std::unique_ptr<detail::RetrainGame>> games(n_splits);
+  std::vector<std::exception_ptr> failures(n_splits);
+  detail::Schedule build(setup.options.execution);
+  build.ForEachBlock(n_splits, 0, [&](std::size_t r) {
+    try {
+      const Split& rows = setup.plan[r];
+      const std::string name = SplitLabel(r, n_splits, setup.options.plan_name);
+      for (const auto* list : {&rows.train, &rows.test}) {
+        std::size_t largest = 0;  // one check per list: a branch-free max
+        for (std::size_t row : *list) largest = std::max(largest, row);
+        if (largest >= data.n_rows())
+          for (std::size_t row : *list)
+            PERFSHAP_CHECK(row < data.n_rows(), name + ": row index " + std::to_string(row) + " is out of range (" +
+                                                    source + " has " + std::to_string(data.n_rows()) + " rows)");
+      }
+      std::size_t test_pos = 0;
+      for (std::size_t row : rows.test) test_pos += static_cast<std::size_t>(label[row] == 1.0);
+      if (rows.test.empty() || test_pos == 0 || test_pos == rows.test.size())
+        throw DataError(source + ": the test part of " + name + " holds one class only (all " +
+                            std::to_string(rows.test.size()) + " test labels are " +
+                            (test_pos == 0 ? "negative" : "positive") +
+                            "), so its AUC and curves are undefined; use a stratified split, a larger test part or "
+                            "fewer folds",
+                        {"stratify", "test_size", "plan"});
+      detail::RetrainGameSettings settings;
+      settings.evaluator = &setup.evaluator;
+      settings.split_label = name;
+      if (setup.options.prc_baseline == PrcBaseline::kPrevalence) baselines[r] = detail::TestPrevalence(label, rows.test);
+      settings.prc_baseline = baselines[r];
+      settings.extra_metrics.assign(setup.metrics.begin(), setup.metrics.end());
+      settings.class_threshold = setup.options.class_threshold;
+      if (!coalition_auc.empty()) settings.coalition_auc = coalition_auc.subspan(r * total, total);
+      detail::SplitSource split;
+      split.learner = &setup.learner;
+      split.data = &data;
+      split.players = setup.players;
+      split.train_rows = rows.train;
+      split.test_rows = rows.test;
+      split.name = "the training rows of " + name;
+      games[r] = std::make_unique<detail::RetrainGame>(std::move(split), std::move(settings));
+    } catch (...) {
+      failures[r] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+  return games;
+}
+
+/**
+ * The band stage (section 4.2): each split's values, as the solver hands them over in split
+ * order, go into Welford bands of phi of every output, of the full model's raw values (AUC, tpr
+ * at the FPR grid, precision at the recall grid, AUPRC, metrics), of the extra metrics' base
+ * values and of the grid trapezoids of the ShapROC / ShapPRC curves; then they are dropped.
+ */
+class RobustnessBands {
+ public:
+  RobustnessBands(const detail::RetrainGame& game, std::size_t n_players, std::size_t n_extra,
+                  std::span<const double> baselines)
+      : p_(n_players),
+        k_(game.n_outputs()),
+        n_extra_(n_extra),
+        curve_outputs_(game.curve_outputs()),
+        prc_at_(game.prc_offset()),
+        auprc_at_(game.auprc_offset()),
+        fpr_(game.settings().evaluator->fpr_grid()),
+        recall_(game.settings().evaluator->recall_grid()),
+        baselines_(baselines),
+        phi_(p_ * k_),
+        full_(k_),
+        base_(n_extra),
+        integrated_(2 * p_),
+        raw_(k_),
+        raw_base_(n_extra),
+        integral_(2 * p_) {}
+
+  void Add(std::size_t r, const ShapleyValues& sv, RobustnessResult& result) {
+    phi_.Add(sv.phi);
+    raw_[0] = sv.full[0] + 0.5;
+    for (std::size_t j = 0; j < fpr_.size(); ++j) raw_[1 + j] = sv.full[1 + j] + fpr_[j];
+    for (std::size_t j = 0; j < recall_.size(); ++j) raw_[prc_at_ + j] = sv.full[prc_at_ + j] + baselines_[r];
+    raw_[auprc_at_] = sv.full[auprc_at_] + baselines_[r];
+    for (std::size_t e = 0; e < n_extra_; ++e) {
+      raw_[curve_outputs_ + e] = sv.full[curve_outputs_ + e];
+      raw_base_[e] = sv.base[curve_outputs_ + e];
+    }
+    full_.Add(raw_);
+    if (n_extra_ > 0) base_.Add(raw_base_);
+    // The grid trapezoid of each player's ShapROC and ShapPRC curve (what the authors' ShapROC
+    // / ShapPRC scripts integrate, eqs. 9 and 12): players' ROC integrals, then PRC ones.
+    const std::span<const double> phi(sv.phi);
+    for (std::size_t i = 0; i < p_; ++i) {
+      integral_[i] = GridTrapezoid(fpr_, phi.subspan(i * k_ + 1, fpr_.size()));
+      integral_[p_ + i] = GridTrapezoid(recall_, phi.subspan(i * k_ + prc_at_, recall_.size()));
+    }
+    integrated_.Add(integral_);
+    result.auc_by_split[r] = raw_[0];
+    for (std::size_t i = 0; i < p_; ++i) result.phi_auc_by_split[r * p_ + i] = sv(static_cast<int>(i), 0);
+  }
+
+  void Write(RobustnessResult& result, std::span<const std::string> metric_names) const {
+    const std::vector<double>& phi_mean = phi_.mean();
+    const std::vector<double> phi_std = phi_.StdDev(0);
+    const std::vector<double>& full_mean = full_.mean();
+    const std::vector<double> full_std = full_.StdDev(0);
+    const std::size_t n_fpr = fpr_.size();
+    const std::size_t n_rec = recall_.size();
+    result.auc_mean = full_mean[0];
+    result.auc_std = full_std[0];
+    result.auprc_mean = full_mean[auprc_at_];
+    result.auprc_std = full_std[auprc_at_];
+    result.fpr_grid.assign(fpr_.begin(), fpr_.end());
+    result.recall_grid.assign(recall_.begin(), recall_.end());
+    result.tpr_mean.assign(full_mean.begin() + 1, full_mean.begin() + 1 + static_cast<std::ptrdiff_t>(n_fpr));
+    result.tpr_std.assign(full_std.begin() + 1, full_std.begin() + 1 + static_cast<std::ptrdiff_t>(n_fpr));
+    const auto prc_begin = static_cast<std::ptrdiff_t>(prc_at_);
+    const auto prc_end = static_cast<std::ptrdiff_t>(prc_at_ + n_rec);
+    result.precision_mean.assign(full_mean.begin() + prc_begin, full_mean.begin() + prc_end);
+    result.precision_std.assign(full_std.begin() + prc_begin, full_std.begin() + prc_end);
+    result.phi_auc_mean.resize(p_);
+    result.phi_auc_std.resize(p_);
+    result.phi_auprc_mean.resize(p_);
+    result.phi_auprc_std.resize(p_);
+    result.shap_roc_mean.resize(p_ * n_fpr);
+    result.shap_roc_std.resize(p_ * n_fpr);
+    result.shap_prc_mean.resize(p_ * n_rec);
+    result.shap_prc_std.resize(p_ * n_rec);
+    for (std::size_t i = 0; i < p_; ++i) {
+      const std::size_t row = i * k_;
+      result.phi_auc_mean[i] = phi_mean[row];
+      result.phi_auc_std[i] = phi_std[row];
+      result.phi_auprc_mean[i] = phi_mean[row + auprc_at_];
+      result.phi_auprc_std[i] = phi_std[row + auprc_at_];
+      for (std::size_t j = 0; j < n_fpr; ++j) {
+        result.shap_roc_mean[i * n_fpr + j] = phi_mean[row + 1 + j];
+        result.shap_roc_std[i * n_fpr + j] = phi_std[row + 1 + j];
+      }
+      for (std::size_t j = 0; j < n_rec; ++j) {
+        result.shap_prc_mean[i * n_rec + j] = phi_mean[row + prc_at_ + j];
+        result.shap_prc_std[i * n_rec + j] = phi_std[row + prc_at_ + j];
+      }
+    }
+    const std::vector<double>& integrated_mean = integrated_.mean();
+    const std::vector<double> integrated_std = integrated_.StdDev(0);
+    const auto n_players = static_cast<std::ptrdiff_t>(p_);
+    result.shap_roc_integrated_mean.assign(integrated_mean.begin(), integrated_mean.begin() + n_players);
+    result.shap_roc_integrated_std.assign(integrated_std.begin(), integrated_std.begin() + n_players);
+    result.shap_prc_integrated_mean.assign(integrated_mean.begin() + n_players, integrated_mean.end());
+    result.shap_prc_integrated_std.assign(integrated_std.begin() + n_players, integrated_std.end());
+    const std::vector<double> base_mean = n_extra_ > 0 ? base_.mean() : std::vector<double>{};
+    const std::vector<double> base_std = n_extra_ > 0 ? base_.StdDev(0) : std::vector<double>{};
+    for (std::size_t e = 0; e < n_extra_; ++e) {
+      RobustnessMetricResult m;
+      m.metric = metric_names[e];
+      m.value_mean = full_mean[curve_outputs_ + e];
+      m.value_std = full_std[curve_outputs_ + e];
+      m.base_mean = base_mean[e];
+      m.base_std = base_std[e];
+      for (std::size_t i = 0; i < p_; ++i) {
+        m.phi_mean.push_back(phi_mean[i * k_ + curve_outputs_ + e]);
+        m.phi_std.push_back(phi_std[i * k_ + curve_outputs_ + e]);
+      }
+      result.metrics.push_back(std::move(m));
+    }
+  }
+
+ private:
+  std::size_t p_, k_, n_extra_, curve_outputs_, prc_at_, auprc_at_;
+  std::span<const double> fpr_, recall_, baselines_;
+  WelfordBands phi_, full_, base_, integrated_;
+  std::vector<double> raw_, raw_base_, integral_;
+};
+
+// Eq. (12): phi_i^AUC ~ sum_k (f_k - f_{k-1}) (phi_i^{ROC,f_k} + phi_i^{ROC,f_{k-1}}) / 2, the
+// trapezoid integral of player i's ShapROC curve (the paper prints the sum with a minus sign in
+// its last line; its derivation, eq. (9), has the plus).
+void WriteEq12(RobustnessResult& result) {
+  const std::size_t p = result.features.size();
+  const std::size_t n_fpr = result.fpr_grid.size();
+  result.eq12_integral.resize(p);
+  result.eq12_difference.resize(p);
+  for (std::size_t i = 0; i < p; ++i) {
+    double integral = 0.0;
+    const double* curve = result.shap_roc_mean.data() + i * n_fpr;
+    for (std::size_t j = 1; j < n_fpr; ++j)
+      integral += (result.fpr_grid[j] - result.fpr_grid[j - 1]) * (curve[j] + curve[j - 1]) / 2.0;
+    result.eq12_integral[i] = integral;
+    result.eq12_difference[i] = result.phi_auc_mean[i] - integral;
+    result.eq12_gap = std::max(result.eq12_gap, std::abs(result.eq12_difference[i]));
+  }
+}
+
+// Section 4.4: flag the players whose contribution is negative or whose band includes 0; with
+// `retrain`, retrain without them on the same splits (cold starts, so the retrained models do
+// not depend on the main pass). Returns the number of trainings it took.
+std::uint64_t Select(RobustnessResult& result, std::span<const std::unique_ptr<detail::RetrainGame>> games,
+                     std::span<const double> baselines, bool retrain, const ExecutionOptions& execution) {
+  RobustnessSelection& sel = result.selection;
+  const std::size_t p = result.features.size();
+  for (std::size_t i = 0; i < p; ++i) {
+    const double m = result.phi_auc_mean[i];
+    if (m < 0.0 || std::abs(m) <= result.phi_auc_std[i]) sel.removed.push_back(i);
+    else sel.kept.push_back(i);
+  }
+  std::tie(sel.auc_before_mean, sel.auc_before_std) = std::pair{result.auc_mean, result.auc_std};
+  std::tie(sel.auprc_before_mean, sel.auprc_before_std) = std::pair{result.auprc_mean, result.auprc_std};
+  sel.auc_after_mean = sel.auc_before_mean;
+  sel.auc_after_std = sel.auc_before_std;
+  sel.auprc_after_mean = sel.auprc_before_mean;
+  sel.auprc_after_std = sel.auprc_before_std;
+  if (!retrain || sel.removed.empty()) return 0;
+  Coalition kept = 0;
+  for (std::size_t i : sel.kept) kept |= Coalition{1} << i;
+  const std::size_t n_splits = games.size();
+  const std::size_t k = games[0]->n_outputs();
+  const std::size_t auprc_at = games[0]->auprc_offset();
+  std::vector<double> auc_after(n_splits), auprc_after(n_splits);
+  detail::Schedule schedule(execution);
+  schedule.ForEachBlock(n_splits, 0, [&](std::size_t r) {
+    // The same game without the coalition sink: the main pass's values stay as they were.
+    detail::RetrainGameSettings settings = games[r]->settings();
+    settings.coalition_auc = {};
+    const detail::RetrainGame game(games[r]->split(), std::move(settings));
+    auto worker = game.MakeWorker();
+    worker->Reset();
+    std::vector<double> out(k);
+    worker->Evaluate(kept, out);
+    auc_after[r] = out[0] + 0.5;
+    auprc_after[r] = out[auprc_at] + baselines[r];
+  });
+  std::tie(sel.auc_after_mean, sel.auc_after_std) = Band(auc_after);
+  std::tie(sel.auprc_after_mean, sel.auprc_after_std) = Band(auprc_after);
+  sel.retrained = true;
+  return kept != 0 ? n_splits : 0;
+}
+
+}  // namespace
+
+PrcBaseline ParsePrcBaseline(const std::string& text) {
+  if (text == "0.5" || text == "half" || text == ".5" || text == "0.50") return PrcBaseline::kHalf;
+  if (text == "prevalence") return PrcBaseline::kPrevalence;
+  throw InvalidArgument("the precision baseline '" + text + "' is not understood; use 0.5 (the paper) or prevalence",
+                        {"prc_baseline"});
+}
+
+const char* PrcBaselineName(PrcBaseline baseline) noexcept {
+  return baseline == PrcBaseline::kPrevalence ? "prevalence" : "0.5";
+}
+
+RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, const RobustnessOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string& source = data.source();
+  PERFSHAP_CHECK(!plan.empty(), "ExplainRobustness: the split plan is empty; give at least one train/test split");
+  PERFSHAP_CHECK(options.learner != nullptr, "ExplainRobustness: no learner");
+  const Learner& learner = *options.learner;
+  const std::vector<const MetricDefinition*> metrics = CheckOptions(options, learner);
+  const int limit = std::clamp(options.max_features, 1, 30);
+
+  const std::vector<Player> players = detail::ResolvePlayers(data, options.features, options.players);
+  const std::size_t p = players.size();
+  PERFSHAP_CHECK(p >= 1, source + " has no feature column to explain", {"features"});
+  if (p > static_cast<std::size_t>(limit) && options.solver == "exact")
+    throw InvalidArgument(source + " has " + std::to_string(p) + " features: exact ShapAUC needs 2^" +
+                              std::to_string(p) + " trainings per split, above the exact limit of " +
+                              std::to_string(limit) +
+                              " features; select fewer features, group them, or raise the exact limit (at most 30)",
+                          {"features", "groups", "max_features"});
+  CheckData(data, players);
+
+  const CurveGridEvaluator evaluator(CurveOptions(options));
+  const std::size_t n_splits = plan.size();
+  const std::uint64_t total = std::uint64_t{1} << p;
+  RobustnessResult result;
+  // AUC of every coalition of every split, while that stays small.
+  if (total * n_splits <= (std::uint64_t{1} << 22)) result.coalition_auc.assign(total * n_splits, 0.5);
+  std::vector<double> baselines(n_splits, 0.5);
+  const GameSetup setup{data, plan, players, learner, evaluator, metrics, options};
+  const std::vector<std::unique_ptr<detail::RetrainGame>> games = MakeSplitGames(setup, baselines, result.coalition_auc);
+  std::vector<const Game*> game_ptrs;
+  for (const auto& g : games) game_ptrs.push_back(g.get());
+
+  SolverOptions solver_options;
+  solver_options.max_players = limit;
+  solver_options.execution = options.execution;
+  const std::unique_ptr<Solver> solver = MakeSolver(options.solver, solver_options);
+  RobustnessBands bands(*games[0], p, metrics.size(), baselines);
+  result.phi_auc_by_split.resize(n_splits * p);
+  result.auc_by_split.resize(n_splits);
+  solver->SolveBatch(game_ptrs, [&](std::size_t r, ShapleyValues&& sv) {
+    bands.Add(r, sv, result);
+    // Solved: its split's prepared statistics go (the selection retrains on them later).
+    if (!options.select) games[r]->ReleaseSplit();
+  });
+
+  result.features = games[0]->player_names();
+  result.players = players;
+  result.learner = learner.name();
+  result.learner_params = learner.params();
+  result.solver = solver->name();
+  result.curves = evaluator.options();
+  result.prc_baseline = options.prc_baseline;
+  result.n_splits = n_splits;
+  result.prc_baseline_mean = Band(baselines).first;
+  bands.Write(result, options.extra_metrics);
+  WriteEq12(result);
+  std::uint64_t trainings = n_splits * (total - 1 + (metrics.empty() ? 0 : 1));
+  trainings += Select(result, games, baselines, options.select, options.execution);
+  result.n_trainings = trainings;
+  result.threads = ResolvedThreads(options.execution);
+  result.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
+}  // namespace perfshap
