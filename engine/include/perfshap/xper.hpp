@@ -18,6 +18,7 @@
 #include "perfshap/export.hpp"
 #include "perfshap/metric_registry.hpp"
 #include "perfshap/model.hpp"
+#include "perfshap/players.hpp"
 
 namespace perfshap {
 
@@ -70,6 +71,9 @@ struct XperOptions {
   bool store_coalition_values = false;
   /** The Shapley solver, by name (MakeSolver: "exact"). */
   std::string solver = "exact";
+  /** The players as groups of the sample's columns (a one-hot text column, a group); empty =
+   *  one player per column. Every column in exactly one player. */
+  std::vector<Player> players;
   /** Refuse more features than this for the exact solver (2^p coalitions, each O(n^2)). */
   int max_features = 20;
   /** Threads, progress (units: coalitions), cancellation. Results do not depend on threads. */
@@ -87,8 +91,10 @@ inline constexpr std::uint64_t kXperPermutationStream = 0x58504552;  // "XPER"
  * 1e-15). The global values are the means of the individual ones.
  */
 struct PERFSHAP_EXPORT XperResult {
-  /** Feature (player) names, p of them, in the model's order. */
+  /** Player names, p of them: the sample's columns in the model's order, or the groups. */
   std::vector<std::string> features;
+  /** The players and their columns of the sample. */
+  std::vector<Player> players;
   std::string metric = "auc";
   XperComparator comparator = XperComparator::kPermuted;
   std::size_t n_rows = 0;

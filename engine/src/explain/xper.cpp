@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "explain/players.hpp"
 #include "games/xper_game.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/random.hpp"
@@ -34,7 +35,7 @@ std::vector<std::size_t> DrawPermutation(std::size_t n, std::uint64_t seed) {
 XperComparator ParseXperComparator(const std::string& name) {
   if (name == "permuted") return XperComparator::kPermuted;
   if (name == "full") return XperComparator::kFull;
-  throw InvalidArgument("unknown XPER comparator '" + name + "'; use permuted or full");
+  throw InvalidArgument("unknown XPER comparator '" + name + "'; use permuted or full", {"comparator"});
 }
 
 const char* XperComparatorName(XperComparator comparator) noexcept {
@@ -43,13 +44,15 @@ const char* XperComparatorName(XperComparator comparator) noexcept {
 
 XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
-  const std::size_t p = sample.n_features();
+  const std::vector<Player> players = detail::ResolvePlayers(sample, {}, options.players);
+  const std::size_t p = players.size();
   const std::size_t n = sample.n_rows();
   const int limit = std::clamp(options.max_features, 1, kMaxExactPlayers);
-  if (p > static_cast<std::size_t>(limit))
+  if (p > static_cast<std::size_t>(limit) && options.solver == "exact")
     throw InvalidArgument("exact XPER of " + std::to_string(p) + " features needs 2^" + std::to_string(p) +
-                          " coalitions, above the limit of " + std::to_string(limit) +
-                          " features; select fewer features (no sampled XPER solver yet)");
+                              " coalitions, above the limit of " + std::to_string(limit) +
+                              " features; select fewer features or group them",
+                          {"features", "groups", "max_features"});
 
   detail::XperGameSettings settings;
   settings.metric = &FindMetric(options.metric, "xper");
@@ -58,6 +61,7 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   settings.threshold = options.threshold;
   settings.comparator = options.comparator;
   settings.use_additive_terms = options.use_additive_terms;
+  if (!options.players.empty()) settings.players = players;
   const bool uses_comparison = options.comparator == XperComparator::kPermuted &&
                                (settings.metric->xper_statistic == XperStatistic::kRank ||
                                 settings.metric->xper_needs_delta);
@@ -73,7 +77,8 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   ShapleyValues sv = MakeSolver(options.solver, solver_options)->Solve(game);
 
   XperResult r;
-  r.features = sample.feature_names();
+  r.features = game.player_names();
+  r.players = players;
   r.metric = options.metric;
   r.comparator = options.comparator;
   r.n_rows = n;

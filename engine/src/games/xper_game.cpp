@@ -46,6 +46,28 @@ XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings s
   const MetricDefinition& def = *settings_.metric;
   const char* metric = def.name.c_str();
   PERFSHAP_CHECK(p_ >= 1, "XPER: the sample has no feature column");
+  // Players: one per column, or the groups given (every column in exactly one).
+  player_of_.assign(p_, -1);
+  if (settings_.players.empty()) {
+    for (std::size_t j = 0; j < p_; ++j) player_of_[j] = static_cast<int>(j);
+  } else {
+    names_.clear();
+    for (std::size_t i = 0; i < settings_.players.size(); ++i) {
+      const Player& player = settings_.players[i];
+      PERFSHAP_CHECK(!player.columns.empty(), "XPER: player '" + player.name + "' has no column");
+      for (std::size_t c : player.columns) {
+        PERFSHAP_CHECK(c < p_, "XPER: player '" + player.name + "' names column " + std::to_string(c) +
+                                   ", but the sample has " + std::to_string(p_) + " columns");
+        PERFSHAP_CHECK(player_of_[c] < 0, "XPER: column '" + sample.feature_names()[c] + "' belongs to two players",
+                       {"groups"});
+        player_of_[c] = static_cast<int>(i);
+      }
+      names_.push_back(player.name);
+    }
+    for (std::size_t c = 0; c < p_; ++c)
+      PERFSHAP_CHECK(player_of_[c] >= 0, "XPER: column '" + sample.feature_names()[c] + "' belongs to no player",
+                     {"groups"});
+  }
   PERFSHAP_CHECK(model.n_features() == p_, "XPER: the model takes " + std::to_string(model.n_features()) +
                                                " features but the sample has " + std::to_string(p_) +
                                                "; give the model's features in the model's order");
@@ -53,8 +75,9 @@ XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings s
     throw DataError("XPER: " + where + " has " + std::to_string(n_) + " row(s); it needs at least 2");
   PERFSHAP_CHECK(sample.label().size() == n_, "XPER: the sample has no label; XPER needs the true target y");
   PERFSHAP_CHECK(std::isfinite(settings_.cfp) && std::isfinite(settings_.cfn),
-                 "XPER: the misclassification costs --cfp and --cfn must be finite numbers");
-  PERFSHAP_CHECK(std::isfinite(settings_.threshold), "XPER: the class threshold must be a finite number");
+                 "XPER: the misclassification costs must be finite numbers", {"cfp", "cfn"});
+  PERFSHAP_CHECK(std::isfinite(settings_.threshold), "XPER: the class threshold must be a finite number",
+                 {"threshold"});
 
   x_.resize(p_ * n_);
   for (std::size_t j = 0; j < p_; ++j)
@@ -72,7 +95,8 @@ XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings s
       if (v != 0.0 && v != 1.0)
         throw DataError("XPER: " + where + ": the label of row " + std::to_string(i) + " is " +
                         std::to_string(v) + "; metric " + metric +
-                        " needs 0/1 labels (name the positive class with --positive)");
+                        " needs 0/1 labels; name the positive class",
+                        {"positive"});
       positive_[i] = v == 1.0 ? 1 : 0;
       n_pos_ += positive_[i];
     }
@@ -118,7 +142,8 @@ XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings s
   if (settings_.comparator == XperComparator::kFull && ranked)
     PERFSHAP_CHECK(n_ <= kMaxFullGridRows,
                    "XPER: the full comparator handles at most 65535 rows (it sorts n^2 = " +
-                       std::to_string(n_) + "^2 scores per coalition); use --comparator permuted");
+                       std::to_string(n_) + "^2 scores per coalition); use the permuted comparator",
+                   {"comparator"});
 
   if (settings_.use_additive_terms) {
     terms_.assign(p_ * n_, 0.0);
@@ -164,7 +189,7 @@ class XperWorker final : public GameWorker {
     std::fill(b_.begin(), b_.end(), 0.0);
     for (std::size_t j = 0; j < g_.p_; ++j) {
       const double* t = g_.terms_.data() + j * n;
-      double* dst = Contains(s, static_cast<int>(j)) ? a_.data() : b_.data();
+      double* dst = Contains(s, g_.player_of_[j]) ? a_.data() : b_.data();
       for (std::size_t r = 0; r < n; ++r) dst[r] += t[r];
     }
     // O(n) next to the coalition's O(n^2) work: a non-finite score must never reach a sort or
@@ -187,7 +212,7 @@ class XperWorker final : public GameWorker {
       for (std::size_t j = 0; j < p; ++j) {
         const double* xj = g_.x_.data() + j * n;
         double* col = grid_x_.data() + j * m;
-        if (Contains(s, static_cast<int>(j))) {
+        if (Contains(s, g_.player_of_[j])) {
           for (std::size_t i = i0; i < i1; ++i) std::fill_n(col + (i - i0) * n, n, xj[i]);  // x_i on S
         } else {
           for (std::size_t i = i0; i < i1; ++i) std::copy_n(xj, n, col + (i - i0) * n);  // x_u off S
@@ -212,7 +237,7 @@ class XperWorker final : public GameWorker {
     for (std::size_t j = 0; j < g_.p_; ++j) {
       const double* xj = g_.x_.data() + j * n;
       double* col = comp_x_.data() + j * n;
-      if (Contains(s, static_cast<int>(j))) {
+      if (Contains(s, g_.player_of_[j])) {
         std::copy_n(xj, n, col);
       } else {
         for (std::size_t k = 0; k < n; ++k) col[k] = xj[pi[k]];

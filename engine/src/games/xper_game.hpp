@@ -11,6 +11,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/game.hpp"
 #include "perfshap/model.hpp"
+#include "perfshap/players.hpp"
 #include "perfshap/xper.hpp"
 
 namespace perfshap::detail {
@@ -26,12 +27,16 @@ struct XperGameSettings {
   /** pi for kPermuted: n indices, a permutation of 0..n-1 (checked). */
   std::vector<std::size_t> permutation;
   bool use_additive_terms = true;
+  /** The players as groups of the sample's columns; empty = one player per column. */
+  std::vector<Player> players;
 };
 
 /**
  * @brief XPER as a vector game (paper section 3, estimator of v_i(S) and v(S)).
  *
- * Outputs: n + 1 values, out[0] = v(S) = mean_i v_i(S) and out[1 + i] = v_i(S) with
+ * Players are the sample's columns, or groups of them (settings.players): a coalition S of
+ * players keeps x_i on every column of its players. Outputs: n + 1 values, out[0] = v(S) =
+ * mean_i v_i(S) and out[1 + i] = v_i(S) with
  * v_i(S) = (1/n) sum_u G(y_i; f(z_iu); delta), z_iu = (x_i on S, x_u off S). One
  * evaluation yields the global and every individual value, so one ExactSolver pass gives
  * every phi_j and every phi_ij.
@@ -62,7 +67,7 @@ class XperGame final : public Game {
    */
   XperGame(const Model& model, const Dataset& sample, XperGameSettings settings);
 
-  int n_players() const override { return static_cast<int>(p_); }
+  int n_players() const override { return static_cast<int>(names_.size()); }
   std::size_t n_outputs() const override { return n_ + 1; }
   std::unique_ptr<GameWorker> MakeWorker() const override;
   std::vector<std::string> player_names() const override { return names_; }
@@ -80,7 +85,9 @@ class XperGame final : public Game {
   const Model& model_;
   XperGameSettings settings_;
   std::size_t n_ = 0;
+  /** Columns of the sample (the model's features), and the player of each. */
   std::size_t p_ = 0;
+  std::vector<int> player_of_;
   std::vector<std::string> names_;
   /** Sample features, column-major p x n. */
   std::vector<double> x_;
