@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+//
+// The folders of engine/src read data -> models -> metrics -> games -> solvers -> schedule ->
+// aggregate -> explain -> report (ARCHITECTURE.md "Layout"): a folder includes only the folders
+// this test allows it, so there is no cycle, a game never calls a solver and a learner knows
+// nothing of Shapley. Every quoted include of the engine's sources is checked.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// What each folder of engine/src may include besides itself and the public headers (perfshap/).
+const std::map<std::string, std::set<std::string>>& Allowed() {
+  static const std::map<std::string, std::set<std::string>> allowed = {
+      {"common", {}},
+      {"data", {"common"}},
+      {"models", {"common", "data", "schedule"}},
+      {"metrics", {"common"}},
+      {"games", {"common", "data", "models", "metrics"}},
+      {"schedule", {"common"}},
+      {"aggregate", {"common"}},
+      {"solvers", {"common", "schedule", "aggregate"}},
+      {"cluster", {"common", "schedule"}},
+      {"explain", {"common", "data", "models", "metrics", "games", "solvers", "schedule", "aggregate", "cluster"}},
+      {"report", {"common", "data", "metrics"}},
+  };
+  return allowed;
+}
+
+// Public headers that must not include others: the game/solver/learner split of the design.
+const std::map<std::string, std::set<std::string>>& ForbiddenPublic() {
+  static const std::map<std::string, std::set<std::string>> forbidden = {
+      {"game.hpp", {"solver.hpp", "learner.hpp", "robustness.hpp", "xper.hpp"}},
+      {"learner.hpp", {"game.hpp", "solver.hpp", "robustness.hpp", "xper.hpp"}},
+      {"model.hpp", {"game.hpp", "solver.hpp", "learner.hpp"}},
+      {"metric_registry.hpp", {"game.hpp", "solver.hpp", "learner.hpp"}},
+      {"solver.hpp", {"learner.hpp", "robustness.hpp", "xper.hpp"}},
+  };
+  return forbidden;
+}
+
+TEST(Layering, EngineFoldersIncludeOnlyTheLayersBelowThem) {
+  const fs::path root = fs::path(PERFSHAP_ENGINE_DIR) / "src";
+  const std::regex include(R"re(^\s*#\s*include\s+"([a-z_0-9]+)/)re");
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (!entry.is_regular_file()) continue;
+    const fs::path rel = fs::relative(entry.path(), root);
+    const std::string folder = rel.begin()->string();
+    const auto allowed = Allowed().find(folder);
+    ASSERT_NE(allowed, Allowed().end()) << "engine/src/" << folder
+                                        << " is a folder this test does not know: add it to Allowed()";
+    ++files;
+    std::ifstream in(entry.path());
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      std::smatch m;
+      if (!std::regex_search(line, m, include)) continue;
+      const std::string target = m[1];
+      if (target == folder || target == "perfshap") continue;
+      EXPECT_TRUE(allowed->second.count(target) != 0)
+          << "engine/src/" << rel.string() << ":" << number << " includes " << target << "/, which "
+          << folder << "/ may not (layers: data -> models -> metrics -> games -> solvers -> schedule -> "
+          << "aggregate -> explain -> report)";
+    }
+  }
+  EXPECT_GT(files, 40);
+}
+
+TEST(Layering, PublicHeadersKeepGamesSolversAndLearnersApart) {
+  const fs::path root = fs::path(PERFSHAP_ENGINE_DIR) / "include" / "perfshap";
+  const std::regex include(R"re(^\s*#\s*include\s+"perfshap/([a-z_0-9]+\.hpp)")re");
+  for (const auto& [header, forbidden] : ForbiddenPublic()) {
+    std::ifstream in(root / header);
+    ASSERT_TRUE(in.good()) << header;
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      std::smatch m;
+      if (std::regex_search(line, m, include))
+        EXPECT_EQ(forbidden.count(m[1]), 0U) << "perfshap/" << header << ":" << number << " includes " << m[1];
+    }
+  }
+}
+
+}  // namespace
