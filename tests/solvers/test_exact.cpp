@@ -273,3 +273,55 @@ TEST(ExactSolver, ExceptionInGamePropagates) {
 
 }  // namespace
 }  // namespace perfshap
+
+namespace perfshap {
+namespace {
+
+// Solvers are chosen by name; an unknown one is a one-line error listing the known ones.
+TEST(SolverRegistry, MakesTheExactSolverByName) {
+  EXPECT_EQ(MakeSolver("exact")->name(), "exact");
+  EXPECT_EQ(SolverNames(), std::vector<std::string>{"exact"});
+  try {
+    MakeSolver("kernal");
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown solver 'kernal': choose one of exact"), std::string::npos);
+    EXPECT_EQ(e.options(), std::vector<std::string>{"solver"});
+  }
+  const auto g = testing::FunctionGame(5, 2, [](Coalition s, std::span<double> out) {
+    out[0] = CoalitionSize(s);
+    out[1] = static_cast<double>(s & 3);
+  });
+  const ShapleyValues v = MakeSolver("exact")->Solve(g);
+  EXPECT_TRUE(v.converged);
+  EXPECT_TRUE(v.phi_se.empty());
+  EXPECT_EQ(v.n_evaluations, 32U);
+}
+
+// The one block policy reproduces the three the methods had before it, so their bits did not
+// move: the exact solver's default, the retraining games' (at least 32 coalitions a block for the
+// warm starts, at most 256 blocks, 32 MB of partial sums) and XPER's (at most 64 blocks).
+TEST(ExactBlockSize, OnePolicyGivesTheBlocksOfTheOldThree) {
+  const auto old = [](int n, std::size_t k, std::uint64_t max_blocks_cap, std::uint64_t budget,
+                      std::uint64_t min_block) {
+    const std::uint64_t total = std::uint64_t{1} << n;
+    const std::uint64_t bytes = static_cast<std::uint64_t>(2 * n + 1) * k * sizeof(double);
+    std::uint64_t max_blocks = std::max<std::uint64_t>(1, budget / bytes);
+    max_blocks = std::bit_floor(std::min<std::uint64_t>({max_blocks, max_blocks_cap, total}));
+    return std::max(total / max_blocks, std::min<std::uint64_t>(total, min_block));
+  };
+  for (int n : {1, 2, 4, 7, 10, 13, 16, 20, 24}) {
+    for (std::size_t k : {std::size_t{1}, std::size_t{205}, std::size_t{301}, std::size_t{100001}}) {
+      EXPECT_EQ(ExactBlockSize(n, k, BlockHint{}), old(n, k, 1024, std::uint64_t{256} << 20, 1)) << n << " " << k;
+      EXPECT_EQ(ExactBlockSize(n, k, {32, 256, std::uint64_t{32} << 20}), old(n, k, 256, std::uint64_t{32} << 20, 32))
+          << n << " " << k;
+      EXPECT_EQ(ExactBlockSize(n, k, {1, 64, std::uint64_t{256} << 20}), old(n, k, 64, std::uint64_t{256} << 20, 1))
+          << n << " " << k;
+    }
+  }
+  EXPECT_EQ(ExactBlockSize(10, 3, BlockHint{}, 100), 100U);
+  EXPECT_EQ(ExactBlockSize(3, 3, BlockHint{}, 100), 8U);
+}
+
+}  // namespace
+}  // namespace perfshap

@@ -69,19 +69,6 @@ std::vector<ShapleyValues> Solver::SolveBatch(std::span<const Game* const> games
   return results;
 }
 
-std::unique_ptr<Solver> MakeSolver(const std::string& name, const SolverOptions& options) {
-  if (name == "exact") {
-    ExactOptions exact;
-    static_cast<SolverOptions&>(exact) = options;
-    return std::make_unique<ExactSolver>(exact);
-  }
-  std::string list;
-  for (const std::string& s : SolverNames()) list += (list.empty() ? "" : ", ") + s;
-  throw InvalidArgument("unknown solver '" + name + "': choose one of " + list, {"solver"});
-}
-
-std::vector<std::string> SolverNames() { return {"exact"}; }
-
 const std::string& ExactSolver::name() const noexcept {
   static const std::string kName = "exact";
   return kName;
