@@ -5,8 +5,12 @@
 #include <cstdio>
 #include <memory>
 
+#include <perfshap/learners.hpp>
 #include <perfshap/metric.hpp>
+#include <perfshap/players.hpp>
+#include <perfshap/robustness.hpp>
 #include <perfshap/solver.hpp>
+#include <perfshap/split.hpp>
 #include <perfshap/version.hpp>
 
 namespace {
@@ -28,7 +32,31 @@ class GloveGame final : public perfshap::Game {
 };
 }  // namespace
 
+// The README's method call: a learner by name, players as groups of columns, a split plan.
+bool RobustnessRuns() {
+  std::vector<std::vector<double>> columns(3, std::vector<double>(60));
+  std::vector<double> label(60);
+  for (std::size_t i = 0; i < 60; ++i) {
+    columns[0][i] = std::sin(0.7 * static_cast<double>(i));
+    columns[1][i] = std::cos(1.3 * static_cast<double>(i));
+    columns[2][i] = static_cast<double>(i % 7);
+    label[i] = columns[0][i] + 0.3 * columns[1][i] > 0.0 ? 1.0 : 0.0;
+  }
+  const perfshap::Dataset data({"a", "b", "c"}, columns, label);
+  perfshap::RobustnessOptions options;
+  options.learner = perfshap::MakeLearner("logistic", {{"C", "0.5"}});
+  options.players = {{"ab", {0, 1}, {"a", "b"}}, {"c", {2}, {"c"}}};
+  const auto plan = perfshap::MonteCarloSplits(data.n_rows(), 3, 0.3, 1, data.label());
+  const perfshap::RobustnessResult r = perfshap::ExplainRobustness(data, plan, options);
+  return r.features.size() == 2 && std::abs(r.phi_auc_mean[0] + r.phi_auc_mean[1] - (r.auc_mean - 0.5)) < 1e-12 &&
+         perfshap::MakeSolver("exact")->name() == "exact";
+}
+
 int main() {
+  if (!RobustnessRuns()) {
+    std::printf("perfshap: robustness through the installed package: WRONG\n");
+    return 1;
+  }
   const auto v = perfshap::ExactSolver().Solve(GloveGame());
   const std::vector<double> y{0, 0, 1, 1};
   const std::vector<double> s{0.1, 0.4, 0.35, 0.8};
