@@ -241,65 +241,61 @@ void Schedule::RunPipeline(const PipelineStages& st) {
     }
   };
   auto skipped = [&](std::size_t flat) { return flat > first_error.load(std::memory_order_relaxed); };
-  const std::unique_ptr<std::atomic<std::size_t>[]> remaining(new std::atomic<std::size_t>[n_items]);
-  for (std::size_t i = 0; i < n_items; ++i) remaining[i].store(per_item, std::memory_order_relaxed);
   const std::unique_ptr<std::atomic<bool>[]> failed(new std::atomic<bool>[n_items]);
   for (std::size_t i = 0; i < n_items; ++i) failed[i].store(false, std::memory_order_relaxed);
   tbb::enumerable_thread_specific<std::shared_ptr<void>> scratch(
       [&]() -> std::shared_ptr<void> { return st.make_scratch ? st.make_scratch() : nullptr; });
 
-  struct BlockId {
-    std::size_t item;
-    std::size_t block;
-  };
-  using PrepareNode = tbb::flow::multifunction_node<std::size_t, std::tuple<BlockId>>;
-  using BlockNode = tbb::flow::multifunction_node<BlockId, std::tuple<std::size_t>>;
+  // One node runs an item: prepare, its blocks (a nested parallel loop, so they spread over the
+  // threads as any loop's do, and other items' nodes run alongside), then the reduction.
+  using ItemNode = tbb::flow::multifunction_node<std::size_t, std::tuple<std::size_t>>;
   using DeliverNode = tbb::flow::multifunction_node<std::size_t, std::tuple<tbb::flow::continue_msg>>;
   impl_->arena.execute([&] {
     tbb::flow::graph g;
     // Items enter in order, at most in_flight of them between prepare and deliver.
     tbb::flow::queue_node<std::size_t> items(g);
     tbb::flow::limiter_node<std::size_t> admit(g, in_flight);
-    PrepareNode prepare(g, tbb::flow::unlimited, [&](const std::size_t& item, PrepareNode::output_ports_type& out) {
+    ItemNode run(g, tbb::flow::unlimited, [&](const std::size_t& item, ItemNode::output_ports_type& out) {
       ReleaseWarmUps();
-      const std::size_t flat = item * per_item;
-      if (skipped(flat)) return;
+      const std::size_t first = item * per_item;
+      const std::size_t slot = item % in_flight;
+      if (skipped(first)) return;
       try {
         ThrowIfCancelled();
-        if (st.prepare) st.prepare(item, item % in_flight);
+        if (st.prepare) st.prepare(item, slot);
       } catch (...) {
         failed[item].store(true);
-        fail(flat);
+        fail(first);
         return;
       }
-      for (std::size_t b = 0; b < per_item; ++b) std::get<0>(out).try_put(BlockId{item, b});
-    });
-    BlockNode block(g, tbb::flow::unlimited, [&](const BlockId& id, BlockNode::output_ports_type& out) {
-      ReleaseWarmUps();
-      const std::size_t flat = id.item * per_item + id.block;
-      void* mine = scratch.local().get();
-      if (!skipped(flat)) {
-        try {
-          ThrowIfCancelled();
-          st.block(id.item, id.block, id.item % in_flight, mine);
-          AddProgress(st.units_per_block);
-        } catch (...) {
-          failed[id.item].store(true);
-          fail(flat);
-        }
-      }
-      // The thread that completes an item's last block reduces it (all its blocks are done:
-      // the acquire-release count orders their writes before the reduction).
-      if (remaining[id.item].fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-      if (failed[id.item].load()) return;
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(0, per_item, 1),
+          [&](const tbb::blocked_range<std::size_t>& r) {
+            ReleaseWarmUps();
+            void* mine = scratch.local().get();
+            for (std::size_t b = r.begin(); b != r.end(); ++b) {
+              if (skipped(first + b)) continue;
+              try {
+                ThrowIfCancelled();
+                st.block(item, b, slot, mine);
+                AddProgress(st.units_per_block);
+              } catch (...) {
+                failed[item].store(true);
+                fail(first + b);
+              }
+            }
+          },
+          tbb::simple_partitioner());
+      // Every block is done (the loop's end orders their writes before the reduction).
+      if (failed[item].load()) return;
       try {
-        if (st.reduce) st.reduce(id.item, id.item % in_flight, mine);
+        if (st.reduce) st.reduce(item, slot, scratch.local().get());
       } catch (...) {
-        failed[id.item].store(true);
-        fail(id.item * per_item + per_item - 1);
+        failed[item].store(true);
+        fail(first + per_item - 1);
         return;
       }
-      std::get<0>(out).try_put(id.item);
+      std::get<0>(out).try_put(item);
     });
     tbb::flow::sequencer_node<std::size_t> in_order(g, [](const std::size_t& item) { return item; });
     DeliverNode deliver(g, tbb::flow::serial, [&](const std::size_t& item, DeliverNode::output_ports_type& out) {
@@ -314,9 +310,8 @@ void Schedule::RunPipeline(const PipelineStages& st) {
       std::get<0>(out).try_put(tbb::flow::continue_msg());
     });
     tbb::flow::make_edge(items, admit);
-    tbb::flow::make_edge(admit, prepare);
-    tbb::flow::make_edge(tbb::flow::output_port<0>(prepare), block);
-    tbb::flow::make_edge(tbb::flow::output_port<0>(block), in_order);
+    tbb::flow::make_edge(admit, run);
+    tbb::flow::make_edge(tbb::flow::output_port<0>(run), in_order);
     tbb::flow::make_edge(in_order, deliver);
     tbb::flow::make_edge(tbb::flow::output_port<0>(deliver), admit.decrementer());
     for (std::size_t i = 0; i < n_items; ++i) items.try_put(i);

@@ -61,10 +61,10 @@ struct PipelineStages {
    *  per-slot memory is reused without a lock. */
   std::function<void(std::size_t item, std::size_t slot)> prepare;
   /** Every block of every item, with the running thread's scratch (made by make_scratch at
-   *  most once per thread); an item's blocks run concurrently, in any order. */
+   *  most once per thread); an item's blocks run concurrently (a parallel loop), in any order. */
   std::function<void(std::size_t item, std::size_t block, std::size_t slot, void* scratch)> block;
-  /** Once per item, after all its blocks, on the thread that finished the last one, with that
-   *  thread's scratch: e.g. the item's reduction in block order. */
+  /** Once per item, after all its blocks, with the running thread's scratch: e.g. the item's
+   *  reduction in block order. */
   std::function<void(std::size_t item, std::size_t slot, void* scratch)> reduce;
   /** Once per item, in item order (0, 1, ...), one call at a time: e.g. bands over the games. */
   std::function<void(std::size_t item, std::size_t slot)> deliver;
@@ -111,9 +111,8 @@ class Schedule {
                     const std::function<void(std::size_t)>& body);
 
   /**
-   * @brief A game pipeline as one oneTBB flow graph: prepare(item) -> its blocks (in parallel)
-   * -> reduce(item) on the thread that ran its last block -> deliver(item), serially and in
-   * item order (a sequencer: an item reduced early waits for the ones before it). Different
+   * @brief A game pipeline as one oneTBB flow graph: prepare(item) -> its blocks (a parallel
+   * loop) -> reduce(item) -> deliver(item), serially and in item order (a sequencer: an item reduced early waits for the ones before it). Different
    * items' stages overlap: while item k's blocks run, item k + 1 is prepared and item k - 1 is
    * delivered. At most max_in_flight() items are between prepare and deliver, so memory stays
    * bounded for long batches. No lock is taken on the result path.
