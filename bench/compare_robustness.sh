@@ -21,7 +21,9 @@
 # precision_recall_curve and the 101-point readings per coalition, the like-for-like workload of
 # perfshap's default outputs; a ratio is printed against each), 0 (AUC only), 1 (curves only),
 # PEER_WINE_ARGS (extra peer arguments for wine, e.g. "--solver newton-cholesky --tol 1e-12
-# --max-iter 1000" to fit to the optimum).
+# --max-iter 1000" to fit to the optimum), BASELINE (another perfshap binary, e.g. a build of an
+# earlier commit: its runs alternate with PERFSHAP's, and the before/after times and their ratio
+# are printed side by side, with whether both wrote the same phi).
 #
 # Usage: bench/compare_robustness.sh            (from the repository root)
 set -euo pipefail
@@ -35,6 +37,7 @@ CASES=${CASES:-"banknote wine"}
 REPEAT=${REPEAT:-5}
 PEER_CURVES=${PEER_CURVES:-both}
 PEER_WINE_ARGS=${PEER_WINE_ARGS:-}
+BASELINE=${BASELINE:-}
 
 [[ -x $PERFSHAP ]] || { echo "compare_robustness: no perfshap binary at $PERFSHAP (set PERFSHAP=...)" >&2; exit 2; }
 work=$(mktemp -d)
@@ -81,12 +84,14 @@ for case in $CASES; do
     curves_loop=$(json "$work/$case.peer_curves.json" loop_seconds)
   fi
 
-  # 1- and 2-thread runs alternate, so that a burst of load on the shared machine hits both.
-  declare -A best_elapsed best_proc all_elapsed
+  # 1- and 2-thread runs alternate (and with BASELINE, the two binaries), so that a burst of
+  # load on the shared machine hits all of them.
+  declare -A best_elapsed best_proc all_elapsed base_elapsed
   for threads in 1 2; do
     best_elapsed[$threads]=1e9
     best_proc[$threads]=1e9
     all_elapsed[$threads]=""
+    base_elapsed[$threads]=""
   done
   for _ in $(seq "$REPEAT"); do
     for threads in 1 2; do
@@ -98,6 +103,11 @@ for case in $CASES; do
       best_elapsed[$threads]=$("$PYTHON" -c "print(min(${best_elapsed[$threads]}, $e))")
       best_proc[$threads]=$("$PYTHON" -c "print(min(${best_proc[$threads]}, $t1 - $t0))")
       all_elapsed[$threads]="${all_elapsed[$threads]} $e"
+      if [[ -n $BASELINE ]]; then
+        "$BASELINE" robustness "${ps_args[@]}" --split "$splits" --threads "$threads" --quiet --force \
+          --out "$work/$case.base$threads"
+        base_elapsed[$threads]="${base_elapsed[$threads]} $(json "$work/$case.base$threads/result.json" elapsed_seconds)"
+      fi
     done
   done
 
@@ -126,4 +136,20 @@ print(f"  1 -> 2 thread scaling {e1 / e2:.2f}x (elapsed_seconds)")
 print(f"  max |phi perfshap - phi sklearn| {dphi:.3g} (mean), {dstd:.3g} (std); 1 vs 2 threads identical: {same}")
 print()
 EOF
+  if [[ -n $BASELINE ]]; then
+    "$PYTHON" - "$work/$case.ps1/result.json" "$work/$case.base1/result.json" "${all_elapsed[1]}" \
+      "${base_elapsed[1]}" "${all_elapsed[2]}" "${base_elapsed[2]}" <<'EOF'
+import json, statistics, sys
+now, before = (json.load(open(p)) for p in sys.argv[1:3])
+same = now["phi"] == before["phi"] and now["curves"] == before["curves"]
+print("  against BASELINE (same splits, runs alternating):")
+for threads, (a, b) in zip((1, 2), ((sys.argv[3], sys.argv[4]), (sys.argv[5], sys.argv[6]))):
+    a, b = sorted(map(float, a.split())), sorted(map(float, b.split()))
+    print(f"  {threads} thread(s): this build best {a[0]:.5f} s, median {statistics.median(a):.5f} s; "
+          f"baseline best {b[0]:.5f} s, median {statistics.median(b):.5f} s; "
+          f"this / baseline {a[0] / b[0]:.3f} (best), {statistics.median(a) / statistics.median(b):.3f} (median)")
+print(f"  phi and curves identical to the baseline's: {same}")
+print()
+EOF
+  fi
 done

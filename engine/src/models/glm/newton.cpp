@@ -64,8 +64,10 @@ class NewtonFitter final : public GlmFitterBase {
   explicit NewtonFitter(const NewtonSplit& split) { Bind(split); }
 
   bool Rebind(const PreparedSplit& split) override {
+    // The previous split may be gone (freed once its game was solved): compare with what this
+    // fitter keeps of it, never through it.
     const auto* s = dynamic_cast<const NewtonSplit*>(&split);
-    if (s == nullptr || s->settings().probit != split_->settings().probit) return false;
+    if (s == nullptr || s->settings().probit != probit_) return false;
     Bind(*s);
     return true;
   }
@@ -82,6 +84,7 @@ class NewtonFitter final : public GlmFitterBase {
     // Sizes follow the split; buffers only grow, so a fitter moved between splits of one
     // shape allocates (and touches) nothing new.
     split_ = &split;
+    probit_ = split.settings().probit;
     BindGlm(split);
     const std::size_t p = split.n_columns();
     const std::size_t n = split.n_train();
@@ -102,6 +105,7 @@ class NewtonFitter final : public GlmFitterBase {
   int FitNewton();
 
   const NewtonSplit* split_ = nullptr;
+  bool probit_ = false;
   // Scratch: design (n_train x (k+1)), weighted design, index, per-row derivatives, gradient,
   // Hessian, step, trial coefficients.
   std::vector<double> design_, weighted_, eta_, eta_try_, direction_, first_, second_;
