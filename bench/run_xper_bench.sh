@@ -15,7 +15,9 @@
 # Environment: BUILD (build directory with perfshap and bench/perfshap_bench, default
 # build/release), THREADS (2), SAMPLES (5000), COMPARATORS ("full permuted"), FIGURE (copy the
 # full-comparator histogram SVG there, e.g. bench/figures/xper_montecarlo_hist.svg), PYTHON
-# (python3, only to read JSON).
+# (python3, only to read JSON), BASELINE_BUILD (the build directory of another version, e.g. an
+# earlier commit: its benchmarks and Monte Carlo runs alternate with BUILD's, and the two times
+# and their ratio are printed side by side).
 #
 # Usage: bench/run_xper_bench.sh            (from the repository root)
 set -euo pipefail
@@ -30,6 +32,7 @@ FIGURE=${FIGURE:-}
 PYTHON=${PYTHON:-python3}
 PERFSHAP=$BUILD/perfshap
 BENCH=$BUILD/bench/perfshap_bench
+BASELINE_BUILD=${BASELINE_BUILD:-}
 
 [[ -x $PERFSHAP ]] || { echo "run_xper_bench: no perfshap binary at $PERFSHAP (set BUILD=...)" >&2; exit 2; }
 [[ -x $BENCH ]] || { echo "run_xper_bench: no $BENCH (configure with -DPERFSHAP_BUILD_BENCH=ON)" >&2; exit 2; }
@@ -37,9 +40,37 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 echo "== XPER benchmarks ($(nproc) cores visible, THREADS=$THREADS)"
-"$BENCH" --benchmark_filter='BM_Xper_(ReferenceSize_Auc(Permuted|Full)|PaperSize_AucFull)/' \
-  --benchmark_repetitions=3 --benchmark_report_aggregates_only=false \
-  --benchmark_format=json --benchmark_out="$work/bench.json" --benchmark_out_format=json >/dev/null
+# Three repetitions, each one run of every benchmark; with BASELINE_BUILD the two builds alternate.
+filter='BM_Xper_(ReferenceSize_Auc(Permuted|Full)|PaperSize_AucFull)/'
+for rep in 1 2 3; do
+  "$BENCH" --benchmark_filter="$filter" --benchmark_format=json --benchmark_out="$work/bench$rep.json" \
+    --benchmark_out_format=json >/dev/null
+  if [[ -n $BASELINE_BUILD ]]; then
+    "$BASELINE_BUILD/bench/perfshap_bench" --benchmark_filter="$filter" --benchmark_format=json \
+      --benchmark_out="$work/base$rep.json" --benchmark_out_format=json >/dev/null
+  fi
+done
+"$PYTHON" - "$work" <<'EOF'
+import glob, json, os, sys
+def best(pattern):
+    out = {}
+    for path in sorted(glob.glob(os.path.join(sys.argv[1], pattern))):
+        for b in json.load(open(path))["benchmarks"]:
+            if b.get("run_type", "iteration") != "iteration":
+                continue
+            secs = b["real_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b["time_unit"]]
+            out[b["run_name"]] = min(out.get(b["run_name"], secs), secs)
+    return out
+merged = {"benchmarks": [{"run_name": k, "run_type": "iteration", "real_time": v, "time_unit": "s"} for k, v in best("bench*.json").items()]}
+json.dump(merged, open(os.path.join(sys.argv[1], "bench.json"), "w"))
+base = best("base*.json")
+if base:
+    now = best("bench*.json")
+    print("this build against BASELINE_BUILD (best of 3 alternating runs):")
+    for name in sorted(now):
+        if name in base:
+            print(f"  {name:55s} {now[name]:9.4f} s  baseline {base[name]:9.4f} s  this / baseline {now[name] / base[name]:.3f}")
+EOF
 "$PYTHON" - "$work/bench.json" <<'EOF'
 import json, sys
 runs = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("run_type") == "iteration"]
@@ -65,10 +96,18 @@ EOF
 echo "Monte Carlo experiment: $SAMPLES pseudo-samples, 700 train / 300 test rows, $THREADS thread(s)"
 for comparator in $COMPARATORS; do
   out="$work/mc_$comparator"
+  if [[ -n $BASELINE_BUILD ]]; then
+    "$BASELINE_BUILD/perfshap" xper-montecarlo --quiet --progress none --samples "$SAMPLES" --threads "$THREADS" \
+      --comparator "$comparator" --out "$work/base_mc_$comparator"
+  fi
   start=$(date +%s.%N)
   "$PERFSHAP" xper-montecarlo --quiet --progress none --samples "$SAMPLES" --threads "$THREADS" \
     --comparator "$comparator" --out "$out"
   end=$(date +%s.%N)
+  if [[ -n $BASELINE_BUILD ]]; then
+    "$PYTHON" -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); print(f'  {sys.argv[3]:9s} comparator: this build {a[\"elapsed_seconds\"]:.2f} s, baseline {b[\"elapsed_seconds\"]:.2f} s, this / baseline {a[\"elapsed_seconds\"] / b[\"elapsed_seconds\"]:.3f}; same distribution: {a[\"distribution\"] == b[\"distribution\"]}')" \
+      "$out/result.json" "$work/base_mc_$comparator/result.json" "$comparator"
+  fi
   "$PYTHON" - "$out/result.json" "$start" "$end" "$comparator" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
