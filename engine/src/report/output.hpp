@@ -10,7 +10,7 @@ namespace perfshap::detail {
 /**
  * @brief Makes `dir` ready for a run's outputs: creates it when absent; refuses a directory
  * that already holds files unless `force` (nothing a user wrote is overwritten without asking).
- * @throws Error naming the directory and the flag to pass.
+ * @throws Error naming the directory and the options (`out`, `force`) that resolve it.
  */
 void PrepareOutputDir(const std::filesystem::path& dir, bool force);
 
