@@ -57,4 +57,9 @@ void WriteFileAtomic(const fs::path& path, const std::string& content) {
   }
 }
 
+void OutputDir::Write(const std::string& name, const std::string& content) {
+  WriteFileAtomic(dir_ / name, content);
+  files_.push_back(name);
+}
+
 }  // namespace perfshap::detail
