@@ -202,8 +202,8 @@ TEST(RobustnessCli, BadInputGivesOneLineAndExitTwo) {
   // More features than the exact limit (generated data has 3).
   expect_error("--exact-limit 2", "exact limit of 2");
   // Bad option values.
-  expect_error("--cv mc:x", "--cv mc:x");
-  expect_error("--cv loo", "--cv 'loo'");
+  expect_error("--cv mc:x", "split plan mc:x: 'x' is not an integer >= 1; use holdout, mc:R (R Monte-Carlo splits) or kfold:K (--cv)");
+  expect_error("--cv loo", "split plan 'loo' is not understood; use holdout, mc:R (e.g. mc:100) or kfold:K (e.g. kfold:5) (--cv)");
   expect_error("--curve-points grid", "curve points 'grid' are not understood");
   expect_error("--curve-points grid", "(--curve-points)");
   expect_error("--strategy best", "grid strategy 'best' is not understood; use optimistic, pessimistic or interpolation (--strategy)");
