@@ -60,7 +60,7 @@ void RunXper(const XperCliOptions& o) {
         "--overfit compares the training and test samples: it needs --model M --train FILE");
 
   // The model: coefficients, or a learner fitted on --train.
-  XperModel m = MakeXperModel(o, data, features);
+  const XperModel m = MakeXperModel(o, data, features);
   const Dataset sample = SelectColumns(data, features);
   const std::size_t n = sample.n_rows();
   if (o.explain_row >= 0 && static_cast<std::size_t>(o.explain_row) >= n)
