@@ -10,9 +10,10 @@
 
 #include <unistd.h>
 
+#include "data/text_lines.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
-#include "perfshap/version.hpp"
+#include "perfshap/learner.hpp"
 #include "report/output.hpp"
 
 namespace perfshap::cli {
@@ -90,12 +91,6 @@ Dataset LoadData(const CommonOptions& opts, bool regression) {
   return ReadCsv(opts.data, csv);
 }
 
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
 Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows) {
   if (!opts.data.empty()) return LoadData(opts);
   ProbitDesign design;
@@ -108,23 +103,27 @@ void PrepareOut(const CommonOptions& opts) {
   if (!opts.out.empty()) detail::PrepareOutputDir(opts.out, opts.force);
 }
 
-void WriteResult(const CommonOptions& opts, Json result, const std::string& method,
-                 const std::vector<std::string>& features, int threads_used, double elapsed_seconds) {
-  if (opts.out.empty()) return;
-  Json head;
-  head["method"] = method;
-  head["version"] = std::string(Version());
-  head["features"] = features;
-  head["seed"] = opts.seed;
-  head["threads"] = threads_used;
-  head["elapsed_seconds"] = elapsed_seconds;
-  for (auto it = result.begin(); it != result.end(); ++it)
-    if (!head.contains(it.key())) head[it.key()] = it.value();
-  detail::WriteFileAtomic(std::filesystem::path(opts.out) / "result.json", head.dump(2) + "\n");
-}
-
 void Say(const CommonOptions& opts, const std::string& text) {
   if (!opts.quiet) std::cout << text << std::flush;
+}
+
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> out;
+  for (auto& item : detail::SplitCells(text))
+    if (!item.empty()) out.push_back(std::move(item));
+  return out;
+}
+
+std::string Join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) s += (i > 0 ? separator : std::string()) + items[i];
+  return s;
+}
+
+std::vector<std::string> LearnerNames() {
+  std::vector<std::string> names;
+  for (const auto& entry : RegisteredLearners()) names.push_back(entry.name);
+  return names;
 }
 
 }  // namespace perfshap::cli

@@ -10,14 +10,14 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
+#include "report/format.hpp"
 
 namespace perfshap::cli {
 
-using Json = nlohmann::ordered_json;
+using detail::Fmt;
 
 /** Flags every subcommand shares. */
 struct CommonOptions {
@@ -50,19 +50,22 @@ Dataset LoadData(const CommonOptions& opts, bool regression = false);
 /** @brief Checks --out before the computation starts (so a long run never ends in a refusal). */
 void PrepareOut(const CommonOptions& opts);
 
-/** @brief Adds the keys every result.json carries, then writes OUT/result.json atomically. */
-void WriteResult(const CommonOptions& opts, Json result, const std::string& method,
-                 const std::vector<std::string>& features, int threads_used, double elapsed_seconds);
-
-/** @brief One number printed with a printf format (e.g. "%.6f"). */
-std::string Fmt(const char* fmt, double v);
-
 /** @brief Reads --data, or with no --data generates the XPER paper's probit design with
  *  `rows` rows from --seed (the built-in data every subcommand runs on out of the box). */
 Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows);
 
 /** @brief Prints to stdout unless --quiet. */
 void Say(const CommonOptions& opts, const std::string& text);
+
+/** @brief The items of a comma-separated flag value ("a, b,,c" -> a, b, c): each trimmed of
+ *  blanks and one pair of double quotes, empty items dropped. */
+std::vector<std::string> SplitList(const std::string& text);
+
+/** @brief The items joined with `separator` ("gnb|logistic"), for help texts and messages. */
+std::string Join(const std::vector<std::string>& items, const std::string& separator);
+
+/** @brief The names of the registered learners (RegisteredLearners), built-in first. */
+std::vector<std::string> LearnerNames();
 
 /** @brief One registered subcommand, and its spelling of the library options its errors name
  *  where it differs from the common one (OptionFlags). */

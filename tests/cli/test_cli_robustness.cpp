@@ -202,12 +202,18 @@ TEST(RobustnessCli, BadInputGivesOneLineAndExitTwo) {
   // More features than the exact limit (generated data has 3).
   expect_error("--exact-limit 2", "exact limit of 2");
   // Bad option values.
-  expect_error("--cv mc:x", "--cv mc:x");
-  expect_error("--cv loo", "--cv 'loo'");
-  expect_error("--curve-points grid", "--curve-points 'grid'");
+  expect_error("--cv mc:x", "split plan mc:x: 'x' is not an integer >= 1; use holdout, mc:R (R Monte-Carlo splits) or kfold:K (--cv)");
+  expect_error("--cv loo", "split plan 'loo' is not understood; use holdout, mc:R (e.g. mc:100) or kfold:K (e.g. kfold:5) (--cv)");
+  expect_error("--curve-points grid", "curve points 'grid' are not understood");
+  expect_error("--curve-points grid", "(--curve-points)");
+  expect_error("--strategy best", "grid strategy 'best' is not understood; use optimistic, pessimistic or interpolation (--strategy)");
   expect_error("--prc-baseline 0.3", "precision baseline '0.3' is not understood; use 0.5 (the paper) or prevalence (--prc-baseline)");
   expect_error("--model svm", "svm");
   expect_error("--metrics auc2", "unknown robustness metric 'auc2'");
+  // The library names its options; the CLI appends the flags that set them.
+  const std::string wine = "--data " + Quote(testing::FixturePath("data/wine.csv"));
+  expect_error(wine + " --label label", "name the positive class (values in this column: '1', '2', '3') (--positive)");
+  expect_error(wine + " --label colour", "name one of them as the label (--label)");
 
   // Splits and data written for the occasion: 40 rows, label = row % 2, except rows 0..9 = 0.
   const auto dir = FreshDir("robustness_bad");

@@ -22,7 +22,8 @@ using testing::FixtureDir;
 using testing::FixturePath;
 
 /// Runs fn, expects a DataError whose one-line message contains every part.
-void ExpectDataError(const std::function<void()>& fn, std::initializer_list<std::string> parts) {
+void ExpectDataError(const std::function<void()>& fn, std::initializer_list<std::string> parts,
+                     const std::string& option = "") {
   try {
     fn();
     ADD_FAILURE() << "expected perfshap::DataError, nothing was thrown";
@@ -32,14 +33,19 @@ void ExpectDataError(const std::function<void()>& fn, std::initializer_list<std:
     for (const std::string& part : parts) {
       EXPECT_NE(what.find(part), std::string::npos) << "'" << part << "' not in: " << what;
     }
+    if (!option.empty()) {
+      EXPECT_EQ(what.find("--"), std::string::npos) << "library message names a flag: " << what;
+      EXPECT_NE(std::find(e.options().begin(), e.options().end(), option), e.options().end())
+          << "option '" << option << "' not in options() of: " << what;
+    }
   } catch (const std::exception& e) {
     ADD_FAILURE() << "expected perfshap::DataError, got: " << e.what();
   }
 }
 
 void ExpectCsvError(const std::string& path, const CsvOptions& options,
-                    std::initializer_list<std::string> parts) {
-  ExpectDataError([&] { ReadCsv(path, options); }, parts);
+                    std::initializer_list<std::string> parts, const std::string& option = "") {
+  ExpectDataError([&] { ReadCsv(path, options); }, parts, option);
 }
 
 /// Writes text to a fresh file in the test temp directory and returns its path.
@@ -257,11 +263,11 @@ TEST(Csv, EmptyColumnNameIsRejected) {
 
 TEST(Csv, UnknownLabelListsColumns) {
   ExpectCsvError(FixturePath("good.csv"), Label("target"),
-                 {"good.csv:1:", "'target'", "'x1', 'x2', 'color', 'label'", "--label"});
+                 {"good.csv:1:", "'target'", "'x1', 'x2', 'color', 'label'", "as the label"}, "label");
 }
 
 TEST(Csv, NoLabelGivenIsAnErrorUnlessAllowed) {
-  ExpectCsvError(FixturePath("good.csv"), Label(""), {"good.csv:1:", "--label", "'color'"});
+  ExpectCsvError(FixturePath("good.csv"), Label(""), {"good.csv:1:", "name the label column", "'color'"}, "label");
   CsvOptions options;
   options.allow_no_label = true;
   const Dataset data = ReadCsv(FixturePath("good.csv"), options);
@@ -281,12 +287,13 @@ TEST(Csv, SingleClassLabelIsRejected) {
 
 TEST(Csv, TextLabelNeedsPositive) {
   ExpectCsvError(FixturePath("label_text.csv"), Label("diagnosis"),
-                 {"label_text.csv:2:", "column 'diagnosis' (4)", "'M'", "--positive", "'B'"});
+                 {"label_text.csv:2:", "column 'diagnosis' (4)", "'M'", "name the positive class", "'B'"},
+                 "positive");
 }
 
 TEST(Csv, LabelOtherThanZeroOneNeedsPositive) {
   ExpectCsvError(WriteTemp("label_two.csv", "a,label\n1,0\n2,2\n"), Label("label"),
-                 {"label_two.csv:3:", "column 'label' (2)", "'2'", "--positive"});
+                 {"label_two.csv:3:", "column 'label' (2)", "'2'", "name the positive class"}, "positive");
 }
 
 TEST(Csv, PositiveSelectsTheClass) {
@@ -349,7 +356,8 @@ TEST(Csv, ReadsWineWithPositiveClass) {
   EXPECT_EQ(data.CountPositive(), 59u);
   // The file writes ".28" with a leading dot.
   EXPECT_EQ(data.column(data.FeatureIndex("nonflavanoid_phenols"))[0], 0.28);
-  ExpectCsvError(path, Label("label"), {"wine.csv:61:", "column 'label' (14)", "'2'", "--positive"});
+  ExpectCsvError(path, Label("label"), {"wine.csv:61:", "column 'label' (14)", "'2'", "name the positive class"},
+                 "positive");
 }
 
 // adult_head.csv: the header and the first 1400 data rows of UCI adult.data (its counts, from

@@ -87,7 +87,7 @@ PERFSHAP_EXPORT std::vector<double> DefaultCurveGrid(CurveMode mode, int points 
 PERFSHAP_EXPORT double GridTrapezoid(std::span<const double> grid, std::span<const double> values);
 
 /**
- * @brief Parses a --curve-points value: "exact", "thresholds" (T = 101) or "thresholds:T";
+ * @brief Parses the curve points (RobustnessOptions::curves) from their name: "exact", "thresholds" (T = 101) or "thresholds:T";
  * sets options.mode and options.thresholds.
  * @throws InvalidArgument naming the accepted forms.
  */

@@ -76,4 +76,23 @@ class PERFSHAP_EXPORT Model {
  */
 PERFSHAP_EXPORT std::unique_ptr<Model> MakeGlm(Link link, std::vector<double> coef, bool classifier);
 
+/** @brief The coefficients of an already-fitted GLM, as a coefficients file lists them. */
+struct GlmCoefficients {
+  /** The features, in file order (the intercept excluded). */
+  std::vector<std::string> names;
+  /** The intercept first, then one coefficient per name: MakeGlm's `coef`. */
+  std::vector<double> values;
+  /** The 1-based file line of each name. */
+  std::vector<std::size_t> lines;
+};
+
+/**
+ * @brief Reads a coefficients CSV: a header with the columns `name` and `coef` (others are
+ * ignored), then one line per coefficient, the intercept `const` first; blank lines are skipped.
+ * @throws DataError naming the file and the line for a missing or empty file, a header without
+ *   those columns, a ragged line, an empty name, a coefficient that is not a finite number, a
+ *   first name other than `const`, a repeated name, or no feature (options(): `coefficients`).
+ */
+PERFSHAP_EXPORT GlmCoefficients ReadGlmCoefficients(const std::string& path);
+
 }  // namespace perfshap

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "perfshap/export.hpp"
@@ -60,5 +61,24 @@ PERFSHAP_EXPORT SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetition
  *   non-integer index, a duplicate, a row in both parts, an empty part.
  */
 PERFSHAP_EXPORT SplitPlan ReadSplits(const std::string& path, std::size_t n_rows);
+
+/**
+ * @brief The split plan named by `spec`: "holdout" (one HoldoutSplit), "mc:R" (R
+ * MonteCarloSplits, R >= 1) or "kfold:K" (KFoldSplits, K >= 2; `test_fraction` is not used).
+ * @param stratify_labels as for the splitters: empty, or one label per row to stratify on.
+ * @throws InvalidArgument naming the spec and the accepted forms (options(): `plan`), and as
+ *   the splitters for the sizes.
+ */
+PERFSHAP_EXPORT SplitPlan MakeSplitPlan(std::string_view spec, std::size_t n_rows, double test_fraction,
+                                        std::uint64_t seed, std::span<const double> stratify_labels = {});
+
+/**
+ * @brief Reads a permutation of the rows 0..n_rows-1 from a text file: one 0-based index per
+ * line, line k + 1 holding pi(k) (trailing blank lines are ignored).
+ * @throws DataError naming the file and the line for a missing file, a cell that is not an
+ *   index, an index >= n_rows, a repeated index or a wrong number of lines (options():
+ *   `permutation`).
+ */
+PERFSHAP_EXPORT std::vector<std::size_t> ReadRowPermutation(const std::string& path, std::size_t n_rows);
 
 }  // namespace perfshap

@@ -443,7 +443,7 @@ void ConvertFeature(const std::string& path, const CellTable& table, const std::
 }
 
 /// True when cell is the positive class: the same text, or both finite numbers and equal
-/// (so --positive 1 also matches "1.0").
+/// (so a positive class "1" also matches "1.0").
 bool IsPositive(std::string_view cell, std::string_view positive, bool positive_is_number,
                 double positive_value) {
   if (cell == positive) return true;
@@ -477,7 +477,8 @@ void ConvertLabel(const std::string& path, const CellTable& table, const std::ve
     if (options.regression) {
       if (kind != NumberKind::kFinite) {
         problem.Offer(i, where + "the regression target " + Show(cell) +
-                             " is not a finite number; fix the cell or choose another --label");
+                             " is not a finite number; fix the cell or choose another label column",
+                      {"label"});
         return;
       }
       label[i] = v;
@@ -485,9 +486,10 @@ void ConvertLabel(const std::string& path, const CellTable& table, const std::ve
     }
     if (kind != NumberKind::kFinite || (v != 0.0 && v != 1.0)) {
       problem.Offer(i, where + "the label " + Show(cell) +
-                           " is not 0 or 1; pass --positive VALUE to name the positive class "
+                           " is not 0 or 1; name the positive class "
                            "(values in this column: " +
-                           DistinctValues(table, j) + ")");
+                           DistinctValues(table, j) + ")",
+                    {"positive"});
       return;
     }
     label[i] = v;
@@ -505,8 +507,9 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
                                      " cannot be used (it would clash with quotes, line ends "
                                      "or numbers); use ',', ';', a tab or '|'");
   PERFSHAP_CHECK(!(options.regression && !options.positive.empty()),
-                 "--positive names a class and cannot be combined with a regression label; "
-                 "drop one of them");
+                 "a positive class names a class and cannot be combined with a regression label; "
+                 "drop one of them",
+                 {"positive"});
   if (options.allow_missing && options.missing != MissingValues::kError &&
       options.missing != MissingValues::kKeep) {
     throw InvalidArgument(
@@ -566,16 +569,18 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
   if (label_name.empty()) {
     if (!options.allow_no_label) {
       throw DataError(Where(path, header_line) +
-                      "no label column was given; pass --label NAME "
-                      "with one of the columns: " +
-                      ListNames(names));
+                      "no label column was given; name the label column, "
+                      "one of the columns: " +
+                          ListNames(names),
+                      {"label"});
     }
   } else {
     label_col = static_cast<std::size_t>(std::find(names.begin(), names.end(), label_name) - names.begin());
     if (label_col == n_cols) {
       throw DataError(Where(path, header_line) + "no column named " + Show(label_name) +
                       " for the label; the columns are " + ListNames(names) +
-                      "; pass --label with one of them");
+                      "; name one of them as the label",
+                      {"label"});
     }
   }
   if (n_cols - (label_col < n_cols ? 1 : 0) == 0) {
@@ -696,15 +701,17 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
                              ")";
     if (!positive.empty() && n_positive == 0) {
       throw DataError(where + "no row has the value " + Show(positive) +
-                      " given by --positive; the values are " + DistinctValues(table, label_col) +
-                      "; pass one of them");
+                      " given as the positive class; the values are " + DistinctValues(table, label_col) +
+                      "; name one of them",
+                      {"positive"});
     }
     if (n_positive == 0 || n_positive == n_rows) {
       const std::string cls = positive.empty() ? std::string(n_positive == 0 ? "0" : "1")
                                                : std::string(n_positive == 0 ? "not " : "") + Show(positive);
       throw DataError(where + "all " + rows + " have the same class (" + cls +
-                      "); a binary task needs both classes: check --label and --positive, "
-                      "or use a data set with both classes");
+                      "); a binary task needs both classes: check the label column and the positive "
+                      "class, or use a data set with both classes",
+                      {"label", "positive"});
     }
   }
 

@@ -7,6 +7,7 @@
 #include "perfshap/split.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -19,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "data/text_lines.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/random.hpp"
 
@@ -288,6 +290,68 @@ SplitPlan ReadSplits(const std::string& path, std::size_t n_rows) {
     plan.push_back(ReadOneSplit(prefix, "", doc, n_rows));
   }
   return plan;
+}
+
+namespace {
+
+// The count of "mc:R" / "kfold:K": an integer >= lo.
+std::size_t PlanCount(std::string_view spec, std::string_view text, std::size_t lo) {
+  std::size_t v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || v < lo)
+    throw InvalidArgument("split plan " + std::string(spec) + ": '" + std::string(text) +
+                              "' is not an integer >= " + std::to_string(lo) +
+                              "; use holdout, mc:R (R Monte-Carlo splits) or kfold:K",
+                          {"plan"});
+  return v;
+}
+
+}  // namespace
+
+SplitPlan MakeSplitPlan(std::string_view spec, std::size_t n_rows, double test_fraction, std::uint64_t seed,
+                        std::span<const double> stratify_labels) {
+  if (spec == "holdout") return {HoldoutSplit(n_rows, test_fraction, seed, stratify_labels)};
+  if (spec.substr(0, 3) == "mc:")
+    return MonteCarloSplits(n_rows, PlanCount(spec, spec.substr(3), 1), test_fraction, seed, stratify_labels);
+  if (spec.substr(0, 6) == "kfold:")
+    return KFoldSplits(n_rows, PlanCount(spec, spec.substr(6), 2), seed, stratify_labels);
+  throw InvalidArgument("split plan '" + std::string(spec) +
+                            "' is not understood; use holdout, mc:R (e.g. mc:100) or kfold:K (e.g. kfold:5)",
+                        {"plan"});
+}
+
+std::vector<std::size_t> ReadRowPermutation(const std::string& path, std::size_t n_rows) {
+  const std::string file = "permutation file " + path;
+  auto lines = detail::ReadTextLines(path, file, {"permutation"});
+  while (!lines.empty() && detail::TrimCell(lines.back()).empty()) lines.pop_back();
+  const std::string range = "0.." + std::to_string(n_rows - 1);
+  std::vector<std::size_t> pi;
+  std::vector<std::size_t> line_of(n_rows, 0);
+  for (std::size_t l = 0; l < lines.size(); ++l) {
+    const std::string where = file + " line " + std::to_string(l + 1);
+    const std::string text = detail::TrimCell(lines[l]);
+    std::size_t v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
+      throw DataError(where + ": '" + text + "' is not a 0-based row index; the file holds one index per line" +
+                          " (line k+1 = pi(k)), e.g. the perm_k column of a k,perm_k CSV without its header",
+                      {"permutation"});
+    if (v >= n_rows)
+      throw DataError(where + ": index " + text + " is outside " + range + " (the sample has " +
+                          std::to_string(n_rows) + " rows)",
+                      {"permutation"});
+    if (line_of[v] != 0)
+      throw DataError(where + ": index " + text + " repeats line " + std::to_string(line_of[v]) +
+                          "; a permutation lists each of " + range + " once",
+                      {"permutation"});
+    line_of[v] = l + 1;
+    pi.push_back(v);
+  }
+  if (pi.size() != n_rows)
+    throw DataError(file + ": " + std::to_string(pi.size()) + " lines for a sample of " + std::to_string(n_rows) +
+                        " rows; line k+1 must hold pi(k) for k = " + range,
+                    {"permutation"});
+  return pi;
 }
 
 }  // namespace perfshap

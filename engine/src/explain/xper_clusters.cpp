@@ -87,8 +87,9 @@ XperClusters ClusterXper(const XperResult& xper, const Dataset& sample, const Xp
                           " x " + std::to_string(sample.n_features()) + "; pass the sample that was explained");
   if (n < 3) throw InvalidArgument("XPER clusters need at least 3 individuals, the sample has " + std::to_string(n));
   if (options.clusters == 1 || (options.clusters != 0 && options.clusters > n - 1))
-    throw InvalidArgument("--clusters " + std::to_string(options.clusters) + ": use 2.." + std::to_string(n - 1) +
-                          " clusters for " + std::to_string(n) + " individuals (or auto)");
+    throw InvalidArgument(std::to_string(options.clusters) + " clusters: use 2.." + std::to_string(n - 1) +
+                              " clusters for " + std::to_string(n) + " individuals, or let the silhouette choose",
+                          {"clusters"});
   if (options.k_min < 2 || options.k_max < options.k_min)
     throw InvalidArgument("XPER clusters: the silhouette range k_min..k_max must have 2 <= k_min <= k_max");
 

@@ -40,11 +40,12 @@ std::uint64_t XperMonteCarloSampleSeed(std::uint64_t seed, std::size_t k) {
 
 XperMonteCarloResult RunXperMonteCarlo(const XperMonteCarloOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
-  if (options.samples == 0) throw InvalidArgument("Monte Carlo XPER: --samples must be at least 1");
+  if (options.samples == 0) throw InvalidArgument("Monte Carlo XPER: the number of samples must be at least 1", {"samples"});
   if (options.train_rows < 2 || options.train_rows + 2 > options.rows)
-    throw InvalidArgument("Monte Carlo XPER: --train-rows " + std::to_string(options.train_rows) +
-                          " must leave at least 2 test rows of the " + std::to_string(options.rows) +
-                          " rows (and be at least 2)");
+    throw InvalidArgument("Monte Carlo XPER: " + std::to_string(options.train_rows) +
+                              " training rows must leave at least 2 test rows of the " +
+                              std::to_string(options.rows) + " rows (and be at least 2)",
+                          {"train_rows", "rows"});
   const std::size_t q = options.design.variances.size();
   if (options.design.beta.size() != q + 1 || q == 0)
     throw InvalidArgument("Monte Carlo XPER: the design needs q >= 1 variances and q + 1 coefficients");

@@ -154,14 +154,16 @@ void RetrainGame::Check(std::span<const double> y) {
                     (!settings_.split_label.empty() ? settings_.split_label
                      : split_ != nullptr          ? split_->split_name()
                                                   : source_.name) +
-                    " is neither 0 nor 1; the AUC needs a 0/1 label (name the positive class with --positive)");
+                    " is neither 0 nor 1; the AUC needs a 0/1 label (name the positive class)",
+                    {"positive"});
   if (positives == 0 || negatives == 0) {
     const std::string& name = !settings_.split_label.empty() ? settings_.split_label
                               : split_ != nullptr         ? split_->split_name()
                                                           : source_.name;
     throw DataError("the test part of " + name + " holds one class only (all " + std::to_string(y.size()) +
                     " test labels are " + (positives == 0 ? "negative" : "positive") +
-                    "), so its AUC and curves are undefined; use --stratify, a larger --test-size or fewer folds");
+                    "), so its AUC and curves are undefined; use a stratified split, a larger test part or fewer folds",
+                    {"stratify", "test_size", "plan"});
   }
 }
 

@@ -363,9 +363,10 @@ double GridTrapezoid(std::span<const double> grid, std::span<const double> value
 
 void ParseCurvePoints(std::string_view text, CurveGridOptions& options) {
   const auto fail = [&]() {
-    throw InvalidArgument("--curve-points '" + std::string(text) +
-                          "' is not understood; use 'exact', 'thresholds' or 'thresholds:T' "
-                          "with an integer T >= 2 (the authors' scripts use thresholds:101)");
+    throw InvalidArgument("the curve points '" + std::string(text) +
+                              "' are not understood; use 'exact', 'thresholds' or 'thresholds:T' "
+                              "with an integer T >= 2 (the authors' scripts use thresholds:101)",
+                          {"curves"});
   };
   if (text == "exact") {
     options.mode = CurveMode::kExact;
@@ -389,8 +390,9 @@ GridStrategy ParseGridStrategy(std::string_view text) {
   if (text == "optimistic") return GridStrategy::kOptimistic;
   if (text == "pessimistic") return GridStrategy::kPessimistic;
   if (text == "interpolation") return GridStrategy::kInterpolation;
-  throw InvalidArgument("--strategy '" + std::string(text) +
-                        "' is not understood; use optimistic, pessimistic or interpolation");
+  throw InvalidArgument("the grid strategy '" + std::string(text) +
+                            "' is not understood; use optimistic, pessimistic or interpolation",
+                        {"strategy"});
 }
 
 std::string CurvePointsName(const CurveGridOptions& options) {
@@ -586,8 +588,9 @@ void CurveGridEvaluator::EvaluateRanked(std::span<const std::uint8_t> positive_b
                                         std::span<const std::uint8_t> tie_with_previous, CurveGridScratch& s,
                                         CurveGridValues& out) const {
   PERFSHAP_CHECK(options_.mode == CurveMode::kExact,
-                 "CurveGridEvaluator::EvaluateRanked reads exact curves; use Evaluate with --curve-points " +
-                     CurvePointsName(options_));
+                 "CurveGridEvaluator::EvaluateRanked reads exact curves; use Evaluate for the curve points " +
+                     CurvePointsName(options_),
+                 {"curves"});
   const std::size_t m = positive_by_rank.size();
   CheckLengths(m, tie_with_previous.size());
   out.tpr.resize(options_.fpr_grid.size());
@@ -733,8 +736,9 @@ void CurveGridEvaluator::EvaluateThresholds(std::span<const double> y_true, std:
     const double p = score[i];
     if (!(p >= 0.0 && p <= 1.0)) {
       throw InvalidArgument("CurveGridEvaluator: score[" + std::to_string(i) + "] = " + Str(p) +
-                            " is not a probability; --curve-points thresholds:T needs "
-                            "probabilities in [0, 1] (use exact for other scores)");
+                                " is not a probability; the curve points thresholds:T need "
+                                "probabilities in [0, 1] (use exact curve points for other scores)",
+                            {"curves"});
     }
     // Guess from p * (T - 1), then settle against the thresholds themselves.
     auto c = static_cast<std::size_t>(p * scale);

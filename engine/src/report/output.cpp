@@ -18,10 +18,12 @@ void PrepareOutputDir(const fs::path& dir, bool force) {
   std::error_code ec;
   if (fs::exists(dir, ec)) {
     if (!fs::is_directory(dir, ec))
-      throw Error("output path '" + dir.string() + "' exists and is not a directory; choose another --out");
+      throw Error("output path '" + dir.string() + "' exists and is not a directory; choose another output directory",
+                  {"out"});
     if (!fs::is_empty(dir, ec) && !force)
       throw Error("output directory '" + dir.string() +
-                  "' is not empty; pass --force to overwrite its results or choose another --out");
+                  "' is not empty; allow overwriting its results or choose another output directory",
+                  {"force", "out"});
     return;
   }
   fs::create_directories(dir, ec);
@@ -53,6 +55,11 @@ void WriteFileAtomic(const fs::path& path, const std::string& content) {
     fs::remove(tmp, ignored);
     throw Error("cannot move '" + tmp.string() + "' to '" + path.string() + "': " + ec.message());
   }
+}
+
+void OutputDir::Write(const std::string& name, const std::string& content) {
+  WriteFileAtomic(dir_ / name, content);
+  files_.push_back(name);
 }
 
 }  // namespace perfshap::detail

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "xper_inputs.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "perfshap/error.hpp"
+#include "perfshap/generators.hpp"
+
+namespace perfshap::cli {
+
+namespace {
+
+Link LinkOf(const std::string& model) {
+  if (model == "probit") return Link::kProbit;
+  if (model == "logistic") return Link::kLogit;
+  if (model == "linear") return Link::kIdentity;
+  throw InvalidArgument("--model " + model + " with --coef: use probit, logistic or linear");
+}
+
+// The XPER paper's Monte Carlo design, rows 700..999 as the sample (the paper's test part).
+Dataset GeneratedSample(std::uint64_t seed) {
+  ProbitDesign design;
+  design.seed = seed;
+  std::vector<std::size_t> rows(300);
+  std::iota(rows.begin(), rows.end(), std::size_t{700});
+  Dataset d = GenerateProbitDesign(design).SelectRows(rows);
+  d.set_source("generated probit design (seed " + std::to_string(seed) + "), rows 700-999");
+  return d;
+}
+
+// A model given by its coefficients (--coef FILE, or the generated design's true probit);
+// `features` becomes the model's column order.
+std::unique_ptr<Model> CoefficientModel(const XperCliOptions& o, const std::string& data_name,
+                                        std::vector<std::string>& features, detail::XperModelInfo& info) {
+  info.kind = o.model.empty() ? "probit" : o.model;
+  if (o.coef.empty()) {
+    if (info.kind != "probit")
+      throw InvalidArgument("--model " + info.kind +
+                            " needs --coef FILE or --train FILE; without them the model " +
+                            "is the generated design's true probit");
+    info.names = features;
+    info.coefficients = ProbitDesign{}.beta;
+  } else {
+    const GlmCoefficients file = ReadGlmCoefficients(o.coef);
+    for (std::size_t t = 0; t < file.names.size(); ++t)
+      if (std::find(features.begin(), features.end(), file.names[t]) == features.end())
+        throw DataError("--coef " + o.coef + " line " + std::to_string(file.lines[t]) + " names '" +
+                        file.names[t] + "', which is not a feature of " + data_name +
+                        " (features: " + Join(features, ", ") + ")");
+    for (const auto& name : features)
+      if (std::find(file.names.begin(), file.names.end(), name) == file.names.end())
+        throw DataError("feature '" + name + "' of " + data_name + " has no coefficient in --coef " + o.coef +
+                        "; add a line '" + name + ",VALUE' or choose the model's columns with --features");
+    info.coefficients_file = o.coef;
+    info.names = file.names;
+    info.coefficients = file.values;
+  }
+  features = info.names;
+  return MakeGlm(LinkOf(info.kind), info.coefficients, info.kind != "linear");
+}
+
+}  // namespace
+
+const std::vector<std::string>& GlmModelNames() {
+  static const std::vector<std::string> names{"probit", "logistic", "linear"};
+  return names;
+}
+
+Dataset SelectColumns(const Dataset& d, const std::vector<std::string>& names) {
+  std::vector<std::vector<double>> cols;
+  for (const auto& name : names) {
+    const auto c = d.column(d.FeatureIndex(name));
+    cols.emplace_back(c.begin(), c.end());
+  }
+  Dataset out(names, std::move(cols), std::vector<double>(d.label().begin(), d.label().end()),
+              d.label_name());
+  out.set_source(d.source());
+  return out;
+}
+
+Dataset LoadXperSample(const XperCliOptions& o, bool regression) {
+  const CommonOptions& c = o.common;
+  if (c.data.empty()) {
+    if (regression)
+      throw InvalidArgument("metric " + o.metric +
+                            " needs --data with a real-valued target (--label COLUMN); the" +
+                            " built-in probit design has a 0/1 label");
+    return GeneratedSample(c.seed);
+  }
+  if (o.coef.empty() && o.train.empty())
+    throw InvalidArgument(
+        "--data needs a model: --model probit|logistic|linear --coef FILE, or --model M --train FILE");
+  if (c.label.empty()) throw InvalidArgument("--data " + c.data + " needs --label COLUMN (the true target)");
+  CsvOptions csv;
+  csv.label = c.label;
+  csv.positive = c.positive;
+  csv.regression = regression || c.positive.empty();
+  return ReadCsv(c.data, csv);
+}
+
+std::vector<std::string> XperFeatures(const XperCliOptions& o, const Dataset& data) {
+  std::vector<std::string> features = o.features.empty() ? data.feature_names() : SplitList(o.features);
+  for (const auto& name : features) {
+    const auto& all = data.feature_names();
+    if (std::find(all.begin(), all.end(), name) == all.end())
+      throw InvalidArgument("--features names '" + name + "', which is not a column of " + data.source() +
+                            " (columns: " + Join(all, ", ") + ")");
+  }
+  return features;
+}
+
+XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vector<std::string>& features) {
+  const CommonOptions& c = o.common;
+  XperModel m;
+  if (!o.coef.empty() || (o.train.empty() && c.data.empty())) {
+    m.model = CoefficientModel(o, data.source(), features, m.info);
+    return m;
+  }
+  m.learner = MakeLearner(o.model);
+  CsvOptions csv;
+  csv.label = c.label.empty() ? std::string("y") : c.label;
+  csv.positive = c.positive;
+  csv.regression = !m.learner->is_classifier();
+  const Dataset train = ReadCsv(o.train, csv);
+  std::vector<std::size_t> rows(train.n_rows()), columns;
+  for (const auto& name : features) {
+    const auto& names = train.feature_names();
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end())
+      throw DataError("--train " + o.train + " has no column '" + name + "' (a feature of " + data.source() +
+                      ")");
+    columns.push_back(static_cast<std::size_t>(it - names.begin()));
+  }
+  std::iota(rows.begin(), rows.end(), std::size_t{0});
+  m.model = m.learner->Train(train, rows, columns);
+  m.train_sample = SelectColumns(train, features);
+  m.info.kind = m.learner->name();
+  m.info.from_coefficients = false;
+  m.info.train = o.train;
+  m.info.n_train = train.n_rows();
+  m.info.description = m.model->Describe();
+  return m;
+}
+
+}  // namespace perfshap::cli

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "report/csv.hpp"
+
+#include <cmath>
+
+#include "report/format.hpp"
+
+namespace perfshap::detail {
+
+std::string CsvNumber(double v) { return std::isfinite(v) ? Fmt("%.17g", v) : std::string(); }
+
+CsvTable::CsvTable(const std::vector<std::string>& header, NonFinite non_finite) : non_finite_(non_finite) {
+  for (std::size_t i = 0; i < header.size(); ++i) text_.append(i > 0 ? "," : "").append(header[i]);
+  text_ += '\n';
+}
+
+CsvTable& CsvTable::Row() {
+  if (row_open_) text_ += '\n';
+  row_open_ = true;
+  row_empty_ = true;
+  return *this;
+}
+
+void CsvTable::Separate() {
+  if (!row_empty_) text_ += ',';
+  row_empty_ = false;
+}
+
+CsvTable& CsvTable::Text(std::string_view text) {
+  Separate();
+  text_.append(text);
+  return *this;
+}
+
+CsvTable& CsvTable::Quoted(std::string_view text) {
+  Separate();
+  text_.append("\"").append(text).append("\"");
+  return *this;
+}
+
+CsvTable& CsvTable::Number(double v) {
+  Separate();
+  text_ += non_finite_ == NonFinite::kEmpty ? CsvNumber(v) : Fmt("%.17g", v);
+  return *this;
+}
+
+CsvTable& CsvTable::Count(std::uint64_t v) {
+  Separate();
+  text_ += std::to_string(v);
+  return *this;
+}
+
+std::string CsvTable::Text() const { return row_open_ ? text_ + '\n' : text_; }
+
+}  // namespace perfshap::detail

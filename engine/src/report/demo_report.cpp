@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "report/demo_report.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "report/format.hpp"
+#include "report/output.hpp"
+
+namespace perfshap::detail {
+
+namespace {
+
+std::string XperText(const DemoReport& d) {
+  if (d.xper == nullptr) return "\nXPER: skipped: " + d.xper_skipped + "\n";
+  const XperResult& xr = *d.xper;
+  std::ostringstream x;
+  x << "\nXPER: the probit's test AUC decomposed (" << XperComparatorName(xr.comparator) << " comparator, "
+    << xr.n_coalitions << " coalitions, " << d.n_test << " x " << d.n_test << " hybrid points each)\n"
+    << "  benchmark phi_0    " << Fmt("%.6f", xr.base) << "\n";
+  for (std::size_t j = 0; j < xr.features.size(); ++j) {
+    x << "  " << PadRight(xr.features[j], 19, 1) << Fmt("%+.6f", xr.phi[j]) << "   ("
+      << (std::isfinite(xr.phi_normalised[j]) ? Fmt("%.1f", 100.0 * xr.phi_normalised[j]) + "%" : "n/a")
+      << " of AUC - phi_0)\n";
+  }
+  x << "  AUC = phi_0 + sum phi = " << Fmt("%.6f", xr.value) << "\n";
+  return x.str();
+}
+
+std::string RobustnessText(const DemoReport& d) {
+  if (d.robustness == nullptr) return "\nRobustness: skipped: " + d.robustness_skipped + "\n";
+  const RobustnessResult& rr = *d.robustness;
+  std::ostringstream r;
+  r << "\nRobustness (ShapAUC): naive Bayes retrained on every coalition of " << rr.n_splits
+    << " Monte-Carlo CV splits (" << rr.n_trainings << " trainings)\n"
+    << "  AUC                " << MeanStdCell(rr.auc_mean, rr.auc_std, 6, false) << "\n";
+  for (std::size_t j = 0; j < rr.n_features(); ++j)
+    r << "  " << PadRight(rr.features[j], 19, 1)
+      << MeanStdCell(rr.phi_auc_mean[j], rr.phi_auc_std[j], 6, true) << "\n";
+  r << "  AUC = 0.5 + sum phi in every split; bands are standard deviations over the splits\n";
+  return r.str();
+}
+
+}  // namespace
+
+std::string DemoConsoleText(const DemoReport& d, const std::string& out) {
+  const ShapleyValues& values = *d.values;
+  std::ostringstream s;
+  s << "perfshap demo: " << d.data << "\n"
+    << "  " << d.n_rows << " rows, " << d.n_features << " features, " << d.n_positive << " positive; split "
+    << d.n_train << " train / " << d.n_test << " test (stratified, seed " << d.seed << ")\n"
+    << "  model: linear probability model (least squares), class = score > 0.5\n\n"
+    << "Test metrics\n";
+  for (const auto& [name, value] : d.metrics)
+    s << "  " << PadRight(name, 20, 1) << Fmt("%.6f", value) << "\n";
+  double sum_auc = 0, sum_acc = 0;
+  s << "\nExact Shapley decomposition (" << values.n_evaluations << " coalitions)\n"
+    << "  feature            phi(AUC)    phi(accuracy)\n";
+  for (int i = 0; i < values.n_players; ++i) {
+    sum_auc += values(i, 0);
+    sum_acc += values(i, 1);
+    s << "  " << PadRight(values.players[static_cast<std::size_t>(i)], 19, 1) << Fmt("%+.6f", values(i, 0))
+      << "   " << Fmt("%+.6f", values(i, 1)) << "\n";
+  }
+  s << "  sum                " << Fmt("%+.6f", sum_auc) << "   " << Fmt("%+.6f", sum_acc) << "\n"
+    << "  AUC = 0.5 + sum phi(AUC) = " << Fmt("%.6f", 0.5 + sum_auc)
+    << "; accuracy = " << Fmt("%.6f", values.base[1])
+    << " (no feature) + sum = " << Fmt("%.6f", values.base[1] + sum_acc) << "\n"
+    << XperText(d) << RobustnessText(d) << "\ncomputed in " << Fmt("%.4f", d.elapsed_seconds) << " s on "
+    << d.threads << " thread(s)\n";
+  if (!out.empty()) s << "  wrote " << out << "/result.json\n";
+  return s.str();
+}
+
+Json DemoResultJson(const DemoReport& d) {
+  const ShapleyValues& values = *d.values;
+  Json metrics;
+  for (const auto& [name, value] : d.metrics) metrics[name] = value;
+  Json result;
+  result["data"] = d.data;
+  result["n_rows"] = d.n_rows;
+  result["n_train"] = d.n_train;
+  result["n_test"] = d.n_test;
+  result["model"] = "linear_probability";
+  result["coefficients"] = d.coefficients;
+  result["metrics"] = metrics;
+  result["value"] = 0.5 + values.full[0];
+  result["base"] = 0.5;
+  Json phi, phi_acc;
+  double sum_auc = 0;
+  for (int i = 0; i < values.n_players; ++i) {
+    phi[values.players[static_cast<std::size_t>(i)]] = values(i, 0);
+    phi_acc[values.players[static_cast<std::size_t>(i)]] = values(i, 1);
+    sum_auc += values(i, 0);
+  }
+  result["phi"] = phi;
+  result["accuracy_base"] = values.base[1];
+  result["phi_accuracy"] = phi_acc;
+  result["efficiency_gap"] = sum_auc - values.full[0];
+  result["n_coalitions"] = values.n_evaluations;
+  Json xper;
+  if (d.xper != nullptr) {
+    xper["comparator"] = XperComparatorName(d.xper->comparator);
+    xper["value"] = d.xper->value;
+    xper["base"] = d.xper->base;
+    xper["phi"] = NamedValues(d.xper->features, d.xper->phi);
+  } else {
+    xper["skipped"] = d.xper_skipped;
+  }
+  result["xper"] = xper;
+  Json robust;
+  if (d.robustness != nullptr) {
+    const RobustnessResult& rr = *d.robustness;
+    robust["value"] = rr.auc_mean;
+    robust["value_std"] = rr.auc_std;
+    robust["phi"] = NamedValues(rr.features, rr.phi_auc_mean);
+    robust["phi_std"] = NamedValues(rr.features, rr.phi_auc_std);
+    robust["n_trainings"] = rr.n_trainings;
+  } else {
+    robust["skipped"] = d.robustness_skipped;
+  }
+  result["robustness"] = robust;
+  return result;
+}
+
+void WriteDemoReport(const std::filesystem::path& dir, const DemoReport& d) {
+  OutputDir(dir).Write(
+      "result.json",
+      ResultJsonText({"demo", d.features, d.seed, d.threads, d.elapsed_seconds}, DemoResultJson(d)));
+}
+
+}  // namespace perfshap::detail

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// The reporter of `perfshap demo`, which shows every method on one data set: the test metrics
+// of a linear probability model, the exact Shapley decomposition of its AUC and accuracy, the
+// XPER decomposition of a probit's AUC and ShapAUC bands over Monte-Carlo splits.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "perfshap/robustness.hpp"
+#include "perfshap/solver.hpp"
+#include "perfshap/xper.hpp"
+#include "report/json.hpp"
+
+namespace perfshap::detail {
+
+/** @brief Everything the demo reports. */
+struct DemoReport {
+  std::string data;  ///< the data set's source
+  std::size_t n_rows = 0, n_features = 0, n_positive = 0;
+  std::size_t n_train = 0, n_test = 0;  ///< the holdout split
+  std::uint64_t seed = 0;
+  std::vector<std::string> features;
+  std::vector<double> coefficients;                     ///< the linear probability model: intercept first
+  std::vector<std::pair<std::string, double>> metrics;  ///< its test metrics, in order
+  /** Exact Shapley values of (AUC - 0.5, accuracy) over the features. */
+  const ShapleyValues* values = nullptr;
+  /** The XPER decomposition, or why it was skipped. */
+  const XperResult* xper = nullptr;
+  std::string xper_skipped;
+  /** The ShapAUC bands, or why they were skipped. */
+  const RobustnessResult* robustness = nullptr;
+  std::string robustness_skipped;
+  int threads = 0;
+  double elapsed_seconds = 0;
+};
+
+/** @brief The console text; with `out` non-empty, the line naming it. */
+std::string DemoConsoleText(const DemoReport& report, const std::string& out);
+
+/** @brief The method's keys of result.json. */
+Json DemoResultJson(const DemoReport& report);
+
+/**
+ * @brief Writes result.json into `dir` (prepared).
+ * @throws Error naming the file when it cannot be written.
+ */
+void WriteDemoReport(const std::filesystem::path& dir, const DemoReport& report);
+
+}  // namespace perfshap::detail

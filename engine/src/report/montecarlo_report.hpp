@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// The reporter of RunXperMonteCarlo (the XPER paper's Monte Carlo experiment): the console
+// table of the distributions, result.json, samples.csv and the histogram figure.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "perfshap/xper_montecarlo.hpp"
+#include "report/json.hpp"
+
+namespace perfshap::detail {
+
+/** @brief The quantities whose distributions over the samples are reported, one column each:
+ *  auc, phi_0, phi_<feature>..., share_<feature>... (phi_j / (AUC - phi_0)), beta_const,
+ *  beta_<feature>... (the fitted probit's coefficients). */
+struct MonteCarloColumns {
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> values;  ///< one value per sample in each column
+  std::vector<DistributionSummary> summaries;
+};
+
+/** @brief The columns of a Monte Carlo result and their summaries. */
+MonteCarloColumns MonteCarloDistributions(const XperMonteCarloResult& r);
+
+/** @brief The console table (mean, std, 5 %, 50 %, 95 % of each quantity) and the timing; with
+ *  `out` non-empty, the line naming it. */
+std::string MonteCarloConsoleText(const XperMonteCarloResult& r, const MonteCarloColumns& columns,
+                                  const std::string& out);
+
+/** @brief The method's keys of result.json; `options` gives the design. */
+Json MonteCarloResultJson(const XperMonteCarloResult& r, const XperMonteCarloOptions& options,
+                          const MonteCarloColumns& columns);
+
+/** @brief samples.csv: k, seed, then every column's value for sample k. */
+std::string MonteCarloSamplesCsv(const XperMonteCarloResult& r, const MonteCarloColumns& columns);
+
+/** @brief Summary statistics block (mean, std, min, max, q05..q95). */
+Json SummaryJson(const DistributionSummary& s);
+
+/** @brief The Monte Carlo histograms: AUC, phi_0, each phi_j, and the normalised shares. */
+std::string MonteCarloHistogramSvg(const XperMonteCarloResult& r);
+
+/**
+ * @brief Writes samples.csv, the histogram figure and, last, result.json into `dir` (prepared).
+ * @throws Error naming a file that cannot be written.
+ */
+void WriteMonteCarloReport(const std::filesystem::path& dir, const XperMonteCarloResult& r,
+                           const XperMonteCarloOptions& options, const MonteCarloColumns& columns);
+
+}  // namespace perfshap::detail

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "report/xper_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+#include "perfshap/metric_registry.hpp"
+#include "report/csv.hpp"
+#include "report/format.hpp"
+#include "report/svg.hpp"
+
+namespace perfshap::detail {
+
+namespace {
+
+// Feature order by decreasing global phi (the paper's figures sort the bars).
+std::vector<std::size_t> ByDecreasingPhi(const XperResult& r) {
+  std::vector<std::size_t> order(r.n_features());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return r.phi[a] > r.phi[b]; });
+  return order;
+}
+
+}  // namespace
+
+std::string XperMetricLabel(const std::string& metric) {
+  const MetricDefinition& m = FindMetric(metric, "xper");
+  return (m.loss ? "-" : "") + m.label;
+}
+
+Json XperSummaryJson(const XperResult& r) {
+  Json j;
+  j["value"] = r.value;
+  j["base"] = r.base;
+  j["phi"] = NamedValues(r.features, r.phi);
+  j["phi_normalised"] = NamedValuesOrNull(r.features, r.phi_normalised);
+  j["n_rows"] = r.n_rows;
+  return j;
+}
+
+std::string XperBarSvg(const XperResult& r, const std::string& sample_name) {
+  const std::string m = XperMetricLabel(r.metric);
+  const bool normalised = r.value != r.base;
+  detail::BarChart c;
+  for (std::size_t f : ByDecreasingPhi(r)) {
+    c.labels.push_back(r.features[f]);
+    c.values.push_back(normalised ? 100.0 * r.phi_normalised[f] : r.phi[f]);
+  }
+  c.decimals = normalised ? 1 : 4;
+  c.frame.title = "XPER of the " + m + " on " + sample_name + ": " + m + " " + Fmt("%.4f", r.value) +
+                  " = \u03c6\u2080 " + Fmt("%.4f", r.base) + " + \u03a3 \u03c6\u2c7c";
+  c.frame.x_label = normalised ? "\u03c6\u2c7c / (" + m + " \u2212 \u03c6\u2080), %"
+                               : "\u03c6\u2c7c (" + m + " equals its benchmark: not normalised)";
+  c.frame.width = 820;
+  return detail::RenderSvg(c);
+}
+
+std::string XperStripSvg(const XperResult& r, const Dataset& sample) {
+  detail::StripChart c;
+  for (std::size_t f : ByDecreasingPhi(r)) {
+    detail::StripRow row;
+    row.label = r.features[f];
+    row.values.resize(r.n_rows);
+    for (std::size_t i = 0; i < r.n_rows; ++i) row.values[i] = r.individual(i, f);
+    const auto col = sample.column(f);
+    row.color_values.assign(col.begin(), col.end());
+    c.rows.push_back(std::move(row));
+  }
+  c.frame.title = "Individual XPER values of the " + XperMetricLabel(r.metric) + " (" +
+                  std::to_string(r.n_rows) + " individuals)";
+  c.frame.x_label = "\u03c6\u1d62\u2c7c: contribution of feature j to individual i's " +
+                    XperMetricLabel(r.metric) + " term";
+  c.frame.width = 860;
+  const std::size_t rows = std::max<std::size_t>(c.rows.size(), 1);
+  c.frame.height = static_cast<int>(110 + 96 * rows);
+  c.point_radius = r.n_rows > 1000 ? 1.6 : 2.4;
+  c.color_label = "feature value";
+  return detail::RenderSvg(c);
+}
+
+std::string XperWaterfallSvg(const XperResult& r, const Dataset& sample, std::size_t i) {
+  const std::string m = XperMetricLabel(r.metric);
+  detail::WaterfallChart c;
+  std::vector<std::size_t> order(r.n_features());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::fabs(r.individual(i, a)) > std::fabs(r.individual(i, b));
+  });
+  c.start_label = "\u03c6\u1d62\u2080 benchmark";
+  c.start_value = r.individual_base[i];
+  for (std::size_t f : order) {
+    c.labels.push_back(r.features[f] + " = " + Fmt("%.4g", sample.column(f)[i]));
+    c.contributions.push_back(r.individual(i, f));
+  }
+  c.end_label = "G\u1d62 (row's " + m + " term)";
+  c.end_value = r.individual_value[i];
+  c.frame.title = "XPER of row " + std::to_string(i) + " (y = " + Fmt("%g", sample.label()[i]) + ")";
+  c.frame.x_label = "individual " + m + " term";
+  c.frame.width = 820;
+  return detail::RenderSvg(c);
+}
+
+std::string XperOverfitSvg(const XperResult& train, const XperResult& test) {
+  const std::string m = XperMetricLabel(test.metric);
+  detail::BarChart c;
+  for (std::size_t f : ByDecreasingPhi(train)) {
+    c.labels.push_back(train.features[f] + " \u00b7 train");
+    c.values.push_back(train.phi[f]);
+    c.labels.push_back(test.features[f] + " \u00b7 test");
+    c.values.push_back(test.phi[f]);
+  }
+  c.decimals = 4;
+  c.frame.title = "Overfitting view: " + m + " train " + Fmt("%.4f", train.value) + " (\u03c6\u2080 " +
+                  Fmt("%.4f", train.base) + ") vs test " + Fmt("%.4f", test.value) + " (\u03c6\u2080 " +
+                  Fmt("%.4f", test.base) + ")";
+  c.frame.x_label = "\u03c6\u2c7c, contribution to the " + m +
+                    " (a feature that gives more on train than on test "
+                    "explains the gap)";
+  c.frame.width = 900;
+  return detail::RenderSvg(c);
+}
+
+std::string SilhouetteSvg(const XperClusters& clusters, const std::string& sample_name) {
+  detail::LineChart c;
+  detail::LineSeries s;
+  s.name = "";  // one curve: no legend
+  for (std::size_t t = 0; t < clusters.ks.size(); ++t) {
+    s.x.push_back(static_cast<double>(clusters.ks[t]));
+    s.y.push_back(clusters.silhouette[t]);
+  }
+  c.series.push_back(std::move(s));
+  c.x_markers.push_back(static_cast<double>(clusters.k));
+  c.frame.title = "Silhouette of k-medoids on the XPER values: k = " + std::to_string(clusters.k) +
+                  (clusters.automatic ? " (largest)" : " (fixed)");
+  c.frame.x_label = "number of clusters k (individuals of " + sample_name + ")";
+  c.frame.y_label = "mean silhouette";
+  c.frame.width = 760;
+  return detail::RenderSvg(c);
+}
+
+std::string ClusterPhiSvg(const XperClusters& clusters, const std::vector<std::string>& features,
+                          const std::string& label_name) {
+  // Raw means, not shares: a cluster's mean G_i can sit close to its mean phi_i0, and the
+  // share phi / (G - phi_0) then explodes.
+  detail::BarChart c;
+  for (std::size_t f = 0; f < features.size(); ++f) {
+    for (std::size_t k = 0; k < clusters.profiles.size(); ++k) {
+      c.labels.push_back(features[f] + " \u00b7 cluster " + std::to_string(k));
+      c.values.push_back(clusters.profiles[k].phi_means[f]);
+    }
+  }
+  std::string sizes, means;
+  for (std::size_t k = 0; k < clusters.profiles.size(); ++k) {
+    const auto& prof = clusters.profiles[k];
+    sizes += (k > 0 ? ", " : "") + std::to_string(prof.size);
+    means += (k > 0 ? ", " : "") + Fmt("%.2f", prof.label_mean);
+  }
+  c.decimals = 4;
+  c.frame.title =
+      "Mean individual XPER values in each of the " + std::to_string(clusters.profiles.size()) + " clusters";
+  c.frame.x_label = "mean \u03c6\u1d62\u2c7c of the members (cluster sizes " + sizes + "; mean " +
+                    label_name + " " + means + ")";
+  c.frame.width = 900;
+  return detail::RenderSvg(c);
+}
+
+std::string ClusterProfilesCsv(const XperClusters& clusters, const std::vector<std::string>& features,
+                               const std::string& label_name) {
+  std::vector<std::string> header{"cluster", "medoid_row",         "size",
+                                  "share",   label_name + "_mean", "silhouette"};
+  for (const auto& f : features) header.push_back("mean_" + f);
+  for (const auto& f : features) header.push_back("mean_phi_" + f);
+  header.emplace_back("mean_phi_i0");
+  header.emplace_back("mean_G_i");
+  CsvTable csv(header, CsvTable::NonFinite::kEmpty);
+  std::size_t n = 0;
+  for (const auto& prof : clusters.profiles) n += prof.size;
+  for (std::size_t k = 0; k < clusters.profiles.size(); ++k) {
+    const auto& prof = clusters.profiles[k];
+    csv.Row().Count(k).Count(prof.medoid).Count(prof.size);
+    csv.Number(static_cast<double>(prof.size) / static_cast<double>(n))
+        .Number(prof.label_mean)
+        .Number(prof.silhouette);
+    for (double v : prof.feature_means) csv.Number(v);
+    for (double v : prof.phi_means) csv.Number(v);
+    csv.Number(prof.base_mean).Number(prof.value_mean);
+  }
+  return csv.Text();
+}
+
+Json ClustersJson(const XperClusters& clusters, const std::vector<std::string>& features,
+                  const std::string& label_name, const std::string& sample_name, const std::string& fixed) {
+  Json j;
+  j["sample"] = sample_name;
+  j["method"] = "k-medoids (PAM, BUILD + SWAP) on the rows of individual XPER values, Euclidean";
+  j["k"] = clusters.k;
+  j["selection"] = clusters.automatic ? std::string("largest mean silhouette") : fixed;
+  Json sil = Json::object();
+  for (std::size_t t = 0; t < clusters.ks.size(); ++t)
+    sil[std::to_string(clusters.ks[t])] = clusters.silhouette[t];
+  j["silhouette"] = sil;
+  j["pam_cost"] = clusters.partition.cost;
+  j["pam_swaps"] = clusters.partition.swaps;
+  Json profiles = Json::array();
+  for (std::size_t k = 0; k < clusters.profiles.size(); ++k) {
+    const auto& prof = clusters.profiles[k];
+    Json p;
+    p["cluster"] = k;
+    p["medoid_row"] = prof.medoid;
+    p["size"] = prof.size;
+    p[label_name + "_mean"] = prof.label_mean;
+    p["silhouette"] = prof.silhouette;
+    Json means, phis, medoid;
+    for (std::size_t f = 0; f < features.size(); ++f) {
+      means[features[f]] = prof.feature_means[f];
+      phis[features[f]] = prof.phi_means[f];
+      medoid[features[f]] = clusters.medoid_phi[k * features.size() + f];
+    }
+    p["feature_means"] = means;
+    p["phi_means"] = phis;
+    p["medoid_phi"] = medoid;
+    p["mean_phi_i0"] = prof.base_mean;
+    p["mean_G_i"] = prof.value_mean;
+    profiles.push_back(p);
+  }
+  j["profiles"] = profiles;
+  return j;
+}
+
+std::string ClusterMetricsCsv(const XperClusterRefit& refit) {
+  CsvTable csv({"metric", "sample", "one_model", "per_cluster"}, CsvTable::NonFinite::kEmpty);
+  for (std::size_t t = 0; t < refit.metric_names.size(); ++t) {
+    csv.Row()
+        .Text(refit.metric_names[t])
+        .Text("train")
+        .Number(refit.train_one_model[t])
+        .Number(refit.train_per_cluster[t]);
+    csv.Row()
+        .Text(refit.metric_names[t])
+        .Text("test")
+        .Number(refit.test_one_model[t])
+        .Number(refit.test_per_cluster[t]);
+  }
+  return csv.Text();
+}
+
+Json RefitJson(const XperClusterRefit& refit) {
+  Json j;
+  j["rule"] =
+      "one model refitted on each cluster's training rows; each test row goes to the nearest training medoid "
+      "in "
+      "the space of individual XPER values (its values from the one-fits-all model on the test sample, which "
+      "use its label, as in the paper)";
+  j["train_sizes"] = refit.train_sizes;
+  j["test_sizes"] = refit.test_sizes;
+  Json notes = Json::array();
+  for (const auto& n : refit.notes) notes.push_back(n.empty() ? Json("refitted") : Json(n));
+  j["models"] = notes;
+  Json table = Json::object();
+  for (std::size_t t = 0; t < refit.metric_names.size(); ++t) {
+    Json row;
+    row["train"] = {{"one_model", NumberOrNull(refit.train_one_model[t])},
+                    {"per_cluster", NumberOrNull(refit.train_per_cluster[t])}};
+    row["test"] = {{"one_model", NumberOrNull(refit.test_one_model[t])},
+                   {"per_cluster", NumberOrNull(refit.test_per_cluster[t])}};
+    table[refit.metric_names[t]] = row;
+  }
+  j["metrics"] = table;
+  return j;
+}
+
+std::string XperConsoleText(const XperReport& report, const std::string& out) {
+  const XperResult& r = report.result;
+  const Dataset& sample = report.sample;
+  const XperRun& run = report.run;
+  const std::size_t p = r.features.size();
+  std::ostringstream s;
+  s << "perfshap xper: " << run.data << "\n"
+    << "  " << sample.n_rows() << " rows, " << p << " features; model " << run.model.kind
+    << (r.additive_fast_path ? " (additive scores: no model calls)" : "") << "\n"
+    << "  metric " << run.metric << " as decomposed (losses negated), comparator "
+    << XperComparatorName(r.comparator) << "\n\n"
+    << "  value " << Fmt("%.6f", r.value) << " = benchmark phi_0 " << Fmt("%.6f", r.base) << " + sum of phi\n"
+    << "  feature              phi      share of (value - phi_0)\n";
+  for (std::size_t j = 0; j < p; ++j) {
+    s << "  " << PadRight(r.features[j], 16, 1) << Fmt("%+.6f", r.phi[j]) << "   "
+      << (std::isfinite(r.phi_normalised[j]) ? Fmt("%6.1f%%", 100.0 * r.phi_normalised[j])
+                                             : std::string("   n/a"))
+      << "\n";
+  }
+  if (run.explain_row) {
+    const std::size_t i = *run.explain_row;
+    s << "\n  row " << i << " (y = " << Fmt("%g", sample.label()[i])
+      << "): G_i = " << Fmt("%.6f", r.individual_value[i]) << " = phi_i0 "
+      << Fmt("%.6f", r.individual_base[i]);
+    for (std::size_t j = 0; j < p; ++j)
+      s << " " << Fmt("%+.6f", r.individual(i, j)) << " (" << r.features[j] << ")";
+    s << "\n";
+  }
+  if (run.overfit && report.train != nullptr) {
+    const XperResult& t = *report.train;
+    s << "\n  overfitting view        train        test\n"
+      << "  value           " << Fmt("%+.6f", t.value) << "   " << Fmt("%+.6f", r.value) << "\n"
+      << "  phi_0           " << Fmt("%+.6f", t.base) << "   " << Fmt("%+.6f", r.base) << "\n";
+    for (std::size_t j = 0; j < p; ++j)
+      s << "  " << PadRight(r.features[j], 16, 1) << Fmt("%+.6f", t.phi[j]) << "   " << Fmt("%+.6f", r.phi[j])
+        << "\n";
+  }
+  if (report.clusters != nullptr) {
+    const XperClusters& cl = *report.clusters;
+    s << "\n  clusters of " << (run.have_train ? "the training sample" : "the sample")
+      << " (k-medoids on individual XPER values): k = " << cl.k
+      << (cl.automatic ? " by the largest mean silhouette" : " (fixed)") << "\n  silhouette";
+    for (std::size_t t = 0; t < cl.ks.size(); ++t)
+      s << "  k=" << cl.ks[t] << " " << Fmt("%.3f", cl.silhouette[t]);
+    s << "\n  cluster   size   mean " << sample.label_name() << "   mean phi per feature\n";
+    for (std::size_t k = 0; k < cl.profiles.size(); ++k) {
+      const auto& prof = cl.profiles[k];
+      s << "  " << Fmt("%7.0f", static_cast<double>(k)) << Fmt("%7.0f", static_cast<double>(prof.size))
+        << "   " << Fmt("%8.4f", prof.label_mean) << "  ";
+      for (std::size_t j = 0; j < p; ++j) s << " " << Fmt("%+.4f", prof.phi_means[j]);
+      s << "\n";
+    }
+  }
+  if (report.refit != nullptr) {
+    const XperClusterRefit& refit = *report.refit;
+    s << "\n  one model vs one model per cluster (test rows by the nearest training medoid)\n"
+      << "  metric               train: one   per-cluster    test: one   per-cluster\n";
+    for (std::size_t t = 0; t < refit.metric_names.size(); ++t) {
+      s << "  " << PadRight(refit.metric_names[t], 20, 1) << Fmt("%10.4f", refit.train_one_model[t])
+        << Fmt("%14.4f", refit.train_per_cluster[t]) << Fmt("%13.4f", refit.test_one_model[t])
+        << Fmt("%14.4f", refit.test_per_cluster[t]) << "\n";
+    }
+    for (std::size_t k = 0; k < refit.notes.size(); ++k)
+      if (!refit.notes[k].empty()) s << "  cluster " << k << ": " << refit.notes[k] << "\n";
+  }
+  s << "\n  " << r.n_coalitions << " coalitions in " << Fmt("%.3f", r.elapsed_seconds) << " s on "
+    << r.threads << " thread(s)\n";
+  if (!out.empty()) s << "  wrote " << out << "/ (result.json, individual.csv, SVG figures)\n";
+  return s.str();
+}
+
+Json XperResultJson(const XperReport& report) {
+  const XperResult& r = report.result;
+  const XperRun& run = report.run;
+  const XperModelInfo& m = run.model;
+  Json model;
+  if (m.from_coefficients) {
+    model["coefficients_file"] = m.coefficients_file.empty() ? Json(nullptr) : Json(m.coefficients_file);
+    model["kind"] = m.kind;
+    Json named;
+    named["const"] = m.coefficients[0];
+    for (std::size_t j = 0; j < m.names.size(); ++j) named[m.names[j]] = m.coefficients[j + 1];
+    model["coefficients"] = named;
+  } else {
+    model["kind"] = m.kind;
+    model["train"] = m.train;
+    model["n_train"] = m.n_train;
+    model["description"] = m.description;
+  }
+  Json result;
+  result["metric"] = run.metric;
+  result["value"] = r.value;
+  result["base"] = r.base;
+  result["phi"] = NamedValues(r.features, r.phi);
+  result["phi_normalised"] = NamedValuesOrNull(r.features, r.phi_normalised);
+  result["n_rows"] = r.n_rows;
+  result["comparator"] = XperComparatorName(r.comparator);
+  result["permutation"] = r.permutation.empty() ? Json(nullptr) : Json(run.permutation);
+  result["data"] = run.data;
+  result["label"] = report.sample.label_name();
+  result["model"] = model;
+  result["threshold"] = run.threshold;
+  if (r.metric == "cost") {
+    result["cfp"] = run.cfp;
+    result["cfn"] = run.cfn;
+  }
+  result["additive_fast_path"] = r.additive_fast_path;
+  result["n_coalitions"] = r.n_coalitions;
+  if (run.explain_row) {
+    const std::size_t i = *run.explain_row;
+    Json explained;
+    explained["i"] = i;
+    explained["y"] = report.sample.label()[i];
+    explained["value"] = r.individual_value[i];
+    explained["base"] = r.individual_base[i];
+    explained["phi"] = NamedValues(r.features, r.individual_row(i));
+    result["explained_row"] = explained;
+  }
+  if (run.overfit && report.train != nullptr) {
+    const XperResult& t = *report.train;
+    Json overfit;
+    overfit["train"] = XperSummaryJson(t);
+    overfit["test"] = XperSummaryJson(r);
+    if (t.comparator == XperComparator::kPermuted && !t.permutation.empty())
+      overfit["train_permutation"] = run.train_permutation;
+    result["overfit"] = overfit;
+  }
+  if (report.clusters != nullptr) {
+    Json clusters = ClustersJson(*report.clusters, r.features, report.sample.label_name(),
+                                 run.have_train ? "train" : "test", run.fixed_clusters);
+    if (report.refit != nullptr) clusters["refit"] = RefitJson(*report.refit);
+    result["clusters"] = clusters;
+  }
+  return result;
+}
+
+std::string XperIndividualCsv(const XperResult& r) {
+  std::vector<std::string> header{"i", "phi_i0"};
+  for (const auto& name : r.features) header.push_back("phi_" + name);
+  CsvTable csv(header);
+  for (std::size_t i = 0; i < r.n_rows; ++i) {
+    csv.Row().Count(i).Number(r.individual_base[i]);
+    for (double v : r.individual_row(i)) csv.Number(v);
+  }
+  return csv.Text();
+}
+
+void WriteXperFiles(OutputDir& out, const XperReport& report) {
+  const XperResult& r = report.result;
+  const XperRun& run = report.run;
+  if (run.overfit && report.train != nullptr) out.Write("xper_overfit.svg", XperOverfitSvg(*report.train, r));
+  if (report.clusters != nullptr) {
+    const XperClusters& clusters = *report.clusters;
+    const std::string label = report.sample.label_name();
+    const std::string which = run.have_train ? "train" : "test";
+    CsvTable assignment({"sample", "i", "cluster"});
+    for (std::size_t i = 0; i < clusters.partition.labels.size(); ++i)
+      assignment.Row().Text(which).Count(i).Count(clusters.partition.labels[i]);
+    if (report.refit != nullptr) {
+      for (std::size_t i = 0; i < report.refit->test_labels.size(); ++i)
+        assignment.Row().Text("test").Count(i).Count(report.refit->test_labels[i]);
+      out.Write("cluster_metrics.csv", ClusterMetricsCsv(*report.refit));
+    }
+    out.Write("clusters.csv", ClusterProfilesCsv(clusters, r.features, label));
+    out.Write("cluster_assignment.csv", assignment.Text());
+    out.Write("silhouette.svg",
+              SilhouetteSvg(clusters, run.have_train ? "the training sample" : "the sample"));
+    out.Write("xper_clusters.svg", ClusterPhiSvg(clusters, r.features, label));
+  }
+  out.Write("xper_bar.svg", XperBarSvg(r, run.have_train ? "the test sample" : "the sample"));
+  out.Write("xper_individual.svg", XperStripSvg(r, report.sample));
+  if (run.explain_row)
+    out.Write("xper_waterfall_row" + std::to_string(*run.explain_row) + ".svg",
+              XperWaterfallSvg(r, report.sample, *run.explain_row));
+  out.Write("individual.csv", XperIndividualCsv(r));
+}
+
+void WriteXperReport(const std::filesystem::path& dir, const XperReport& report) {
+  OutputDir out(dir);
+  WriteXperFiles(out, report);
+  const XperResult& r = report.result;
+  out.Write("result.json", ResultJsonText({"xper", r.features, report.run.seed, r.threads, r.elapsed_seconds},
+                                          XperResultJson(report)));
+}
+
+}  // namespace perfshap::detail
