@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "cli/cli_runner.hpp"
+#include "support/expect_error.hpp"
+#include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
 namespace perfshap {
@@ -31,16 +33,6 @@ std::size_t CountLines(const std::string& s) {
 }
 
 std::string Q(const std::string& s) { return "'" + s + "'"; }
-
-// A scratch file under the temp directory with the given content.
-std::string WriteTemp(const std::string& name, const std::string& content) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("perfshap_xper_cli_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const auto path = dir / name;
-  std::ofstream(path) << content;
-  return path.string();
-}
 
 std::vector<std::vector<std::string>> Cells(const std::string& text) {
   std::vector<std::vector<std::string>> rows;
@@ -61,7 +53,7 @@ std::string PermutationFile() {
   const auto rows = Cells(ReadText(FixturePath("refs/xper/auc_shuffle_permutation_seed42_n300.csv")));
   std::string text;
   for (std::size_t r = 1; r < rows.size(); ++r) text += rows[r][1] + "\n";
-  return WriteTemp("perm300.txt", text);
+  return testing::WriteTempFile("perm300.txt", text);
 }
 
 std::string ReferenceArgs(const std::string& metric) {
@@ -166,13 +158,13 @@ TEST(XperCli, CoefficientNamesMustMatchTheData) {
   const std::string base =
       "xper --quiet --data " + data + " --label y --features x1,x2,x3 --model probit --coef ";
   ExpectOneLineError(
-      RunCli(base + Q(WriteTemp("unknown.csv", "name,coef\nconst,0.1\nx1,0.5\nx2,0.5\nx9,0.1\n"))), "'x9'");
-  ExpectOneLineError(RunCli(base + Q(WriteTemp("missing.csv", "name,coef\nconst,0.1\nx1,0.5\nx2,0.5\n"))),
+      RunCli(base + Q(testing::WriteTempFile("unknown.csv", "name,coef\nconst,0.1\nx1,0.5\nx2,0.5\nx9,0.1\n"))), "'x9'");
+  ExpectOneLineError(RunCli(base + Q(testing::WriteTempFile("missing.csv", "name,coef\nconst,0.1\nx1,0.5\nx2,0.5\n"))),
                      "'x3'");
-  ExpectOneLineError(RunCli(base + Q(WriteTemp("noconst.csv", "name,coef\nx1,0.5\nx2,0.5\nx3,0.1\n"))),
+  ExpectOneLineError(RunCli(base + Q(testing::WriteTempFile("noconst.csv", "name,coef\nx1,0.5\nx2,0.5\nx3,0.1\n"))),
                      "const");
   ExpectOneLineError(
-      RunCli(base + Q(WriteTemp("text.csv", "name,coef\nconst,0.1\nx1,abc\nx2,0.5\nx3,0.1\n"))), "line 3");
+      RunCli(base + Q(testing::WriteTempFile("text.csv", "name,coef\nconst,0.1\nx1,abc\nx2,0.5\nx3,0.1\n"))), "line 3");
   // Without --features the extra columns index_xb and p_hat are features with no coefficient.
   ExpectOneLineError(RunCli("xper --quiet --data " + data + " --label y --model probit --coef " +
                             Q(FixturePath("refs/xper/probit_coefficients.csv"))),
@@ -184,19 +176,19 @@ TEST(XperCli, BadPermutationFilesAreOneLineErrors) {
   std::string short_perm, dup_perm;
   for (int k = 0; k < 299; ++k) short_perm += std::to_string(k) + "\n";
   dup_perm = short_perm + "5\n";
-  const std::string short_file = WriteTemp("short.txt", short_perm);
+  const std::string short_file = testing::WriteTempFile("short.txt", short_perm);
   ExpectOneLineError(RunCli(base + Q(short_file)), "299 lines");
   ExpectOneLineError(RunCli(base + Q(short_file)), short_file);
-  ExpectOneLineError(RunCli(base + Q(WriteTemp("dup.txt", dup_perm))), "line 300");
-  ExpectOneLineError(RunCli(base + Q(WriteTemp("range.txt", short_perm + "300\n"))), "outside 0..299");
+  ExpectOneLineError(RunCli(base + Q(testing::WriteTempFile("dup.txt", dup_perm))), "line 300");
+  ExpectOneLineError(RunCli(base + Q(testing::WriteTempFile("range.txt", short_perm + "300\n"))), "outside 0..299");
   ExpectOneLineError(RunCli(base + Q(FixturePath("refs/xper/auc_shuffle_permutation_seed42_n300.csv"))),
                      "line 1");
 }
 
 TEST(XperCli, AucOnAOneClassSampleIsAnError) {
   const std::string data =
-      WriteTemp("one_class.csv", "x1,x2,y\n0.1,1.0,1\n0.4,-1.0,1\n-0.3,0.5,1\n1.2,0.0,1\n");
-  const std::string coef = WriteTemp("coef2.csv", "name,coef\nconst,0.0\nx1,0.5\nx2,0.5\n");
+      testing::WriteTempFile("one_class.csv", "x1,x2,y\n0.1,1.0,1\n0.4,-1.0,1\n-0.3,0.5,1\n1.2,0.0,1\n");
+  const std::string coef = testing::WriteTempFile("coef2.csv", "name,coef\nconst,0.0\nx1,0.5\nx2,0.5\n");
   ExpectOneLineError(RunCli("xper --quiet --data " + Q(data) + " --label y --model probit --coef " + Q(coef)),
                      "both classes");
   // Other usage errors.

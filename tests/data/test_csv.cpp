@@ -13,47 +13,21 @@
 
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
+#include "support/expect_error.hpp"
+#include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
 namespace perfshap {
 namespace {
 
+using testing::ExpectDataError;
+
 using testing::FixtureDir;
 using testing::FixturePath;
-
-/// Runs fn, expects a DataError whose one-line message contains every part.
-void ExpectDataError(const std::function<void()>& fn, std::initializer_list<std::string> parts,
-                     const std::string& option = "") {
-  try {
-    fn();
-    ADD_FAILURE() << "expected perfshap::DataError, nothing was thrown";
-  } catch (const DataError& e) {
-    const std::string what = e.what();
-    EXPECT_EQ(what.find('\n'), std::string::npos) << "message spans lines: " << what;
-    for (const std::string& part : parts) {
-      EXPECT_NE(what.find(part), std::string::npos) << "'" << part << "' not in: " << what;
-    }
-    if (!option.empty()) {
-      EXPECT_EQ(what.find("--"), std::string::npos) << "library message names a flag: " << what;
-      EXPECT_NE(std::find(e.options().begin(), e.options().end(), option), e.options().end())
-          << "option '" << option << "' not in options() of: " << what;
-    }
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected perfshap::DataError, got: " << e.what();
-  }
-}
 
 void ExpectCsvError(const std::string& path, const CsvOptions& options,
                     std::initializer_list<std::string> parts, const std::string& option = "") {
   ExpectDataError([&] { ReadCsv(path, options); }, parts, option);
-}
-
-/// Writes text to a fresh file in the test temp directory and returns its path.
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + "perfshap_csv_" + name;
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return path;
 }
 
 CsvOptions Label(const std::string& label, const std::string& positive = "") {
@@ -95,21 +69,21 @@ TEST(Csv, HandlesCrlfBomQuotesAndWhitespace) {
 }
 
 TEST(Csv, NoTrailingNewlineAndBlankLinesAreFine) {
-  const std::string path = WriteTemp("no_newline.csv", "a,label\n1,0\n\n2,1\n   \n3,1");
+  const std::string path = testing::WriteTempFile("no_newline.csv", "a,label\n1,0\n\n2,1\n   \n3,1");
   const Dataset data = ReadCsv(path, Label("label"));
   EXPECT_EQ(ToVector(data.column(0)), (std::vector<double>{1, 2, 3}));
   EXPECT_EQ(ToVector(data.label()), (std::vector<double>{0, 1, 1}));
 }
 
 TEST(Csv, LoneCarriageReturnEndsLines) {
-  const std::string path = WriteTemp("cr.csv", "a,label\r1,0\r2,x\r");
+  const std::string path = testing::WriteTempFile("cr.csv", "a,label\r1,0\r2,x\r");
   ExpectCsvError(path, Label("label"), {"cr.csv:3:", "column 'label' (2)", "'x'"});
 }
 
 TEST(Csv, SemicolonDelimiter) {
   CsvOptions options = Label("label");
   options.delimiter = ';';
-  const Dataset data = ReadCsv(WriteTemp("semicolon.csv", "a;b;label\n1.5;x,y;0\n3;z;1\n"), options);
+  const Dataset data = ReadCsv(testing::WriteTempFile("semicolon.csv", "a;b;label\n1.5;x,y;0\n3;z;1\n"), options);
   ASSERT_EQ(data.n_features(), 2u);
   EXPECT_EQ(ToVector(data.column(0)), (std::vector<double>{1.5, 3.0}));
   ASSERT_TRUE(data.encoding(1).has_value());
@@ -135,7 +109,7 @@ TEST(Csv, EmptyFileIsRejected) {
 }
 
 TEST(Csv, BlankOnlyFileIsRejected) {
-  ExpectCsvError(WriteTemp("blank.csv", "\n\r\n  \n"), Label("label"), {"blank.csv:1:", "blank"});
+  ExpectCsvError(testing::WriteTempFile("blank.csv", "\n\r\n  \n"), Label("label"), {"blank.csv:1:", "blank"});
 }
 
 TEST(Csv, HeaderOnlyIsRejected) {
@@ -148,23 +122,23 @@ TEST(Csv, RaggedRowNamesFileAndLine) {
 }
 
 TEST(Csv, ExtraFieldNamesFileAndLine) {
-  const std::string path = WriteTemp("extra.csv", "a,b,label\n1,2,0\n3,4,1,9\n");
+  const std::string path = testing::WriteTempFile("extra.csv", "a,b,label\n1,2,0\n3,4,1,9\n");
   ExpectCsvError(path, Label("label"), {"extra.csv:3:", "expected 3 fields", "found 4", "field 4", "'9'"});
 }
 
 TEST(Csv, UnclosedQuoteNamesLine) {
-  const std::string path = WriteTemp("unclosed.csv", "a,label\n1,0\n\"2,1\n3,0\n");
+  const std::string path = testing::WriteTempFile("unclosed.csv", "a,label\n1,0\n\"2,1\n3,0\n");
   ExpectCsvError(path, Label("label"), {"unclosed.csv:3:", "field 1", "never closed"});
 }
 
 TEST(Csv, TextAfterClosingQuoteIsRejected) {
-  const std::string path = WriteTemp("after_quote.csv", "a,label\n\"1\"x,0\n");
+  const std::string path = testing::WriteTempFile("after_quote.csv", "a,label\n\"1\"x,0\n");
   ExpectCsvError(path, Label("label"), {"after_quote.csv:2:", "field 1", "closing quote"});
 }
 
 TEST(Csv, QuotedLineBreakKeepsPhysicalLineNumbers) {
   // The quoted cell spans lines 2-3, so the bad cell "abc" is on line 5.
-  const std::string path = WriteTemp("multiline.csv", "a,note,label\n1,\"two\nlines\",0\n2,x,1\n abc ,y,1\n");
+  const std::string path = testing::WriteTempFile("multiline.csv", "a,note,label\n1,\"two\nlines\",0\n2,x,1\n abc ,y,1\n");
   ExpectCsvError(path, Label("label"), {"multiline.csv:5:", "column 'a' (1)", "'abc'"});
 }
 
@@ -175,7 +149,7 @@ TEST(Csv, TextInNumericColumnNamesLineAndColumn) {
 
 TEST(Csv, NumberInTextColumnNamesLineAndColumn) {
   const std::string path =
-      WriteTemp("number_in_text.csv", "a,color,label\n1,red,0\n2,blue,1\n3,7,0\n4,red,1\n");
+      testing::WriteTempFile("number_in_text.csv", "a,color,label\n1,red,0\n2,blue,1\n3,7,0\n4,red,1\n");
   ExpectCsvError(path, Label("label"), {"number_in_text.csv:4:", "column 'color' (2)", "'7' is a number"});
 }
 
@@ -195,14 +169,14 @@ TEST(Csv, NanIsKeptWithAllowMissing) {
 TEST(Csv, InfinityIsRejectedEvenWithAllowMissing) {
   CsvOptions options = Label("label");
   options.allow_missing = true;
-  const std::string path = WriteTemp("inf.csv", "a,b,label\n1,2,0\n3,-inf,1\n");
+  const std::string path = testing::WriteTempFile("inf.csv", "a,b,label\n1,2,0\n3,-inf,1\n");
   ExpectCsvError(path, options, {"inf.csv:3:", "column 'b' (2)", "'-inf'", "infinite"});
 }
 
 TEST(Csv, OverflowIsRejectedAndUnderflowIsAccepted) {
-  ExpectCsvError(WriteTemp("overflow.csv", "a,label\n1e999,0\n2,1\n"), Label("label"),
+  ExpectCsvError(testing::WriteTempFile("overflow.csv", "a,label\n1e999,0\n2,1\n"), Label("label"),
                  {"overflow.csv:2:", "column 'a' (1)", "'1e999'"});
-  const Dataset data = ReadCsv(WriteTemp("underflow.csv", "a,label\n1e-320,0\n2,1\n"), Label("label"));
+  const Dataset data = ReadCsv(testing::WriteTempFile("underflow.csv", "a,label\n1e-320,0\n2,1\n"), Label("label"));
   EXPECT_GT(data.column(0)[0], 0.0);
   EXPECT_LT(data.column(0)[0], 1e-300);
 }
@@ -214,7 +188,7 @@ TEST(Csv, MissingValueNamesLineAndColumn) {
 }
 
 TEST(Csv, MissingValueInTextColumnNamesLineAndColumn) {
-  const std::string path = WriteTemp("missing_text.csv", "a,color,label\n1,red,0\n2,?,1\n");
+  const std::string path = testing::WriteTempFile("missing_text.csv", "a,color,label\n1,red,0\n2,?,1\n");
   ExpectCsvError(path, Label("label"), {"missing_text.csv:3:", "column 'color' (2)", "missing value '?'"});
 }
 
@@ -235,19 +209,19 @@ TEST(Csv, AllowMissingKeepsNanAndQuestionMarkLevel) {
 TEST(Csv, MissingLabelIsAlwaysAnError) {
   CsvOptions options = Label("label");
   options.allow_missing = true;
-  const std::string path = WriteTemp("missing_label.csv", "a,label\n1,0\n2,1\n3,?\n");
+  const std::string path = testing::WriteTempFile("missing_label.csv", "a,label\n1,0\n2,1\n3,?\n");
   ExpectCsvError(path, options, {"missing_label.csv:4:", "column 'label' (2)", "missing"});
 }
 
 TEST(Csv, EarliestLineIsReported) {
   // Text at line 5 of column a; a missing value at line 3 of column c is reported first.
   const std::string path =
-      WriteTemp("earliest.csv", "a,b,c,label\n1,2,3,0\n4,5,,1\n6,7,8,0\n9,x,9,1\n10,11,12,0\n");
+      testing::WriteTempFile("earliest.csv", "a,b,c,label\n1,2,3,0\n4,5,,1\n6,7,8,0\n9,x,9,1\n10,11,12,0\n");
   ExpectCsvError(path, Label("label"), {"earliest.csv:3:", "column 'c' (3)"});
 }
 
 TEST(Csv, TextBeforeMissingValueInSameColumnIsReported) {
-  const std::string path = WriteTemp("typo_then_missing.csv", "a,label\n1,0\nabc,1\n2,0\n?,1\n");
+  const std::string path = testing::WriteTempFile("typo_then_missing.csv", "a,label\n1,0\nabc,1\n2,0\n?,1\n");
   ExpectCsvError(path, Label("label"), {"typo_then_missing.csv:3:", "column 'a' (1)", "'abc'"});
 }
 
@@ -257,7 +231,7 @@ TEST(Csv, DuplicateColumnNamesAreRejected) {
 }
 
 TEST(Csv, EmptyColumnNameIsRejected) {
-  ExpectCsvError(WriteTemp("unnamed.csv", "a,,label\n1,2,0\n3,4,1\n"), Label("label"),
+  ExpectCsvError(testing::WriteTempFile("unnamed.csv", "a,,label\n1,2,0\n3,4,1\n"), Label("label"),
                  {"unnamed.csv:1:", "column 2", "no name"});
 }
 
@@ -276,7 +250,7 @@ TEST(Csv, NoLabelGivenIsAnErrorUnlessAllowed) {
 }
 
 TEST(Csv, LabelOnlyFileHasNoFeatures) {
-  ExpectCsvError(WriteTemp("label_only.csv", "label\n0\n1\n"), Label("label"),
+  ExpectCsvError(testing::WriteTempFile("label_only.csv", "label\n0\n1\n"), Label("label"),
                  {"label_only.csv:1:", "no feature columns"});
 }
 
@@ -292,7 +266,7 @@ TEST(Csv, TextLabelNeedsPositive) {
 }
 
 TEST(Csv, LabelOtherThanZeroOneNeedsPositive) {
-  ExpectCsvError(WriteTemp("label_two.csv", "a,label\n1,0\n2,2\n"), Label("label"),
+  ExpectCsvError(testing::WriteTempFile("label_two.csv", "a,label\n1,0\n2,2\n"), Label("label"),
                  {"label_two.csv:3:", "column 'label' (2)", "'2'", "name the positive class"}, "positive");
 }
 
@@ -315,7 +289,7 @@ TEST(Csv, PositiveMatchingEveryRowIsSingleClass) {
 }
 
 TEST(Csv, PositiveMatchesNumericSpellings) {
-  const std::string path = WriteTemp("numeric_positive.csv", "a,label\n1,1.0\n2,2\n3,1\n");
+  const std::string path = testing::WriteTempFile("numeric_positive.csv", "a,label\n1,1.0\n2,2\n3,1\n");
   const Dataset data = ReadCsv(path, Label("label", "1"));
   EXPECT_EQ(ToVector(data.label()), (std::vector<double>{1, 0, 1}));
 }
@@ -323,9 +297,9 @@ TEST(Csv, PositiveMatchesNumericSpellings) {
 TEST(Csv, RegressionKeepsRawTarget) {
   CsvOptions options = Label("y");
   options.regression = true;
-  const Dataset data = ReadCsv(WriteTemp("regression.csv", "a,y\n1,2.5\n2,-3\n3,2.5\n"), options);
+  const Dataset data = ReadCsv(testing::WriteTempFile("regression.csv", "a,y\n1,2.5\n2,-3\n3,2.5\n"), options);
   EXPECT_EQ(ToVector(data.label()), (std::vector<double>{2.5, -3, 2.5}));
-  ExpectCsvError(WriteTemp("regression_bad.csv", "a,y\n1,2.5\n2,big\n"), options,
+  ExpectCsvError(testing::WriteTempFile("regression_bad.csv", "a,y\n1,2.5\n2,big\n"), options,
                  {"regression_bad.csv:3:", "column 'y' (2)", "'big'"});
   options.positive = "1";
   EXPECT_THROW(ReadCsv(FixturePath("good.csv"), options), InvalidArgument);
@@ -333,7 +307,7 @@ TEST(Csv, RegressionKeepsRawTarget) {
 
 TEST(Csv, LongAndControlCellsStayOnOneLine) {
   const std::string path =
-      WriteTemp("control.csv", "a,label\n1,0\n\"bad\nvalue with a very long tail that goes on and on\",1\n");
+      testing::WriteTempFile("control.csv", "a,label\n1,0\n\"bad\nvalue with a very long tail that goes on and on\",1\n");
   ExpectCsvError(path, Label("label"), {"control.csv:3:", "'bad\\nvalue", "...'"});
 }
 

@@ -15,42 +15,16 @@
 
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
+#include "support/expect_error.hpp"
+#include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
 namespace perfshap {
 namespace {
 
+using testing::ExpectDataError;
+
 using testing::FixturePath;
-
-/// Runs fn, expects a DataError whose one-line message contains every part and none of the
-/// CLI's flag spellings ("--"), and whose options() hold `option` (when given).
-void ExpectDataError(const std::function<void()>& fn, std::initializer_list<std::string> parts,
-                     const std::string& option = "") {
-  try {
-    fn();
-    ADD_FAILURE() << "expected perfshap::DataError, nothing was thrown";
-  } catch (const DataError& e) {
-    const std::string what = e.what();
-    EXPECT_EQ(what.find('\n'), std::string::npos) << "message spans lines: " << what;
-    EXPECT_EQ(what.find("--"), std::string::npos) << "library message names a flag: " << what;
-    for (const std::string& part : parts) {
-      EXPECT_NE(what.find(part), std::string::npos) << "'" << part << "' not in: " << what;
-    }
-    if (!option.empty()) {
-      EXPECT_NE(std::find(e.options().begin(), e.options().end(), option), e.options().end())
-          << "option '" << option << "' not in options() of: " << what;
-    }
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected perfshap::DataError, got: " << e.what();
-  }
-}
-
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + "perfshap_missing_" + name;
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return path;
-}
 
 CsvOptions Policy(MissingValues missing) {
   CsvOptions options;
@@ -91,7 +65,7 @@ TEST(CsvMissing, CategoryInNumericColumnIsAnError) {
 }
 
 TEST(CsvMissing, CategoryInColumnOfOnlyMissingCellsIsAnError) {
-  const std::string path = WriteTemp("all_missing.csv", "a,b,label\n1,?,0\n2,NA,1\n");
+  const std::string path = testing::WriteTempFile("all_missing.csv", "a,b,label\n1,?,0\n2,NA,1\n");
   ExpectDataError([&] { ReadCsv(path, Policy(MissingValues::kCategory)); },
                   {"all_missing.csv:2:", "column 'b' (2)", "every cell of this column is missing"},
                   "missing");
@@ -124,30 +98,30 @@ TEST(CsvMissing, DropWithoutMissingCellsDropsNothing) {
 TEST(CsvMissing, DropKeepsPhysicalLineNumbers) {
   // Lines 2 and 3 are dropped; the text 'x' at line 5 is reported at line 5.
   const std::string path =
-      WriteTemp("drop_lines.csv", "a,b,label\n?,1,0\n2,,1\n3,4,0\n5,x,1\n6,7,0\n8,9,1\n");
+      testing::WriteTempFile("drop_lines.csv", "a,b,label\n?,1,0\n2,,1\n3,4,0\n5,x,1\n6,7,0\n8,9,1\n");
   ExpectDataError([&] { ReadCsv(path, Policy(MissingValues::kDrop)); },
                   {"drop_lines.csv:5:", "column 'b' (2)", "'x'"});
 }
 
 TEST(CsvMissing, DropStillRejectsMissingLabel) {
   // The row at line 3 would be dropped for its feature, but its label is missing too.
-  const std::string path = WriteTemp("drop_label.csv", "a,label\n1,0\n?,?\n3,1\n4,0\n");
+  const std::string path = testing::WriteTempFile("drop_label.csv", "a,label\n1,0\n?,?\n3,1\n4,0\n");
   ExpectDataError([&] { ReadCsv(path, Policy(MissingValues::kDrop)); },
                   {"drop_label.csv:3:", "column 'label' (2)", "the label is missing"});
-  const std::string kept = WriteTemp("drop_label_kept.csv", "a,label\n1,0\n2,1\n3,NA\n");
+  const std::string kept = testing::WriteTempFile("drop_label_kept.csv", "a,label\n1,0\n2,1\n3,NA\n");
   ExpectDataError([&] { ReadCsv(kept, Policy(MissingValues::kDrop)); },
                   {"drop_label_kept.csv:4:", "column 'label' (2)", "the label is missing"});
 }
 
 TEST(CsvMissing, DropOfEveryRowIsAnError) {
-  const std::string path = WriteTemp("drop_all.csv", "a,b,label\n?,1,0\n2,,1\n");
+  const std::string path = testing::WriteTempFile("drop_all.csv", "a,b,label\n?,1,0\n2,,1\n");
   ExpectDataError([&] { ReadCsv(path, Policy(MissingValues::kDrop)); },
                   {"drop_all.csv", "every one of the 2 data rows", "line 2", "column 'a' (1)", "impute"},
                   "missing");
 }
 
 TEST(CsvMissing, DropThenOneClassIsReportedOnTheRowsKept) {
-  const std::string path = WriteTemp("drop_class.csv", "a,label\n1,0\n?,1\n3,0\n");
+  const std::string path = testing::WriteTempFile("drop_class.csv", "a,label\n1,0\n?,1\n3,0\n");
   try {
     ReadCsv(path, Policy(MissingValues::kDrop));
     ADD_FAILURE() << "expected DataError";

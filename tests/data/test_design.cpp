@@ -18,36 +18,16 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/players.hpp"
+#include "support/expect_error.hpp"
+#include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
 namespace perfshap {
 namespace {
 
+using testing::ExpectDataError;
+
 using testing::FixturePath;
-
-/// Runs fn, expects a DataError whose one-line message contains every part.
-void ExpectDataError(const std::function<void()>& fn, std::initializer_list<std::string> parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected perfshap::DataError, nothing was thrown";
-  } catch (const DataError& e) {
-    const std::string what = e.what();
-    EXPECT_EQ(what.find('\n'), std::string::npos) << "message spans lines: " << what;
-    EXPECT_EQ(what.find("--"), std::string::npos) << "library message names a flag: " << what;
-    for (const std::string& part : parts) {
-      EXPECT_NE(what.find(part), std::string::npos) << "'" << part << "' not in: " << what;
-    }
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected perfshap::DataError, got: " << e.what();
-  }
-}
-
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + "perfshap_design_" + name;
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return path;
-}
 
 CsvOptions Label(MissingValues missing = MissingValues::kError) {
   CsvOptions options;
@@ -134,8 +114,8 @@ TEST(DesignEncoder, NumericColumnsAreCopiedOnePlayerEach) {
 
 TEST(DesignEncoder, TrainAndTestWithDifferentFirstAppearanceEncodeAlike) {
   const std::string train_path =
-      WriteTemp("train.csv", "x,color,label\n1,red,0\n2,blue,1\n3,green,0\n4,red,1\n");
-  const std::string test_path = WriteTemp("test.csv", "x,color,label\n5,green,1\n6,blue,0\n7,red,1\n");
+      testing::WriteTempFile("train.csv", "x,color,label\n1,red,0\n2,blue,1\n3,green,0\n4,red,1\n");
+  const std::string test_path = testing::WriteTempFile("test.csv", "x,color,label\n5,green,1\n6,blue,0\n7,red,1\n");
   const Dataset train = ReadCsv(train_path, Label());
   const Dataset test = ReadCsv(test_path, Label());
   ASSERT_NE(ToVector(train.column(1))[0], ToVector(test.column(1))[2]);  // 'red' has two codes
@@ -157,23 +137,23 @@ TEST(DesignEncoder, TrainAndTestWithDifferentFirstAppearanceEncodeAlike) {
 }
 
 TEST(DesignEncoder, UnseenLevelIsOneLineError) {
-  const Dataset train = ReadCsv(WriteTemp("seen.csv", "x,color,label\n1,red,0\n2,blue,1\n"), Label());
-  const Dataset test = ReadCsv(WriteTemp("unseen.csv", "x,color,label\n5,red,1\n6,purple,0\n"), Label());
+  const Dataset train = ReadCsv(testing::WriteTempFile("seen.csv", "x,color,label\n1,red,0\n2,blue,1\n"), Label());
+  const Dataset test = ReadCsv(testing::WriteTempFile("unseen.csv", "x,color,label\n5,red,1\n6,purple,0\n"), Label());
   const DesignEncoder encoder(train, {}, {}, TextColumns::kOneHot);
   ExpectDataError([&] { encoder.Apply(test); }, {"unseen.csv: ", "column 'color'", "data row 2",
                                                  "level 'purple'", "not seen", "seen.csv", "'blue', 'red'"});
 }
 
 TEST(DesignEncoder, MissingOrRetypedColumnIsOneLineError) {
-  const Dataset train = ReadCsv(WriteTemp("fit.csv", "x,color,label\n1,red,0\n2,blue,1\n"), Label());
+  const Dataset train = ReadCsv(testing::WriteTempFile("fit.csv", "x,color,label\n1,red,0\n2,blue,1\n"), Label());
   const DesignEncoder encoder(train, {}, {}, TextColumns::kOneHot);
-  const Dataset no_color = ReadCsv(WriteTemp("no_color.csv", "x,label\n5,1\n6,0\n"), Label());
+  const Dataset no_color = ReadCsv(testing::WriteTempFile("no_color.csv", "x,label\n5,1\n6,0\n"), Label());
   ExpectDataError([&] { encoder.Apply(no_color); }, {"no_color.csv: ", "no column 'color'", "fit.csv"});
   const Dataset numeric_color =
-      ReadCsv(WriteTemp("numeric_color.csv", "x,color,label\n5,1,1\n6,2,0\n"), Label());
+      ReadCsv(testing::WriteTempFile("numeric_color.csv", "x,color,label\n5,1,1\n6,2,0\n"), Label());
   ExpectDataError([&] { encoder.Apply(numeric_color); },
                   {"numeric_color.csv: ", "column 'color'", "is numeric but was text in", "fit.csv"});
-  const Dataset text_x = ReadCsv(WriteTemp("text_x.csv", "x,color,label\nfive,red,1\nsix,blue,0\n"), Label());
+  const Dataset text_x = ReadCsv(testing::WriteTempFile("text_x.csv", "x,color,label\nfive,red,1\nsix,blue,0\n"), Label());
   ExpectDataError([&] { encoder.Apply(text_x); },
                   {"text_x.csv: ", "column 'x'", "is text", "was numeric in", "fit.csv"});
 }
@@ -191,7 +171,7 @@ TEST(DesignEncoder, LevelsAreThoseTheRowsHold) {
 }
 
 TEST(DesignEncoder, OneLevelTextColumnIsAnError) {
-  const Dataset data = ReadCsv(WriteTemp("one_level.csv", "x,kind,label\n1,a,0\n2,a,1\n"), Label());
+  const Dataset data = ReadCsv(testing::WriteTempFile("one_level.csv", "x,kind,label\n1,a,0\n2,a,1\n"), Label());
   ExpectDataError([&] { DesignEncoder(data, {}, {}, TextColumns::kOneHot); },
                   {"one_level.csv: ", "column 'kind'", "one level only", "'a'", "constant"});
   ExpectDataError([&] { DesignEncoder(data, {}, {}, TextColumns::kCodes); },
@@ -211,7 +191,7 @@ TEST(DesignEncoder, BadFeatureIndexIsInvalidArgument) {
 
 /// a (numeric), color (text), b (numeric), size (text), c (numeric).
 Dataset FiveColumns() {
-  return ReadCsv(WriteTemp("five.csv",
+  return ReadCsv(testing::WriteTempFile("five.csv",
                            "a,color,b,size,c,label\n1,red,2,S,3,0\n4,blue,5,M,6,1\n7,green,8,L,9,0\n"
                            "1,red,2,M,3,1\n"),
                  Label());
@@ -258,7 +238,7 @@ TEST(DesignEncoder, GroupMayBeNamedLikeItsOwnColumn) {
 
 TEST(DesignEncoder, UnknownGroupColumnSuggestsCloseNames) {
   const Dataset data = FiveColumns();
-  const std::string path = WriteTemp("unknown.json", "{\"g\": [\"a\", \"colour\"]}");
+  const std::string path = testing::WriteTempFile("unknown.json", "{\"g\": [\"a\", \"colour\"]}");
   const std::vector<FeatureGroup> groups = ReadFeatureGroups(path);
   ExpectDataError(
       [&] { DesignEncoder(data, {}, groups, TextColumns::kOneHot); },
@@ -315,7 +295,7 @@ TEST(DesignEncoder, GroupsBuiltInCodeAreCheckedToo) {
 }
 
 TEST(DesignEncoder, IndicatorNameClashIsAnError) {
-  const Dataset data = ReadCsv(WriteTemp("clash.csv", "color,color=red,label\nred,1,0\nblue,2,1\n"), Label());
+  const Dataset data = ReadCsv(testing::WriteTempFile("clash.csv", "color,color=red,label\nred,1,0\nblue,2,1\n"), Label());
   ExpectDataError([&] { DesignEncoder(data, {}, {}, TextColumns::kOneHot); }, {"clash.csv: ", "'color=red'"});
   EXPECT_EQ(DesignEncoder(data, {}, {}, TextColumns::kCodes).column_names().size(), 2u);
 }

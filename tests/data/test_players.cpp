@@ -14,45 +14,25 @@
 
 #include "perfshap/error.hpp"
 #include "perfshap/players.hpp"
+#include "support/expect_error.hpp"
+#include "support/temp_files.hpp"
 
 namespace perfshap {
 namespace {
 
-/// Runs fn, expects a DataError whose one-line message contains every part.
-void ExpectDataError(const std::function<void()>& fn, std::initializer_list<std::string> parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected perfshap::DataError, nothing was thrown";
-  } catch (const DataError& e) {
-    const std::string what = e.what();
-    EXPECT_EQ(what.find('\n'), std::string::npos) << "message spans lines: " << what;
-    EXPECT_EQ(what.find("--"), std::string::npos) << "library message names a flag: " << what;
-    for (const std::string& part : parts) {
-      EXPECT_NE(what.find(part), std::string::npos) << "'" << part << "' not in: " << what;
-    }
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected perfshap::DataError, got: " << e.what();
-  }
-}
-
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + "perfshap_groups_" + name;
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return path;
-}
+using testing::ExpectDataError;
 
 /// Writes text to a file called name and expects ReadFeatureGroups to fail naming the file.
 void ExpectGroupsFileError(const std::string& name, const std::string& text,
                            std::initializer_list<std::string> parts) {
-  const std::string path = WriteTemp(name, text);
+  const std::string path = testing::WriteTempFile(name, text);
   ExpectDataError([&] { ReadFeatureGroups(path); }, parts);
   ExpectDataError([&] { ReadFeatureGroups(path); }, {path + ": "});
 }
 
 TEST(FeatureGroups, ReadsGroupsInFileOrder) {
   const std::string path =
-      WriteTemp("good.json",
+      testing::WriteTempFile("good.json",
                 "{\n  \"work\": [\"occupation\", \"workclass\"],\n  \"demography\": [\"race\", \"sex\"],\n"
                 "  \"a\": [\"age\"]\n}\n");
   const std::vector<FeatureGroup> groups = ReadFeatureGroups(path);

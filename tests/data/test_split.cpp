@@ -11,6 +11,8 @@
 
 #include "perfshap/error.hpp"
 #include "perfshap/split.hpp"
+#include "support/expect_error.hpp"
+#include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
 namespace perfshap {
@@ -162,13 +164,6 @@ void ExpectSplitError(const std::string& path, std::size_t n_rows, std::initiali
   }
 }
 
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + "perfshap_split_" + name;
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return path;
-}
-
 TEST(ReadSplits, ReadsOneSplitSorted) {
   const SplitPlan plan = ReadSplits(FixturePath("split_one.json"), 8);
   ASSERT_EQ(plan.size(), 1u);
@@ -195,37 +190,37 @@ TEST(ReadSplits, RowInBothPartsIsRejected) {
 }
 
 TEST(ReadSplits, NegativeAndNonIntegerIndicesAreRejected) {
-  ExpectSplitError(WriteTemp("negative.json", R"({"train": [0, -1], "test": [2]})"), 5,
+  ExpectSplitError(testing::WriteTempFile("negative.json", R"({"train": [0, -1], "test": [2]})"), 5,
                    {"negative.json", "train[1]", "-1", "negative"});
-  ExpectSplitError(WriteTemp("fraction.json", R"({"train": [0, 1.5], "test": [2]})"), 5,
+  ExpectSplitError(testing::WriteTempFile("fraction.json", R"({"train": [0, 1.5], "test": [2]})"), 5,
                    {"fraction.json", "train[1]", "1.5", "whole number"});
-  ExpectSplitError(WriteTemp("string.json", R"({"train": [0, "1"], "test": [2]})"), 5,
+  ExpectSplitError(testing::WriteTempFile("string.json", R"({"train": [0, "1"], "test": [2]})"), 5,
                    {"string.json", "train[1]", "whole number"});
   // Integral floats, as written by tools that store indices as floats, are accepted.
-  const SplitPlan plan = ReadSplits(WriteTemp("float.json", R"({"train": [0, 1.0], "test": [2]})"), 5);
+  const SplitPlan plan = ReadSplits(testing::WriteTempFile("float.json", R"({"train": [0, 1.0], "test": [2]})"), 5);
   EXPECT_EQ(plan[0].train, (std::vector<std::size_t>{0, 1}));
 }
 
 TEST(ReadSplits, DuplicateIndexIsRejected) {
-  ExpectSplitError(WriteTemp("duplicate.json", R"({"train": [0, 1, 1], "test": [2]})"), 5,
+  ExpectSplitError(testing::WriteTempFile("duplicate.json", R"({"train": [0, 1, 1], "test": [2]})"), 5,
                    {"duplicate.json", "train", "row 1", "twice"});
 }
 
 TEST(ReadSplits, EmptyPartIsRejected) {
-  ExpectSplitError(WriteTemp("empty_part.json", R"({"splits": [{"train": [0], "test": []}]})"), 5,
+  ExpectSplitError(testing::WriteTempFile("empty_part.json", R"({"splits": [{"train": [0], "test": []}]})"), 5,
                    {"empty_part.json", "splits[0].test", "empty"});
 }
 
 TEST(ReadSplits, MalformedJsonNamesFileAndPosition) {
-  ExpectSplitError(WriteTemp("malformed.json", "{\"train\": [0, 1],\n \"test\": [2,]}"), 5,
+  ExpectSplitError(testing::WriteTempFile("malformed.json", "{\"train\": [0, 1],\n \"test\": [2,]}"), 5,
                    {"malformed.json", "not valid JSON", "line 2"});
 }
 
 TEST(ReadSplits, WrongShapeIsRejected) {
-  ExpectSplitError(WriteTemp("no_test.json", R"({"train": [0, 1]})"), 5, {"no_test.json", "\"test\""});
-  ExpectSplitError(WriteTemp("typo.json", R"({"train": [0], "tset": [1]})"), 5, {"typo.json", "\"tset\""});
-  ExpectSplitError(WriteTemp("array.json", "[[0, 1], [2]]"), 5, {"array.json", "not an object"});
-  ExpectSplitError(WriteTemp("no_splits.json", R"({"splits": []})"), 5, {"no_splits.json", "non-empty"});
+  ExpectSplitError(testing::WriteTempFile("no_test.json", R"({"train": [0, 1]})"), 5, {"no_test.json", "\"test\""});
+  ExpectSplitError(testing::WriteTempFile("typo.json", R"({"train": [0], "tset": [1]})"), 5, {"typo.json", "\"tset\""});
+  ExpectSplitError(testing::WriteTempFile("array.json", "[[0, 1], [2]]"), 5, {"array.json", "not an object"});
+  ExpectSplitError(testing::WriteTempFile("no_splits.json", R"({"splits": []})"), 5, {"no_splits.json", "non-empty"});
 }
 
 TEST(ReadSplits, MissingFileAndDirectoryAreRejected) {

@@ -11,35 +11,19 @@
 
 #include "perfshap/error.hpp"
 #include "perfshap/split.hpp"
+#include "support/expect_error.hpp"
+#include "support/temp_files.hpp"
 
 namespace perfshap {
 namespace {
+
+using testing::ExpectError;
 
 bool SamePlan(const SplitPlan& a, const SplitPlan& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t s = 0; s < a.size(); ++s)
     if (a[s].train != b[s].train || a[s].test != b[s].test) return false;
   return true;
-}
-
-// Runs fn, expects an Error whose message holds `part`, names no flag and lists `option`.
-template <class E>
-void ExpectError(const std::function<void()>& fn, const std::string& part, const std::string& option) {
-  try {
-    fn();
-    ADD_FAILURE() << "nothing was thrown";
-  } catch (const E& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find(part), std::string::npos) << what;
-    EXPECT_EQ(what.find("--"), std::string::npos) << "library message names a flag: " << what;
-    EXPECT_NE(std::find(e.options().begin(), e.options().end(), option), e.options().end()) << what;
-  }
-}
-
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "perfshap_plan_" + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
 }
 
 TEST(SplitPlanSpec, NamesTheSplitters) {
@@ -52,33 +36,33 @@ TEST(SplitPlanSpec, NamesTheSplitters) {
 }
 
 TEST(SplitPlanSpec, BadSpecsNameThePlanOption) {
-  ExpectError<InvalidArgument>([] { MakeSplitPlan("loo", 40, 0.2, 0); }, "split plan 'loo' is not understood",
+  ExpectError<InvalidArgument>([] { MakeSplitPlan("loo", 40, 0.2, 0); }, {"split plan 'loo' is not understood"},
                                "plan");
-  ExpectError<InvalidArgument>([] { MakeSplitPlan("mc:x", 40, 0.2, 0); }, "'x' is not an integer >= 1",
+  ExpectError<InvalidArgument>([] { MakeSplitPlan("mc:x", 40, 0.2, 0); }, {"'x' is not an integer >= 1"},
                                "plan");
-  ExpectError<InvalidArgument>([] { MakeSplitPlan("mc:0", 40, 0.2, 0); }, "'0' is not an integer >= 1",
+  ExpectError<InvalidArgument>([] { MakeSplitPlan("mc:0", 40, 0.2, 0); }, {"'0' is not an integer >= 1"},
                                "plan");
-  ExpectError<InvalidArgument>([] { MakeSplitPlan("kfold:1", 40, 0.2, 0); }, "'1' is not an integer >= 2",
+  ExpectError<InvalidArgument>([] { MakeSplitPlan("kfold:1", 40, 0.2, 0); }, {"'1' is not an integer >= 2"},
                                "plan");
-  ExpectError<InvalidArgument>([] { MakeSplitPlan("kfold:", 40, 0.2, 0); }, "is not an integer", "plan");
+  ExpectError<InvalidArgument>([] { MakeSplitPlan("kfold:", 40, 0.2, 0); }, {"is not an integer"}, "plan");
 }
 
 TEST(RowPermutation, ReadsOneIndexPerLine) {
-  EXPECT_EQ(ReadRowPermutation(WriteTemp("ok.txt", "2\n0\r\n 1 \n\n"), 3),
+  EXPECT_EQ(ReadRowPermutation(testing::WriteTempFile("ok.txt", "2\n0\r\n 1 \n\n"), 3),
             (std::vector<std::size_t>{2, 0, 1}));
 }
 
 TEST(RowPermutation, BadFilesNameFileLineAndOption) {
-  ExpectError<DataError>([] { ReadRowPermutation(WriteTemp("short.txt", "1\n0\n"), 3); },
-                         "2 lines for a sample of 3", "permutation");
-  ExpectError<DataError>([] { ReadRowPermutation(WriteTemp("dup.txt", "1\n1\n0\n"), 3); },
-                         "line 2: index 1 repeats line 1", "permutation");
-  ExpectError<DataError>([] { ReadRowPermutation(WriteTemp("range.txt", "1\n3\n0\n"), 3); },
-                         "line 2: index 3 is outside 0..2", "permutation");
-  ExpectError<DataError>([] { ReadRowPermutation(WriteTemp("text.txt", "k,perm_k\n"), 1); },
-                         "line 1: 'k,perm_k' is not a 0-based row index", "permutation");
+  ExpectError<DataError>([] { ReadRowPermutation(testing::WriteTempFile("short.txt", "1\n0\n"), 3); },
+                         {"2 lines for a sample of 3"}, "permutation");
+  ExpectError<DataError>([] { ReadRowPermutation(testing::WriteTempFile("dup.txt", "1\n1\n0\n"), 3); },
+                         {"line 2: index 1 repeats line 1"}, "permutation");
+  ExpectError<DataError>([] { ReadRowPermutation(testing::WriteTempFile("range.txt", "1\n3\n0\n"), 3); },
+                         {"line 2: index 3 is outside 0..2"}, "permutation");
+  ExpectError<DataError>([] { ReadRowPermutation(testing::WriteTempFile("text.txt", "k,perm_k\n"), 1); },
+                         {"line 1: 'k,perm_k' is not a 0-based row index"}, "permutation");
   ExpectError<DataError>([] { ReadRowPermutation(::testing::TempDir() + "no_such_perm.txt", 3); },
-                         "cannot open the file", "permutation");
+                         {"cannot open the file"}, "permutation");
 }
 
 }  // namespace

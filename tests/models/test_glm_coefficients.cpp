@@ -9,20 +9,16 @@
 
 #include "perfshap/error.hpp"
 #include "perfshap/model.hpp"
+#include "support/expect_error.hpp"
+#include "support/temp_files.hpp"
 
 namespace perfshap {
 namespace {
 
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "perfshap_coef_" + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
 // Reading `text` fails with a DataError naming `part`, no flag, and the option `coefficients`.
 void ExpectBadFile(const std::string& name, const std::string& text, const std::string& part) {
   try {
-    ReadGlmCoefficients(WriteTemp(name, text));
+    ReadGlmCoefficients(testing::WriteTempFile(name, text));
     ADD_FAILURE() << name << ": nothing was thrown";
   } catch (const DataError& e) {
     const std::string what = e.what();
@@ -35,7 +31,7 @@ void ExpectBadFile(const std::string& name, const std::string& text, const std::
 
 TEST(GlmCoefficients, ReadsNamesAndValuesInFileOrder) {
   const GlmCoefficients c = ReadGlmCoefficients(
-      WriteTemp("ok.csv", "\xEF\xBB\xBFname,coef,se\r\nconst,0.5,1\n\nx2,-1.5e-1,2\n\"x1\", +2 ,3\n"));
+      testing::WriteTempFile("ok.csv", "\xEF\xBB\xBFname,coef,se\r\nconst,0.5,1\n\nx2,-1.5e-1,2\n\"x1\", +2 ,3\n"));
   EXPECT_EQ(c.names, (std::vector<std::string>{"x2", "x1"}));
   EXPECT_EQ(c.values, (std::vector<double>{0.5, -0.15, 2.0}));
   EXPECT_EQ(c.lines, (std::vector<std::size_t>{4, 5}));
