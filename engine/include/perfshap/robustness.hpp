@@ -57,7 +57,7 @@ struct RobustnessOptions {
   /** Feature columns of the data set that are the players, one each, in this order; empty =
    *  all. Ignored when `players` is given. */
   std::vector<std::size_t> features;
-  /** The players as groups of columns (a one-hot text column, a --groups group); empty = one
+  /** The players as groups of columns (a one-hot text column, a group of a groups file); empty = one
    *  player per column of `features`. */
   std::vector<Player> players;
   /** Curve mode (exact / thresholds:T) and grid strategy; the FPR and recall grids, when empty,
@@ -77,7 +77,7 @@ struct RobustnessOptions {
   std::string solver = "exact";
   /** Refuse more players than this (2^n trainings per split); 1..30. */
   int max_features = 20;
-  /** How messages name the plan, e.g. "mc:100" or the --split file ("split 3 of 100 (mc:100)"). */
+  /** How messages name the plan, e.g. "mc:100" or a splits file ("split 3 of 100 (mc:100)"). */
   std::string plan_name;
   /** Threads, progress (units: coalitions over all splits), cancellation. Results do not depend
    *  on the thread count. */

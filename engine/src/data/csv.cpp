@@ -23,55 +23,18 @@
 #include <utility>
 #include <vector>
 
+#include "data/message_text.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
 
 namespace perfshap {
 namespace {
 
-constexpr std::size_t kMaxShownChars = 40;   // longest cell text quoted in a message
-constexpr std::size_t kMaxListedNames = 20;  // column names listed in a message
 constexpr std::size_t kMaxListedValues = 8;  // distinct label values listed in a message
 
-/// Escapes control characters so that a message stays on one line.
-void AppendEscaped(std::string& out, char c) {
-  const auto u = static_cast<unsigned char>(c);
-  if (c == '\n') {
-    out += "\\n";
-  } else if (c == '\r') {
-    out += "\\r";
-  } else if (c == '\t') {
-    out += "\\t";
-  } else if (u < 0x20 || u == 0x7f) {
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(u));
-    out += buf;
-  } else {
-    out += c;
-  }
-}
-
-std::string OneLine(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) AppendEscaped(out, c);
-  return out;
-}
-
-/// 'text' for a message: escaped, cut at kMaxShownChars bytes (on a UTF-8 boundary).
-std::string Show(std::string_view s) {
-  std::string out = "'";
-  std::size_t end = s.size();
-  bool cut = false;
-  if (end > kMaxShownChars) {
-    end = kMaxShownChars;
-    while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
-    cut = true;
-  }
-  for (std::size_t i = 0; i < end; ++i) AppendEscaped(out, s[i]);
-  out += cut ? "...'" : "'";
-  return out;
-}
+// Quoting, one-line escaping and name lists are message_text.hpp's.
+std::string OneLine(std::string_view s) { return detail::EscapeControls(s); }
+std::string Show(std::string_view s) { return detail::Quoted(s); }
 
 std::string Where(const std::string& path, std::size_t line) {
   return OneLine(path) + ":" + std::to_string(line) + ": ";
@@ -81,17 +44,7 @@ std::string ColumnRef(const std::vector<std::string>& names, std::size_t j) {
   return "column " + Show(names[j]) + " (" + std::to_string(j + 1) + ")";
 }
 
-std::string ListNames(const std::vector<std::string>& names) {
-  std::string out;
-  for (std::size_t j = 0; j < names.size() && j < kMaxListedNames; ++j) {
-    if (j > 0) out += ", ";
-    out += Show(names[j]);
-  }
-  if (names.size() > kMaxListedNames) {
-    out += ", ... (" + std::to_string(names.size() - kMaxListedNames) + " more)";
-  }
-  return out;
-}
+std::string ListNames(const std::vector<std::string>& names) { return detail::QuotedList(names); }
 
 std::string TrimBlanks(std::string_view t) {
   while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
@@ -404,7 +357,7 @@ void ConvertFeature(const std::string& path, const CellTable& table, const std::
                                        std::to_string(table.lines[first_text]) +
                                        "); a text (categorical) column must hold no numbers: fix the cell or "
                                        "write the level as text (e.g. 'level_" +
-                                       OneLine(table.At(first_numeric, j).substr(0, kMaxShownChars)) + "')");
+                                       OneLine(table.At(first_numeric, j).substr(0, detail::kMaxQuotedChars)) + "')");
     }
     return;
   }
