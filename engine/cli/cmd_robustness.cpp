@@ -49,14 +49,15 @@ void RunRobustness(const RobustnessCliOptions& o) {
   PrepareOut(c);
   // The thread pool starts while the data and the splits are read.
   std::optional<detail::PoolWarmUp> warm_up(std::in_place, MakeExecution(c, "coalitions"));
-  const Dataset data = LoadDataOrProbitDesign(c, o.rows);
-
   RobustnessOptions opt;
   LearnerParams params;
   if (o.C_option != nullptr && o.C_option->count() > 0) params["C"] = Fmt("%.17g", o.C);
   if (o.no_standardize) params["standardize"] = "false";
   opt.learner = MakeLearner(o.model, params);
-  for (const auto& name : SplitList(o.features)) opt.features.push_back(data.FeatureIndex(name));
+  // The players: --features, text columns as the learner takes them, --groups.
+  const Design design = LoadDesign(c, o.rows, o.features, opt.learner->text_columns());
+  const Dataset& data = design.data;
+  opt.players = design.players;
   ParseCurvePoints(o.curve_points, opt.curves);
   opt.curves.strategy = ParseGridStrategy(o.strategy);
   opt.grid_points = o.grid;
@@ -85,6 +86,8 @@ void RunRobustness(const RobustnessCliOptions& o) {
   run.stratify = o.stratify;
   run.slice_fpr = o.slice_fpr;
   run.seed = c.seed;
+  run.missing = c.missing;
+  run.groups = c.groups;
   Say(c, detail::RobustnessConsoleText(r, run, c.out));
   if (!c.out.empty()) detail::WriteRobustnessReport(c.out, r, run);
 }

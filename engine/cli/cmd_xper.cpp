@@ -61,7 +61,8 @@ void RunXper(const XperCliOptions& o) {
 
   // The model: coefficients, or a learner fitted on --train.
   const XperModel m = MakeXperModel(o, data, features);
-  const Dataset sample = SelectColumns(data, features);
+  const Dataset& sample = m.sample;
+  opt.players = m.players;
   const std::size_t n = sample.n_rows();
   if (o.explain_row >= 0 && static_cast<std::size_t>(o.explain_row) >= n)
     throw InvalidArgument("--explain-row " + std::to_string(o.explain_row) + " is outside 0.." +
@@ -114,6 +115,9 @@ void RunXper(const XperCliOptions& o) {
   run.overfit = o.overfit;
   run.have_train = have_train;
   run.seed = c.seed;
+  run.missing = c.missing;
+  run.dropped_rows = data.dropped_rows();
+  run.groups = c.groups;
   const detail::XperReport report{r,
                                   sample,
                                   have_train && (o.overfit || clustering) ? &train_r : nullptr,

@@ -22,6 +22,12 @@ void AddCommonOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_
   app.add_option("--data", opts.data, "CSV file with a header row (default: built-in generated data)");
   app.add_option("--label", opts.label, "name of the label column of --data");
   app.add_option("--positive", opts.positive, "label value of the positive class (default: the label is 0/1)");
+  app.add_option("--groups", opts.groups,
+                 "JSON {\"group\": [\"col\", ...], ...}: each group is one player (other columns stay single)");
+  app.add_option("--missing", opts.missing,
+                 "missing cells (?, empty, NA): error, category (a level of a text column) or drop (the rows)")
+      ->check(CLI::IsMember({"error", "category", "drop"}))
+      ->capture_default_str();
   AddRunOptions(app, opts, default_seed, "random seed (splits, generated data)",
                 "output directory for result.json and the other files");
 }
@@ -88,7 +94,26 @@ Dataset LoadData(const CommonOptions& opts, bool regression) {
   csv.label = opts.label;
   csv.positive = opts.positive;
   csv.regression = regression;
+  csv.missing = MissingPolicy(opts);
   return ReadCsv(opts.data, csv);
+}
+
+MissingValues MissingPolicy(const CommonOptions& opts) {
+  if (opts.missing == "category") return MissingValues::kCategory;
+  if (opts.missing == "drop") return MissingValues::kDrop;
+  return MissingValues::kError;
+}
+
+std::vector<FeatureGroup> LoadGroups(const CommonOptions& opts) {
+  return opts.groups.empty() ? std::vector<FeatureGroup>{} : ReadFeatureGroups(opts.groups);
+}
+
+Design LoadDesign(const CommonOptions& opts, std::size_t rows, const std::string& features, TextColumns policy) {
+  const Dataset source = LoadDataOrProbitDesign(opts, rows);
+  std::vector<std::size_t> columns;
+  for (const auto& name : SplitList(features)) columns.push_back(source.FeatureIndex(name));
+  const std::vector<FeatureGroup> groups = LoadGroups(opts);
+  return DesignEncoder(source, columns, groups, policy).Apply(source);
 }
 
 Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows) {

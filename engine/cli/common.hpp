@@ -13,6 +13,7 @@
 
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
+#include "perfshap/players.hpp"
 #include "report/format.hpp"
 
 namespace perfshap::cli {
@@ -30,9 +31,14 @@ struct CommonOptions {
   bool quiet = false;
   bool force = false;
   std::string progress = "auto";
+  /** --groups FILE: players as groups of columns (JSON {"name": ["col", ...]}). */
+  std::string groups;
+  /** --missing error|category|drop. */
+  std::string missing = "error";
 };
 
-/** @brief Adds --data --label --positive --threads --seed --out --quiet --force --progress. */
+/** @brief Adds --data --label --positive --groups --missing --threads --seed --out --quiet
+ *  --force --progress. */
 void AddCommonOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_seed);
 
 /** @brief Adds only --threads --seed --out --quiet --force --progress (for subcommands that
@@ -43,6 +49,20 @@ void AddRunOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_see
 /** @brief ExecutionOptions from the flags: threads, and a progress renderer on stderr (a bar
  *  when stderr is a terminal, plain lines with --progress plain, nothing otherwise). */
 ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& what);
+
+/** @brief The missing-value policy of --missing. */
+MissingValues MissingPolicy(const CommonOptions& opts);
+
+/**
+ * @brief The design a learner trains on: --data (or the generated design) read with --missing,
+ * the columns of --features (comma-separated names; all when empty), text columns one-hot
+ * (`policy`), and the players of --groups.
+ */
+Design LoadDesign(const CommonOptions& opts, std::size_t rows, const std::string& features,
+                  TextColumns policy = TextColumns::kOneHot);
+
+/** @brief The groups of --groups (none when it is not given). */
+std::vector<FeatureGroup> LoadGroups(const CommonOptions& opts);
 
 /** @brief Reads --data (binary label by default) or throws a usage error when --label is missing. */
 Dataset LoadData(const CommonOptions& opts, bool regression = false);

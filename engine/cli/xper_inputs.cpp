@@ -80,6 +80,34 @@ Dataset SelectColumns(const Dataset& d, const std::vector<std::string>& names) {
   return out;
 }
 
+namespace {
+
+// Players over `names` (the model's columns, in its order) from the design's players.
+std::vector<Player> PlayersInOrder(const std::vector<Player>& players, const std::vector<std::string>& design_names,
+                                   const std::vector<std::string>& names) {
+  std::vector<Player> out;
+  bool grouped = false;
+  for (const Player& p : players) {
+    Player q{p.name, {}, p.source_columns};
+    for (std::size_t c : p.columns) {
+      const auto it = std::find(names.begin(), names.end(), design_names[c]);
+      q.columns.push_back(static_cast<std::size_t>(it - names.begin()));
+    }
+    std::sort(q.columns.begin(), q.columns.end());
+    grouped = grouped || q.columns.size() > 1;
+    out.push_back(std::move(q));
+  }
+  if (!grouped) out.clear();  // every column a player of its own, in the model's order
+  return out;
+}
+
+std::vector<std::size_t> Indices(const Dataset& d, const std::vector<std::string>& names) {
+  std::vector<std::size_t> idx;
+  for (const auto& name : names) idx.push_back(d.FeatureIndex(name));
+  return idx;
+}
+}  // namespace
+
 Dataset LoadXperSample(const XperCliOptions& o, bool regression) {
   const CommonOptions& c = o.common;
   if (c.data.empty()) {
@@ -97,6 +125,7 @@ Dataset LoadXperSample(const XperCliOptions& o, bool regression) {
   csv.label = c.label;
   csv.positive = c.positive;
   csv.regression = regression || c.positive.empty();
+  csv.missing = MissingPolicy(c);
   return ReadCsv(c.data, csv);
 }
 
@@ -114,8 +143,15 @@ std::vector<std::string> XperFeatures(const XperCliOptions& o, const Dataset& da
 XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vector<std::string>& features) {
   const CommonOptions& c = o.common;
   XperModel m;
+  const std::vector<FeatureGroup> groups = LoadGroups(c);
   if (!o.coef.empty() || (o.train.empty() && c.data.empty())) {
-    m.model = CoefficientModel(o, data.source(), features, m.info);
+    const DesignEncoder encoder(data, Indices(data, features), groups, TextColumns::kOneHot);
+    const Design design = encoder.Apply(data);
+    std::vector<std::string> names = encoder.column_names();
+    m.model = CoefficientModel(o, data.source(), names, m.info);
+    m.sample = SelectColumns(design.data, names);
+    m.players = PlayersInOrder(encoder.players(), encoder.column_names(), names);
+    features = names;
     return m;
   }
   m.learner = MakeLearner(o.model);
@@ -123,8 +159,9 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
   csv.label = c.label.empty() ? std::string("y") : c.label;
   csv.positive = c.positive;
   csv.regression = !m.learner->is_classifier();
+  csv.missing = MissingPolicy(c);
   const Dataset train = ReadCsv(o.train, csv);
-  std::vector<std::size_t> rows(train.n_rows()), columns;
+  std::vector<std::size_t> columns;
   for (const auto& name : features) {
     const auto& names = train.feature_names();
     const auto it = std::find(names.begin(), names.end(), name);
@@ -133,9 +170,17 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
                       ")");
     columns.push_back(static_cast<std::size_t>(it - names.begin()));
   }
+  // The design is fitted on the training file (its text levels) and applied to both files.
+  const DesignEncoder encoder(train, columns, groups, m.learner->text_columns());
+  Design train_design = encoder.Apply(train);
+  std::vector<std::size_t> rows(train.n_rows()), all(train_design.data.n_features());
   std::iota(rows.begin(), rows.end(), std::size_t{0});
-  m.model = m.learner->Train(train, rows, columns);
-  m.train_sample = SelectColumns(train, features);
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  m.model = m.learner->Train(train_design.data, rows, all);
+  m.train_sample = std::move(train_design.data);
+  m.sample = encoder.Apply(data).data;
+  features = encoder.column_names();
+  m.players = PlayersInOrder(encoder.players(), features, features);
   m.info.kind = m.learner->name();
   m.info.from_coefficients = false;
   m.info.train = o.train;

@@ -50,17 +50,22 @@ Dataset LoadXperSample(const XperCliOptions& o, bool regression);
 /** @brief --features, checked against the sample's columns, or all its columns. */
 std::vector<std::string> XperFeatures(const XperCliOptions& o, const Dataset& data);
 
-/** @brief The explained model and what the report says of it. */
+/** @brief The explained model, its samples and players, and what the report says of it. */
 struct XperModel {
   std::unique_ptr<Model> model;
   std::shared_ptr<const Learner> learner;  ///< with --train
+  Dataset sample;                          ///< the sample, the model's columns (text one-hot)
   Dataset train_sample;                    ///< with --train: its rows, the model's columns
+  /** The players over the model's columns when some player has several (a one-hot text column,
+   *  --groups); empty when every column is a player of its own. */
+  std::vector<Player> players;
   detail::XperModelInfo info;
 };
 
 /**
- * @brief The model of --coef (or the design's true probit) or of --model M --train FILE;
- * `features` becomes the model's column order.
+ * @brief The model of --coef (or the design's true probit) or of --model M --train FILE, over
+ * the design of `features` (text columns one-hot, the players of --groups, fitted on --train
+ * when given, else on the sample); `features` becomes the model's column order.
  * @throws DataError naming the coefficient or training file when it does not fit the features.
  */
 XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vector<std::string>& features);

@@ -133,6 +133,8 @@ struct XperClusterProfile {
   /** Mean label of the members: the default rate for a 0/1 label. */
   double label_mean = 0.0;
   /** Mean of each feature over the members (p values, the model's order). */
+  /** Per column of the sample clustered (the players' columns: one per feature, or more when
+   *  players are groups), its mean over the cluster. */
   std::vector<double> feature_means;
   /** Mean individual XPER value phi_ij over the members (p values). */
   std::vector<double> phi_means;

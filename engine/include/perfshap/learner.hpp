@@ -158,6 +158,9 @@ class PERFSHAP_EXPORT Learner {
   virtual bool is_classifier() const noexcept = 0;
   /** @brief The options in effect, by name, as MakeLearner reads them (for reports). */
   virtual LearnerParams params() const = 0;
+  /** @brief How text columns reach this learner: one-hot indicators (the default: learners
+   *  that need numbers) or the sorted codes (trees may split on them). */
+  virtual TextColumns text_columns() const noexcept { return TextColumns::kOneHot; }
   /**
    * @brief Prepares one split.
    * @param data the data set (features column-major, label).
@@ -179,6 +182,13 @@ class PERFSHAP_EXPORT Learner {
    */
   std::unique_ptr<Model> Train(const Dataset& data, std::span<const std::size_t> rows,
                                std::span<const std::size_t> columns) const;
+  /**
+   * @brief Trains one model on `rows` and all `players` (groups of columns): a column constant on
+   * the rows inside a larger player is handled as the learner handles it in coalitions. The
+   * model's features are the players' columns in player order.
+   */
+  std::unique_ptr<Model> Train(const Dataset& data, std::span<const std::size_t> rows,
+                               std::span<const Player> players) const;
 };
 
 /** @brief Makes a learner from its options. @throws InvalidArgument for a bad option. */

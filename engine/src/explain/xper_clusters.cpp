@@ -81,7 +81,7 @@ std::vector<double> Metrics(bool classifier, std::span<const double> y, std::spa
 XperClusters ClusterXper(const XperResult& xper, const Dataset& sample, const XperClusterOptions& options) {
   const std::size_t n = xper.n_rows;
   const std::size_t p = xper.n_features();
-  if (sample.n_rows() != n || sample.n_features() != p || xper.individual_phi.size() != n * p)
+  if (sample.n_rows() != n || xper.individual_phi.size() != n * p)
     throw InvalidArgument("XPER clusters: the decomposition has " + std::to_string(n) + " rows x " +
                           std::to_string(p) + " features but the sample " + std::to_string(sample.n_rows()) +
                           " x " + std::to_string(sample.n_features()) + "; pass the sample that was explained");
@@ -128,7 +128,7 @@ XperClusters ClusterXper(const XperResult& xper, const Dataset& sample, const Xp
     prof.medoid = out.partition.medoids[c];
     const auto row = xper.individual_row(prof.medoid);
     std::copy(row.begin(), row.end(), out.medoid_phi.begin() + static_cast<std::ptrdiff_t>(c * p));
-    prof.feature_means.assign(p, 0.0);
+    prof.feature_means.assign(sample.n_features(), 0.0);
     prof.phi_means.assign(p, 0.0);
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -138,10 +138,8 @@ XperClusters ClusterXper(const XperResult& xper, const Dataset& sample, const Xp
     prof.base_mean += xper.individual_base[i];
     prof.value_mean += xper.individual_value[i];
     prof.silhouette += sil[i];
-    for (std::size_t j = 0; j < p; ++j) {
-      prof.feature_means[j] += sample.column(j)[i];
-      prof.phi_means[j] += xper.individual(i, j);
-    }
+    for (std::size_t j = 0; j < sample.n_features(); ++j) prof.feature_means[j] += sample.column(j)[i];
+    for (std::size_t j = 0; j < p; ++j) prof.phi_means[j] += xper.individual(i, j);
   }
   for (auto& prof : out.profiles) {
     const double m = static_cast<double>(prof.size);  // >= 1: the medoid is a member
@@ -149,10 +147,8 @@ XperClusters ClusterXper(const XperResult& xper, const Dataset& sample, const Xp
     prof.base_mean /= m;
     prof.value_mean /= m;
     prof.silhouette /= m;
-    for (std::size_t j = 0; j < p; ++j) {
-      prof.feature_means[j] /= m;
-      prof.phi_means[j] /= m;
-    }
+    for (double& v : prof.feature_means) v /= m;
+    for (double& v : prof.phi_means) v /= m;
   }
   return out;
 }
@@ -160,31 +156,41 @@ XperClusters ClusterXper(const XperResult& xper, const Dataset& sample, const Xp
 XperClusterRefit RefitPerCluster(const Learner& learner, const Dataset& train,
                                  const XperClusters& train_clusters, const Model& global_model,
                                  const Dataset& test, const XperResult& test_xper, double threshold) {
-  const std::size_t p = train.n_features();
+  const std::size_t p = train.n_features();       // the model's columns
+  const std::size_t q = test_xper.n_features();   // the players (groups of columns, or one each)
   const std::size_t k = train_clusters.k;
   if (train_clusters.partition.labels.size() != train.n_rows())
     throw InvalidArgument("per-cluster refit: the clusters cover " +
                           std::to_string(train_clusters.partition.labels.size()) + " rows, the training sample has " +
                           std::to_string(train.n_rows()));
-  if (test.n_features() != p || global_model.n_features() != p || test_xper.n_features() != p ||
-      test_xper.n_rows != test.n_rows())
-    throw InvalidArgument("per-cluster refit: train, test, model and test decomposition must share the " +
-                          std::to_string(p) + " features and the test rows");
-  if (train_clusters.medoid_phi.size() != k * p)
+  if (test.n_features() != p || global_model.n_features() != p || test_xper.n_rows != test.n_rows())
+    throw InvalidArgument("per-cluster refit: train, test and model must share the " + std::to_string(p) +
+                          " features, and the test decomposition the test rows");
+  // The refits train the players as the decomposition saw them, on the columns in order.
+  std::vector<Player> players = test_xper.players;
+  if (players.empty()) players = SingleColumnPlayers(train, [&] {
+      std::vector<std::size_t> all(p);
+      for (std::size_t j = 0; j < p; ++j) all[j] = j;
+      return all;
+    }());
+  std::size_t next = 0;
+  for (const Player& player : players)
+    for (std::size_t c : player.columns)
+      PERFSHAP_CHECK(c == next++, "per-cluster refit: the players' columns must be the model's columns in order");
+  PERFSHAP_CHECK(players.size() == q && next == p, "per-cluster refit: the players do not cover the model's columns");
+  if (train_clusters.medoid_phi.size() != k * q)
     throw InvalidArgument("per-cluster refit: the clusters' medoids are not in the model's feature space");
 
   XperClusterRefit out;
   out.train_labels = train_clusters.partition.labels;
   // The clustering rule built on the training sample: nearest training medoid in the space of
   // individual XPER values.
-  out.test_labels = AssignToMedoids(test_xper.individual_phi, test.n_rows(), p, train_clusters.medoid_phi, k);
+  out.test_labels = AssignToMedoids(test_xper.individual_phi, test.n_rows(), q, train_clusters.medoid_phi, k);
   out.train_sizes.assign(k, 0);
   out.test_sizes.assign(k, 0);
   for (std::size_t c : out.train_labels) ++out.train_sizes[c];
   for (std::size_t c : out.test_labels) ++out.test_sizes[c];
 
-  std::vector<std::size_t> columns(p);
-  for (std::size_t j = 0; j < p; ++j) columns[j] = j;
   // The global model, shared without ownership (the caller keeps it alive).
   const std::shared_ptr<const Model> global(std::shared_ptr<const Model>(), &global_model);
   for (std::size_t c = 0; c < k; ++c) {
@@ -193,7 +199,7 @@ XperClusterRefit RefitPerCluster(const Learner& learner, const Dataset& train,
       if (out.train_labels[r] == c) rows.push_back(r);
     try {
       if (rows.size() < 2) throw DataError("only " + std::to_string(rows.size()) + " training row");
-      out.models.push_back(std::shared_ptr<const Model>(learner.Train(train, rows, columns)));
+      out.models.push_back(std::shared_ptr<const Model>(learner.Train(train, rows, std::span<const Player>(players))));
       out.notes.emplace_back();
     } catch (const DataError& e) {
       out.models.push_back(global);

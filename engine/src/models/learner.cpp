@@ -36,6 +36,11 @@ std::vector<Player> SingleColumnPlayers(const Dataset& data, std::span<const std
 std::unique_ptr<Model> Learner::Train(const Dataset& data, std::span<const std::size_t> rows,
                                       std::span<const std::size_t> columns) const {
   const std::vector<Player> players = SingleColumnPlayers(data, columns);
+  return Train(data, rows, std::span<const Player>(players));
+}
+
+std::unique_ptr<Model> Learner::Train(const Dataset& data, std::span<const std::size_t> rows,
+                                      std::span<const Player> players) const {
   const std::unique_ptr<PreparedSplit> split = Prepare(data, players, rows, {}, "the training rows");
   const std::unique_ptr<CoalitionFitter> fitter = split->MakeFitter();
   std::vector<std::uint32_t> all(players.size());

@@ -41,4 +41,21 @@ std::string ResultJsonText(const RunRecord& run, const Json& body) {
   return head.dump(2) + "\n";
 }
 
+Json PlayersJson(std::span<const Player> players, const std::vector<std::string>& column_names) {
+  Json out = Json::array();
+  for (const Player& player : players) {
+    std::vector<std::string> encoded;
+    for (std::size_t c : player.columns) encoded.push_back(c < column_names.size() ? column_names[c] : std::to_string(c));
+    const std::vector<std::string> source = player.source_columns.empty() ? encoded : player.source_columns;
+    out.push_back(Json{{"name", player.name}, {"columns", source}, {"encoded_columns", encoded}});
+  }
+  return out;
+}
+
+Json InputJson(const std::string& missing, std::size_t dropped_rows, const std::string& groups_file) {
+  return Json{{"missing", missing},
+              {"dropped_rows", dropped_rows},
+              {"groups", groups_file.empty() ? Json(nullptr) : Json(groups_file)}};
+}
+
 }  // namespace perfshap::detail

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "perfshap/players.hpp"
+
 namespace perfshap::detail {
 
 using Json = nlohmann::ordered_json;
@@ -30,6 +32,17 @@ Json MeanStd(double mean, double std);
 
 /** @brief {"mean": [...], "std": [...]}. */
 Json MeanStd(const std::vector<double>& mean, const std::vector<double>& std);
+
+/**
+ * @brief The players of a run: [{"name": ..., "columns": [source columns], "encoded_columns":
+ * [the design's columns: a one-hot text column's indicators]}, ...], in player order.
+ * @param column_names the names of the design's columns (Player::columns index them).
+ */
+Json PlayersJson(std::span<const Player> players, const std::vector<std::string>& column_names);
+
+/** @brief The input handling of a run: {"missing": policy, "dropped_rows": n, "groups": file or
+ *  null}. */
+Json InputJson(const std::string& missing, std::size_t dropped_rows, const std::string& groups_file);
 
 /** @brief What every result.json records about its run, before the method's own keys. */
 struct RunRecord {

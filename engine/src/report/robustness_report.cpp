@@ -119,6 +119,8 @@ RobustnessRun DescribeRobustnessRun(const Dataset& data, const SplitPlan& plan, 
   run.n_rows = data.n_rows();
   run.n_positive = data.CountPositive();
   run.label = data.label_name();
+  run.column_names = data.feature_names();
+  run.dropped_rows = data.dropped_rows();
   run.plan = std::move(plan_name);
   for (const Split& s : plan) {
     run.train_sizes.push_back(s.train.size());
@@ -142,7 +144,12 @@ std::string RobustnessConsoleText(const RobustnessResult& r, const RobustnessRun
   std::ostringstream s;
   s << "perfshap robustness: " << run.data << "\n"
     << "  " << run.n_rows << " rows, " << r.n_features() << " features, " << run.n_positive
-    << " positive; model " << r.learner << "; " << n_splits << " split(s) (" << run.plan << ")\n"
+    << " positive; model " << r.learner << "; " << n_splits << " split(s) (" << run.plan << ")\n";
+  if (run.dropped_rows > 0) s << "  " << run.dropped_rows << " rows with a missing cell were dropped\n";
+  if (r.players.size() != run.column_names.size())
+    s << "  players: " << r.players.size() << " groups of the " << run.column_names.size()
+      << " encoded columns (one-hot text columns, groups)\n";
+  s
     << "  curves: " << CurvePointsName(r.curves) << ", strategy " << GridStrategyName(r.curves.strategy)
     << ", " << nf << "-point grids, PR baseline b = " << PrcBaselineName(r.prc_baseline) << "\n\n"
     << "  AUC   " << BandCell(r.auc_mean, r.auc_std, n_splits, false)
@@ -254,6 +261,8 @@ Json RobustnessResultJson(const RobustnessResult& r, const RobustnessRun& run,
   selection["auprc_before"] = MeanStd(sel.auprc_before_mean, sel.auprc_before_std);
   selection["auprc_after"] = MeanStd(sel.auprc_after_mean, sel.auprc_after_std);
   result["selection"] = selection;
+  result["players"] = PlayersJson(r.players, run.column_names);
+  result["input"] = InputJson(run.missing, run.dropped_rows, run.groups);
   result["data"] = run.data;
   result["label"] = run.label;
   result["model"] = r.learner;

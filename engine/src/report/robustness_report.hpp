@@ -32,6 +32,12 @@ struct RobustnessRun {
   bool stratify = false;
   double slice_fpr = 0.2;  ///< the FPR of the slice (its nearest grid point is reported)
   std::uint64_t seed = 0;
+  /** The design's column names (the players' columns index them). */
+  std::vector<std::string> column_names;
+  /** How missing cells were handled, rows dropped for them, the groups file (empty: none). */
+  std::string missing = "error";
+  std::size_t dropped_rows = 0;
+  std::string groups;
 };
 
 /** @brief The run's description from its data and split plan (the other fields as default). */

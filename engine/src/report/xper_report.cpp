@@ -66,8 +66,11 @@ std::string XperStripSvg(const XperResult& r, const Dataset& sample) {
     row.label = r.features[f];
     row.values.resize(r.n_rows);
     for (std::size_t i = 0; i < r.n_rows; ++i) row.values[i] = r.individual(i, f);
-    const auto col = sample.column(f);
-    row.color_values.assign(col.begin(), col.end());
+    // Coloured by the feature's value; a group of columns has none (one colour).
+    if (r.players.empty() || r.players[f].columns.size() == 1) {
+      const auto col = sample.column(r.players.empty() ? f : r.players[f].columns[0]);
+      row.color_values.assign(col.begin(), col.end());
+    }
     c.rows.push_back(std::move(row));
   }
   c.frame.title = "Individual XPER values of the " + XperMetricLabel(r.metric) + " (" +
@@ -93,7 +96,10 @@ std::string XperWaterfallSvg(const XperResult& r, const Dataset& sample, std::si
   c.start_label = "\u03c6\u1d62\u2080 benchmark";
   c.start_value = r.individual_base[i];
   for (std::size_t f : order) {
-    c.labels.push_back(r.features[f] + " = " + Fmt("%.4g", sample.column(f)[i]));
+    // A player of one column shows the row's value; a group only its name.
+    const bool single = r.players.empty() || r.players[f].columns.size() == 1;
+    const std::size_t column = r.players.empty() ? f : r.players[f].columns[0];
+    c.labels.push_back(single ? r.features[f] + " = " + Fmt("%.4g", sample.column(column)[i]) : r.features[f]);
     c.contributions.push_back(r.individual(i, f));
   }
   c.end_label = "G\u1d62 (row's " + m + " term)";
@@ -168,11 +174,11 @@ std::string ClusterPhiSvg(const XperClusters& clusters, const std::vector<std::s
   return detail::RenderSvg(c);
 }
 
-std::string ClusterProfilesCsv(const XperClusters& clusters, const std::vector<std::string>& features,
-                               const std::string& label_name) {
+std::string ClusterProfilesCsv(const XperClusters& clusters, const std::vector<std::string>& columns,
+                               const std::vector<std::string>& features, const std::string& label_name) {
   std::vector<std::string> header{"cluster", "medoid_row",         "size",
                                   "share",   label_name + "_mean", "silhouette"};
-  for (const auto& f : features) header.push_back("mean_" + f);
+  for (const auto& f : columns) header.push_back("mean_" + f);
   for (const auto& f : features) header.push_back("mean_phi_" + f);
   header.emplace_back("mean_phi_i0");
   header.emplace_back("mean_G_i");
@@ -192,7 +198,8 @@ std::string ClusterProfilesCsv(const XperClusters& clusters, const std::vector<s
   return csv.Text();
 }
 
-Json ClustersJson(const XperClusters& clusters, const std::vector<std::string>& features,
+Json ClustersJson(const XperClusters& clusters, const std::vector<std::string>& columns,
+                  const std::vector<std::string>& features,
                   const std::string& label_name, const std::string& sample_name, const std::string& fixed) {
   Json j;
   j["sample"] = sample_name;
@@ -215,8 +222,8 @@ Json ClustersJson(const XperClusters& clusters, const std::vector<std::string>& 
     p[label_name + "_mean"] = prof.label_mean;
     p["silhouette"] = prof.silhouette;
     Json means, phis, medoid;
+    for (std::size_t f = 0; f < columns.size(); ++f) means[columns[f]] = prof.feature_means[f];
     for (std::size_t f = 0; f < features.size(); ++f) {
-      means[features[f]] = prof.feature_means[f];
       phis[features[f]] = prof.phi_means[f];
       medoid[features[f]] = clusters.medoid_phi[k * features.size() + f];
     }
@@ -371,6 +378,8 @@ Json XperResultJson(const XperReport& report) {
   result["n_rows"] = r.n_rows;
   result["comparator"] = XperComparatorName(r.comparator);
   result["permutation"] = r.permutation.empty() ? Json(nullptr) : Json(run.permutation);
+  result["players"] = PlayersJson(r.players, report.sample.feature_names());
+  result["input"] = InputJson(run.missing, run.dropped_rows, run.groups);
   result["data"] = run.data;
   result["label"] = report.sample.label_name();
   result["model"] = model;
@@ -401,7 +410,7 @@ Json XperResultJson(const XperReport& report) {
     result["overfit"] = overfit;
   }
   if (report.clusters != nullptr) {
-    Json clusters = ClustersJson(*report.clusters, r.features, report.sample.label_name(),
+    Json clusters = ClustersJson(*report.clusters, report.sample.feature_names(), r.features, report.sample.label_name(),
                                  run.have_train ? "train" : "test", run.fixed_clusters);
     if (report.refit != nullptr) clusters["refit"] = RefitJson(*report.refit);
     result["clusters"] = clusters;
@@ -436,7 +445,7 @@ void WriteXperFiles(OutputDir& out, const XperReport& report) {
         assignment.Row().Text("test").Count(i).Count(report.refit->test_labels[i]);
       out.Write("cluster_metrics.csv", ClusterMetricsCsv(*report.refit));
     }
-    out.Write("clusters.csv", ClusterProfilesCsv(clusters, r.features, label));
+    out.Write("clusters.csv", ClusterProfilesCsv(clusters, report.sample.feature_names(), r.features, label));
     out.Write("cluster_assignment.csv", assignment.Text());
     out.Write("silhouette.svg",
               SilhouetteSvg(clusters, run.have_train ? "the training sample" : "the sample"));

@@ -54,6 +54,10 @@ struct XperRun {
   bool overfit = false;     ///< show the training sample's decomposition next to the test's
   bool have_train = false;  ///< the model was trained on a training sample (clusters are of it)
   std::uint64_t seed = 0;
+  /** How missing cells were handled, rows dropped for them, the groups file (empty: none). */
+  std::string missing = "error";
+  std::size_t dropped_rows = 0;
+  std::string groups;
 };
 
 /** @brief The results one XPER run reports: the sample's decomposition and the optional parts. */
@@ -116,11 +120,13 @@ std::string ClusterPhiSvg(const XperClusters& clusters, const std::vector<std::s
 
 /** @brief One line per cluster: cluster, medoid_row, size, share, <label>_mean, silhouette,
  *  mean_<feature>..., mean_phi_<feature>..., mean_phi_i0, mean_G_i. */
-std::string ClusterProfilesCsv(const XperClusters& clusters, const std::vector<std::string>& features,
+std::string ClusterProfilesCsv(const XperClusters& clusters, const std::vector<std::string>& columns,
+                               const std::vector<std::string>& features,
                                const std::string& label_name);
 
 /** @brief The clusters block of result.json; `fixed` says how a fixed number of clusters is named. */
-Json ClustersJson(const XperClusters& clusters, const std::vector<std::string>& features,
+Json ClustersJson(const XperClusters& clusters, const std::vector<std::string>& columns,
+                  const std::vector<std::string>& features,
                   const std::string& label_name, const std::string& sample_name, const std::string& fixed);
 
 /** @brief metric, sample, one_model, per_cluster (the paper's comparison table). */
