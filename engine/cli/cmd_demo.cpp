@@ -11,7 +11,6 @@
 
 #include "commands.hpp"
 #include "games/additive_score_game.hpp"
-#include "models/least_squares/least_squares.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
 #include "perfshap/learner.hpp"
@@ -36,32 +35,49 @@ struct DemoOptions {
 void RunDemo(const DemoOptions& o) {
   const CommonOptions& c = o.common;
   PrepareOut(c);
-  const Dataset data = LoadDataOrProbitDesign(c, o.rows);
+  // The design: text columns one-hot, --missing, the players of --groups.
+  const Design design = LoadDesign(c, o.rows, "");
+  const Dataset& data = design.data;
+  const std::vector<Player>& players = design.players;
+  std::vector<std::string> player_names;
+  for (const Player& player : players) player_names.push_back(player.name);
   const auto t0 = std::chrono::steady_clock::now();
-  const std::size_t p = data.n_features();
+  const std::size_t p = players.size();
   if (static_cast<int>(p) > o.exact_limit)
     throw InvalidArgument(data.source() + " has " + std::to_string(p) + " features, above --exact-limit " +
                           std::to_string(o.exact_limit) + " (2^" + std::to_string(p) +
                           " coalitions); raise --exact-limit (at most 30) or select fewer columns");
 
   const Split split = HoldoutSplit(data.n_rows(), o.test_size, c.seed, data.label());
-  const std::vector<double> coef = detail::FitLeastSquares(data, split.train);
+  // The linear probability model: the linear learner (OLS) on the training rows; its raw-scale
+  // coefficients, intercept first (a GLM's additive terms at x = 1 are its slopes).
+  std::vector<double> coef(data.n_features() + 1);
+  {
+    const auto ols = MakeLearner("linear")->Train(data, split.train, std::span<const Player>(players));
+    const std::vector<double> ones(data.n_features(), 1.0);
+    Link link = Link::kIdentity;
+    if (!ols->AdditiveTerms(ones, 1, coef[0], std::span<double>(coef).subspan(1), link))
+      throw Error("demo: the linear model has no additive terms");
+  }
 
   // Test-row scores of the linear probability model; an excluded feature sits at its
   // training mean, so coalition S scores intercept + sum_{j in S} b_j (x_j - mean_j).
   const std::size_t m = split.test.size();
   std::vector<double> y(m), score(m, coef[0]), prob(m), yhat(m);
-  std::vector<std::vector<double>> contrib(p, std::vector<double>(m));
+  // A player's contribution is the sum of its columns' (one column: that column's).
+  std::vector<std::vector<double>> contrib(p, std::vector<double>(m, 0.0));
   double centred_intercept = coef[0];
-  for (std::size_t j = 0; j < p; ++j) {
-    const auto col = data.column(j);
-    double mean = 0;
-    for (std::size_t r : split.train) mean += col[r];
-    mean /= static_cast<double>(split.train.size());
-    centred_intercept += coef[j + 1] * mean;
-    for (std::size_t t = 0; t < m; ++t) {
-      contrib[j][t] = coef[j + 1] * (col[split.test[t]] - mean);
-      score[t] += coef[j + 1] * col[split.test[t]];
+  for (std::size_t i = 0; i < p; ++i) {
+    for (std::size_t j : players[i].columns) {
+      const auto col = data.column(j);
+      double mean = 0;
+      for (std::size_t r : split.train) mean += col[r];
+      mean /= static_cast<double>(split.train.size());
+      centred_intercept += coef[j + 1] * mean;
+      for (std::size_t t = 0; t < m; ++t) {
+        contrib[i][t] += coef[j + 1] * (col[split.test[t]] - mean);
+        score[t] += coef[j + 1] * col[split.test[t]];
+      }
     }
   }
   for (std::size_t t = 0; t < m; ++t) {
@@ -87,7 +103,7 @@ void RunDemo(const DemoOptions& o) {
                     {"mse", Mse(y, score)},
                     {"r2", R2(y, score)}};
 
-  detail::AdditiveScoreGame game(data.feature_names(), std::move(contrib), centred_intercept - 0.5, y);
+  detail::AdditiveScoreGame game(player_names, std::move(contrib), centred_intercept - 0.5, y);
   SolverOptions exact;
   exact.max_players = std::min(o.exact_limit, 30);
   exact.execution = MakeExecution(c, "coalitions");
@@ -98,10 +114,9 @@ void RunDemo(const DemoOptions& o) {
   // samples up to 3000 rows, the package's one-permutation comparator above).
   std::optional<XperResult> xper;
   try {
-    std::vector<std::size_t> all_columns(p);
-    std::iota(all_columns.begin(), all_columns.end(), std::size_t{0});
-    const auto probit = Train("probit", data, split.train, all_columns);
+    const auto probit = MakeLearner("probit")->Train(data, split.train, std::span<const Player>(players));
     XperOptions xo;
+    xo.players = players;
     xo.metric = "auc";
     xo.comparator = m <= 3000 ? XperComparator::kFull : XperComparator::kPermuted;
     xo.seed = c.seed;
@@ -118,6 +133,7 @@ void RunDemo(const DemoOptions& o) {
   try {
     RobustnessOptions ro;
     ro.learner = MakeLearner("gnb");
+    ro.players = players;
     ro.max_features = std::min(o.exact_limit, 20);
     ro.plan_name = "mc:20";
     ro.execution = MakeExecution(c, "robustness");
@@ -134,7 +150,12 @@ void RunDemo(const DemoOptions& o) {
   report.n_train = split.train.size();
   report.n_test = m;
   report.seed = c.seed;
-  report.features = data.feature_names();
+  report.features = player_names;
+  report.players = players;
+  report.column_names = data.feature_names();
+  report.missing = c.missing;
+  report.dropped_rows = data.dropped_rows();
+  report.groups = c.groups;
   report.coefficients = coef;
   report.values = &values;
   report.xper = xper ? &*xper : nullptr;

@@ -84,6 +84,8 @@ Json DemoResultJson(const DemoReport& d) {
   result["n_test"] = d.n_test;
   result["model"] = "linear_probability";
   result["coefficients"] = d.coefficients;
+  result["players"] = PlayersJson(d.players, d.column_names);
+  result["input"] = InputJson(d.missing, d.dropped_rows, d.groups);
   result["metrics"] = metrics;
   result["value"] = 0.5 + values.full[0];
   result["base"] = 0.5;

@@ -26,8 +26,13 @@ struct DemoReport {
   std::size_t n_rows = 0, n_features = 0, n_positive = 0;
   std::size_t n_train = 0, n_test = 0;  ///< the holdout split
   std::uint64_t seed = 0;
-  std::vector<std::string> features;
-  std::vector<double> coefficients;                     ///< the linear probability model: intercept first
+  std::vector<std::string> features;                    ///< the players' names
+  std::vector<Player> players;                          ///< the players and their columns
+  std::vector<std::string> column_names;                ///< the design's columns
+  std::string missing = "error";                        ///< how missing cells were handled
+  std::size_t dropped_rows = 0;                         ///< rows dropped for a missing cell
+  std::string groups;                                   ///< the groups file, if any
+  std::vector<double> coefficients;  ///< the linear probability model over the columns: intercept first
   std::vector<std::pair<std::string, double>> metrics;  ///< its test metrics, in order
   /** Exact Shapley values of (AUC - 0.5, accuracy) over the features. */
   const ShapleyValues* values = nullptr;
