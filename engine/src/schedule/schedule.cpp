@@ -268,24 +268,30 @@ void Schedule::RunPipeline(const PipelineStages& st) {
         fail(first);
         return;
       }
-      tbb::parallel_for(
-          tbb::blocked_range<std::size_t>(0, per_item, 1),
-          [&](const tbb::blocked_range<std::size_t>& r) {
-            ReleaseWarmUps();
-            void* mine = scratch.local().get();
-            for (std::size_t b = r.begin(); b != r.end(); ++b) {
-              if (skipped(first + b)) continue;
-              try {
-                ThrowIfCancelled();
-                st.block(item, b, slot, mine);
-                AddProgress(st.units_per_block);
-              } catch (...) {
-                failed[item].store(true);
-                fail(first + b);
-              }
-            }
-          },
-          tbb::simple_partitioner());
+      const auto run_blocks = [&](std::size_t begin, std::size_t end) {
+        ReleaseWarmUps();
+        void* mine = scratch.local().get();
+        for (std::size_t b = begin; b != end; ++b) {
+          if (skipped(first + b)) continue;
+          try {
+            ThrowIfCancelled();
+            st.block(item, b, slot, mine);
+            AddProgress(st.units_per_block);
+          } catch (...) {
+            failed[item].store(true);
+            fail(first + b);
+          }
+        }
+      };
+      // An item of one block (a split of few features) runs it here: a loop would only add a task.
+      if (per_item == 1) {
+        run_blocks(0, 1);
+      } else {
+        tbb::parallel_for(
+            tbb::blocked_range<std::size_t>(0, per_item, 1),
+            [&](const tbb::blocked_range<std::size_t>& r) { run_blocks(r.begin(), r.end()); },
+            tbb::simple_partitioner());
+      }
       // Every block is done (the loop's end orders their writes before the reduction).
       if (failed[item].load()) return;
       try {
