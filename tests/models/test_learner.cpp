@@ -316,7 +316,7 @@ TEST(LogisticLearner, WarmStartEqualsColdStart) {
 
 // What RetrainGame relies on for thread-count independence: after Reset() the results do not
 // depend on what the trainer fitted before.
-TEST(CoalitionTrainer, ResetForgetsHistoryBitwise) {
+TEST(CoalitionFitter, ResetForgetsHistoryBitwise) {
   const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   const auto split_ptr = testing::PrepareSplit("logistic", pima.data, Iota(8), pima.train, pima.test);
@@ -338,7 +338,7 @@ TEST(CoalitionTrainer, ResetForgetsHistoryBitwise) {
 
 // The coalition trainer's test scores equal those of the Model that Train() returns on the
 // coalition's columns, for every learner and several coalitions.
-TEST(CoalitionTrainer, EqualsTrainPerCoalition) {
+TEST(CoalitionFitter, EqualsTrainPerCoalition) {
   const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   for (const std::string kind :
@@ -399,7 +399,7 @@ TEST(CoalitionFitter, MakeModelPredictsTheTestRowsBitwise) {
 }
 
 // Train() honours the order of `columns`: a permuted column list gives the same predictions.
-TEST(CoalitionTrainer, TrainKeepsTheColumnOrder) {
+TEST(CoalitionFitter, TrainKeepsTheColumnOrder) {
   const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   for (const std::string kind : {"gnb", "logistic"}) {
@@ -466,7 +466,7 @@ TEST(LinearLearner, MatchesLstsqAndRidge) {
 }
 
 // Rows equal on the coalition's players score bitwise equally (ties matter to the AUC).
-TEST(CoalitionTrainer, RowsEqualOnTheCoalitionTie) {
+TEST(CoalitionFitter, RowsEqualOnTheCoalitionTie) {
   // 40 training rows from integer formulas (labels not separable), then two test rows equal
   // on a and b but not on c.
   std::vector<double> a, b, c, y;
@@ -551,7 +551,7 @@ TEST(Learner, BadInputGivesOneLineErrors) {
 }
 
 // The empty coalition fits the intercept / prior alone: a constant score.
-TEST(CoalitionTrainer, EmptyCoalitionIsConstant) {
+TEST(CoalitionFitter, EmptyCoalitionIsConstant) {
   const std::string path = testing::FixturePath("data/pima.csv");
   const PimaCase pima = LoadPima(path);
   double positives = 0.0;

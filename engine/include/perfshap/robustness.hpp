@@ -194,8 +194,10 @@ struct PERFSHAP_EXPORT RobustnessResult {
  *
  * Each split's training rows are used in the order given (it fixes the order of sums; splits
  * from split.hpp are sorted). The empty coalition is the random classifier: AUC 0.5, tpr = fpr,
- * precision = AUPRC = b (every curve payoff 0). The repetitions x coalition blocks run in one
- * parallel pass (ExactSolver::SolveBatch); results are bitwise identical for any thread count.
+ * precision = AUPRC = b (every curve payoff 0). The splits are solved together by the chosen
+ * solver (options.solver) as one task graph: a split is prepared while earlier splits'
+ * coalitions run, and each split's values reach the bands as it completes, in split order;
+ * results are bitwise identical for any thread count.
  *
  * @param data features and a 0/1 label (for every learner, linear included: the AUC needs
  *   classes; linear is then a linear probability model).
