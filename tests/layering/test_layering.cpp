@@ -85,8 +85,9 @@ TEST(Layering, PublicHeadersKeepGamesSolversAndLearnersApart) {
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
       std::smatch m;
-      if (std::regex_search(line, m, include))
+      if (std::regex_search(line, m, include)) {
         EXPECT_EQ(forbidden.count(m[1]), 0U) << "perfshap/" << header << ":" << number << " includes " << m[1];
+      }
     }
   }
 }
