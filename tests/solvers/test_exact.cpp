@@ -280,12 +280,12 @@ namespace {
 // Solvers are chosen by name; an unknown one is a one-line error listing the known ones.
 TEST(SolverRegistry, MakesTheExactSolverByName) {
   EXPECT_EQ(MakeSolver("exact")->name(), "exact");
-  EXPECT_EQ(SolverNames(), std::vector<std::string>{"exact"});
+  EXPECT_EQ(SolverNames().front(), "exact");
   try {
     MakeSolver("kernal");
     FAIL() << "expected InvalidArgument";
   } catch (const InvalidArgument& e) {
-    EXPECT_NE(std::string(e.what()).find("unknown solver 'kernal': choose one of exact"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("unknown solver 'kernal': choose one of exact, "), std::string::npos);
     EXPECT_EQ(e.options(), std::vector<std::string>{"solver"});
   }
   const auto g = testing::FunctionGame(5, 2, [](Coalition s, std::span<double> out) {

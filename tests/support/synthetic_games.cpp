@@ -2,6 +2,8 @@
 // Copyright 2026 The perfshap authors
 #include "support/synthetic_games.hpp"
 
+#include "perfshap/random.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -21,6 +23,62 @@ class FunctionWorker final : public GameWorker {
 }  // namespace
 
 std::unique_ptr<GameWorker> FunctionGame::MakeWorker() const { return std::make_unique<FunctionWorker>(fn_); }
+
+namespace {
+class DividendWorker final : public GameWorker {
+ public:
+  explicit DividendWorker(const DividendGame& g) : g_(g) {}
+  void Evaluate(Coalition s, std::span<double> out) override {
+    const std::uint64_t words[1] = {s};
+    EvaluateWide(WideCoalition{words}, out);
+  }
+  void EvaluateWide(WideCoalition s, std::span<double> out) override {
+    const int n = g_.n_players();
+    in_.resize(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) in_[static_cast<std::size_t>(i)] = s.contains(i) ? 1 : 0;
+    out[0] = g_.Value(in_);
+  }
+
+ private:
+  const DividendGame& g_;
+  std::vector<std::uint8_t> in_;
+};
+}  // namespace
+
+DividendGame DividendGame::Random(int n, unsigned seed) {
+  RandomStream rng(seed, 77);
+  std::vector<Term> terms;
+  for (int t = 0; t < 3 * n; ++t) {
+    Term term;
+    const int size = 1 + static_cast<int>(rng.Below(4));
+    while (static_cast<int>(term.players.size()) < std::min(size, n)) {
+      const int i = static_cast<int>(rng.Below(static_cast<std::uint64_t>(n)));
+      if (std::find(term.players.begin(), term.players.end(), i) == term.players.end()) term.players.push_back(i);
+    }
+    term.d = 2.0 * rng.Normal();
+    terms.push_back(std::move(term));
+  }
+  return DividendGame(n, std::move(terms));
+}
+
+std::unique_ptr<GameWorker> DividendGame::MakeWorker() const { return std::make_unique<DividendWorker>(*this); }
+
+double DividendGame::Value(std::span<const std::uint8_t> in) const {
+  double v = 0.0;
+  for (const Term& t : terms_) {
+    bool all = true;
+    for (int i : t.players) all = all && in[static_cast<std::size_t>(i)] != 0;
+    if (all) v += t.d;
+  }
+  return v;
+}
+
+std::vector<double> DividendGame::Shapley() const {
+  std::vector<double> phi(static_cast<std::size_t>(n_), 0.0);
+  for (const Term& t : terms_)
+    for (int i : t.players) phi[static_cast<std::size_t>(i)] += t.d / static_cast<double>(t.players.size());
+  return phi;
+}
 
 FunctionGame UnanimityGame(int n, Coalition t) {
   return FunctionGame(n, 1, [t](Coalition s, std::span<double> out) { out[0] = (s & t) == t ? 1.0 : 0.0; });

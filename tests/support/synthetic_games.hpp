@@ -2,7 +2,9 @@
 // Copyright 2026 The perfshap authors
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <span>
 #include <memory>
 #include <vector>
 
@@ -35,6 +37,34 @@ FunctionGame AdditiveGame(std::vector<double> a);
 FunctionGame MixedVectorGame(int n, std::size_t k, unsigned salt);
 /** @brief a * g1 + b * g2 (same n and k). */
 FunctionGame LinearCombination(const Game& g1, double a, const Game& g2, double b);
+
+/**
+ * @brief A game of any number of players given by its Harsanyi dividends (EvaluateWide too):
+ * v(S) = sum over the terms T that S holds of d_T, whose Shapley values are known in closed
+ * form: phi_i = sum over the terms holding i of d_T / |T|. Terms of one or two players alone
+ * would make antithetic permutation pairs exact; Random() mixes sizes 1 to 4.
+ */
+class DividendGame final : public Game {
+ public:
+  struct Term {
+    std::vector<int> players;
+    double d;
+  };
+  explicit DividendGame(int n, std::vector<Term> terms) : n_(n), terms_(std::move(terms)) {}
+  /** @brief n players, 3n terms of 1 to 4 players with normal dividends, drawn from (seed). */
+  static DividendGame Random(int n, unsigned seed);
+  int n_players() const override { return n_; }
+  std::size_t n_outputs() const override { return 1; }
+  std::unique_ptr<GameWorker> MakeWorker() const override;
+  /** @brief The closed-form Shapley values. */
+  std::vector<double> Shapley() const;
+  /** @brief v of the coalition whose members have in[i] != 0. */
+  double Value(std::span<const std::uint8_t> in) const;
+
+ private:
+  int n_;
+  std::vector<Term> terms_;
+};
 
 /** @brief Shapley values by enumerating all n! permutations (n <= 9): n x k row-major. */
 std::vector<double> BruteForcePermutationShapley(const Game& game);

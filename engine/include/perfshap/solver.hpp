@@ -38,6 +38,15 @@ struct PERFSHAP_EXPORT ShapleyValues {
   /** False when a sampled solver stopped on its budget or time limit before its convergence
    *  rule held; always true for an exact solver. */
   bool converged = true;
+  /** The convergence ratio max_j se_j / (max_j phi_j - min_j phi_j) of output 0 when the solver
+   *  stopped (0 for an exact solver). */
+  double convergence_ratio = 0.0;
+  /** Why a sampled solver stopped: "exact", "tolerance", "budget" or "time". */
+  std::string stopped_by = "exact";
+  /** With SolverOptions::keep_samples: every sampled coalition (CoalitionWords(n) words each,
+   *  row-major) and its values (k each, row-major), in the order drawn. */
+  std::vector<std::uint64_t> sample_coalitions;
+  std::vector<double> sample_values;
   /** When requested: v(S) for every coalition, 2^n x k row-major, row = bit mask of S. */
   std::vector<double> coalition_values;
   /** Wall time of the solve in seconds. */
@@ -50,12 +59,29 @@ struct PERFSHAP_EXPORT ShapleyValues {
   }
 };
 
+/** @brief Coalition evaluations per game a sampled solver spends at most when no budget is
+ *  given. */
+inline constexpr std::uint64_t kDefaultSampleBudget = 20000;
+
 /** @brief What every solver takes. */
 struct SolverOptions {
   /** Exact enumeration: refuse games with more players than this (2^n coalitions); 1..63. */
   int max_players = 30;
   /** Return v(S) for every coalition in ShapleyValues::coalition_values (exact only). */
   bool store_values = false;
+  /** Sampled solvers: coalition evaluations per game at most (0 = kDefaultSampleBudget);
+   *  "auto" solves exactly while 2^n fits it. */
+  std::uint64_t budget = 0;
+  /** Sampled solvers: stop once max_j se_j / (max_j phi_j - min_j phi_j) < tolerance, on the
+   *  game's output 0 (the AUC of a retraining game, the global value of XPER); in (0, 1). */
+  double tolerance = 0.01;
+  /** Sampled solvers: stop after this many seconds of a game (0 = no limit). The only rule
+   *  under which the result depends on the machine. */
+  double time_limit_seconds = 0.0;
+  /** Seed of the sampled solvers' random streams: game g of a batch draws from stream (seed, g). */
+  std::uint64_t seed = 0;
+  /** Sampled solvers: keep every sampled coalition and its values in the result. */
+  bool keep_samples = false;
   /** Threads, progress (units: coalitions), cancellation. Results do not depend on threads. */
   ExecutionOptions execution;
 };
@@ -128,7 +154,10 @@ class PERFSHAP_EXPORT ExactSolver final : public Solver {
 };
 
 /**
- * @brief The solver called `name` ("exact"; the sampled solvers come next).
+ * @brief The solver called `name`: "exact" (all 2^n coalitions), "permutation" (antithetic
+ * permutation sampling), "kernel" (paired kernel sampling with exact small and large layers,
+ * constrained weighted least squares), "auto" (exact while 2^n evaluations fit the budget, else
+ * kernel).
  * @throws InvalidArgument for an unknown name (listing the known ones) or bad options.
  */
 PERFSHAP_EXPORT std::unique_ptr<Solver> MakeSolver(const std::string& name, const SolverOptions& options = {});

@@ -268,6 +268,47 @@ void Schedule::RunPipeline(const PipelineStages& st) {
         fail(first);
         return;
       }
+      if (st.drive) {
+        // The item's driver runs its own passes; a pass's lowest failing block is rethrown.
+        const BlockLoop loop = [&](std::size_t n, std::uint64_t units,
+                                   const std::function<void(std::size_t, void*)>& body) {
+          std::vector<std::exception_ptr> pass_errors(n);
+          std::atomic<std::size_t> lowest{n};
+          const auto run_range = [&](std::size_t begin, std::size_t end) {
+            ReleaseWarmUps();
+            void* mine = scratch.local().get();
+            for (std::size_t b = begin; b != end; ++b) {
+              if (b > lowest.load(std::memory_order_relaxed) || skipped(first)) continue;
+              try {
+                ThrowIfCancelled();
+                body(b, mine);
+                AddProgress(units);
+              } catch (...) {
+                pass_errors[b] = std::current_exception();
+                std::size_t seen = lowest.load();
+                while (b < seen && !lowest.compare_exchange_weak(seen, b)) {
+                }
+              }
+            }
+          };
+          if (n == 1) {
+            run_range(0, 1);
+          } else if (n > 1) {
+            tbb::parallel_for(
+                tbb::blocked_range<std::size_t>(0, n, 1),
+                [&](const tbb::blocked_range<std::size_t>& r) { run_range(r.begin(), r.end()); },
+                tbb::simple_partitioner());
+          }
+          if (lowest.load() < n) std::rethrow_exception(pass_errors[lowest.load()]);
+        };
+        try {
+          st.drive(item, slot, loop);
+        } catch (...) {
+          failed[item].store(true);
+          fail(first);
+          return;
+        }
+      }
       const auto run_blocks = [&](std::size_t begin, std::size_t end) {
         ReleaseWarmUps();
         void* mine = scratch.local().get();
@@ -284,7 +325,9 @@ void Schedule::RunPipeline(const PipelineStages& st) {
         }
       };
       // An item of one block (a split of few features) runs it here: a loop would only add a task.
-      if (per_item == 1) {
+      if (st.drive) {
+        // driven above
+      } else if (per_item == 1) {
         run_blocks(0, 1);
       } else {
         tbb::parallel_for(

@@ -47,6 +47,15 @@ class PoolWarmUp {
 };
 
 /**
+ * @brief Runs body(block, scratch) for every block in [0, n) in parallel, with the running
+ * thread's scratch, counting `units` of progress per block; returns when all are done and
+ * rethrows the exception of the lowest failing block (the others are not run once a lower one
+ * failed). The cancellation flag is checked before each block.
+ */
+using BlockLoop = std::function<void(std::size_t n, std::uint64_t units,
+                                     const std::function<void(std::size_t block, void* scratch)>& body)>;
+
+/**
  * @brief The stages of a game pipeline (Schedule::RunPipeline): items (games) cut into a fixed
  * number of blocks each. Every callback may run on any thread; see RunPipeline for the order.
  */
@@ -66,6 +75,10 @@ struct PipelineStages {
   /** Once per item, after all its blocks, with the running thread's scratch: e.g. the item's
    *  reduction in block order. */
   std::function<void(std::size_t item, std::size_t slot, void* scratch)> reduce;
+  /** Instead of blocks_per_item blocks: the item's own driver, after prepare, which runs as many
+   *  parallel passes of blocks as it needs through `loop` (a sampled solver's rounds, each
+   *  deciding whether another is needed); a throw fails the item. blocks_per_item is then 1. */
+  std::function<void(std::size_t item, std::size_t slot, const BlockLoop& loop)> drive;
   /** Once per item, in item order (0, 1, ...), one call at a time: e.g. bands over the games. */
   std::function<void(std::size_t item, std::size_t slot)> deliver;
   std::function<std::shared_ptr<void>()> make_scratch;

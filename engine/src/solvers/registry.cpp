@@ -10,6 +10,9 @@
 
 namespace perfshap {
 
+// Defined in their files.
+std::unique_ptr<Solver> MakePermutationSolver(const SolverOptions& options);  // solvers/permutation.cpp
+
 namespace {
 
 struct SolverEntry {
@@ -24,6 +27,7 @@ constexpr SolverEntry kSolvers[] = {
        static_cast<SolverOptions&>(exact) = options;
        return std::make_unique<ExactSolver>(exact);
      }},
+    {"permutation", MakePermutationSolver},
 };
 
 }  // namespace

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "solvers/sampling.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <mutex>
+
+#include "perfshap/error.hpp"
+
+namespace perfshap::detail {
+
+std::uint64_t SampleBudget(const SolverOptions& options) noexcept {
+  return options.budget > 0 ? options.budget : kDefaultSampleBudget;
+}
+
+void CheckSampledOptions(const SolverOptions& options, const std::string& solver, int n, std::uint64_t min_budget) {
+  PERFSHAP_CHECK(n >= 2, solver + " sampling needs at least 2 players; solve 1 player exactly", {"solver"});
+  PERFSHAP_CHECK(options.tolerance > 0.0 && options.tolerance < 1.0,
+                 "the tolerance must lie in (0, 1) (the largest standard error as a share of the range of the "
+                 "values, e.g. 0.01), got " +
+                     std::to_string(options.tolerance),
+                 {"tolerance"});
+  PERFSHAP_CHECK(std::isfinite(options.time_limit_seconds) && options.time_limit_seconds >= 0.0,
+                 "the time limit must be a number of seconds >= 0 (0: none)", {"time_limit_seconds"});
+  const std::uint64_t budget = SampleBudget(options);
+  if (budget < min_budget)
+    throw InvalidArgument("a budget of " + std::to_string(budget) + " coalition evaluations is too small for " +
+                              solver + " sampling of " + std::to_string(n) + " players: it needs at least " +
+                              std::to_string(min_budget) + "; raise the budget",
+                          {"budget"});
+}
+
+void VectorMoments::Reset(std::size_t d) {
+  count_ = 0;
+  mean_.assign(d, 0.0);
+  m2_.assign(d, 0.0);
+}
+
+void VectorMoments::Add(const double* x) {
+  ++count_;
+  const double inv = 1.0 / static_cast<double>(count_);
+  for (std::size_t j = 0; j < mean_.size(); ++j) {
+    const double delta = x[j] - mean_[j];
+    mean_[j] += delta * inv;
+    m2_[j] += delta * (x[j] - mean_[j]);
+  }
+}
+
+void VectorMoments::Merge(const VectorMoments& other) {
+  if (other.count_ == 0) return;
+  if (count_ == 0) {
+    *this = other;
+    return;
+  }
+  const double na = static_cast<double>(count_);
+  const double nb = static_cast<double>(other.count_);
+  const double n = na + nb;
+  for (std::size_t j = 0; j < mean_.size(); ++j) {
+    const double delta = other.mean_[j] - mean_[j];
+    mean_[j] += delta * (nb / n);
+    m2_[j] += other.m2_[j] + delta * delta * (na * nb / n);
+  }
+  count_ += other.count_;
+}
+
+void VectorMoments::StandardErrors(std::span<double> out) const {
+  const double c = static_cast<double>(count_);
+  for (std::size_t j = 0; j < mean_.size(); ++j)
+    out[j] = count_ >= 2 ? std::sqrt(std::max(0.0, m2_[j]) / (c - 1.0) / c) : 0.0;
+}
+
+double ConvergenceRatio(std::span<const double> phi, std::span<const double> se, int n, std::size_t k) {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -lo;
+  double worst = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const std::size_t at = static_cast<std::size_t>(i) * k;
+    lo = std::min(lo, phi[at]);
+    hi = std::max(hi, phi[at]);
+    worst = std::max(worst, se[at]);
+  }
+  if (worst == 0.0) return 0.0;
+  const double range = hi - lo;
+  return range > 0.0 ? worst / range : std::numeric_limits<double>::infinity();
+}
+
+void ProjectEfficiency(std::span<double> phi, int n, std::size_t k, std::span<const double> base,
+                       std::span<const double> full) {
+  for (std::size_t j = 0; j < k; ++j) {
+    double sum = 0.0;
+    for (int i = 0; i < n; ++i) sum += phi[static_cast<std::size_t>(i) * k + j];
+    const double shift = ((full[j] - base[j]) - sum) / static_cast<double>(n);
+    for (int i = 0; i < n; ++i) phi[static_cast<std::size_t>(i) * k + j] += shift;
+  }
+}
+
+void EvaluateWords(GameWorker& worker, int n, std::span<const std::uint64_t> words, std::span<double> out) {
+  if (n <= 64) {
+    worker.Evaluate(words[0], out);
+  } else {
+    worker.EvaluateWide(WideCoalition{words}, out);
+  }
+}
+
+StopRule::StopRule(const SolverOptions& options, std::uint64_t budget)
+    : budget_(budget),
+      tolerance_(options.tolerance),
+      time_limit_(options.time_limit_seconds),
+      start_(std::chrono::steady_clock::now()) {}
+
+std::string StopRule::Check(std::uint64_t used, double ratio) const {
+  if (ratio < tolerance_) return "tolerance";
+  if (used >= budget_) return "budget";
+  if (time_limit_ > 0.0 &&
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >= time_limit_)
+    return "time";
+  return "";
+}
+
+std::uint64_t StopRule::Forecast(std::uint64_t used, double ratio) const {
+  if (!(ratio < std::numeric_limits<double>::infinity())) return budget_;
+  const double need = static_cast<double>(used) * (ratio / tolerance_) * (ratio / tolerance_);
+  return std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::min(need, 1e18)), used, budget_);
+}
+
+void SolveSampledBatch(std::span<const Game* const> games, const Solver::GameSink& sink, const SolverOptions& options,
+                       const std::function<std::shared_ptr<void>()>& make_scratch,
+                       const std::function<ShapleyValues(std::size_t g, const Game& game, const BlockLoop& loop,
+                                                         Schedule& schedule)>& run_game) {
+  const auto t0 = std::chrono::steady_clock::now();
+  PERFSHAP_CHECK(!games.empty(), "no games to solve");
+  const int n = games[0]->n_players();
+  const std::size_t k = games[0]->n_outputs();
+  for (const Game* g : games)
+    PERFSHAP_CHECK(g->n_players() == n && g->n_outputs() == k, "every game of a batch needs the same players and outputs");
+  Schedule schedule(options.execution);
+  schedule.SetProgressTotal(SampleBudget(options) * games.size());
+  std::vector<ShapleyValues> results(std::min(games.size(), schedule.max_in_flight()));
+  PipelineStages stages;
+  stages.n_items = games.size();
+  stages.blocks_per_item = 1;
+  stages.make_scratch = make_scratch;
+  stages.prepare = [&](std::size_t g, std::size_t) { games[g]->Prepare(); };
+  stages.drive = [&](std::size_t g, std::size_t slot, const BlockLoop& loop) {
+    results[slot] = run_game(g, *games[g], loop, schedule);
+  };
+  stages.deliver = [&](std::size_t g, std::size_t slot) {
+    results[slot].elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    sink(g, std::move(results[slot]));
+  };
+  schedule.RunPipeline(stages);
+  schedule.FinishProgress();
+}
+
+}  // namespace perfshap::detail

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// What the sampled solvers share: the checks of their options, running moments of vectors
+// merged in a fixed order, the one convergence rule, the exact projection onto efficiency,
+// coalitions of any width, and the batch driver that runs each game's rounds as a pipeline item.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "perfshap/game.hpp"
+#include "perfshap/solver.hpp"
+#include "schedule/schedule.hpp"
+
+namespace perfshap::detail {
+
+/** @brief The sampled solvers' budget: options.budget, or kDefaultSampleBudget. */
+std::uint64_t SampleBudget(const SolverOptions& options) noexcept;
+
+/** @brief Checks a sampled solver's options and game size. @throws InvalidArgument naming the
+ *  option (tolerance outside (0, 1), a negative time limit, a budget below `min_budget`). */
+void CheckSampledOptions(const SolverOptions& options, const std::string& solver, int n, std::uint64_t min_budget);
+
+/**
+ * @brief Running mean and sum of squared deviations of d-vectors (Welford), merged with another
+ * in a fixed order (Chan, Golub and LeVeque), so partial moments of blocks reduced in block order
+ * give the same bits for any thread count.
+ */
+class VectorMoments {
+ public:
+  void Reset(std::size_t d);
+  void Add(const double* x);
+  void Merge(const VectorMoments& other);
+  std::uint64_t count() const noexcept { return count_; }
+  const std::vector<double>& mean() const noexcept { return mean_; }
+  /** @brief out[j] = sqrt(m2_j / (count - 1) / count): the standard error of the mean (0 with
+   *  fewer than 2 samples). */
+  void StandardErrors(std::span<double> out) const;
+
+ private:
+  std::uint64_t count_ = 0;
+  std::vector<double> mean_;
+  std::vector<double> m2_;
+};
+
+/**
+ * @brief The convergence rule's ratio on output 0: max_j se_j / (max_j phi_j - min_j phi_j)
+ * over the players (phi and se are n x k row-major). 0 when every se is 0; infinite when the
+ * values are all equal but some se is not 0.
+ */
+double ConvergenceRatio(std::span<const double> phi, std::span<const double> se, int n, std::size_t k);
+
+/** @brief Shifts every player's value of output j by (full_j - base_j - sum_i phi_ij) / n, so
+ *  that efficiency holds exactly (to the last rounding) for every output. */
+void ProjectEfficiency(std::span<double> phi, int n, std::size_t k, std::span<const double> base,
+                       std::span<const double> full);
+
+/** @brief v(coalition) through the worker: a mask for n <= 64, else EvaluateWide. */
+void EvaluateWords(GameWorker& worker, int n, std::span<const std::uint64_t> words, std::span<double> out);
+
+/** @brief When a game's sampling stops: the budget, the tolerance, the time limit. */
+class StopRule {
+ public:
+  StopRule(const SolverOptions& options, std::uint64_t budget);
+  /** @brief "" to go on, or why to stop ("tolerance", "budget", "time") after `used`
+   *  evaluations with convergence ratio `ratio`. */
+  std::string Check(std::uint64_t used, double ratio) const;
+  /** @brief How many evaluations the rule forecasts it will have taken in all: used x
+   *  (ratio / tolerance)^2 (SAGE's forecast), within the budget. */
+  std::uint64_t Forecast(std::uint64_t used, double ratio) const;
+  std::uint64_t budget() const noexcept { return budget_; }
+
+ private:
+  std::uint64_t budget_;
+  double tolerance_;
+  double time_limit_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+/** @brief What a sampled solver's game driver hands back; the batch driver adds the rest. */
+struct SampledGame {
+  ShapleyValues values;
+};
+
+/**
+ * @brief Runs a sampled solver over a batch: each game is a pipeline item whose driver
+ * `run_game(g, game, loop, slot)` runs its rounds of parallel blocks (loop) and returns its
+ * values; games are handed to the sink in order. Per-thread scratch comes from make_scratch.
+ * Progress counts evaluations; its total is each game's forecast, updated by `progress_total`.
+ */
+void SolveSampledBatch(std::span<const Game* const> games, const Solver::GameSink& sink,
+                       const SolverOptions& options,
+                       const std::function<std::shared_ptr<void>()>& make_scratch,
+                       const std::function<ShapleyValues(std::size_t g, const Game& game, const BlockLoop& loop,
+                                                         Schedule& schedule)>& run_game);
+
+}  // namespace perfshap::detail
