@@ -12,6 +12,7 @@ namespace perfshap {
 
 // Defined in their files.
 std::unique_ptr<Solver> MakePermutationSolver(const SolverOptions& options);  // solvers/permutation.cpp
+std::unique_ptr<Solver> MakeKernelSolver(const SolverOptions& options);       // solvers/kernel.cpp
 
 namespace {
 
@@ -28,6 +29,7 @@ constexpr SolverEntry kSolvers[] = {
        return std::make_unique<ExactSolver>(exact);
      }},
     {"permutation", MakePermutationSolver},
+    {"kernel", MakeKernelSolver},
 };
 
 }  // namespace

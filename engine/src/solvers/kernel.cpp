@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// "kernel": Shapley values as the solution of KernelSHAP's weighted least squares, with
+//   - complete size layers first: the coalitions of size s and n - s are all evaluated while the
+//     two layers fit the budget, smallest sizes first (as shap's KernelExplainer);
+//   - the other layers sampled by size, paired (a coalition and its complement) and without
+//     replacement within a layer, the same number of pairs from every sampled layer pair (the
+//     leverage scores of the Shapley regression are equal across sizes, Musco & Witter 2025;
+//     stratifying by size removes the variance of the layer counts): a cycle is one pair from
+//     each, and a sampled coalition of layer s weighs M_s / m_s, where M_s = (n - 1) / (s (n - s))
+//     is the layer's kernel mass and m_s its number of samples, so every layer keeps its mass;
+//   - the constrained solution phi = argmin sum_S w_S (v(S) - v(empty) - sum_{i in S} phi_i)^2
+//     subject to sum_i phi_i = v(N) - v(empty) (Eigen LDLT of the n x n normal matrix and its
+//     bordering);
+//   - standard errors from B independent batches of cycles (cycle t goes to batch t mod B): each
+//     batch with the complete layers gives an estimate; se = their standard deviation / sqrt(B)
+//     (the pooled estimate is, to first order, the mean of the batch estimates), scaled by
+//     t_{B-1, 0.975} / z_{0.975} so that phi +- 1.96 se is a 95% interval for B - 1 degrees of
+//     freedom. The coverage test checks this. With every layer complete the values are exact and
+//     se is 0.
+// Rounds of cycles run until the convergence rule holds or the budget is spent. Each batch is one
+// block of a round, accumulated in its cycle order, so results do not depend on the threads.
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "perfshap/error.hpp"
+#include "perfshap/random.hpp"
+#include "perfshap/solver.hpp"
+#include "solvers/sampling.hpp"
+
+namespace perfshap {
+namespace detail {
+namespace {
+
+using Matrix = Eigen::MatrixXd;
+
+// ln C(n, s), for comparing layer sizes with the budget at any n.
+double LogBinomial(int n, int s) {
+  return std::lgamma(n + 1.0) - std::lgamma(s + 1.0) - std::lgamma(n - s + 1.0);
+}
+
+// One layer pair: sizes s and n - s (one layer when s = n - s).
+struct LayerPair {
+  int s = 0;
+  bool middle = false;     // s == n - s
+  bool complete = false;   // every coalition of both sizes evaluated
+  double mass_small = 0.0;  // M_s
+  double mass_large = 0.0;  // M_{n-s}
+};
+
+// The normal equations' pieces of a set of weighted rows: G = sum w a a^T, R = sum w a y^T.
+struct NormalSums {
+  Matrix g;
+  Matrix r;
+  void Reset(int n, std::size_t k) {
+    g.setZero(n, n);
+    r.setZero(n, static_cast<Eigen::Index>(k));
+  }
+  // Adds w a a^T and w a y^T for the coalition whose members are `members`.
+  void Add(std::span<const int> members, double w, const double* y, std::size_t k) {
+    for (int a : members) {
+      for (int b : members) g(a, b) += w;
+      for (std::size_t j = 0; j < k; ++j) r(a, static_cast<Eigen::Index>(j)) += w * y[j];
+    }
+  }
+};
+
+// The normal equations' pieces of complement pairs (S, N \ S) of equal weight w, from the
+// smaller side a alone: w (a a^T + (1 - a)(1 - a)^T) = w (2 a a^T - a 1^T - 1 a^T + 1 1^T) and
+// w (a y_S^T + (1 - a) y_c^T) = w a (y_S - y_c)^T + 1 (w y_c)^T, so a pair costs |S|^2 / 2 for
+// the smaller |S| <= n / 2, not |S|^2 + |N \ S|^2.
+struct PairSums {
+  Matrix aa;     // sum w a a^T, lower triangle
+  Eigen::VectorXd a;  // sum w a
+  double w = 0.0;     // sum w
+  Matrix ry;     // sum w a (y_S - y_c)^T
+  Eigen::VectorXd yc;  // sum w y_c
+  void Reset(int n, std::size_t k) {
+    aa.setZero(n, n);
+    a.setZero(n);
+    w = 0.0;
+    ry.setZero(n, static_cast<Eigen::Index>(k));
+    yc.setZero(static_cast<Eigen::Index>(k));
+  }
+  void Add(std::span<const int> small, double weight, const double* y_small, const double* y_large, std::size_t k) {
+    // The lower triangle, column by column (members increase, so small[p] >= small[q]).
+    for (std::size_t q = 0; q < small.size(); ++q) {
+      double* column = aa.data() + static_cast<Eigen::Index>(small[q]) * aa.rows();
+      for (std::size_t p = q; p < small.size(); ++p) column[small[p]] += weight;
+    }
+    for (int i : small) {
+      a(i) += weight;
+      for (std::size_t j = 0; j < k; ++j) ry(i, static_cast<Eigen::Index>(j)) += weight * (y_small[j] - y_large[j]);
+    }
+    w += weight;
+    for (std::size_t j = 0; j < k; ++j) yc(static_cast<Eigen::Index>(j)) += weight * y_large[j];
+  }
+  void AddTo(PairSums& total) const {
+    total.aa += aa;
+    total.a += a;
+    total.w += w;
+    total.ry += ry;
+    total.yc += yc;
+  }
+  // G and R of the pairs, divided by `count`.
+  void Expand(double count, Matrix& g, Matrix& r) const {
+    const Eigen::Index n = aa.rows();
+    Matrix full = aa.selfadjointView<Eigen::Lower>();
+    g = (2.0 * full - a * Eigen::RowVectorXd::Ones(n) - Eigen::VectorXd::Ones(n) * a.transpose()).array() + w;
+    g /= count;
+    r = (ry + Eigen::VectorXd::Ones(n) * yc.transpose()) / count;
+  }
+};
+
+// phi (n x k row-major) of the constrained least squares with normal matrix g, right-hand sides r
+// and sums delta.
+void SolveConstrained(const Matrix& g, const Matrix& r, std::span<const double> delta, std::span<double> phi) {
+  const Eigen::Index n = g.rows();
+  const Eigen::Index k = r.cols();
+  Eigen::LDLT<Matrix> ldlt(g);
+  bool ok = ldlt.info() == Eigen::Success && ldlt.isPositive();
+  if (ok) {
+    const auto d = ldlt.vectorD();
+    ok = d.minCoeff() > 1e-13 * std::max(1e-300, d.maxCoeff());
+  }
+  if (!ok) {
+    // Too few rows to fix every direction (a small budget): a tiny ridge makes the system
+    // definite without moving the well-determined directions.
+    Matrix reg = g;
+    reg.diagonal().array() += 1e-10 * std::max(1e-300, g.diagonal().mean());
+    ldlt.compute(reg);
+  }
+  Matrix rhs(n, k + 1);
+  rhs.leftCols(k) = r;
+  rhs.col(k).setOnes();
+  const Matrix x = ldlt.solve(rhs);
+  const double ones_g = x.col(k).sum();
+  for (Eigen::Index j = 0; j < k; ++j) {
+    const double excess = x.col(j).sum() - delta[static_cast<std::size_t>(j)];
+    for (Eigen::Index i = 0; i < n; ++i)
+      phi[static_cast<std::size_t>(i * k + j)] = x(i, j) - x(i, k) * excess / ones_g;
+  }
+}
+
+struct KernelScratch {
+  std::unique_ptr<GameWorker> worker;
+  const Game* game = nullptr;
+  std::vector<double> value;
+  std::vector<int> members;
+};
+
+class KernelSolver final : public Solver {
+ public:
+  explicit KernelSolver(SolverOptions options) : options_(std::move(options)) {}
+  const std::string& name() const noexcept override {
+    static const std::string kName = "kernel";
+    return kName;
+  }
+  void SolveBatch(std::span<const Game* const> games, const GameSink& sink) const override {
+    PERFSHAP_CHECK(!games.empty(), "KernelSolver: no games to solve");
+    const int n = games[0]->n_players();
+    CheckSampledOptions(options_, "kernel", n, static_cast<std::uint64_t>(n) + 2);
+    SolveSampledBatch(
+        games, sink, options_, [] { return std::make_shared<KernelScratch>(); },
+        [&](std::size_t g, const Game& game, const BlockLoop& loop, Schedule& schedule) {
+          return SolveGame(g, game, loop, schedule);
+        });
+  }
+
+ private:
+  ShapleyValues SolveGame(std::size_t g, const Game& game, const BlockLoop& loop, Schedule& schedule) const;
+  SolverOptions options_;
+};
+
+// Batches of cycles: as many as 64 MB of normal matrices allow, at most 64, and at most an eighth
+// of the cycles the budget leaves: a batch's estimate from fewer cycles leans on the complete
+// layers and spreads less than it should (the standard error then falls short, by about 15% at
+// two cycles a batch); with fewer than 16 cycles affordable, half of them, and one when only one
+// is (no standard error then).
+int BatchCount(int n, double cycles_affordable) {
+  const double per = static_cast<double>(n) * static_cast<double>(n);
+  const double by_budget = cycles_affordable >= 16.0 ? std::floor(cycles_affordable / 8.0)
+                           : cycles_affordable >= 2.0 ? std::max(2.0, std::floor(cycles_affordable / 2.0))
+                                                      : 1.0;
+  return static_cast<int>(std::clamp(std::min(8.0e6 / per, by_budget), 1.0, 64.0));
+}
+
+// The 0.975 quantile of Student's t with d degrees of freedom (the Cornish-Fisher expansion
+// about the normal's 1.959964; within 1e-3 for d >= 3), so that the batches' standard error,
+// scaled by t / z, makes phi +- 1.96 se a 95% interval.
+double StudentT975(double d) {
+  const double z = 1.959963984540054;
+  const double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
+  return z + (z3 + z) / (4 * d) + (5 * z5 + 16 * z3 + 3 * z) / (96 * d * d) +
+         (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * d * d * d);
+}
+
+// Binds the thread's worker to `game`.
+void Bind(KernelScratch& s, const Game& game, int n) {
+  if (!s.worker || s.game != &game) {
+    s.worker = s.worker ? game.MakeWorkerFrom(std::move(s.worker)) : game.MakeWorker();
+    s.game = &game;
+  }
+  s.value.resize(game.n_outputs());
+  s.members.reserve(static_cast<std::size_t>(n));
+}
+
+// Members of a coalition of words.
+void MembersOf(std::span<const std::uint64_t> words, int n, std::vector<int>& members) {
+  members.clear();
+  for (int i = 0; i < n; ++i)
+    if ((words[static_cast<std::size_t>(i) / 64] >> (i % 64)) & 1U) members.push_back(i);
+}
+
+ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const BlockLoop& loop,
+                                      Schedule& schedule) const {
+  const int n = game.n_players();
+  const std::size_t k = game.n_outputs();
+  const std::size_t nw = CoalitionWords(n);
+  const StopRule rule(options_, SampleBudget(options_));
+  RandomStream rng(RandomStream(options_.seed, g)(), 0x4B45524EULL);  // "KERN"
+
+  ShapleyValues out;
+  out.players = game.player_names();
+  out.n_players = n;
+  out.n_outputs = k;
+  out.base.assign(k, 0.0);
+  out.full.assign(k, 0.0);
+  loop(2, 1, [&](std::size_t b, void*) {
+    auto worker = game.MakeWorker();
+    worker->Reset();
+    std::vector<std::uint64_t> words(nw, 0);
+    if (b == 1)
+      for (int i = 0; i < n; ++i) words[static_cast<std::size_t>(i) / 64] |= std::uint64_t{1} << (i % 64);
+    EvaluateWords(*worker, n, words, b == 0 ? out.base : out.full);
+  });
+  std::uint64_t used = 2;
+  std::vector<double> delta(k);
+  for (std::size_t j = 0; j < k; ++j) delta[j] = out.full[j] - out.base[j];
+
+  // The layers: complete while both fit what is left of the budget, smallest sizes first.
+  std::vector<LayerPair> layers;
+  double left = static_cast<double>(rule.budget() - used);
+  bool completing = true;
+  for (int s = 1; 2 * s <= n; ++s) {
+    LayerPair p;
+    p.s = s;
+    p.middle = 2 * s == n;
+    p.mass_small = static_cast<double>(n - 1) / (static_cast<double>(s) * (n - s));
+    p.mass_large = p.mass_small;
+    const double size = std::exp(LogBinomial(n, s)) * (p.middle ? 1.0 : 2.0);
+    if (completing && size <= left) {
+      p.complete = true;
+      left -= size;
+    } else {
+      completing = false;
+    }
+    layers.push_back(p);
+  }
+
+  // Complete layers: every coalition of size s (and its complement), in lexicographic order,
+  // weighted M_s / C(n, s), cut into blocks of whole coalitions.
+  NormalSums complete;
+  complete.Reset(n, k);
+  {
+    std::vector<std::vector<std::uint64_t>> list;  // coalitions of the complete layers, in order
+    std::vector<double> weights;
+    for (const LayerPair& p : layers) {
+      if (!p.complete) continue;
+      const double count = std::exp(LogBinomial(n, p.s));
+      const double w = p.mass_small / std::round(count);
+      std::vector<int> idx(static_cast<std::size_t>(p.s));
+      for (int t = 0; t < p.s; ++t) idx[static_cast<std::size_t>(t)] = t;
+      for (;;) {
+        std::vector<std::uint64_t> words(nw, 0);
+        for (int i : idx) words[static_cast<std::size_t>(i) / 64] |= std::uint64_t{1} << (i % 64);
+        list.push_back(words);
+        weights.push_back(w);
+        if (!p.middle) {
+          for (std::size_t t = 0; t < nw; ++t) words[t] = ~words[t];
+          if (n % 64 != 0) words[nw - 1] &= (std::uint64_t{1} << (n % 64)) - 1;
+          list.push_back(words);
+          weights.push_back(w);
+        }
+        int t = p.s - 1;
+        while (t >= 0 && idx[static_cast<std::size_t>(t)] == n - p.s + t) --t;
+        if (t < 0) break;
+        ++idx[static_cast<std::size_t>(t)];
+        for (int u = t + 1; u < p.s; ++u) idx[static_cast<std::size_t>(u)] = idx[static_cast<std::size_t>(u - 1)] + 1;
+      }
+    }
+    const std::size_t n_blocks = std::min<std::size_t>(16, std::max<std::size_t>(1, list.size() / 256));
+    std::vector<NormalSums> partial(n_blocks);
+    loop(n_blocks, 0, [&](std::size_t b, void* raw) {
+      auto& s = *static_cast<KernelScratch*>(raw);
+      Bind(s, game, n);
+      s.worker->Reset();
+      partial[b].Reset(n, k);
+      const std::size_t first = list.size() * b / n_blocks;
+      const std::size_t last = list.size() * (b + 1) / n_blocks;
+      for (std::size_t c = first; c < last; ++c) {
+        EvaluateWords(*s.worker, n, list[c], s.value);
+        for (std::size_t j = 0; j < k; ++j) s.value[j] -= out.base[j];
+        MembersOf(list[c], n, s.members);
+        partial[b].Add(s.members, weights[c], s.value.data(), k);
+      }
+      schedule.AddProgress(last - first);
+    });
+    for (const NormalSums& p : partial) {
+      complete.g += p.g;
+      complete.r += p.r;
+    }
+    used += list.size();
+  }
+
+  std::vector<const LayerPair*> sampled;
+  for (const LayerPair& p : layers)
+    if (!p.complete) sampled.push_back(&p);
+  out.phi.assign(static_cast<std::size_t>(n) * k, 0.0);
+  out.phi_se.assign(static_cast<std::size_t>(n) * k, 0.0);
+  if (sampled.empty()) {
+    // Every coalition evaluated: the exact values.
+    SolveConstrained(complete.g, complete.r, delta, out.phi);
+    ProjectEfficiency(out.phi, n, k, out.base, out.full);
+    out.n_evaluations = used;
+    out.stopped_by = "exact";
+    out.converged = true;
+    return out;
+  }
+
+  // Sampled layers, by cycles; cycle t goes to batch t mod B, each batch a block of a round.
+  const std::uint64_t per_cycle = 2 * static_cast<std::uint64_t>(sampled.size());
+  const int batches = BatchCount(n, static_cast<double>(rule.budget() - used) / static_cast<double>(per_cycle));
+  std::vector<PairSums> batch(static_cast<std::size_t>(batches));
+  for (PairSums& b : batch) b.Reset(n, k);
+  std::vector<std::unordered_set<std::uint64_t>> drawn(sampled.size());
+  std::vector<int> pool(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) pool[static_cast<std::size_t>(i)] = i;
+  // A coalition of size s, not drawn before in its layer (its words' hash stands for it).
+  const auto draw = [&](std::size_t layer, std::vector<std::uint64_t>& words) {
+    const int s = sampled[layer]->s;
+    for (int attempt = 0;; ++attempt) {
+      std::fill(words.begin(), words.end(), 0);
+      for (int t = 0; t < s; ++t) {
+        const std::size_t pick = static_cast<std::size_t>(t) + rng.Below(static_cast<std::uint64_t>(n - t));
+        std::swap(pool[static_cast<std::size_t>(t)], pool[pick]);
+        const int i = pool[static_cast<std::size_t>(t)];
+        words[static_cast<std::size_t>(i) / 64] |= std::uint64_t{1} << (i % 64);
+      }
+      std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+      for (std::uint64_t w : words) h = (h ^ w) * 0xBF58476D1CE4E5B9ULL + (h >> 29);
+      if (drawn[layer].insert(h).second || attempt >= 64) return;  // a full layer repeats
+    }
+  };
+
+  std::uint64_t cycles = 0;  // per batch
+  std::uint64_t planned = std::min(rule.budget(), used + 4 * static_cast<std::uint64_t>(batches) * per_cycle);
+  std::vector<double> estimate(static_cast<std::size_t>(n) * k);
+  const double t_over_z = batches >= 2 ? StudentT975(batches - 1.0) / 1.959963984540054 : 1.0;
+  std::vector<std::vector<double>> batch_phi(static_cast<std::size_t>(batches), estimate);
+  double ratio = std::numeric_limits<double>::infinity();
+  for (;;) {
+    const std::uint64_t per_round = static_cast<std::uint64_t>(batches) * per_cycle;
+    std::uint64_t round_cycles = used + per_round <= planned ? (planned - used) / per_round : 0;
+    if (cycles == 0) round_cycles = std::max<std::uint64_t>(round_cycles, 1);
+    if (round_cycles == 0 || used + round_cycles * per_round > rule.budget()) {
+      if (cycles > 0) break;
+      round_cycles = 1;  // the first cycle of every batch, whatever the budget left
+    }
+    // Draw the round's coalitions in order (sequential: the without-replacement sets).
+    std::vector<std::vector<std::uint64_t>> coalitions;  // [batch][cycle][layer] small side
+    coalitions.reserve(static_cast<std::size_t>(batches * round_cycles * sampled.size()));
+    std::vector<std::uint64_t> words(nw);
+    for (std::uint64_t c = 0; c < round_cycles; ++c)
+      for (int b = 0; b < batches; ++b)
+        for (std::size_t l = 0; l < sampled.size(); ++l) {
+          draw(l, words);
+          coalitions.push_back(words);
+        }
+    loop(static_cast<std::size_t>(batches), 0, [&](std::size_t b, void* raw) {
+      auto& s = *static_cast<KernelScratch*>(raw);
+      Bind(s, game, n);
+      s.worker->Reset();
+      std::vector<std::uint64_t> other(nw);
+      std::vector<double> y_small(k);
+      for (std::uint64_t c = 0; c < round_cycles; ++c)
+        for (std::size_t l = 0; l < sampled.size(); ++l) {
+          const auto& small = coalitions[(static_cast<std::size_t>(c) * batches + b) * sampled.size() + l];
+          for (std::size_t t = 0; t < nw; ++t) other[t] = ~small[t];
+          if (n % 64 != 0) other[nw - 1] &= (std::uint64_t{1} << (n % 64)) - 1;
+          EvaluateWords(*s.worker, n, small, y_small);
+          EvaluateWords(*s.worker, n, other, s.value);
+          for (std::size_t j = 0; j < k; ++j) {
+            y_small[j] -= out.base[j];
+            s.value[j] -= out.base[j];
+          }
+          MembersOf(small, n, s.members);
+          // Weighted by the layer's mass, divided by the samples' count when solving (the middle
+          // layer gets both coalitions of a pair: two samples a cycle, each half the mass).
+          const LayerPair& layer = *sampled[l];
+          batch[b].Add(s.members, layer.middle ? 0.5 * layer.mass_small : layer.mass_small, y_small.data(),
+                       s.value.data(), k);
+        }
+      schedule.AddProgress(round_cycles * per_cycle);
+    });
+    cycles += round_cycles;
+    used += round_cycles * per_round;
+
+    // The pooled estimate and the batches' (complete layers + each batch's samples).
+    const auto scaled = [&](const PairSums& sums, double count, Matrix& gm, Matrix& rm) {
+      sums.Expand(count, gm, rm);
+      gm += complete.g;
+      rm += complete.r;
+    };
+    PairSums pooled;
+    pooled.Reset(n, k);
+    for (const PairSums& b : batch) b.AddTo(pooled);
+    Matrix gm, rm;
+    scaled(pooled, static_cast<double>(cycles * batches), gm, rm);
+    SolveConstrained(gm, rm, delta, estimate);
+    for (int b = 0; b < batches; ++b) {
+      scaled(batch[static_cast<std::size_t>(b)], static_cast<double>(cycles), gm, rm);
+      SolveConstrained(gm, rm, delta, batch_phi[static_cast<std::size_t>(b)]);
+    }
+    for (std::size_t t = 0; t < estimate.size(); ++t) {
+      double mean = 0.0;
+      for (int b = 0; b < batches; ++b) mean += batch_phi[static_cast<std::size_t>(b)][t];
+      mean /= batches;
+      double ss = 0.0;
+      for (int b = 0; b < batches; ++b) {
+        const double d = batch_phi[static_cast<std::size_t>(b)][t] - mean;
+        ss += d * d;
+      }
+      out.phi_se[t] = batches >= 2 ? std::sqrt(ss / (batches - 1) / batches) * t_over_z
+                                   : std::numeric_limits<double>::infinity();
+    }
+    ratio = ConvergenceRatio(estimate, out.phi_se, n, k);
+    out.stopped_by = rule.Check(used, ratio);
+    if (!out.stopped_by.empty()) break;
+    planned = std::max(rule.Forecast(used, ratio), used + per_round);
+  }
+  if (out.stopped_by.empty()) out.stopped_by = "budget";
+  out.phi = estimate;
+  ProjectEfficiency(out.phi, n, k, out.base, out.full);
+  out.n_evaluations = used;
+  out.convergence_ratio = ratio;
+  out.converged = out.stopped_by == "tolerance";
+  return out;
+}
+
+}  // namespace
+}  // namespace detail
+
+std::unique_ptr<Solver> MakeKernelSolver(const SolverOptions& options) {
+  return std::make_unique<detail::KernelSolver>(options);
+}
+
+}  // namespace perfshap
