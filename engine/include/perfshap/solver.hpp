@@ -41,6 +41,9 @@ struct PERFSHAP_EXPORT ShapleyValues {
   /** The convergence ratio max_j se_j / (max_j phi_j - min_j phi_j) of output 0 when the solver
    *  stopped (0 for an exact solver). */
   double convergence_ratio = 0.0;
+  /** The solver that computed them ("exact", "permutation", "kernel"; "auto" names the one it
+   *  chose). */
+  std::string solver;
   /** Why a sampled solver stopped: "exact", "tolerance", "budget" or "time". */
   std::string stopped_by = "exact";
   /** With SolverOptions::keep_samples: every sampled coalition (CoalitionWords(n) words each,

@@ -253,6 +253,7 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
     for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
       for (std::size_t j = 0; j < k; ++j) result.phi[i * k + j] += out_part[j];
     result.n_evaluations = total;
+    result.solver = "exact";
   };
   stages.deliver = [&](std::size_t g, std::size_t slot) {
     ShapleyValues& result = slots[slot].result;

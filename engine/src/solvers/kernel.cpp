@@ -331,6 +331,7 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
     out.n_evaluations = used;
     out.stopped_by = "exact";
     out.converged = true;
+    out.solver = "kernel";
     return out;
   }
 
@@ -451,6 +452,7 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
   out.n_evaluations = used;
   out.convergence_ratio = ratio;
   out.converged = out.stopped_by == "tolerance";
+  out.solver = "kernel";
   return out;
 }
 

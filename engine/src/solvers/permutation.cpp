@@ -166,6 +166,7 @@ ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, cons
   out.n_evaluations = used;
   out.convergence_ratio = ratio;
   out.converged = out.stopped_by == "tolerance";
+  out.solver = "permutation";
   return out;
 }
 

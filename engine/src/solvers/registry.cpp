@@ -16,6 +16,26 @@ std::unique_ptr<Solver> MakeKernelSolver(const SolverOptions& options);       //
 
 namespace {
 
+// "auto": exact while the 2^n coalitions fit the budget (and the exact limit), else kernel.
+class AutoSolver final : public Solver {
+ public:
+  explicit AutoSolver(SolverOptions options) : options_(std::move(options)) {}
+  const std::string& name() const noexcept override {
+    static const std::string kName = "auto";
+    return kName;
+  }
+  void SolveBatch(std::span<const Game* const> games, const GameSink& sink) const override {
+    PERFSHAP_CHECK(!games.empty(), "AutoSolver: no games to solve");
+    const int n = games[0]->n_players();
+    const std::uint64_t budget = options_.budget > 0 ? options_.budget : kDefaultSampleBudget;
+    const bool exact = n <= options_.max_players && n < 63 && (std::uint64_t{1} << n) <= budget;
+    MakeSolver(exact ? "exact" : "kernel", options_)->SolveBatch(games, sink);
+  }
+
+ private:
+  SolverOptions options_;
+};
+
 struct SolverEntry {
   const char* name;
   std::unique_ptr<Solver> (*make)(const SolverOptions& options);
@@ -30,6 +50,7 @@ constexpr SolverEntry kSolvers[] = {
      }},
     {"permutation", MakePermutationSolver},
     {"kernel", MakeKernelSolver},
+    {"auto", [](const SolverOptions& options) -> std::unique_ptr<Solver> { return std::make_unique<AutoSolver>(options); }},
 };
 
 }  // namespace
