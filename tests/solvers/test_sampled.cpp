@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -36,7 +37,24 @@ ShapleyValues Exact(const Game& game) {
   return MakeSolver("exact", o)->Solve(game);
 }
 
-class SampledSolvers : public ::testing::TestWithParam<const char*> {};
+// A solver as the tests run it: its name, and for the kernel solver whether output 0 gets the
+// control variate (every test runs with and without it).
+struct SampledCase {
+  const char* solver;
+  bool control_variate;
+  std::string label() const {
+    return std::string(solver) + (std::string(solver) == "kernel" && !control_variate ? "_plain" : "");
+  }
+};
+
+class SampledSolvers : public ::testing::TestWithParam<SampledCase> {
+ protected:
+  static std::unique_ptr<Solver> Make(SolverOptions options) {
+    options.control_variate = GetParam().control_variate;
+    return MakeSolver(GetParam().solver, options);
+  }
+  static bool Kernel() { return std::string(GetParam().solver) == "kernel"; }
+};
 
 // Estimates close in to the exact values as the budget grows; every estimate is within 5 of
 // its standard errors of them, and efficiency holds to rounding for every output.
@@ -46,16 +64,16 @@ TEST_P(SampledSolvers, ConvergeToTheExactValues) {
     const ShapleyValues exact = Exact(game);
     double previous = 1e300;
     for (std::uint64_t budget : {2000u, 6000u}) {
-      const ShapleyValues v = MakeSolver(GetParam(), Sampled(budget, 3))->Solve(game);
+      const ShapleyValues v = Make(Sampled(budget, 3))->Solve(game);
       ASSERT_EQ(v.phi_se.size(), v.phi.size());
       EXPECT_TRUE(testing::CheckEfficiency(game, v, 1e-12));
       double sq = 0.0;
       for (std::size_t t = 0; t < v.phi.size(); ++t) {
         const double err = v.phi[t] - exact.phi[t];
         sq += err * err;
-        EXPECT_LE(std::abs(err), 5.0 * v.phi_se[t] + 1e-12) << GetParam() << " n " << n << " budget " << budget;
+        EXPECT_LE(std::abs(err), 5.0 * v.phi_se[t] + 1e-12) << GetParam().label() << " n " << n << " budget " << budget;
       }
-      EXPECT_LT(sq, previous) << GetParam() << " n " << n;
+      EXPECT_LT(sq, previous) << GetParam().label() << " n " << n;
       previous = sq;
       EXPECT_LE(v.n_evaluations, budget);
       EXPECT_FALSE(v.converged);
@@ -72,7 +90,7 @@ TEST_P(SampledSolvers, KeepTheAxiomsThatHoldSampleBySample) {
     const double a = Contains(s, 0) + Contains(s, 1);
     out[0] = a * a + 2.0 * Contains(s, 2) * Contains(s, 4) + Contains(s, 5);
   });
-  const ShapleyValues v = MakeSolver(GetParam(), Sampled(4000, 1))->Solve(game);
+  const ShapleyValues v = Make(Sampled(4000, 1))->Solve(game);
   EXPECT_TRUE(testing::CheckNullPlayer(game, v, 3, 1e-12));
   EXPECT_TRUE(testing::CheckSymmetry(game, v, 0, 1, 4.0 * (v.phi_se[0] + v.phi_se[1]) + 1e-12));
   EXPECT_TRUE(testing::CheckEfficiency(game, v, 1e-12));
@@ -82,13 +100,13 @@ TEST_P(SampledSolvers, KeepTheAxiomsThatHoldSampleBySample) {
 TEST_P(SampledSolvers, BitwiseIdenticalForOneTwoFourThreads) {
   const auto game = testing::MixedVectorGame(14, 4, 2);
   std::vector<ShapleyValues> runs;
-  for (int threads : {1, 2, 4}) runs.push_back(MakeSolver(GetParam(), Sampled(6000, 9, 1e-9, threads))->Solve(game));
+  for (int threads : {1, 2, 4}) runs.push_back(Make(Sampled(6000, 9, 1e-9, threads))->Solve(game));
   for (const ShapleyValues& r : runs) {
     EXPECT_EQ(r.phi, runs[0].phi);
     EXPECT_EQ(r.phi_se, runs[0].phi_se);
     EXPECT_EQ(r.n_evaluations, runs[0].n_evaluations);
   }
-  EXPECT_NE(MakeSolver(GetParam(), Sampled(6000, 10))->Solve(game).phi, runs[0].phi);
+  EXPECT_NE(Make(Sampled(6000, 10))->Solve(game).phi, runs[0].phi);
 }
 
 // Coverage: 200 seeded runs on a 12-player dividend game with known values and a fixed budget.
@@ -100,7 +118,7 @@ TEST_P(SampledSolvers, NinetyFivePercentIntervalsCoverTheTruth) {
   const std::vector<double> truth = game.Shapley();
   int covered = 0, intervals = 0;
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
-    const ShapleyValues v = MakeSolver(GetParam(), Sampled(1200, 1000 + seed, 1e-9, 1))->Solve(game);
+    const ShapleyValues v = Make(Sampled(1200, 1000 + seed, 1e-9, 1))->Solve(game);
     for (int i = 0; i < 12; ++i) {
       ++intervals;
       covered += std::abs(v.phi[static_cast<std::size_t>(i)] - truth[static_cast<std::size_t>(i)]) <=
@@ -109,8 +127,8 @@ TEST_P(SampledSolvers, NinetyFivePercentIntervalsCoverTheTruth) {
   }
   const double share = static_cast<double>(covered) / intervals;
   RecordProperty("coverage", std::to_string(share));
-  EXPECT_GE(share, 0.93) << GetParam() << ": " << covered << " of " << intervals;
-  EXPECT_LE(share, 0.97) << GetParam() << ": " << covered << " of " << intervals;
+  EXPECT_GE(share, 0.93) << GetParam().label() << ": " << covered << " of " << intervals;
+  EXPECT_LE(share, 0.97) << GetParam().label() << ": " << covered << " of " << intervals;
 }
 
 // The error falls like 1/sqrt(budget): the slope of log RMSE against log budget, fitted over
@@ -124,7 +142,7 @@ TEST_P(SampledSolvers, ErrorFallsLikeOneOverTheSquareRootOfTheBudget) {
   for (std::uint64_t budget : {2000u, 4000u, 8000u, 16000u}) {
     double sq = 0.0;
     for (std::uint64_t seed = 0; seed < 20; ++seed) {
-      const ShapleyValues v = MakeSolver(GetParam(), Sampled(budget, seed))->Solve(game);
+      const ShapleyValues v = Make(Sampled(budget, seed))->Solve(game);
       for (std::size_t i = 0; i < truth.size(); ++i) sq += (v.phi[i] - truth[i]) * (v.phi[i] - truth[i]);
     }
     x.push_back(std::log(static_cast<double>(budget)));
@@ -142,8 +160,8 @@ TEST_P(SampledSolvers, ErrorFallsLikeOneOverTheSquareRootOfTheBudget) {
   }
   const double slope = sxy / sxx;
   RecordProperty("log_rmse_slope", std::to_string(slope));
-  EXPECT_GE(slope, -0.65) << GetParam();
-  EXPECT_LE(slope, -0.35) << GetParam();
+  EXPECT_GE(slope, -0.65) << GetParam().label();
+  EXPECT_LE(slope, -0.35) << GetParam().label();
 }
 
 // 1,000 players (coalitions of 16 words): at least 95% of the values within 3 standard errors
@@ -152,11 +170,11 @@ TEST_P(SampledSolvers, ThousandPlayersWithinThreeStandardErrors) {
   const testing::DividendGame game = testing::DividendGame::Random(1000, 12);
   const std::vector<double> truth = game.Shapley();
   const ShapleyValues v =
-      MakeSolver(GetParam(), Sampled(std::string(GetParam()) == "kernel" ? 40000 : 120000, 5))->Solve(game);
+      Make(Sampled(Kernel() ? 40000 : 120000, 5))->Solve(game);
   int within = 0;
   for (std::size_t i = 0; i < truth.size(); ++i) within += std::abs(v.phi[i] - truth[i]) <= 3.0 * v.phi_se[i];
   RecordProperty("within_3_se", std::to_string(within));
-  EXPECT_GE(within, 950) << GetParam();
+  EXPECT_GE(within, 950) << GetParam().label();
   double sum = 0, full = 0;
   for (double p : v.phi) sum += p;
   full = v.full[0] - v.base[0];
@@ -168,13 +186,13 @@ TEST_P(SampledSolvers, ThousandPlayersWithinThreeStandardErrors) {
 TEST_P(SampledSolvers, StopOnTheToleranceOrSayTheyDidNot) {
   const auto game = testing::MixedVectorGame(14, 1, 1);
   // A budget below 2^14: the kernel solver samples the middle layers rather than completing all.
-  const std::uint64_t budget = std::string(GetParam()) == "kernel" ? 12000 : 200000;
-  const ShapleyValues loose = MakeSolver(GetParam(), Sampled(budget, 2, 0.05))->Solve(game);
+  const std::uint64_t budget = Kernel() ? 12000 : 200000;
+  const ShapleyValues loose = Make(Sampled(budget, 2, 0.05))->Solve(game);
   EXPECT_TRUE(loose.converged);
   EXPECT_EQ(loose.stopped_by, "tolerance");
   EXPECT_LT(loose.convergence_ratio, 0.05);
   EXPECT_LT(loose.n_evaluations, budget);
-  const ShapleyValues tight = MakeSolver(GetParam(), Sampled(3000, 2, 1e-6))->Solve(game);
+  const ShapleyValues tight = Make(Sampled(3000, 2, 1e-6))->Solve(game);
   EXPECT_FALSE(tight.converged);
   EXPECT_EQ(tight.stopped_by, "budget");
   EXPECT_GT(tight.convergence_ratio, 1e-6);
@@ -184,7 +202,7 @@ TEST_P(SampledSolvers, BadOptionsAreOneLineErrors) {
   const auto game = testing::MixedVectorGame(10, 1, 1);
   const auto message = [&](SolverOptions o) {
     try {
-      MakeSolver(GetParam(), o)->Solve(game);
+      Make(o)->Solve(game);
     } catch (const InvalidArgument& e) {
       return std::string(e.what());
     }
@@ -199,8 +217,10 @@ TEST_P(SampledSolvers, BadOptionsAreOneLineErrors) {
   EXPECT_EQ(small.find('\n'), std::string::npos);
 }
 
-INSTANTIATE_TEST_SUITE_P(Solvers, SampledSolvers, ::testing::Values("permutation", "kernel"),
-                         [](const ::testing::TestParamInfo<const char*>& param) { return std::string(param.param); });
+INSTANTIATE_TEST_SUITE_P(Solvers, SampledSolvers,
+                         ::testing::Values(SampledCase{"permutation", false}, SampledCase{"kernel", true},
+                                           SampledCase{"kernel", false}),
+                         [](const ::testing::TestParamInfo<SampledCase>& param) { return param.param.label(); });
 
 }  // namespace
 }  // namespace perfshap

@@ -66,25 +66,36 @@ struct PERFSHAP_EXPORT ShapleyValues {
  *  given. */
 inline constexpr std::uint64_t kDefaultSampleBudget = 20000;
 
-/** @brief What every solver takes. */
-struct SolverOptions {
+/** @brief The sampled solvers' convergence rule and sampling, as methods expose them
+ *  (RobustnessOptions::sampling, XperOptions::sampling). */
+struct SamplingOptions {
+  /** Coalition evaluations per game at most (0 = kDefaultSampleBudget); "auto" solves exactly
+   *  while 2^n fits it. */
+  std::uint64_t budget = 0;
+  /** Stop once max_j se_j / (max_j phi_j - min_j phi_j) < tolerance, on the game's output 0
+   *  (the AUC of a retraining game, the global value of XPER); in (0, 1). */
+  double tolerance = 0.01;
+  /** Stop after this many seconds of a game (0 = no limit). The only rule under which the
+   *  result depends on the machine. */
+  double time_limit_seconds = 0.0;
+  /** Seed of the random streams: game g of a batch draws from stream (seed, g). */
+  std::uint64_t seed = 0;
+  /** Keep every sampled coalition and its values in the result (memory O(samples x players)). */
+  bool keep_samples = false;
+  /** Kernel solver: estimate output 0 with a control variate, boosted trees fitted to the
+   *  samples whose Shapley values are exact (cross-fitted on two halves of the batches, so
+   *  the estimate stays unbiased; Witter et al. 2025), for games of up to 128 players. Keeps
+   *  the samples' coalitions and their output-0 values while it runs: O(budget x (n / 64 + 3))
+   *  words per game in flight. */
+  bool control_variate = true;
+};
+
+/** @brief What every solver takes: the sampling options, and the exact solver's. */
+struct SolverOptions : SamplingOptions {
   /** Exact enumeration: refuse games with more players than this (2^n coalitions); 1..63. */
   int max_players = 30;
   /** Return v(S) for every coalition in ShapleyValues::coalition_values (exact only). */
   bool store_values = false;
-  /** Sampled solvers: coalition evaluations per game at most (0 = kDefaultSampleBudget);
-   *  "auto" solves exactly while 2^n fits it. */
-  std::uint64_t budget = 0;
-  /** Sampled solvers: stop once max_j se_j / (max_j phi_j - min_j phi_j) < tolerance, on the
-   *  game's output 0 (the AUC of a retraining game, the global value of XPER); in (0, 1). */
-  double tolerance = 0.01;
-  /** Sampled solvers: stop after this many seconds of a game (0 = no limit). The only rule
-   *  under which the result depends on the machine. */
-  double time_limit_seconds = 0.0;
-  /** Seed of the sampled solvers' random streams: game g of a batch draws from stream (seed, g). */
-  std::uint64_t seed = 0;
-  /** Sampled solvers: keep every sampled coalition and its values in the result. */
-  bool keep_samples = false;
   /** Threads, progress (units: coalitions), cancellation. Results do not depend on threads. */
   ExecutionOptions execution;
 };
@@ -164,6 +175,13 @@ class PERFSHAP_EXPORT ExactSolver final : public Solver {
  * @throws InvalidArgument for an unknown name (listing the known ones) or bad options.
  */
 PERFSHAP_EXPORT std::unique_ptr<Solver> MakeSolver(const std::string& name, const SolverOptions& options = {});
+
+/**
+ * @brief The solver a name stands for on a game of n players: "auto" is "exact" while the 2^n
+ * coalitions fit the budget (options.budget, or kDefaultSampleBudget) and n <= max_players,
+ * else "kernel"; any other name is itself. Methods use it to know beforehand what "auto" runs.
+ */
+PERFSHAP_EXPORT std::string ResolveSolverName(const std::string& name, int n_players, const SolverOptions& options);
 
 /** @brief The names MakeSolver knows. */
 PERFSHAP_EXPORT std::vector<std::string> SolverNames();

@@ -3,6 +3,8 @@
 #include "games/retrain_game.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -26,11 +28,29 @@ class RetrainWorker final : public GameWorker {
   void Reset() override { fitter_->Reset(); }
 
   void Evaluate(Coalition s, std::span<double> out) override {
+    std::size_t k = 0;
+    for (Coalition rest = s; rest != 0; rest &= rest - 1) members_[k++] = static_cast<std::uint32_t>(std::countr_zero(rest));
+    EvaluateMembers(std::span<const std::uint32_t>(members_.data(), k), s, out);
+  }
+
+  // Any number of players (the sampled solvers' coalitions beyond 64 players).
+  void EvaluateWide(WideCoalition s, std::span<double> out) override {
+    std::size_t k = 0;
+    for (std::size_t w = 0; w < s.words.size(); ++w)
+      for (std::uint64_t rest = s.words[w]; rest != 0; rest &= rest - 1)
+        members_[k++] = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(rest)));
+    EvaluateMembers(std::span<const std::uint32_t>(members_.data(), k), s.fits_mask() ? s.AsMask() : 0, out);
+  }
+
+ private:
+  // `mask` is the coalition as a bit mask where it fits one (the slot of coalition_auc, which
+  // only games below 63 players have).
+  void EvaluateMembers(std::span<const std::uint32_t> members, Coalition mask, std::span<double> out) {
     const RetrainGameSettings& settings = game_->settings();
     const std::size_t curve_outputs = game_->curve_outputs();
     const auto y = split_->test_labels();
     const bool extras = !settings.extra_metrics.empty();
-    if (s == 0 && !extras) {
+    if (members.empty() && !extras) {
       // The random classifier (section 3.1): AUC 0.5, tpr = fpr, precision = b: payoffs 0.
       std::fill(out.begin(), out.end(), 0.0);
       if (!settings.coalition_auc.empty()) settings.coalition_auc[0] = 0.5;
@@ -38,19 +58,19 @@ class RetrainWorker final : public GameWorker {
     }
     // One training gives every output (the empty coalition: the prior-only model, for the
     // extra metrics only).
-    fitter_->Fit(s);
+    fitter_->Fit(members);
     if (ranked_ && fitter_->RankTest(ranking_)) {
       evaluator_->EvaluateRanked(ranking_.positive, ranking_.tie, scratch_, values_);
     } else {
       fitter_->ScoreTest(scores_, ScoreScale::kProbability);
       evaluator_->Evaluate(y, scores_, scratch_, values_);
     }
-    if (s == 0) {
+    if (members.empty()) {
       std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(curve_outputs), 0.0);
       if (!settings.coalition_auc.empty()) settings.coalition_auc[0] = 0.5;
     } else {
       evaluator_->WritePayoffs(values_, settings.prc_baseline, out.first(curve_outputs));
-      if (!settings.coalition_auc.empty()) settings.coalition_auc[s] = values_.auc;
+      if (!settings.coalition_auc.empty()) settings.coalition_auc[mask] = values_.auc;
     }
     if (!extras) return;
     if (needs_classes_)
@@ -64,11 +84,11 @@ class RetrainWorker final : public GameWorker {
     for (const MetricDefinition* m : settings.extra_metrics) out[k++] = m->retrain(sample);
   }
 
- private:
   // Everything but the trainer: sizes only grow.
   void Bind(const RetrainGame& game) {
     game_ = &game;
     split_ = &game.split();
+    members_.resize(static_cast<std::size_t>(game.n_players()));
     evaluator_ = game.settings().evaluator;
     scores_.resize(split_->n_test());
     yhat_.resize(split_->n_test());
@@ -88,6 +108,7 @@ class RetrainWorker final : public GameWorker {
   const PreparedSplit* split_ = nullptr;
   const CurveGridEvaluator* evaluator_ = nullptr;
   std::unique_ptr<CoalitionFitter> fitter_;
+  std::vector<std::uint32_t> members_;
   std::vector<double> scores_;
   std::vector<double> yhat_;
   CurveGridScratch scratch_;
@@ -137,7 +158,7 @@ RetrainGame::RetrainGame(SplitSource source, RetrainGameSettings settings)
 
 void RetrainGame::Check(std::span<const double> y) {
   PERFSHAP_CHECK(settings_.evaluator != nullptr, "RetrainGame: no curve evaluator");
-  PERFSHAP_CHECK(n_players_ >= 1 && n_players_ <= kMaxExactPlayers, "RetrainGame: the split has no players");
+  PERFSHAP_CHECK(n_players_ >= 1, "RetrainGame: the split has no players");
   PERFSHAP_CHECK(settings_.coalition_auc.empty() ||
                      (n_players_ < 63 && settings_.coalition_auc.size() == (std::size_t{1} << n_players_)),
                  "RetrainGame: coalition_auc needs 2^n slots");

@@ -162,6 +162,7 @@ class XperWorker final : public GameWorker {
     row_.assign(n, 0.0);
     totals_.assign(n, 0);
     stat_.assign(n, 0.0);
+    in_.assign(g.p_, 0);
     rows_per_block_ = std::max<std::size_t>(1, std::min(n, kGridBatch / n));
     if (!g.additive_) {
       grid_x_.assign(g.p_ * rows_per_block_ * n, 0.0);
@@ -172,24 +173,36 @@ class XperWorker final : public GameWorker {
   }
 
   void Evaluate(Coalition s, std::span<double> out) override {
-    if (g_.additive_) ComputeScores(s);
-    if (g_.settings_.metric->xper_statistic == XperStatistic::kRank) {
-      EvaluateAuc(s, out);
-    } else {
-      EvaluateMean(s, out);
-    }
+    for (std::size_t j = 0; j < g_.p_; ++j) in_[j] = Contains(s, g_.player_of_[j]) ? 1 : 0;
+    EvaluateColumns(out);
+  }
+
+  // Any number of players (the sampled solvers' coalitions beyond 64 players).
+  void EvaluateWide(WideCoalition s, std::span<double> out) override {
+    for (std::size_t j = 0; j < g_.p_; ++j) in_[j] = s.contains(g_.player_of_[j]) ? 1 : 0;
+    EvaluateColumns(out);
   }
 
  private:
+  // v(S) for the coalition whose columns in_ flags.
+  void EvaluateColumns(std::span<double> out) {
+    if (g_.additive_) ComputeScores();
+    if (g_.settings_.metric->xper_statistic == XperStatistic::kRank) {
+      EvaluateAuc(out);
+    } else {
+      EvaluateMean(out);
+    }
+  }
+
   // a_i = intercept + sum_{j in S} term_j(x_ij); b_u = sum_{j not in S} term_j(x_uj). Each from
   // scratch, in feature order, so v(S) does not depend on the previous coalition.
-  void ComputeScores(Coalition s) {
+  void ComputeScores() {
     const std::size_t n = g_.n_;
     std::fill(a_.begin(), a_.end(), g_.intercept_);
     std::fill(b_.begin(), b_.end(), 0.0);
     for (std::size_t j = 0; j < g_.p_; ++j) {
       const double* t = g_.terms_.data() + j * n;
-      double* dst = Contains(s, g_.player_of_[j]) ? a_.data() : b_.data();
+      double* dst = in_[j] != 0 ? a_.data() : b_.data();
       for (std::size_t r = 0; r < n; ++r) dst[r] += t[r];
     }
     // O(n) next to the coalition's O(n^2) work: a non-finite score must never reach a sort or
@@ -203,7 +216,7 @@ class XperWorker final : public GameWorker {
   // Generic path: predictions of the hybrid grid z_iu, row block by row block; fn(i, row) gets
   // individual i's n predictions f(z_i1..z_in).
   template <class Fn>
-  void ForEachHybridRow(Coalition s, Fn&& fn) {
+  void ForEachHybridRow(Fn&& fn) {
     const std::size_t n = g_.n_;
     const std::size_t p = g_.p_;
     for (std::size_t i0 = 0; i0 < n; i0 += rows_per_block_) {
@@ -212,7 +225,7 @@ class XperWorker final : public GameWorker {
       for (std::size_t j = 0; j < p; ++j) {
         const double* xj = g_.x_.data() + j * n;
         double* col = grid_x_.data() + j * m;
-        if (Contains(s, g_.player_of_[j])) {
+        if (in_[j] != 0) {
           for (std::size_t i = i0; i < i1; ++i) std::fill_n(col + (i - i0) * n, n, xj[i]);  // x_i on S
         } else {
           for (std::size_t i = i0; i < i1; ++i) std::copy_n(xj, n, col + (i - i0) * n);  // x_u off S
@@ -231,13 +244,13 @@ class XperWorker final : public GameWorker {
   }
 
   // Generic path: predictions of the comparison sample w_k = (x_k on S, x_pi(k) off S).
-  void PredictComparison(Coalition s) {
+  void PredictComparison() {
     const std::size_t n = g_.n_;
     const auto& pi = g_.settings_.permutation;
     for (std::size_t j = 0; j < g_.p_; ++j) {
       const double* xj = g_.x_.data() + j * n;
       double* col = comp_x_.data() + j * n;
-      if (Contains(s, g_.player_of_[j])) {
+      if (in_[j] != 0) {
         std::copy_n(xj, n, col);
       } else {
         for (std::size_t k = 0; k < n; ++k) col[k] = xj[pi[k]];
@@ -253,7 +266,7 @@ class XperWorker final : public GameWorker {
   // (1/m) sum_w y_w 1{f(z_iu) <= f(w)}] / (2 ybar (1 - ybar)), m comparison points. With
   // integer totals T_i = sum_u (count of point z_iu): v_i = T_i / (2 n1 n0) for the permuted
   // sample (m = n) and T_i / (2 n n1 n0) for the full grid (m = n^2).
-  void EvaluateAuc(Coalition s, std::span<double> out) {
+  void EvaluateAuc(std::span<double> out) {
     const std::size_t n = g_.n_;
     const bool full = g_.settings_.comparator == XperComparator::kFull;
     if (g_.additive_) {
@@ -264,14 +277,14 @@ class XperWorker final : public GameWorker {
       }
     } else if (full) {
       grid_all_.resize(n * n);
-      ForEachHybridRow(s, [&](std::size_t i, std::span<const double> row) {
+      ForEachHybridRow([&](std::size_t i, std::span<const double> row) {
         std::copy(row.begin(), row.end(), grid_all_.begin() + static_cast<std::ptrdiff_t>(i * n));
       });
       FullGridRankStored(grid_all_, n, g_.positive_, totals_, rank_);
     } else {
-      PredictComparison(s);
+      PredictComparison();
       PrepareComparison(comp_pred_, g_.positive_, rank_);
-      ForEachHybridRow(s, [&](std::size_t i, std::span<const double> row) {
+      ForEachHybridRow([&](std::size_t i, std::span<const double> row) {
         totals_[i] = PermutedRankRow(row, g_.positive_[i] != 0, rank_);
       });
     }
@@ -309,14 +322,14 @@ class XperWorker final : public GameWorker {
   }
 
   // Number of comparison points w_k classified positive (precision's delta(S) = that / n).
-  double ComparisonPositives(Coalition s) {
+  double ComparisonPositives() {
     const std::size_t n = g_.n_;
     const auto& pi = g_.settings_.permutation;
     if (g_.additive_) {
       for (std::size_t k = 0; k < n; ++k) row_[k] = a_[k] + b_[pi[k]];
       LinkInPlace(g_.link_, row_);
     } else {
-      PredictComparison(s);
+      PredictComparison();
       std::copy(comp_pred_.begin(), comp_pred_.end(), row_.begin());
     }
     std::size_t c = 0;
@@ -325,7 +338,7 @@ class XperWorker final : public GameWorker {
   }
 
   // Every metric but AUC: v_i(S) = (1/n) sum_u G(y_i; f(z_iu); delta) from the row statistic.
-  void EvaluateMean(Coalition s, std::span<double> out) {
+  void EvaluateMean(std::span<double> out) {
     const std::size_t n = g_.n_;
     if (g_.additive_) {
       for (std::size_t i = 0; i < n; ++i) {
@@ -335,7 +348,7 @@ class XperWorker final : public GameWorker {
         stat_[i] = RowStat(i, row_);
       }
     } else {
-      ForEachHybridRow(s, [&](std::size_t i, std::span<const double> row) { stat_[i] = RowStat(i, row); });
+      ForEachHybridRow([&](std::size_t i, std::span<const double> row) { stat_[i] = RowStat(i, row); });
     }
     const double nd = static_cast<double>(n);
     XperTermContext context;
@@ -352,7 +365,7 @@ class XperWorker final : public GameWorker {
         for (double c : stat_) total += c;  // integer counts: exact
         context.delta_count = total / nd;
       } else {
-        context.delta_count = ComparisonPositives(s);
+        context.delta_count = ComparisonPositives();
       }
     }
     const auto term = g_.settings_.metric->xper_term;
@@ -371,6 +384,7 @@ class XperWorker final : public GameWorker {
   std::vector<double> grid_x_, grid_pred_, comp_x_, comp_pred_, grid_all_;
   std::vector<std::uint64_t> totals_;
   std::vector<double> stat_;
+  std::vector<std::uint8_t> in_;  // per column: 1 when its player is in the coalition
   XperRankScratch rank_;
 };
 

@@ -163,6 +163,10 @@ Schedule::~Schedule() = default;
 
 void Schedule::SetProgressTotal(std::uint64_t total) { impl_->total.store(total); }
 
+void Schedule::AdjustProgressTotal(std::int64_t delta) {
+  impl_->total.fetch_add(static_cast<std::uint64_t>(delta), std::memory_order_relaxed);  // modular
+}
+
 void Schedule::AddProgress(std::uint64_t units) {
   impl_->done.fetch_add(units, std::memory_order_relaxed);
   if (!impl_->callback) return;

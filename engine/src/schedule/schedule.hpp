@@ -143,6 +143,9 @@ class Schedule {
 
   /** @brief Sets the total number of progress units (for the ETA). */
   void SetProgressTotal(std::uint64_t total);
+  /** @brief Moves the total by `delta` units (thread-safe): a sampled solver's forecast of the
+   *  evaluations it still needs, revised after each round. */
+  void AdjustProgressTotal(std::int64_t delta);
   /** @brief Adds done units (thread-safe; rate-limited calls of the callback). */
   void AddProgress(std::uint64_t units);
   /** @brief Sends the final progress report. */

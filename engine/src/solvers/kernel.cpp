@@ -32,6 +32,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/random.hpp"
 #include "perfshap/solver.hpp"
+#include "solvers/coalition_trees.hpp"
 #include "solvers/sampling.hpp"
 
 namespace perfshap {
@@ -218,12 +219,155 @@ void MembersOf(std::span<const std::uint64_t> words, int n, std::vector<int>& me
     if ((words[static_cast<std::size_t>(i) / 64] >> (i % 64)) & 1U) members.push_back(i);
 }
 
+// The largest game whose output 0 gets the control variate.
+constexpr int kMaxControlPlayers = 128;
+
+// The sampled pairs of one batch, kept for the control variate: each pair's smaller side (its
+// words), both sides' v - v(empty) of output 0, and its layer pair.
+struct BatchSamples {
+  std::vector<std::uint64_t> words;
+  std::vector<double> y_small, y_large;
+  std::vector<std::uint32_t> layer;
+};
+
+// What the control variate of output 0 reads: the complete layers (coalitions, weights, values,
+// normal matrix), the sampled layers and each batch's samples.
+struct ControlVariateInput {
+  int n = 0;
+  const std::vector<std::vector<std::uint64_t>>* complete_words = nullptr;
+  const std::vector<double>* complete_w = nullptr;
+  const std::vector<double>* complete_y = nullptr;
+  const Matrix* complete_g = nullptr;
+  std::span<const LayerPair* const> sampled;
+  std::span<const BatchSamples> kept;
+  std::uint64_t cycles = 0;  // per batch
+  double delta = 0.0;        // v(N) - v(empty) of output 0
+  double t_over_z = 1.0;
+  CoalitionTreeOptions trees;
+};
+
+// A sampled pair's weight in the normal equations before division by its layer's sample count.
+double PairWeight(const LayerPair& layer) { return layer.middle ? 0.5 * layer.mass_small : layer.mass_small; }
+
+// phi and se of output 0 with a control variate, by cross-fitting: the batches are two halves
+// (even and odd); the trees g_h fitted on the complete layers and the other half's samples are
+// a game whose Shapley values are exact, and the kernel estimate of the residual game v - g_h
+// from half h's batches (with the complete layers) is added to them. Given g_h the estimate is
+// the kernel estimate of v - g_h, so it stays unbiased to the same order as the plain one; its
+// variance is that of the residual, which the trees make small. phi averages the halves; se is
+// the spread of the B batch estimates, as for the plain estimate.
+void ControlVariate(const ControlVariateInput& in, std::span<double> phi0, std::span<double> se0) {
+  const int n = in.n;
+  const auto np = static_cast<std::size_t>(n);
+  const std::size_t nw = CoalitionWords(n);
+  const std::size_t batches = in.kept.size();
+  std::vector<std::uint64_t> empty(nw, 0), full(nw, 0), other(nw);
+  for (int i = 0; i < n; ++i) full[static_cast<std::size_t>(i) / 64] |= std::uint64_t{1} << (i % 64);
+  const auto complement = [&](const std::uint64_t* words) {
+    for (std::size_t t = 0; t < nw; ++t) other[t] = full[t] & ~words[t];
+  };
+  std::vector<std::vector<double>> batch_phi(batches, std::vector<double>(np, 0.0));
+  std::fill(phi0.begin(), phi0.end(), 0.0);
+  std::vector<int> members;
+  std::vector<std::uint64_t> train_words;
+  std::vector<double> train_y, train_w;
+  for (std::size_t h = 0; h < 2; ++h) {
+    std::size_t own = 0;
+    for (std::size_t b = 0; b < batches; ++b) own += b % 2 == h ? 1 : 0;
+    const std::size_t others = batches - own;
+    // The trees: fitted on the complete layers and the other half, with the regression's weights,
+    // and the two ends as heavy anchors (the residual game then nearly vanishes there).
+    train_words.clear();
+    train_y.clear();
+    train_w.clear();
+    for (std::size_t c = 0; c < in.complete_words->size(); ++c) {
+      train_words.insert(train_words.end(), (*in.complete_words)[c].begin(), (*in.complete_words)[c].end());
+      train_y.push_back((*in.complete_y)[c]);
+      train_w.push_back((*in.complete_w)[c]);
+    }
+    const double per_sample = 1.0 / static_cast<double>(in.cycles * others);
+    for (std::size_t b = 0; b < batches; ++b) {
+      if (b % 2 == h) continue;
+      const BatchSamples& kept = in.kept[b];
+      for (std::size_t t = 0; t < kept.layer.size(); ++t) {
+        const double w = PairWeight(*in.sampled[kept.layer[t]]) * per_sample;
+        const std::uint64_t* small = kept.words.data() + t * nw;
+        complement(small);
+        train_words.insert(train_words.end(), small, small + nw);
+        train_y.push_back(kept.y_small[t]);
+        train_w.push_back(w);
+        train_words.insert(train_words.end(), other.begin(), other.end());
+        train_y.push_back(kept.y_large[t]);
+        train_w.push_back(w);
+      }
+    }
+    const double anchor = 10.0 * *std::max_element(train_w.begin(), train_w.end());
+    for (const auto* end : {&empty, &full}) {
+      train_words.insert(train_words.end(), end->begin(), end->end());
+      train_y.push_back(end == &empty ? 0.0 : in.delta);
+      train_w.push_back(anchor);
+    }
+    CoalitionTrees g;
+    g.Fit(n, train_words, train_y, train_w, in.trees);
+    const double g0 = g.Predict(empty);
+    const std::vector<double> phi_g = g.Shapley();
+    const std::vector<double> delta{in.delta - (g.Predict(full) - g0)};
+
+    // The residual game's normal equations: the complete layers' right-hand side, each batch's.
+    Matrix complete_r = Matrix::Zero(n, 1);
+    for (std::size_t c = 0; c < in.complete_words->size(); ++c) {
+      const double res = (*in.complete_y)[c] - (g.Predict((*in.complete_words)[c]) - g0);
+      MembersOf((*in.complete_words)[c], n, members);
+      for (int i : members) complete_r(i, 0) += (*in.complete_w)[c] * res;
+    }
+    PairSums pooled;
+    pooled.Reset(n, 1);
+    Matrix gm, rm;
+    std::vector<double> solution(np);
+    for (std::size_t b = 0; b < batches; ++b) {
+      if (b % 2 != h) continue;
+      const BatchSamples& kept = in.kept[b];
+      PairSums sums;
+      sums.Reset(n, 1);
+      for (std::size_t t = 0; t < kept.layer.size(); ++t) {
+        const std::span<const std::uint64_t> small(kept.words.data() + t * nw, nw);
+        complement(small.data());
+        const double ys = kept.y_small[t] - (g.Predict(small) - g0);
+        const double yl = kept.y_large[t] - (g.Predict(other) - g0);
+        MembersOf(small, n, members);
+        sums.Add(members, PairWeight(*in.sampled[kept.layer[t]]), &ys, &yl, 1);
+      }
+      sums.Expand(static_cast<double>(in.cycles), gm, rm);
+      gm += *in.complete_g;
+      rm += complete_r;
+      SolveConstrained(gm, rm, delta, solution);
+      for (std::size_t i = 0; i < np; ++i) batch_phi[b][i] = phi_g[i] + solution[i];
+      sums.AddTo(pooled);
+    }
+    pooled.Expand(static_cast<double>(in.cycles * own), gm, rm);
+    gm += *in.complete_g;
+    rm += complete_r;
+    SolveConstrained(gm, rm, delta, solution);
+    const double share = static_cast<double>(own) / static_cast<double>(batches);
+    for (std::size_t i = 0; i < np; ++i) phi0[i] += share * (phi_g[i] + solution[i]);
+  }
+  for (std::size_t i = 0; i < np; ++i) {
+    double mean = 0.0;
+    for (std::size_t b = 0; b < batches; ++b) mean += batch_phi[b][i];
+    mean /= static_cast<double>(batches);
+    double ss = 0.0;
+    for (std::size_t b = 0; b < batches; ++b) ss += (batch_phi[b][i] - mean) * (batch_phi[b][i] - mean);
+    se0[i] = std::sqrt(ss / static_cast<double>(batches - 1) / static_cast<double>(batches)) * in.t_over_z;
+  }
+}
+
 ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const BlockLoop& loop,
                                       Schedule& schedule) const {
   const int n = game.n_players();
   const std::size_t k = game.n_outputs();
   const std::size_t nw = CoalitionWords(n);
   const StopRule rule(options_, SampleBudget(options_));
+  ProgressForecast forecast(schedule, rule.budget());
   RandomStream rng(RandomStream(options_.seed, g)(), 0x4B45524EULL);  // "KERN"
 
   ShapleyValues out;
@@ -241,6 +385,25 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
     EvaluateWords(*worker, n, words, b == 0 ? out.base : out.full);
   });
   std::uint64_t used = 2;
+  // With keep_samples: each block's coalitions and values, appended in block order.
+  std::vector<SampleLog> logs;
+  const auto log_of = [&](std::size_t b) -> SampleLog* {
+    if (!options_.keep_samples) return nullptr;
+    logs[b].Clear();
+    return &logs[b];
+  };
+  const auto append_logs = [&](std::size_t n_blocks) {
+    if (options_.keep_samples)
+      for (std::size_t b = 0; b < n_blocks; ++b) logs[b].AppendTo(out);
+  };
+  if (options_.keep_samples) {
+    logs.resize(64);
+    std::vector<std::uint64_t> words(nw, 0);
+    logs[0].Add(words, out.base);
+    for (int i = 0; i < n; ++i) words[static_cast<std::size_t>(i) / 64] |= std::uint64_t{1} << (i % 64);
+    logs[0].Add(words, out.full);
+    append_logs(1);
+  }
   std::vector<double> delta(k);
   for (std::size_t j = 0; j < k; ++j) delta[j] = out.full[j] - out.base[j];
 
@@ -268,9 +431,10 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
   // weighted M_s / C(n, s), cut into blocks of whole coalitions.
   NormalSums complete;
   complete.Reset(n, k);
+  std::vector<std::vector<std::uint64_t>> list;  // coalitions of the complete layers, in order
+  std::vector<double> weights;
+  std::vector<double> complete_y;  // their v(S) - v(empty) of output 0 (the control variate's)
   {
-    std::vector<std::vector<std::uint64_t>> list;  // coalitions of the complete layers, in order
-    std::vector<double> weights;
     for (const LayerPair& p : layers) {
       if (!p.complete) continue;
       const double count = std::exp(LogBinomial(n, p.s));
@@ -297,16 +461,21 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
     }
     const std::size_t n_blocks = std::min<std::size_t>(16, std::max<std::size_t>(1, list.size() / 256));
     std::vector<NormalSums> partial(n_blocks);
+    complete_y.assign(list.size(), 0.0);
     loop(n_blocks, 0, [&](std::size_t b, void* raw) {
       auto& s = *static_cast<KernelScratch*>(raw);
       Bind(s, game, n);
       s.worker->Reset();
       partial[b].Reset(n, k);
+      SampleLog* log = log_of(b);
       const std::size_t first = list.size() * b / n_blocks;
       const std::size_t last = list.size() * (b + 1) / n_blocks;
       for (std::size_t c = first; c < last; ++c) {
+        s.worker->Reset();  // cold: the previous coalition may be far from this one
         EvaluateWords(*s.worker, n, list[c], s.value);
+        if (log != nullptr) log->Add(list[c], s.value);
         for (std::size_t j = 0; j < k; ++j) s.value[j] -= out.base[j];
+        complete_y[c] = s.value[0];
         MembersOf(list[c], n, s.members);
         partial[b].Add(s.members, weights[c], s.value.data(), k);
       }
@@ -316,6 +485,7 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
       complete.g += p.g;
       complete.r += p.r;
     }
+    append_logs(n_blocks);
     used += list.size();
   }
 
@@ -329,6 +499,7 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
     SolveConstrained(complete.g, complete.r, delta, out.phi);
     ProjectEfficiency(out.phi, n, k, out.base, out.full);
     out.n_evaluations = used;
+    forecast.Update(used);
     out.stopped_by = "exact";
     out.converged = true;
     out.solver = "kernel";
@@ -340,6 +511,10 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
   const int batches = BatchCount(n, static_cast<double>(rule.budget() - used) / static_cast<double>(per_cycle));
   std::vector<PairSums> batch(static_cast<std::size_t>(batches));
   for (PairSums& b : batch) b.Reset(n, k);
+  // The control variate of output 0 needs two halves of batches and the samples themselves.
+  // Fitting a tree level costs O(samples x n): beyond kMaxControlPlayers the plain estimate.
+  const bool control = options_.control_variate && batches >= 2 && n <= kMaxControlPlayers;
+  std::vector<BatchSamples> kept(control ? static_cast<std::size_t>(batches) : 0);
   std::vector<std::unordered_set<std::uint64_t>> drawn(sampled.size());
   std::vector<int> pool(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) pool[static_cast<std::size_t>(i)] = i;
@@ -390,16 +565,31 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
       s.worker->Reset();
       std::vector<std::uint64_t> other(nw);
       std::vector<double> y_small(k);
+      SampleLog* log = log_of(b);
       for (std::uint64_t c = 0; c < round_cycles; ++c)
         for (std::size_t l = 0; l < sampled.size(); ++l) {
           const auto& small = coalitions[(static_cast<std::size_t>(c) * batches + b) * sampled.size() + l];
           for (std::size_t t = 0; t < nw; ++t) other[t] = ~small[t];
           if (n % 64 != 0) other[nw - 1] &= (std::uint64_t{1} << (n % 64)) - 1;
+          // Cold fits: random coalitions are far apart, a warm start from one would not help.
+          s.worker->Reset();
           EvaluateWords(*s.worker, n, small, y_small);
+          s.worker->Reset();
           EvaluateWords(*s.worker, n, other, s.value);
+          if (log != nullptr) {
+            log->Add(small, y_small);
+            log->Add(other, s.value);
+          }
           for (std::size_t j = 0; j < k; ++j) {
             y_small[j] -= out.base[j];
             s.value[j] -= out.base[j];
+          }
+          if (control) {
+            BatchSamples& mine = kept[b];
+            mine.words.insert(mine.words.end(), small.begin(), small.end());
+            mine.y_small.push_back(y_small[0]);
+            mine.y_large.push_back(s.value[0]);
+            mine.layer.push_back(static_cast<std::uint32_t>(l));
           }
           MembersOf(small, n, s.members);
           // Weighted by the layer's mass, divided by the samples' count when solving (the middle
@@ -410,6 +600,7 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
         }
       schedule.AddProgress(round_cycles * per_cycle);
     });
+    append_logs(static_cast<std::size_t>(batches));
     cycles += round_cycles;
     used += round_cycles * per_round;
 
@@ -441,11 +632,32 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
       out.phi_se[t] = batches >= 2 ? std::sqrt(ss / (batches - 1) / batches) * t_over_z
                                    : std::numeric_limits<double>::infinity();
     }
+    if (control) {
+      ControlVariateInput cv;
+      cv.n = n;
+      cv.complete_words = &list;
+      cv.complete_w = &weights;
+      cv.complete_y = &complete_y;
+      cv.complete_g = &complete.g;
+      cv.sampled = sampled;
+      cv.kept = kept;
+      cv.cycles = cycles;
+      cv.delta = delta[0];
+      cv.t_over_z = t_over_z;
+      std::vector<double> phi0(static_cast<std::size_t>(n)), se0(static_cast<std::size_t>(n));
+      ControlVariate(cv, phi0, se0);
+      for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+        estimate[i * k] = phi0[i];
+        out.phi_se[i * k] = se0[i];
+      }
+    }
     ratio = ConvergenceRatio(estimate, out.phi_se, n, k);
     out.stopped_by = rule.Check(used, ratio);
     if (!out.stopped_by.empty()) break;
     planned = std::max(rule.Forecast(used, ratio), used + per_round);
+    forecast.Update(planned);
   }
+  forecast.Update(used);
   if (out.stopped_by.empty()) out.stopped_by = "budget";
   out.phi = estimate;
   ProjectEfficiency(out.phi, n, k, out.base, out.full);

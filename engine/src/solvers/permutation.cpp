@@ -59,7 +59,7 @@ class PermutationSolver final : public Solver {
 // One pair's sample: the mean over a permutation and its reverse of each player's marginal
 // contributions, n x k row-major into s.sample.
 void WalkPair(const Game& game, const ShapleyValues& ends, std::uint64_t key, std::uint64_t pair,
-              PermutationScratch& s) {
+              PermutationScratch& s, SampleLog* log) {
   const int n = game.n_players();
   const std::size_t k = game.n_outputs();
   const std::size_t nw = CoalitionWords(n);
@@ -76,7 +76,9 @@ void WalkPair(const Game& game, const ShapleyValues& ends, std::uint64_t key, st
       s.words[i / 64] |= std::uint64_t{1} << (i % 64);
       const double* v = ends.full.data();
       if (t + 1 < n) {
-        EvaluateWords(*s.worker, n, std::span<const std::uint64_t>(s.words.data(), nw), s.cur);
+        const std::span<const std::uint64_t> words(s.words.data(), nw);
+        EvaluateWords(*s.worker, n, words, s.cur);
+        if (log != nullptr) log->Add(words, s.cur);
         v = s.cur.data();
       }
       double* row = s.sample.data() + static_cast<std::size_t>(i) * k;
@@ -93,6 +95,7 @@ ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, cons
   const std::size_t nk = static_cast<std::size_t>(n) * k;
   const std::uint64_t per_pair = 2 * static_cast<std::uint64_t>(n - 1);
   const StopRule rule(options_, SampleBudget(options_));
+  ProgressForecast forecast(schedule, rule.budget());
   // The game's stream: its key is the first draw of RandomStream(seed, g).
   const std::uint64_t key = RandomStream(options_.seed, g)();
 
@@ -112,6 +115,14 @@ ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, cons
     EvaluateWords(*worker, n, words, b == 0 ? out.base : out.full);
   });
   std::uint64_t used = 2;
+  std::vector<SampleLog> logs(options_.keep_samples ? kMaxBlocksPerRound : 0);
+  if (options_.keep_samples) {
+    std::vector<std::uint64_t> words(CoalitionWords(n), 0);
+    logs[0].Add(words, out.base);
+    for (int i = 0; i < n; ++i) words[static_cast<std::size_t>(i) / 64] |= std::uint64_t{1} << (i % 64);
+    logs[0].Add(words, out.full);
+    logs[0].AppendTo(out);
+  }
 
   VectorMoments total;
   total.Reset(nk);
@@ -141,15 +152,19 @@ ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, cons
         s.sample.resize(nk);
       }
       blocks[b].Reset(nk);
+      SampleLog* log = logs.empty() ? nullptr : &logs[b];
+      if (log != nullptr) log->Clear();
       const std::uint64_t first = pairs + b * pairs_per_block;
       const std::uint64_t last = std::min(pairs + round_pairs, first + pairs_per_block);
       for (std::uint64_t p = first; p < last; ++p) {
-        WalkPair(game, out, key, p, s);
+        WalkPair(game, out, key, p, s, log);
         blocks[b].Add(s.sample.data());
       }
       schedule.AddProgress((last - first) * per_pair);
     });
     for (std::size_t b = 0; b < n_blocks; ++b) total.Merge(blocks[b]);
+    if (!logs.empty())
+      for (std::size_t b = 0; b < n_blocks; ++b) logs[b].AppendTo(out);
     pairs += round_pairs;
     used += round_pairs * per_pair;
     total.StandardErrors(se);
@@ -158,7 +173,9 @@ ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, cons
     if (!out.stopped_by.empty()) break;
     // The next round aims at the forecast of the evaluations the rule will need.
     planned = std::max(rule.Forecast(used, ratio), used + per_pair);
+    forecast.Update(planned);
   }
+  forecast.Update(used);
   if (out.stopped_by.empty()) out.stopped_by = "budget";
   out.phi = total.mean();
   ProjectEfficiency(out.phi, n, k, out.base, out.full);

@@ -26,10 +26,7 @@ class AutoSolver final : public Solver {
   }
   void SolveBatch(std::span<const Game* const> games, const GameSink& sink) const override {
     PERFSHAP_CHECK(!games.empty(), "AutoSolver: no games to solve");
-    const int n = games[0]->n_players();
-    const std::uint64_t budget = options_.budget > 0 ? options_.budget : kDefaultSampleBudget;
-    const bool exact = n <= options_.max_players && n < 63 && (std::uint64_t{1} << n) <= budget;
-    MakeSolver(exact ? "exact" : "kernel", options_)->SolveBatch(games, sink);
+    MakeSolver(ResolveSolverName(name(), games[0]->n_players(), options_), options_)->SolveBatch(games, sink);
   }
 
  private:
@@ -61,6 +58,13 @@ std::unique_ptr<Solver> MakeSolver(const std::string& name, const SolverOptions&
   std::string list;
   for (const std::string& s : SolverNames()) list += (list.empty() ? "" : ", ") + s;
   throw InvalidArgument("unknown solver '" + name + "': choose one of " + list, {"solver"});
+}
+
+std::string ResolveSolverName(const std::string& name, int n_players, const SolverOptions& options) {
+  if (name != "auto") return name;
+  const std::uint64_t budget = options.budget > 0 ? options.budget : kDefaultSampleBudget;
+  const bool exact = n_players <= options.max_players && n_players < 63 && (std::uint64_t{1} << n_players) <= budget;
+  return exact ? "exact" : "kernel";
 }
 
 std::vector<std::string> SolverNames() {

@@ -84,6 +84,47 @@ class StopRule {
   std::chrono::steady_clock::time_point start_;
 };
 
+/**
+ * @brief One game's share of the progress total: the budget at first, then the forecast of the
+ * evaluations the stop rule will need (StopRule::Forecast) after each round, and what was used
+ * once the game stops; the ETA of the progress bar follows it.
+ */
+class ProgressForecast {
+ public:
+  ProgressForecast(Schedule& schedule, std::uint64_t budget) : schedule_(schedule), forecast_(budget) {}
+  void Update(std::uint64_t forecast) {
+    schedule_.AdjustProgressTotal(static_cast<std::int64_t>(forecast) - static_cast<std::int64_t>(forecast_));
+    forecast_ = forecast;
+  }
+
+ private:
+  Schedule& schedule_;
+  std::uint64_t forecast_;
+};
+
+/**
+ * @brief The coalitions a block evaluated and their values (SolverOptions::keep_samples): each
+ * block logs its own, and the solver appends the logs in block order, so the samples' order
+ * does not depend on the thread count either.
+ */
+struct SampleLog {
+  std::vector<std::uint64_t> coalitions;
+  std::vector<double> values;
+
+  void Clear() {
+    coalitions.clear();
+    values.clear();
+  }
+  void Add(std::span<const std::uint64_t> words, std::span<const double> v) {
+    coalitions.insert(coalitions.end(), words.begin(), words.end());
+    values.insert(values.end(), v.begin(), v.end());
+  }
+  void AppendTo(ShapleyValues& out) const {
+    out.sample_coalitions.insert(out.sample_coalitions.end(), coalitions.begin(), coalitions.end());
+    out.sample_values.insert(out.sample_values.end(), values.begin(), values.end());
+  }
+};
+
 /** @brief What a sampled solver's game driver hands back; the batch driver adds the rest. */
 struct SampledGame {
   ShapleyValues values;
