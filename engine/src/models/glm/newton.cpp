@@ -52,8 +52,8 @@ class NewtonSplit final : public GlmSplit {
  *   probit:   f(b, w) = -sum_i log Phi(q_i eta_i),
  * with eta = b + X_S w, warm-started from the previous coalition's coefficients (its columns
  * keep theirs; a column added to it starts from a one-dimensional Newton step at the previous
- * optimum, any other newcomer at 0). A full step is taken when it shrinks the scaled gradient;
- * otherwise (rare: far from the optimum) Armijo backtracking on f decides, with a rounding
+ * optimum, any other newcomer at 0). A full step is taken when it halves the smallest scaled
+ * gradient seen so far; otherwise (far from the optimum) Armijo backtracking on f decides, with a rounding
  * slack so that steps whose decrease is below the rounding of f are still taken. The objective,
  * whose logarithms cost as much as the rest of an iteration, is only evaluated then. Stops
  * when |grad_j| <= tol * C sum_i |x_ij| (1e-12: warm and cold starts then agree to about 1e-11
@@ -208,6 +208,7 @@ int NewtonFitter::FitNewton() {
   VectorMap(eta_.data(), en).noalias() = x * VectorMap(beta_.data(), ek1);
   derivatives(eta_.data());
   double gnorm = gradient(beta_.data(), grad_.data());
+  double best = gnorm;  // the smallest scaled gradient so far
   for (int iteration = 0;; ++iteration) {
     if (gnorm <= tol) {
       intercept_ = beta_[0];
@@ -238,7 +239,11 @@ int NewtonFitter::FitNewton() {
     for (std::size_t r = 0; r < n; ++r) eta_try_[r] = eta_[r] - direction_[r];
     derivatives(eta_try_.data());
     double gnorm_try = gradient(beta_try_.data(), weighted_.data());  // weighted_ is free now
-    if (!(gnorm_try < gnorm)) {
+    // A full step that halves the best gradient so far is taken without evaluating f. That
+    // can happen only finitely often before the tolerance, so the iteration cannot cycle
+    // (judging each step against the previous gradient alone can: a step accepted on f raises
+    // the gradient, the next one lowers it and raises f back).
+    if (!(gnorm_try < 0.5 * best)) {
       // Backtrack on the objective (Armijo), from the full step.
       const double decrease = VectorMap(grad_.data(), ek1).dot(VectorMap(step_.data(), ek1));
       const double f = objective(eta_.data(), beta_.data());
@@ -261,6 +266,7 @@ int NewtonFitter::FitNewton() {
     std::swap(eta_, eta_try_);
     std::copy_n(weighted_.data(), k1, grad_.data());
     gnorm = gnorm_try;
+    best = std::min(best, gnorm);
   }
   ThrowForCoalition("Newton's method did not converge in " + std::to_string(settings.newton.max_iterations) +
                         " iterations (quasi-separated classes?)",
