@@ -39,6 +39,7 @@ struct RobustnessCliOptions {
   std::string metrics;
   std::string features;
   int exact_limit = 20;
+  SolverCliOptions solver;
   std::size_t rows = 1000;
   CLI::Option* cv_option = nullptr;
   CLI::Option* C_option = nullptr;
@@ -65,6 +66,7 @@ void RunRobustness(const RobustnessCliOptions& o) {
   opt.extra_metrics = SplitList(o.metrics);
   opt.select = o.select;
   opt.max_features = o.exact_limit;
+  ApplySolverOptions(o.solver, c.seed, opt.solver, opt.sampling);
   if (!(o.slice_fpr >= 0.0 && o.slice_fpr <= 1.0))
     throw InvalidArgument("--slice-fpr " + Fmt("%g", o.slice_fpr) +
                           " is outside [0, 1]; it is a false positive rate");
@@ -132,6 +134,7 @@ void SetupRobustness(CLI::App& app) {
                  "largest number of features solved exactly (2^n trainings per split)")
       ->capture_default_str()
       ->check(CLI::Range(1, 30));
+  AddSolverOptions(app, o->solver, "trainings per split");
   app.add_option("--rows", o->rows, "rows of the built-in probit design (without --data)")
       ->capture_default_str()
       ->check(CLI::Range(10, 100000000));

@@ -45,6 +45,7 @@ void RunXper(const XperCliOptions& o) {
   opt.threshold = o.threshold;
   opt.seed = c.seed;
   opt.max_features = o.max_features;
+  ApplySolverOptions(o.solver, c.seed, opt.solver, opt.sampling);
   if (!o.coef.empty() && !o.train.empty())
     throw InvalidArgument("give either --coef FILE or --train FILE, not both");
   if ((!o.coef.empty() || !o.train.empty()) && o.model.empty())
@@ -161,6 +162,7 @@ void SetupXper(CLI::App& app) {
   app.add_option("--max-features", o->max_features, "largest number of features solved exactly")
       ->capture_default_str()
       ->check(CLI::Range(1, 30));
+  AddSolverOptions(app, o->solver, "coalitions");
   app.callback([o] { RunXper(*o); });
 }
 

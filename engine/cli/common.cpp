@@ -46,6 +46,41 @@ void AddRunOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_see
       ->capture_default_str();
 }
 
+void AddSolverOptions(CLI::App& app, SolverCliOptions& opts, const std::string& unit) {
+  app.add_option("--solver", opts.solver,
+                 "Shapley solver: exact (every coalition), permutation or kernel (sampled, with standard errors), "
+                 "auto (exact while 2^n fits the budget, else kernel)")
+      ->check(CLI::IsMember(SolverNames()))
+      ->capture_default_str();
+  app.add_option("--budget", opts.budget,
+                 "sampled solvers: coalition evaluations at most (" + unit + "; 0 = " +
+                     std::to_string(kDefaultSampleBudget) + ")")
+      ->capture_default_str();
+  app.add_option("--tolerance", opts.tolerance,
+                 "sampled solvers: stop once max se / (max phi - min phi) < tolerance, in (0, 1)")
+      ->capture_default_str();
+  app.add_option("--time-limit", opts.time_limit, "sampled solvers: stop after this many seconds (0 = none)")
+      ->capture_default_str();
+  app.add_flag("--keep-samples", opts.keep_samples,
+               "sampled solvers: write every sampled coalition and its value to samples.csv in --out");
+}
+
+void ApplySolverOptions(const SolverCliOptions& opts, std::uint64_t seed, std::string& solver,
+                        SamplingOptions& sampling) {
+  if (!(opts.tolerance > 0.0 && opts.tolerance < 1.0))
+    throw InvalidArgument("--tolerance " + Fmt("%g", opts.tolerance) +
+                          " is outside (0, 1); it is the largest standard error as a share of the range of the "
+                          "values, e.g. 0.01");
+  if (!(opts.time_limit >= 0.0 && std::isfinite(opts.time_limit)))
+    throw InvalidArgument("--time-limit " + Fmt("%g", opts.time_limit) + " is not a number of seconds >= 0 (0: none)");
+  solver = opts.solver;
+  sampling.budget = opts.budget;
+  sampling.tolerance = opts.tolerance;
+  sampling.time_limit_seconds = opts.time_limit;
+  sampling.seed = seed;
+  sampling.keep_samples = opts.keep_samples;
+}
+
 namespace {
 std::string FormatSeconds(double s) {
   char buf[32];

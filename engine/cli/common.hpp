@@ -14,6 +14,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/players.hpp"
+#include "perfshap/solver.hpp"
 #include "report/format.hpp"
 
 namespace perfshap::cli {
@@ -45,6 +46,25 @@ void AddCommonOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_
  *  generate their own data), with the given help texts for --seed and --out. */
 void AddRunOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_seed, const std::string& seed_help,
                    const std::string& out_help);
+
+/** @brief The solver flags of a Shapley method. */
+struct SolverCliOptions {
+  std::string solver = "exact";
+  std::uint64_t budget = 0;
+  double tolerance = 0.01;
+  double time_limit = 0.0;
+  bool keep_samples = false;
+};
+
+/** @brief Adds --solver --budget --tolerance --time-limit --keep-samples; `unit` names what a
+ *  coalition evaluation is ("trainings per split", "coalitions"). */
+void AddSolverOptions(CLI::App& app, SolverCliOptions& opts, const std::string& unit);
+
+/** @brief The solver name and the sampling options of the flags (seed: the run's --seed).
+ *  @throws InvalidArgument for a tolerance outside (0, 1) or a negative time limit, whatever
+ *  the solver (a flag that would be ignored is still an error). */
+void ApplySolverOptions(const SolverCliOptions& opts, std::uint64_t seed, std::string& solver,
+                        SamplingOptions& sampling);
 
 /** @brief ExecutionOptions from the flags: threads, and a progress renderer on stderr (a bar
  *  when stderr is a terminal, plain lines with --progress plain, nothing otherwise). */

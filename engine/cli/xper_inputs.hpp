@@ -33,6 +33,7 @@ struct XperCliOptions {
   std::string features;
   long long explain_row = -1;
   int max_features = 20;
+  SolverCliOptions solver;
   std::string clusters;  // "", "auto" or a number of clusters
   bool overfit = false;
 };

@@ -22,6 +22,7 @@
 #include "perfshap/learner.hpp"
 #include "perfshap/metric_registry.hpp"
 #include "perfshap/players.hpp"
+#include "perfshap/solver.hpp"
 #include "perfshap/split.hpp"
 
 namespace perfshap {
@@ -73,9 +74,12 @@ struct RobustnessOptions {
   /** Section 4.4: after the explanation, retrain without the selected features on the same
    *  splits and report AUC and AUPRC before and after. */
   bool select = false;
-  /** The Shapley solver, by name (MakeSolver: "exact"). */
+  /** The Shapley solver, by name (MakeSolver: "exact", "permutation", "kernel", "auto"). */
   std::string solver = "exact";
-  /** Refuse more players than this (2^n trainings per split); 1..30. */
+  /** The sampled solvers' budget (trainings per split), tolerance, time limit and seed. */
+  SamplingOptions sampling;
+  /** The exact solver refuses more players than this (2^n trainings per split); 1..30. The
+   *  sampled solvers take any number. */
   int max_features = 20;
   /** How messages name the plan, e.g. "mc:100" or a splits file ("split 3 of 100 (mc:100)"). */
   std::string plan_name;
@@ -103,8 +107,8 @@ struct RobustnessMetricResult {
   std::string metric;
   /** metric(all features) and metric(no feature: prior-only model). */
   double value_mean = 0, value_std = 0, base_mean = 0, base_std = 0;
-  /** phi per player (n values each). */
-  std::vector<double> phi_mean, phi_std;
+  /** phi per player (n values each), and its sampling standard error (0 when exact). */
+  std::vector<double> phi_mean, phi_std, phi_se;
 };
 
 /**
@@ -136,8 +140,12 @@ struct PERFSHAP_EXPORT RobustnessResult {
    *  each coalition's own area, trapz(TPR - FPR, FPR) over its merged threshold ROC knots (the
    *  authors' ShapAUC script), the same for every strategy. */
   std::vector<double> phi_auc_mean, phi_auc_std;
-  /** phi^AUC per split, n_splits x n row-major. */
-  std::vector<double> phi_auc_by_split;
+  /** Sampling standard errors of phi_auc_mean and phi_auprc_mean (sampled solvers; 0 when
+   *  exact): sqrt(sum_r se_r^2) / R over the R splits, whose streams are independent. The
+   *  "_std" values are the spread across splits, a different thing. */
+  std::vector<double> phi_auc_se, phi_auprc_se;
+  /** phi^AUC per split, n_splits x n row-major, and its standard error per split. */
+  std::vector<double> phi_auc_by_split, phi_auc_se_by_split;
   /** Full-model AUC per split. */
   std::vector<double> auc_by_split;
 
@@ -151,12 +159,13 @@ struct PERFSHAP_EXPORT RobustnessResult {
    *  b is the split's test prevalence, as in the grid payoffs), the same for every strategy. */
   std::vector<double> phi_auprc_mean, phi_auprc_std;
 
-  /** The ROC curve read at the FPR grid (tpr of the full model) and ShapROC (eq. 8). */
+  /** The ROC curve read at the FPR grid (tpr of the full model) and ShapROC (eq. 8), with the
+   *  sampling standard errors of the mean curve (0 when exact). */
   std::vector<double> fpr_grid, tpr_mean, tpr_std;
-  std::vector<double> shap_roc_mean, shap_roc_std;
+  std::vector<double> shap_roc_mean, shap_roc_std, shap_roc_se;
   /** The PR curve read at the recall grid (precision of the full model) and ShapPRC (eq. 16). */
   std::vector<double> recall_grid, precision_mean, precision_std;
-  std::vector<double> shap_prc_mean, shap_prc_std;
+  std::vector<double> shap_prc_mean, shap_prc_std, shap_prc_se;
   /** Per player, the grid trapezoid (GridTrapezoid, numpy trapz over fpr_grid) of its ShapROC
    *  curve in each split, then mean and std over the splits: the ShapAUC that the authors'
    *  ShapROC script prints (it depends on the strategy). n values each, in the players' order. */
@@ -179,9 +188,28 @@ struct PERFSHAP_EXPORT RobustnessResult {
 
   RobustnessSelection selection;
 
-  /** Models trained: (2^n - 1) per split (+1 with extra metrics: the prior-only model), plus
-   *  one per split for the selection retraining. */
+  /** Models trained: (2^n - 1) per split when exact, the coalitions a sampled solver evaluated
+   *  but the empty one otherwise (+1 with extra metrics: the prior-only model), plus one per
+   *  split for the selection retraining. */
   std::uint64_t n_trainings = 0;
+  /** Coalitions the solver evaluated, over all splits (2^n per split when exact). */
+  std::uint64_t n_coalitions_evaluated = 0;
+  /** Sampled solvers: true when the mean over the splits meets the tolerance, max_j phi_auc_se_j
+   *  / (max phi_auc_mean - min phi_auc_mean) = convergence_ratio < tolerance. Each split is
+   *  solved to 0.8 tolerance sqrt(R) (its share: the mean of R independent splits has 1/sqrt(R)
+   *  of their sampling error); `stopped_by` is "budget" or "time" when a split stopped on those
+   *  first, "tolerance" when every split met its share (converged may still be false then, if
+   *  the mean's ratio is above the tolerance), "exact" when every coalition was evaluated. */
+  bool converged = true;
+  std::string stopped_by = "exact";
+  double convergence_ratio = 0;
+  /** The sampling options the run used (budget 0 = the default). */
+  SamplingOptions sampling;
+  /** With sampling.keep_samples: every sampled coalition of every split (CoalitionWords(n)
+   *  words each), its split and its AUC, in the solver's order. */
+  std::vector<std::uint64_t> sample_coalitions;
+  std::vector<std::size_t> sample_split;
+  std::vector<double> sample_auc;
   int threads = 1;
   double elapsed_seconds = 0;
 
@@ -190,7 +218,8 @@ struct PERFSHAP_EXPORT RobustnessResult {
 
 /**
  * @brief Explains a learner's robustness (AUC, ROC curve, PR curve, AUPRC) over the splits of
- * a plan with exact Shapley values of coalition retraining.
+ * a plan with Shapley values of coalition retraining: exact, or sampled with standard errors
+ * (options.solver, options.sampling).
  *
  * Each split's training rows are used in the order given (it fixes the order of sums; splits
  * from split.hpp are sorted). The empty coalition is the random classifier: AUC 0.5, tpr = fpr,
@@ -203,8 +232,8 @@ struct PERFSHAP_EXPORT RobustnessResult {
  *   classes; linear is then a linear probability model).
  * @param plan one or more train/test splits (holdout, k-fold, Monte-Carlo, or explicit).
  * @throws InvalidArgument for an empty plan, bad options, an unknown or repeated feature
- *   column, more players than options.max_features (2^n trainings per split; no sampled
- *   solver yet), brier/log_loss or a thresholds curve mode with the linear learner (its
+ *   column, more players than options.max_features for the exact solver (2^n trainings per
+ *   split), sampling options out of range, brier/log_loss or a thresholds curve mode with the linear learner (its
  *   predictions are not probabilities).
  * @throws DataError (one line) for a label that is not 0/1, a feature constant on the whole
  *   data set (naming the feature) or on a split's training rows, a missing value, a split whose

@@ -75,8 +75,9 @@ struct SamplingOptions {
   /** Stop once max_j se_j / (max_j phi_j - min_j phi_j) < tolerance, on the game's output 0
    *  (the AUC of a retraining game, the global value of XPER); in (0, 1). */
   double tolerance = 0.01;
-  /** Stop after this many seconds of a game (0 = no limit). The only rule under which the
-   *  result depends on the machine. */
+  /** Stop sampling this many seconds after the solve started (0 = no limit), for all the
+   *  games of a batch together: a game that starts late gets one round. The only rule under
+   *  which the result depends on the machine. */
   double time_limit_seconds = 0.0;
   /** Seed of the random streams: game g of a batch draws from stream (seed, g). */
   std::uint64_t seed = 0;

@@ -18,6 +18,7 @@
 #include "perfshap/export.hpp"
 #include "perfshap/metric_registry.hpp"
 #include "perfshap/model.hpp"
+#include "perfshap/solver.hpp"
 #include "perfshap/players.hpp"
 
 namespace perfshap {
@@ -69,8 +70,11 @@ struct XperOptions {
   bool use_additive_terms = true;
   /** Keep every v(S) and v_i(S) in XperResult::coalition_values (2^p (n + 1) doubles). */
   bool store_coalition_values = false;
-  /** The Shapley solver, by name (MakeSolver: "exact"). */
+  /** The Shapley solver, by name (MakeSolver: "exact", "permutation", "kernel", "auto"). */
   std::string solver = "exact";
+  /** The sampled solvers' budget (coalitions), tolerance (on the global value), time limit
+   *  and seed (of the coalitions drawn; `seed` above draws the comparison permutation). */
+  SamplingOptions sampling;
   /** The players as groups of the sample's columns (a one-hot text column, a group); empty =
    *  one player per column. Every column in exactly one player. */
   std::vector<Player> players;
@@ -103,8 +107,9 @@ struct PERFSHAP_EXPORT XperResult {
   double value = 0.0;
   /** phi_0 = v(empty): the benchmark (metric when y is independent of the features). */
   double base = 0.0;
-  /** phi_j, p values. */
+  /** phi_j, p values, and their sampling standard errors (sampled solvers; empty when exact). */
   std::vector<double> phi;
+  std::vector<double> phi_se;
   /** phi_j / (value - base), the share of the performance above the benchmark (paper,
    *  section 4); NaN when value == base. */
   std::vector<double> phi_normalised;
@@ -114,6 +119,8 @@ struct PERFSHAP_EXPORT XperResult {
   std::vector<double> individual_value;
   /** phi_ij, n x p row-major: row i is individual i's values (ready for clustering). */
   std::vector<double> individual_phi;
+  /** Standard errors of individual_phi, same shape (sampled solvers; empty when exact). */
+  std::vector<double> individual_phi_se;
   /** The permutation pi used by kPermuted (empty for kFull). */
   std::vector<std::size_t> permutation;
   /** When requested: 2^p rows (row = bit mask of S, bit j = feature j) of n + 1 values:
@@ -121,7 +128,20 @@ struct PERFSHAP_EXPORT XperResult {
   std::vector<double> coalition_values;
   /** True when the additive-score fast path was used (no model calls per coalition). */
   bool additive_fast_path = false;
+  /** Coalitions evaluated (2^p when exact). */
   std::uint64_t n_coalitions = 0;
+  /** The solver used ("auto" resolved), whether its tolerance held (always when exact), why it
+   *  stopped ("exact", "tolerance", "budget", "time") and its convergence ratio then. */
+  std::string solver = "exact";
+  bool converged = true;
+  std::string stopped_by = "exact";
+  double convergence_ratio = 0.0;
+  /** The sampling options the run used (budget 0 = the default). */
+  SamplingOptions sampling;
+  /** With sampling.keep_samples: every sampled coalition (CoalitionWords(p) words each) and
+   *  its v(S), in the solver's order. */
+  std::vector<std::uint64_t> sample_coalitions;
+  std::vector<double> sample_value;
   int threads = 1;
   double elapsed_seconds = 0.0;
 
@@ -150,7 +170,8 @@ struct PERFSHAP_EXPORT XperResult {
  * @param sample features and label (0/1 for the classification metrics, real for mse, mae,
  *   r2), n >= 2 rows.
  * @throws InvalidArgument on a shape mismatch, a bad permutation (wrong length, repeated or
- *   out-of-range index), more than options.max_features features, n > 65535 with the full
+ *   out-of-range index), more than options.max_features features for the exact solver,
+ *   sampling options out of range, coalition values asked of a sampled solver, n > 65535 with the full
  *   comparator, or a non-finite cost/threshold.
  * @throws DataError for a sample on which the metric is undefined: one class for AUC or
  *   balanced accuracy, no positive for sensitivity, no negative for specificity, a label

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -132,7 +133,7 @@ std::vector<std::unique_ptr<detail::RetrainGame>> MakeSplitGames(const GameSetup
   const Dataset& data = setup.data;
   const std::string& source = data.source();
   const std::size_t n_splits = setup.plan.size();
-  const std::uint64_t total = std::uint64_t{1} << setup.players.size();
+  const std::uint64_t total = coalition_auc.size() / std::max<std::size_t>(1, n_splits);
   const auto label = data.label();
   std::vector<std::unique_ptr<detail::RetrainGame>> games(n_splits);
   std::vector<std::exception_ptr> failures(n_splits);
@@ -203,6 +204,7 @@ class RobustnessBands {
         recall_(game.settings().evaluator->recall_grid()),
         baselines_(baselines),
         phi_(p_ * k_),
+        se2_(p_ * k_, 0.0),
         full_(k_),
         base_(n_extra),
         integrated_(2 * p_),
@@ -212,6 +214,9 @@ class RobustnessBands {
 
   void Add(std::size_t r, const ShapleyValues& sv, RobustnessResult& result) {
     phi_.Add(sv.phi);
+    ++n_;
+    if (!sv.phi_se.empty())
+      for (std::size_t t = 0; t < se2_.size(); ++t) se2_[t] += sv.phi_se[t] * sv.phi_se[t];
     raw_[0] = sv.full[0] + 0.5;
     for (std::size_t j = 0; j < fpr_.size(); ++j) raw_[1 + j] = sv.full[1 + j] + fpr_[j];
     for (std::size_t j = 0; j < recall_.size(); ++j) raw_[prc_at_ + j] = sv.full[prc_at_ + j] + baselines_[r];
@@ -231,12 +236,18 @@ class RobustnessBands {
     }
     integrated_.Add(integral_);
     result.auc_by_split[r] = raw_[0];
-    for (std::size_t i = 0; i < p_; ++i) result.phi_auc_by_split[r * p_ + i] = sv(static_cast<int>(i), 0);
+    for (std::size_t i = 0; i < p_; ++i) {
+      result.phi_auc_by_split[r * p_ + i] = sv(static_cast<int>(i), 0);
+      result.phi_auc_se_by_split[r * p_ + i] = sv.phi_se.empty() ? 0.0 : sv.phi_se[i * k_];
+    }
   }
 
   void Write(RobustnessResult& result, std::span<const std::string> metric_names) const {
     const std::vector<double>& phi_mean = phi_.mean();
     const std::vector<double> phi_std = phi_.StdDev(0);
+    // The sampling standard error of a mean over independent splits: sqrt(sum se_r^2) / R.
+    std::vector<double> phi_se(se2_.size());
+    for (std::size_t t = 0; t < se2_.size(); ++t) phi_se[t] = std::sqrt(se2_[t]) / static_cast<double>(n_);
     const std::vector<double>& full_mean = full_.mean();
     const std::vector<double> full_std = full_.StdDev(0);
     const std::size_t n_fpr = fpr_.size();
@@ -253,27 +264,28 @@ class RobustnessBands {
     const auto prc_end = static_cast<std::ptrdiff_t>(prc_at_ + n_rec);
     result.precision_mean.assign(full_mean.begin() + prc_begin, full_mean.begin() + prc_end);
     result.precision_std.assign(full_std.begin() + prc_begin, full_std.begin() + prc_end);
-    result.phi_auc_mean.resize(p_);
-    result.phi_auc_std.resize(p_);
-    result.phi_auprc_mean.resize(p_);
-    result.phi_auprc_std.resize(p_);
-    result.shap_roc_mean.resize(p_ * n_fpr);
-    result.shap_roc_std.resize(p_ * n_fpr);
-    result.shap_prc_mean.resize(p_ * n_rec);
-    result.shap_prc_std.resize(p_ * n_rec);
+    for (auto* v : {&result.phi_auc_mean, &result.phi_auc_std, &result.phi_auc_se, &result.phi_auprc_mean,
+                    &result.phi_auprc_std, &result.phi_auprc_se})
+      v->resize(p_);
+    for (auto* v : {&result.shap_roc_mean, &result.shap_roc_std, &result.shap_roc_se}) v->resize(p_ * n_fpr);
+    for (auto* v : {&result.shap_prc_mean, &result.shap_prc_std, &result.shap_prc_se}) v->resize(p_ * n_rec);
     for (std::size_t i = 0; i < p_; ++i) {
       const std::size_t row = i * k_;
       result.phi_auc_mean[i] = phi_mean[row];
       result.phi_auc_std[i] = phi_std[row];
+      result.phi_auc_se[i] = phi_se[row];
       result.phi_auprc_mean[i] = phi_mean[row + auprc_at_];
       result.phi_auprc_std[i] = phi_std[row + auprc_at_];
+      result.phi_auprc_se[i] = phi_se[row + auprc_at_];
       for (std::size_t j = 0; j < n_fpr; ++j) {
         result.shap_roc_mean[i * n_fpr + j] = phi_mean[row + 1 + j];
         result.shap_roc_std[i * n_fpr + j] = phi_std[row + 1 + j];
+        result.shap_roc_se[i * n_fpr + j] = phi_se[row + 1 + j];
       }
       for (std::size_t j = 0; j < n_rec; ++j) {
         result.shap_prc_mean[i * n_rec + j] = phi_mean[row + prc_at_ + j];
         result.shap_prc_std[i * n_rec + j] = phi_std[row + prc_at_ + j];
+        result.shap_prc_se[i * n_rec + j] = phi_se[row + prc_at_ + j];
       }
     }
     const std::vector<double>& integrated_mean = integrated_.mean();
@@ -295,6 +307,7 @@ class RobustnessBands {
       for (std::size_t i = 0; i < p_; ++i) {
         m.phi_mean.push_back(phi_mean[i * k_ + curve_outputs_ + e]);
         m.phi_std.push_back(phi_std[i * k_ + curve_outputs_ + e]);
+        m.phi_se.push_back(phi_se[i * k_ + curve_outputs_ + e]);
       }
       result.metrics.push_back(std::move(m));
     }
@@ -303,7 +316,10 @@ class RobustnessBands {
  private:
   std::size_t p_, k_, n_extra_, curve_outputs_, prc_at_, auprc_at_;
   std::span<const double> fpr_, recall_, baselines_;
-  WelfordBands phi_, full_, base_, integrated_;
+  WelfordBands phi_;
+  std::vector<double> se2_;  // sum over the splits of se^2, per output
+  std::size_t n_ = 0;
+  WelfordBands full_, base_, integrated_;
   std::vector<double> raw_, raw_base_, integral_;
 };
 
@@ -345,8 +361,8 @@ std::uint64_t Select(RobustnessResult& result, std::span<const std::unique_ptr<d
   sel.auprc_after_mean = sel.auprc_before_mean;
   sel.auprc_after_std = sel.auprc_before_std;
   if (!retrain || sel.removed.empty()) return 0;
-  Coalition kept = 0;
-  for (std::size_t i : sel.kept) kept |= Coalition{1} << i;
+  std::vector<std::uint64_t> kept(CoalitionWords(static_cast<int>(p)), 0);
+  for (std::size_t i : sel.kept) kept[i / 64] |= std::uint64_t{1} << (i % 64);
   const std::size_t n_splits = games.size();
   const std::size_t k = games[0]->n_outputs();
   const std::size_t auprc_at = games[0]->auprc_offset();
@@ -360,14 +376,14 @@ std::uint64_t Select(RobustnessResult& result, std::span<const std::unique_ptr<d
     auto worker = game.MakeWorker();
     worker->Reset();
     std::vector<double> out(k);
-    worker->Evaluate(kept, out);
+    worker->EvaluateWide(WideCoalition{kept}, out);
     auc_after[r] = out[0] + 0.5;
     auprc_after[r] = out[auprc_at] + baselines[r];
   });
   std::tie(sel.auc_after_mean, sel.auc_after_std) = Band(auc_after);
   std::tie(sel.auprc_after_mean, sel.auprc_after_std) = Band(auprc_after);
   sel.retrained = true;
-  return kept != 0 ? n_splits : 0;
+  return sel.kept.empty() ? 0 : n_splits;
 }
 
 }  // namespace
@@ -395,35 +411,63 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   const std::vector<Player> players = detail::ResolvePlayers(data, options.features, options.players);
   const std::size_t p = players.size();
   PERFSHAP_CHECK(p >= 1, source + " has no feature column to explain", {"features"});
-  if (p > static_cast<std::size_t>(limit) && options.solver == "exact")
+  SolverOptions solver_options;
+  static_cast<SamplingOptions&>(solver_options) = options.sampling;
+  solver_options.max_players = limit;
+  solver_options.execution = options.execution;
+  const std::string solver_name = ResolveSolverName(options.solver, static_cast<int>(p), solver_options);
+  const bool exact = solver_name == "exact";
+  // The result is the splits' mean, whose sampling error is the splits' over sqrt(R): each split
+  // is solved to 0.8 t sqrt(R) (the mean's range is a little below the largest split's), and the
+  // run has converged when the mean's own ratio is below t (checked below).
+  if (!exact && plan.size() > 1)
+    solver_options.tolerance =
+        std::min(0.5, options.sampling.tolerance * 0.8 * std::sqrt(static_cast<double>(plan.size())));
+  if (p > static_cast<std::size_t>(limit) && exact)
     throw InvalidArgument(source + " has " + std::to_string(p) + " features: exact ShapAUC needs 2^" +
-                              std::to_string(p) + " trainings per split, above the exact limit of " +
-                              std::to_string(limit) +
-                              " features; select fewer features, group them, or raise the exact limit (at most 30)",
-                          {"features", "groups", "max_features"});
+                              std::to_string(std::min<std::size_t>(p, 999)) +
+                              " trainings per split, above the exact limit of " + std::to_string(limit) +
+                              " features; use a sampled solver (kernel, permutation or auto), select fewer "
+                              "features, group them, or raise the exact limit (at most 30)",
+                          {"solver", "features", "groups", "max_features"});
   CheckData(data, players);
 
   const CurveGridEvaluator evaluator(CurveOptions(options));
   const std::size_t n_splits = plan.size();
-  const std::uint64_t total = std::uint64_t{1} << p;
   RobustnessResult result;
-  // AUC of every coalition of every split, while that stays small.
-  if (total * n_splits <= (std::uint64_t{1} << 22)) result.coalition_auc.assign(total * n_splits, 0.5);
+  // AUC of every coalition of every split, while that stays small (exact solving only).
+  if (exact && p <= 22 && (std::uint64_t{1} << p) * n_splits <= (std::uint64_t{1} << 22))
+    result.coalition_auc.assign((std::size_t{1} << p) * n_splits, 0.5);
   std::vector<double> baselines(n_splits, 0.5);
   const GameSetup setup{data, plan, players, learner, evaluator, metrics, options};
   const std::vector<std::unique_ptr<detail::RetrainGame>> games = MakeSplitGames(setup, baselines, result.coalition_auc);
   std::vector<const Game*> game_ptrs;
   for (const auto& g : games) game_ptrs.push_back(g.get());
 
-  SolverOptions solver_options;
-  solver_options.max_players = limit;
-  solver_options.execution = options.execution;
-  const std::unique_ptr<Solver> solver = MakeSolver(options.solver, solver_options);
+  const std::unique_ptr<Solver> solver = MakeSolver(solver_name, solver_options);
   RobustnessBands bands(*games[0], p, metrics.size(), baselines);
   result.phi_auc_by_split.resize(n_splits * p);
+  result.phi_auc_se_by_split.resize(n_splits * p);
   result.auc_by_split.resize(n_splits);
+  std::uint64_t trainings = 0;
   solver->SolveBatch(game_ptrs, [&](std::size_t r, ShapleyValues&& sv) {
     bands.Add(r, sv, result);
+    result.n_coalitions_evaluated += sv.n_evaluations;
+    // Every coalition evaluated is a training, but the empty one without extra metrics (the
+    // random classifier).
+    trainings += sv.n_evaluations - (metrics.empty() ? 1 : 0);
+    if (!sv.converged && result.converged) result.stopped_by = sv.stopped_by;
+    result.converged = result.converged && sv.converged;
+    if (result.converged) result.stopped_by = sv.stopped_by;
+    if (options.sampling.keep_samples && !sv.sample_values.empty()) {
+      const std::size_t k = sv.n_outputs;
+      result.sample_coalitions.insert(result.sample_coalitions.end(), sv.sample_coalitions.begin(),
+                                      sv.sample_coalitions.end());
+      for (std::size_t t = 0; t < sv.sample_values.size(); t += k) {
+        result.sample_split.push_back(r);
+        result.sample_auc.push_back(sv.sample_values[t] + 0.5);
+      }
+    }
     // Solved: its split's prepared statistics go (the selection retrains on them later).
     if (!options.select) games[r]->ReleaseSplit();
   });
@@ -433,13 +477,22 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   result.learner = learner.name();
   result.learner_params = learner.params();
   result.solver = solver->name();
+  result.sampling = options.sampling;
   result.curves = evaluator.options();
   result.prc_baseline = options.prc_baseline;
   result.n_splits = n_splits;
   result.prc_baseline_mean = Band(baselines).first;
   bands.Write(result, options.extra_metrics);
+  if (!exact) {
+    // The convergence ratio of what is reported: the mean phi^AUC and its standard errors.
+    const auto [lo, hi] = std::minmax_element(result.phi_auc_mean.begin(), result.phi_auc_mean.end());
+    const double range = *hi - *lo;
+    const double se = *std::max_element(result.phi_auc_se.begin(), result.phi_auc_se.end());
+    result.convergence_ratio = range > 0.0 ? se / range : (se > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
+    if (result.converged && result.stopped_by != "exact" && !(result.convergence_ratio < options.sampling.tolerance))
+      result.converged = false;
+  }
   WriteEq12(result);
-  std::uint64_t trainings = n_splits * (total - 1 + (metrics.empty() ? 0 : 1));
   trainings += Select(result, games, baselines, options.select, options.execution);
   result.n_trainings = trainings;
   result.threads = ResolvedThreads(options.execution);

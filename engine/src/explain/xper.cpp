@@ -48,11 +48,23 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   const std::size_t p = players.size();
   const std::size_t n = sample.n_rows();
   const int limit = std::clamp(options.max_features, 1, kMaxExactPlayers);
-  if (p > static_cast<std::size_t>(limit) && options.solver == "exact")
-    throw InvalidArgument("exact XPER of " + std::to_string(p) + " features needs 2^" + std::to_string(p) +
-                              " coalitions, above the limit of " + std::to_string(limit) +
-                              " features; select fewer features or group them",
-                          {"features", "groups", "max_features"});
+  SolverOptions solver_options;
+  static_cast<SamplingOptions&>(solver_options) = options.sampling;
+  solver_options.max_players = limit;
+  solver_options.store_values = options.store_coalition_values;
+  solver_options.execution = options.execution;
+  const std::string solver_name = ResolveSolverName(options.solver, static_cast<int>(p), solver_options);
+  if (p > static_cast<std::size_t>(limit) && solver_name == "exact")
+    throw InvalidArgument("exact XPER of " + std::to_string(p) + " features needs 2^" +
+                              std::to_string(std::min<std::size_t>(p, 999)) + " coalitions, above the limit of " +
+                              std::to_string(limit) +
+                              " features; use a sampled solver (kernel, permutation or auto), select fewer features "
+                              "or group them",
+                          {"solver", "features", "groups", "max_features"});
+  if (options.store_coalition_values && solver_name != "exact")
+    throw InvalidArgument("the values of every coalition are kept by the exact solver only; the " + solver_name +
+                              " solver can keep the coalitions it sampled instead",
+                          {"store_coalition_values", "keep_samples"});
 
   detail::XperGameSettings settings;
   settings.metric = &FindMetric(options.metric, "xper");
@@ -70,11 +82,7 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
         options.permutation.empty() ? DrawPermutation(n, options.seed) : options.permutation;
 
   const detail::XperGame game(model, sample, std::move(settings));
-  SolverOptions solver_options;
-  solver_options.max_players = limit;
-  solver_options.store_values = options.store_coalition_values;
-  solver_options.execution = options.execution;
-  ShapleyValues sv = MakeSolver(options.solver, solver_options)->Solve(game);
+  ShapleyValues sv = MakeSolver(solver_name, solver_options)->Solve(game);
 
   XperResult r;
   r.features = game.player_names();
@@ -99,6 +107,22 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
     const auto row = sv.player(static_cast<int>(j));
     for (std::size_t i = 0; i < n; ++i) r.individual_phi[i * p + j] = row[1 + i];
   }
+  if (!sv.phi_se.empty()) {
+    const std::size_t k = sv.n_outputs;
+    r.phi_se.resize(p);
+    r.individual_phi_se.resize(n * p);
+    for (std::size_t j = 0; j < p; ++j) {
+      r.phi_se[j] = sv.phi_se[j * k];
+      for (std::size_t i = 0; i < n; ++i) r.individual_phi_se[i * p + j] = sv.phi_se[j * k + 1 + i];
+    }
+  }
+  r.solver = sv.solver;
+  r.converged = sv.converged;
+  r.stopped_by = sv.stopped_by;
+  r.convergence_ratio = sv.convergence_ratio;
+  r.sampling = options.sampling;
+  r.sample_coalitions = std::move(sv.sample_coalitions);
+  for (std::size_t t = 0; t < sv.sample_values.size(); t += sv.n_outputs) r.sample_value.push_back(sv.sample_values[t]);
   if (uses_comparison) r.permutation = game.settings().permutation;
   r.coalition_values = std::move(sv.coalition_values);
   r.additive_fast_path = game.additive();

@@ -10,6 +10,7 @@
 #include "perfshap/curves.hpp"
 #include "report/csv.hpp"
 #include "report/format.hpp"
+#include "report/sampling_report.hpp"
 #include "report/svg.hpp"
 
 namespace perfshap::detail {
@@ -136,6 +137,24 @@ std::size_t RobustnessSliceIndex(const RobustnessResult& r, double fpr) {
   return slice;
 }
 
+namespace {
+
+SolverSummary RobustnessSolverSummary(const RobustnessResult& r) {
+  SolverSummary s;
+  s.solver = r.solver;
+  s.n_evaluated = r.n_coalitions_evaluated;
+  s.converged = r.converged;
+  s.stopped_by = r.stopped_by;
+  s.convergence_ratio = r.convergence_ratio;
+  s.sampling = r.sampling;
+  s.unit = "coalitions";
+  s.n_games = r.n_splits;
+  s.games = "splits";
+  return s;
+}
+
+}  // namespace
+
 std::string RobustnessConsoleText(const RobustnessResult& r, const RobustnessRun& run,
                                   const std::string& out) {
   const std::size_t nf = r.fpr_grid.size();
@@ -151,7 +170,8 @@ std::string RobustnessConsoleText(const RobustnessResult& r, const RobustnessRun
       << " encoded columns (one-hot text columns, groups)\n";
   s
     << "  curves: " << CurvePointsName(r.curves) << ", strategy " << GridStrategyName(r.curves.strategy)
-    << ", " << nf << "-point grids, PR baseline b = " << PrcBaselineName(r.prc_baseline) << "\n\n"
+    << ", " << nf << "-point grids, PR baseline b = " << PrcBaselineName(r.prc_baseline) << "\n"
+    << SolverConsoleText(RobustnessSolverSummary(r)) << "\n"
     << "  AUC   " << BandCell(r.auc_mean, r.auc_std, n_splits, false)
     << " = 0.5 (random classifier) + sum of phi\n"
     << "  AUPRC " << BandCell(r.auprc_mean, r.auprc_std, n_splits, false) << "\n";
@@ -161,17 +181,23 @@ std::string RobustnessConsoleText(const RobustnessResult& r, const RobustnessRun
   const auto cell = [&](double m, double sd) {
     return PadRight(BandCell(m, sd, n_splits, true), cell_width);
   };
+  const bool sampled = r.solver != "exact";
   s << "  " << PadRight("feature", width) << PadRight("phi(AUC)", cell_width)
-    << PadRight("phi(AUPRC)", cell_width) << PadRight("trapz(ROC)", cell_width)
-    << PadRight("trapz(PRC)", cell_width) << "phi(TPR @ FPR " << Fmt("%g", r.fpr_grid[slice]) << ")\n";
+    << (sampled ? PadRight("se(AUC)", 11) : std::string()) << PadRight("phi(AUPRC)", cell_width)
+    << PadRight("trapz(ROC)", cell_width) << PadRight("trapz(PRC)", cell_width) << "phi(TPR @ FPR "
+    << Fmt("%g", r.fpr_grid[slice]) << ")\n";
   for (std::size_t i : ByMagnitude(r.phi_auc_mean)) {
     s << "  " << PadRight(r.features[i], width) << cell(r.phi_auc_mean[i], r.phi_auc_std[i])
+      << (sampled ? PadRight(Fmt("%.4f", r.phi_auc_se[i]), 11) : std::string())
       << cell(r.phi_auprc_mean[i], r.phi_auprc_std[i])
       << cell(r.shap_roc_integrated_mean[i], r.shap_roc_integrated_std[i])
       << cell(r.shap_prc_integrated_mean[i], r.shap_prc_integrated_std[i])
       << BandCell(r.shap_roc_mean[i * nf + slice], r.shap_roc_std[i * nf + slice], n_splits, true) << "\n";
   }
   s << "  trapz(ROC), trapz(PRC): grid trapezoid of the feature's ShapROC / ShapPRC curve\n";
+  if (sampled)
+    s << "  " << (n_splits > 1 ? "+- is the spread across splits (std); " : "")
+      << "se(AUC) is the sampling standard error of phi(AUC) (" << r.solver << " solver)\n";
   for (const auto& m : r.metrics) {
     s << "  " << m.metric << ": " << BandCell(m.value_mean, m.value_std, n_splits, false)
       << " = prior-only model " << BandCell(m.base_mean, m.base_std, n_splits, false) << " + sum of phi\n";
@@ -206,12 +232,16 @@ Json RobustnessResultJson(const RobustnessResult& r, const RobustnessRun& run,
   result["base"] = r.base;
   result["phi"] = NamedValues(r.features, r.phi_auc_mean);
   result["phi_std"] = NamedValues(r.features, r.phi_auc_std);
+  // Sampling standard errors of phi (0 when exact), apart from phi_std, the spread over splits.
+  result["phi_se"] = NamedValues(r.features, r.phi_auc_se);
+  AddSolverJson(result, RobustnessSolverSummary(r));
   result["auprc"] = r.auprc_mean;
   result["auprc_std"] = r.auprc_std;
   result["prc_baseline"] = r.prc_baseline == PrcBaseline::kHalf ? Json(0.5) : Json("prevalence");
   result["prc_baseline_value"] = r.prc_baseline_mean;
   result["phi_auprc"] = NamedValues(r.features, r.phi_auprc_mean);
   result["phi_auprc_std"] = NamedValues(r.features, r.phi_auprc_std);
+  result["phi_auprc_se"] = NamedValues(r.features, r.phi_auprc_se);
   // Per feature, in the order of "features": mean and std over the splits of the grid
   // trapezoid of its ShapROC / ShapPRC curve.
   result["shap_roc_integrated"] = MeanStd(r.shap_roc_integrated_mean, r.shap_roc_integrated_std);
@@ -248,7 +278,8 @@ Json RobustnessResultJson(const RobustnessResult& r, const RobustnessRun& run,
                              {"base", m.base_mean},
                              {"base_std", m.base_std},
                              {"phi", NamedValues(r.features, m.phi_mean)},
-                             {"phi_std", NamedValues(r.features, m.phi_std)}};
+                             {"phi_std", NamedValues(r.features, m.phi_std)},
+                             {"phi_se", NamedValues(r.features, m.phi_se)}};
   result["metrics"] = metrics;
   const RobustnessSelection& sel = r.selection;
   Json selection;
@@ -318,14 +349,22 @@ void WriteRobustnessTables(OutputDir& out, const RobustnessResult& r, const Robu
   out.Write("pr_curve.csv", CurveCsv(r, "recall", "precision", r.recall_grid, r.precision_mean,
                                      r.precision_std, r.shap_prc_mean, r.shap_prc_std));
 
+  const bool sampled = r.solver != "exact";
   std::vector<std::string> split_header{"split", "n_train", "n_test", "auc"};
   for (const auto& f : r.features) split_header.push_back("phi_" + f);
+  if (sampled)
+    for (const auto& f : r.features) split_header.push_back("se_" + f);
   CsvTable splits(split_header);
   for (std::size_t s = 0; s < r.n_splits; ++s) {
     splits.Row().Count(s).Count(run.train_sizes[s]).Count(run.test_sizes[s]).Number(r.auc_by_split[s]);
     for (std::size_t i = 0; i < p; ++i) splits.Number(r.phi_auc_by_split[s * p + i]);
+    if (sampled)
+      for (std::size_t i = 0; i < p; ++i) splits.Number(r.phi_auc_se_by_split[s * p + i]);
   }
   out.Write("splits.csv", splits.Text());
+  if (!r.sample_auc.empty())
+    out.Write("samples.csv", SamplesCsv(r.sample_coalitions, r.sample_split, static_cast<int>(p), r.sample_auc,
+                                        "split", "auc"));
 
   if (!r.coalition_auc.empty()) {
     const std::size_t total = std::size_t{1} << p;
@@ -351,8 +390,16 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
   const std::size_t nf = r.fpr_grid.size();
   const std::size_t slice = RobustnessSliceIndex(r, run.slice_fpr);
   const double baseline = r.prc_baseline_mean;
+  // The bands are the spread across splits; a sampled solver's standard errors are named apart.
+  double largest_se = 0.0;
+  for (double se : r.phi_auc_se) largest_se = std::max(largest_se, se);
+  const std::string sampling =
+      r.solver != "exact" ? r.solver + " sampling se of phi(AUC) <= " + Fmt("%.2g", largest_se) : "";
   const std::string bands =
-      r.n_splits > 1 ? " (mean ± std over " + std::to_string(r.n_splits) + " splits)" : "";
+      r.n_splits > 1 ? " (mean ± std over " + std::to_string(r.n_splits) + " splits" +
+                           (sampling.empty() ? "" : "; " + sampling) + ")"
+      : sampling.empty() ? ""
+                         : " (" + sampling + ")";
   const std::string curve_name = r.n_splits > 1 ? " (mean ± std)" : "";
 
   out.Write("waterfall_auc.svg", RenderSvg(FeatureWaterfall(r, "ShapAUC: contributions to the AUC" + bands,

@@ -161,6 +161,8 @@ Schedule::Schedule(const ExecutionOptions& options) : cancel_(options.cancel) {
 
 Schedule::~Schedule() = default;
 
+std::chrono::steady_clock::time_point Schedule::start_time() const noexcept { return impl_->start; }
+
 void Schedule::SetProgressTotal(std::uint64_t total) { impl_->total.store(total); }
 
 void Schedule::AdjustProgressTotal(std::int64_t delta) {

@@ -5,6 +5,7 @@
 // The only door to parallelism in perfshap. This header does not include TBB; the
 // implementation (schedule.cpp) is the only translation unit that does.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -100,6 +101,8 @@ class Schedule {
 
   /** @brief Number of worker threads of the arena. */
   int threads() const noexcept { return threads_; }
+  /** @brief When the schedule was made (the start of a solver's batch). */
+  std::chrono::steady_clock::time_point start_time() const noexcept;
 
   /**
    * @brief Calls body(block, scratch) for every block in [0, n_blocks), in parallel.

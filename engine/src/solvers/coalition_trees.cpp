@@ -25,6 +25,35 @@ double Binomial(int n, int k) {
 
 }  // namespace
 
+// The sums a node's split search reads: over its samples, and per player over those holding it.
+struct CoalitionTrees::NodeSums {
+  double w = 0, r = 0;
+  std::size_t c = 0;
+  std::vector<double> in_w, in_r;
+  std::vector<std::size_t> in_c;
+  void Reset(std::size_t n) {
+    w = r = 0;
+    c = 0;
+    in_w.assign(n, 0.0);
+    in_r.assign(n, 0.0);
+    in_c.assign(n, 0);
+  }
+  // this = parent - sibling (the larger child's sums, without a pass over its samples).
+  void Difference(const NodeSums& parent, const NodeSums& sibling) {
+    w = parent.w - sibling.w;
+    r = parent.r - sibling.r;
+    c = parent.c - sibling.c;
+    in_w.resize(parent.in_w.size());
+    in_r.resize(parent.in_r.size());
+    in_c.resize(parent.in_c.size());
+    for (std::size_t j = 0; j < in_w.size(); ++j) {
+      in_w[j] = parent.in_w[j] - sibling.in_w[j];
+      in_r[j] = parent.in_r[j] - sibling.in_r[j];
+      in_c[j] = parent.in_c[j] - sibling.in_c[j];
+    }
+  }
+};
+
 void CoalitionTrees::Fit(int n, std::span<const std::uint64_t> coalitions, std::span<const double> y,
                          std::span<const double> w, const CoalitionTreeOptions& options) {
   n_ = n;
@@ -33,64 +62,57 @@ void CoalitionTrees::Fit(int n, std::span<const std::uint64_t> coalitions, std::
   PERFSHAP_CHECK(coalitions.size() == m * words_ && w.size() == m, "CoalitionTrees: samples of unequal lengths");
   nodes_.clear();
   roots_.clear();
+  const auto np = static_cast<std::size_t>(n);
+  const std::size_t min_leaf = std::max<std::size_t>(1, options.min_leaf);
   std::vector<double> residual(y.begin(), y.end());
   std::vector<std::size_t> at(m);  // each sample's node (absolute index into nodes_)
-  const auto np = static_cast<std::size_t>(n);
-  // Per open node of a level: sums over its samples, and per player over those that hold it.
-  std::vector<double> total_w, total_r, in_w, in_r;
-  std::vector<std::size_t> total_c, in_c;
-  std::vector<int> slot_of;                  // node -> its slot in the level, or -1
-  std::vector<std::size_t> level, next;     // the level's open nodes
+  // The open nodes of a level, their sums, and which of them a pass over the samples fills
+  // (a split's smaller child; the larger one is its parent's sums minus its sibling's).
+  std::vector<std::size_t> level, next;
+  std::vector<NodeSums> sums, next_sums;
+  std::vector<int> slot_of;  // node -> its slot in the level when a pass fills it, else -1
+  const auto accumulate = [&](NodeSums& into, std::size_t i) {
+    const double wi = w[i];
+    const double ri = wi * residual[i];
+    into.w += wi;
+    into.r += ri;
+    ++into.c;
+    const std::uint64_t* words = coalitions.data() + i * words_;
+    for (std::size_t q = 0; q < words_; ++q)
+      for (std::uint64_t rest = words[q]; rest != 0; rest &= rest - 1) {
+        const std::size_t j = q * 64 + static_cast<std::size_t>(std::countr_zero(rest));
+        into.in_w[j] += wi;
+        into.in_r[j] += ri;
+        ++into.in_c[j];
+      }
+  };
   for (int t = 0; t < options.trees; ++t) {
     const std::size_t root = nodes_.size();
     roots_.push_back(root);
     nodes_.push_back({});
     std::fill(at.begin(), at.end(), root);
     level.assign(1, root);
+    sums.resize(1);
+    sums[0].Reset(np);
+    for (std::size_t i = 0; i < m; ++i) accumulate(sums[0], i);
     for (int d = 0; d < options.depth && !level.empty(); ++d) {
-      const std::size_t open = level.size();
-      slot_of.assign(nodes_.size(), -1);
-      for (std::size_t a = 0; a < open; ++a) slot_of[level[a]] = static_cast<int>(a);
-      total_w.assign(open, 0.0);
-      total_r.assign(open, 0.0);
-      total_c.assign(open, 0);
-      in_w.assign(open * np, 0.0);
-      in_r.assign(open * np, 0.0);
-      in_c.assign(open * np, 0);
-      for (std::size_t i = 0; i < m; ++i) {
-        const int slot = slot_of[at[i]];
-        if (slot < 0) continue;  // in a leaf already
-        const auto a = static_cast<std::size_t>(slot);
-        const double wi = w[i];
-        const double ri = wi * residual[i];
-        total_w[a] += wi;
-        total_r[a] += ri;
-        ++total_c[a];
-        const std::uint64_t* words = coalitions.data() + i * words_;
-        for (std::size_t q = 0; q < words_; ++q)
-          for (std::uint64_t rest = words[q]; rest != 0; rest &= rest - 1) {
-            const std::size_t j = q * 64 + static_cast<std::size_t>(std::countr_zero(rest));
-            in_w[a * np + j] += wi;
-            in_r[a * np + j] += ri;
-            ++in_c[a * np + j];
-          }
-      }
-      // The best split of each open node (the largest drop of the weighted squared residual);
-      // its children are the next level's open nodes.
+      // The best split of each open node: the largest drop of the weighted squared residual.
       next.clear();
-      for (std::size_t a = 0; a < open; ++a) {
-        if (total_c[a] < 2 || !(total_w[a] > 0.0)) continue;
-        const double base = total_r[a] * total_r[a] / total_w[a];
+      std::size_t children = 0;
+      for (std::size_t a = 0; a < level.size(); ++a) {
+        const NodeSums& node = sums[a];
+        if (node.c < 2 * min_leaf || !(node.w > 0.0)) continue;
+        const double base = node.r * node.r / node.w;
         double best = 0.0;
         int player = -1;
         for (std::size_t j = 0; j < np; ++j) {
-          const std::size_t c1 = in_c[a * np + j];
-          if (c1 == 0 || c1 == total_c[a]) continue;
-          const double w1 = in_w[a * np + j];
-          const double w0 = total_w[a] - w1;
+          const std::size_t c1 = node.in_c[j];
+          if (c1 < min_leaf || node.c - c1 < min_leaf) continue;
+          const double w1 = node.in_w[j];
+          const double w0 = node.w - w1;
           if (!(w1 > 0.0) || !(w0 > 0.0)) continue;
-          const double r1 = in_r[a * np + j];
-          const double r0 = total_r[a] - r1;
+          const double r1 = node.in_r[j];
+          const double r0 = node.r - r1;
           const double gain = r1 * r1 / w1 + r0 * r0 / w0 - base;
           if (gain > best) {
             best = gain;
@@ -107,14 +129,44 @@ void CoalitionTrees::Fit(int n, std::span<const std::uint64_t> coalitions, std::
         nodes_[parent].out = static_cast<int>(in_child + 1);
         next.push_back(in_child);
         next.push_back(in_child + 1);
+        children += 2;
       }
+      // Move the samples of split nodes to their children.
       for (std::size_t i = 0; i < m; ++i) {
         const Node& node = nodes_[at[i]];
-        if (node.player < 0 || slot_of[at[i]] < 0) continue;
+        if (node.player < 0) continue;
         const bool in = Has(std::span<const std::uint64_t>(coalitions.data() + i * words_, words_), node.player);
         at[i] = static_cast<std::size_t>(in ? node.in : node.out);
       }
+      if (d + 1 == options.depth || children == 0) break;
+      // The children's sums: one pass fills each split's smaller child.
+      next_sums.resize(children);
+      slot_of.assign(nodes_.size(), -1);
+      for (std::size_t c = 0; c < children; c += 2) {
+        const std::size_t parent_slot = static_cast<std::size_t>(
+            std::find_if(level.begin(), level.end(),
+                         [&](std::size_t node) { return nodes_[node].in == static_cast<int>(next[c]); }) -
+            level.begin());
+        const NodeSums& parent = sums[parent_slot];
+        const std::size_t in_count = parent.in_c[static_cast<std::size_t>(nodes_[level[parent_slot]].player)];
+        const std::size_t small = in_count <= parent.c - in_count ? c : c + 1;
+        next_sums[small].Reset(np);
+        slot_of[next[small]] = static_cast<int>(small);
+      }
+      for (std::size_t i = 0; i < m; ++i)
+        if (const int slot = slot_of[at[i]]; slot >= 0) accumulate(next_sums[static_cast<std::size_t>(slot)], i);
+      std::size_t p = 0;
+      for (std::size_t a = 0; a < level.size(); ++a) {
+        if (nodes_[level[a]].player < 0) continue;
+        const std::size_t c = 2 * p++;
+        if (slot_of[next[c]] >= 0) {
+          next_sums[c + 1].Difference(sums[a], next_sums[c]);
+        } else {
+          next_sums[c].Difference(sums[a], next_sums[c + 1]);
+        }
+      }
       std::swap(level, next);
+      std::swap(sums, next_sums);
     }
     // Leaf values: the shrunk weighted mean residual; then the residuals move.
     std::vector<double> leaf_w(nodes_.size() - root, 0.0);
@@ -129,6 +181,8 @@ void CoalitionTrees::Fit(int n, std::span<const std::uint64_t> coalitions, std::
     }
     for (std::size_t i = 0; i < m; ++i) residual[i] -= nodes_[at[i]].value;
   }
+  fitted_.resize(m);
+  for (std::size_t i = 0; i < m; ++i) fitted_[i] = y[i] - residual[i];
 }
 
 double CoalitionTrees::Predict(std::span<const std::uint64_t> words) const {

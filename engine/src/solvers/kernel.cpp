@@ -316,7 +316,8 @@ void ControlVariate(const ControlVariateInput& in, std::span<double> phi0, std::
     // The residual game's normal equations: the complete layers' right-hand side, each batch's.
     Matrix complete_r = Matrix::Zero(n, 1);
     for (std::size_t c = 0; c < in.complete_words->size(); ++c) {
-      const double res = (*in.complete_y)[c] - (g.Predict((*in.complete_words)[c]) - g0);
+      // The complete layers were fitted first: their fitted values are g's there.
+      const double res = (*in.complete_y)[c] - (g.fitted()[c] - g0);
       MembersOf((*in.complete_words)[c], n, members);
       for (int i : members) complete_r(i, 0) += (*in.complete_w)[c] * res;
     }
@@ -366,7 +367,7 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
   const int n = game.n_players();
   const std::size_t k = game.n_outputs();
   const std::size_t nw = CoalitionWords(n);
-  const StopRule rule(options_, SampleBudget(options_));
+  const StopRule rule(options_, SampleBudget(options_), schedule.start_time());
   ProgressForecast forecast(schedule, rule.budget());
   RandomStream rng(RandomStream(options_.seed, g)(), 0x4B45524EULL);  // "KERN"
 
@@ -441,22 +442,29 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
       const double w = p.mass_small / std::round(count);
       std::vector<int> idx(static_cast<std::size_t>(p.s));
       for (int t = 0; t < p.s; ++t) idx[static_cast<std::size_t>(t)] = t;
+      // The layer of size s in lexicographic order, then its complements in the same order:
+      // consecutive coalitions differ by two players, so retraining games warm-start well.
+      const std::size_t first = list.size();
       for (;;) {
         std::vector<std::uint64_t> words(nw, 0);
         for (int i : idx) words[static_cast<std::size_t>(i) / 64] |= std::uint64_t{1} << (i % 64);
         list.push_back(words);
         weights.push_back(w);
-        if (!p.middle) {
-          for (std::size_t t = 0; t < nw; ++t) words[t] = ~words[t];
-          if (n % 64 != 0) words[nw - 1] &= (std::uint64_t{1} << (n % 64)) - 1;
-          list.push_back(words);
-          weights.push_back(w);
-        }
         int t = p.s - 1;
         while (t >= 0 && idx[static_cast<std::size_t>(t)] == n - p.s + t) --t;
         if (t < 0) break;
         ++idx[static_cast<std::size_t>(t)];
         for (int u = t + 1; u < p.s; ++u) idx[static_cast<std::size_t>(u)] = idx[static_cast<std::size_t>(u - 1)] + 1;
+      }
+      if (!p.middle) {
+        const std::size_t last = list.size();
+        for (std::size_t c = first; c < last; ++c) {
+          std::vector<std::uint64_t> words = list[c];
+          for (std::size_t t = 0; t < nw; ++t) words[t] = ~words[t];
+          if (n % 64 != 0) words[nw - 1] &= (std::uint64_t{1} << (n % 64)) - 1;
+          list.push_back(std::move(words));
+          weights.push_back(w);
+        }
       }
     }
     const std::size_t n_blocks = std::min<std::size_t>(16, std::max<std::size_t>(1, list.size() / 256));
@@ -471,7 +479,6 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
       const std::size_t first = list.size() * b / n_blocks;
       const std::size_t last = list.size() * (b + 1) / n_blocks;
       for (std::size_t c = first; c < last; ++c) {
-        s.worker->Reset();  // cold: the previous coalition may be far from this one
         EvaluateWords(*s.worker, n, list[c], s.value);
         if (log != nullptr) log->Add(list[c], s.value);
         for (std::size_t j = 0; j < k; ++j) s.value[j] -= out.base[j];

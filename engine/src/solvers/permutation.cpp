@@ -94,7 +94,7 @@ ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, cons
   const std::size_t k = game.n_outputs();
   const std::size_t nk = static_cast<std::size_t>(n) * k;
   const std::uint64_t per_pair = 2 * static_cast<std::uint64_t>(n - 1);
-  const StopRule rule(options_, SampleBudget(options_));
+  const StopRule rule(options_, SampleBudget(options_), schedule.start_time());
   ProgressForecast forecast(schedule, rule.budget());
   // The game's stream: its key is the first draw of RandomStream(seed, g).
   const std::uint64_t key = RandomStream(options_.seed, g)();

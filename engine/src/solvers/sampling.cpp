@@ -105,11 +105,8 @@ void EvaluateWords(GameWorker& worker, int n, std::span<const std::uint64_t> wor
   }
 }
 
-StopRule::StopRule(const SolverOptions& options, std::uint64_t budget)
-    : budget_(budget),
-      tolerance_(options.tolerance),
-      time_limit_(options.time_limit_seconds),
-      start_(std::chrono::steady_clock::now()) {}
+StopRule::StopRule(const SolverOptions& options, std::uint64_t budget, std::chrono::steady_clock::time_point start)
+    : budget_(budget), tolerance_(options.tolerance), time_limit_(options.time_limit_seconds), start_(start) {}
 
 std::string StopRule::Check(std::uint64_t used, double ratio) const {
   if (ratio < tolerance_) return "tolerance";

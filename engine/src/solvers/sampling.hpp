@@ -65,10 +65,11 @@ void ProjectEfficiency(std::span<double> phi, int n, std::size_t k, std::span<co
 /** @brief v(coalition) through the worker: a mask for n <= 64, else EvaluateWide. */
 void EvaluateWords(GameWorker& worker, int n, std::span<const std::uint64_t> words, std::span<double> out);
 
-/** @brief When a game's sampling stops: the budget, the tolerance, the time limit. */
+/** @brief When a game's sampling stops: the budget, the tolerance, the time limit (counted
+ *  from `start`, the start of the batch: the limit is the whole solve's). */
 class StopRule {
  public:
-  StopRule(const SolverOptions& options, std::uint64_t budget);
+  StopRule(const SolverOptions& options, std::uint64_t budget, std::chrono::steady_clock::time_point start);
   /** @brief "" to go on, or why to stop ("tolerance", "budget", "time") after `used`
    *  evaluations with convergence ratio `ratio`. */
   std::string Check(std::uint64_t used, double ratio) const;

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "report/sampling_report.hpp"
+
+#include <sstream>
+
+#include "perfshap/coalition.hpp"
+#include "report/csv.hpp"
+#include "report/format.hpp"
+
+namespace perfshap::detail {
+
+std::string SolverConsoleText(const SolverSummary& s) {
+  std::ostringstream out;
+  const std::string over = s.n_games > 1 ? " over " + std::to_string(s.n_games) + " " + s.games : "";
+  if (!Sampled(s)) {
+    out << "  solver: exact, " << s.n_evaluated << " " << s.unit << over << "\n";
+    return out.str();
+  }
+  out << "  solver: " << s.solver << " (sampled), " << s.n_evaluated << " " << s.unit << over << "; ";
+  const std::string ratio = Fmt("%.3g", s.convergence_ratio);
+  const std::string tolerance = Fmt("%g", s.sampling.tolerance);
+  if (s.stopped_by == "exact") {
+    out << "every coalition evaluated: exact values\n";
+  } else if (s.converged) {
+    out << "converged: max se / (max phi - min phi) = " << ratio << " < tolerance " << tolerance << "\n";
+  } else if (s.stopped_by == "tolerance") {
+    out << "did not converge: every " << (s.n_games > 1 ? s.games.substr(0, s.games.size() - 1) : "game")
+        << " met its share of the tolerance, but their mean's max se / (max phi - min phi) = " << ratio
+        << " is above " << tolerance << "; lower the tolerance\n";
+  } else {
+    out << "did not converge: stopped by the " << (s.stopped_by == "time" ? "time limit" : "budget")
+        << " at max se / (max phi - min phi) = " << ratio << " (tolerance " << tolerance << "); raise the "
+        << (s.stopped_by == "time" ? "time limit" : "budget") << " or the tolerance\n";
+  }
+  return out.str();
+}
+
+void AddSolverJson(Json& result, const SolverSummary& s) {
+  result["solver"] = s.solver;
+  result["n_coalitions_evaluated"] = s.n_evaluated;
+  result["converged"] = s.converged;
+  result["stopped_by"] = s.stopped_by;
+  if (Sampled(s)) {
+    result["convergence_ratio"] = s.convergence_ratio;
+    result["tolerance"] = s.sampling.tolerance;
+    result["budget"] = s.sampling.budget > 0 ? s.sampling.budget : kDefaultSampleBudget;
+    result["time_limit"] = s.sampling.time_limit_seconds > 0 ? Json(s.sampling.time_limit_seconds) : Json(nullptr);
+  }
+}
+
+std::string SamplesCsv(std::span<const std::uint64_t> coalitions, std::span<const std::size_t> games, int n_players,
+                       std::span<const double> values, const std::string& game_column,
+                       const std::string& value_column) {
+  const std::size_t words = CoalitionWords(n_players);
+  CsvTable table({game_column, "coalition", value_column});
+  std::string bits(static_cast<std::size_t>(n_players), '0');
+  for (std::size_t c = 0; c < values.size(); ++c) {
+    const WideCoalition s{coalitions.subspan(c * words, words)};
+    for (int i = 0; i < n_players; ++i) bits[static_cast<std::size_t>(i)] = s.contains(i) ? '1' : '0';
+    table.Row().Count(games.empty() ? 0 : games[c]).Text(bits).Number(values[c]);
+  }
+  return table.Text();
+}
+
+}  // namespace perfshap::detail
