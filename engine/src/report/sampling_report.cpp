@@ -3,6 +3,7 @@
 #include "report/sampling_report.hpp"
 
 #include <sstream>
+#include <vector>
 
 #include "perfshap/coalition.hpp"
 #include "report/csv.hpp"
@@ -53,12 +54,16 @@ std::string SamplesCsv(std::span<const std::uint64_t> coalitions, std::span<cons
                        std::span<const double> values, const std::string& game_column,
                        const std::string& value_column) {
   const std::size_t words = CoalitionWords(n_players);
-  CsvTable table({game_column, "coalition", value_column});
+  std::vector<std::string> header{"coalition", value_column};
+  if (!game_column.empty()) header.insert(header.begin(), game_column);
+  CsvTable table(header);
   std::string bits(static_cast<std::size_t>(n_players), '0');
   for (std::size_t c = 0; c < values.size(); ++c) {
     const WideCoalition s{coalitions.subspan(c * words, words)};
     for (int i = 0; i < n_players; ++i) bits[static_cast<std::size_t>(i)] = s.contains(i) ? '1' : '0';
-    table.Row().Count(games.empty() ? 0 : games[c]).Text(bits).Number(values[c]);
+    auto& row = table.Row();
+    if (!game_column.empty()) row.Count(games.empty() ? 0 : games[c]);
+    row.Text(bits).Number(values[c]);
   }
   return table.Text();
 }

@@ -41,8 +41,9 @@ std::string SolverConsoleText(const SolverSummary& s);
  *  "convergence_ratio", "tolerance", "budget", "time_limit" to a result.json object. */
 void AddSolverJson(Json& result, const SolverSummary& s);
 
-/** @brief samples.csv: one row per sampled coalition: game (split) index, the coalition as a
- *  0/1 string over the n players (player i at character i), and its value. */
+/** @brief samples.csv: one row per sampled coalition: game (split) index (no such column
+ *  when game_column is empty), the coalition as a 0/1 string over the n players (player i at
+ *  character i), and its value. */
 std::string SamplesCsv(std::span<const std::uint64_t> coalitions, std::span<const std::size_t> games, int n_players,
                        std::span<const double> values, const std::string& game_column, const std::string& value_column);
 

@@ -10,6 +10,7 @@
 #include "perfshap/metric_registry.hpp"
 #include "report/csv.hpp"
 #include "report/format.hpp"
+#include "report/sampling_report.hpp"
 #include "report/svg.hpp"
 
 namespace perfshap::detail {
@@ -25,6 +26,20 @@ std::vector<std::size_t> ByDecreasingPhi(const XperResult& r) {
   return order;
 }
 
+bool XperSampled(const XperResult& r) { return !r.phi_se.empty(); }
+
+SolverSummary XperSolverSummary(const XperResult& r) {
+  SolverSummary s;
+  s.solver = r.solver;
+  s.n_evaluated = r.n_coalitions;
+  s.converged = r.converged;
+  s.stopped_by = r.stopped_by;
+  s.convergence_ratio = r.convergence_ratio;
+  s.sampling = r.sampling;
+  s.unit = "coalitions";
+  return s;
+}
+
 }  // namespace
 
 std::string XperMetricLabel(const std::string& metric) {
@@ -37,6 +52,7 @@ Json XperSummaryJson(const XperResult& r) {
   j["value"] = r.value;
   j["base"] = r.base;
   j["phi"] = NamedValues(r.features, r.phi);
+  if (XperSampled(r)) j["phi_se"] = NamedValues(r.features, r.phi_se);
   j["phi_normalised"] = NamedValuesOrNull(r.features, r.phi_normalised);
   j["n_rows"] = r.n_rows;
   return j;
@@ -46,13 +62,16 @@ std::string XperBarSvg(const XperResult& r, const std::string& sample_name) {
   const std::string m = XperMetricLabel(r.metric);
   const bool normalised = r.value != r.base;
   detail::BarChart c;
+  const double scale = normalised ? 100.0 / (r.value - r.base) : 1.0;
   for (std::size_t f : ByDecreasingPhi(r)) {
     c.labels.push_back(r.features[f]);
     c.values.push_back(normalised ? 100.0 * r.phi_normalised[f] : r.phi[f]);
+    if (XperSampled(r)) c.stds.push_back(1.96 * std::abs(scale) * r.phi_se[f]);
   }
   c.decimals = normalised ? 1 : 4;
   c.frame.title = "XPER of the " + m + " on " + sample_name + ": " + m + " " + Fmt("%.4f", r.value) +
-                  " = \u03c6\u2080 " + Fmt("%.4f", r.base) + " + \u03a3 \u03c6\u2c7c";
+                  " = \u03c6\u2080 " + Fmt("%.4f", r.base) + " + \u03a3 \u03c6\u2c7c" +
+                  (XperSampled(r) ? " (sampled: bars \u00b1 1.96 se)" : "");
   c.frame.x_label = normalised ? "\u03c6\u2c7c / (" + m + " \u2212 \u03c6\u2080), %"
                                : "\u03c6\u2c7c (" + m + " equals its benchmark: not normalised)";
   c.frame.width = 820;
@@ -285,20 +304,26 @@ std::string XperConsoleText(const XperReport& report, const std::string& out) {
   const Dataset& sample = report.sample;
   const XperRun& run = report.run;
   const std::size_t p = r.features.size();
+  std::size_t width = 16;
+  for (const auto& name : r.features) width = std::max(width, name.size() + 2);
   std::ostringstream s;
   s << "perfshap xper: " << run.data << "\n"
     << "  " << sample.n_rows() << " rows, " << p << " features; model " << run.model.kind
     << (r.additive_fast_path ? " (additive scores: no model calls)" : "") << "\n"
     << "  metric " << run.metric << " as decomposed (losses negated), comparator "
-    << XperComparatorName(r.comparator) << "\n\n"
+    << XperComparatorName(r.comparator) << "\n"
+    << SolverConsoleText(XperSolverSummary(r)) << "\n"
     << "  value " << Fmt("%.6f", r.value) << " = benchmark phi_0 " << Fmt("%.6f", r.base) << " + sum of phi\n"
-    << "  feature              phi      share of (value - phi_0)\n";
+    << "  " << PadRight("feature", width, 1) << "      phi   share of (value - phi_0)"
+    << (XperSampled(r) ? "   se(phi)" : "") << "\n";
   for (std::size_t j = 0; j < p; ++j) {
-    s << "  " << PadRight(r.features[j], 16, 1) << Fmt("%+.6f", r.phi[j]) << "   "
+    s << "  " << PadRight(r.features[j], width, 1) << Fmt("%+.6f", r.phi[j]) << "   "
       << (std::isfinite(r.phi_normalised[j]) ? Fmt("%6.1f%%", 100.0 * r.phi_normalised[j])
-                                             : std::string("   n/a"))
-      << "\n";
+                                             : std::string("   n/a"));
+    if (XperSampled(r)) s << "                 " << Fmt("%.2e", r.phi_se[j]);
+    s << "\n";
   }
+  if (XperSampled(r)) s << "  se: the sampled solver's standard error of phi (phi +- 1.96 se covers 95%)\n";
   if (run.explain_row) {
     const std::size_t i = *run.explain_row;
     s << "\n  row " << i << " (y = " << Fmt("%g", sample.label()[i])
@@ -314,7 +339,7 @@ std::string XperConsoleText(const XperReport& report, const std::string& out) {
       << "  value           " << Fmt("%+.6f", t.value) << "   " << Fmt("%+.6f", r.value) << "\n"
       << "  phi_0           " << Fmt("%+.6f", t.base) << "   " << Fmt("%+.6f", r.base) << "\n";
     for (std::size_t j = 0; j < p; ++j)
-      s << "  " << PadRight(r.features[j], 16, 1) << Fmt("%+.6f", t.phi[j]) << "   " << Fmt("%+.6f", r.phi[j])
+      s << "  " << PadRight(r.features[j], width, 1) << Fmt("%+.6f", t.phi[j]) << "   " << Fmt("%+.6f", r.phi[j])
         << "\n";
   }
   if (report.clusters != nullptr) {
@@ -374,7 +399,9 @@ Json XperResultJson(const XperReport& report) {
   result["value"] = r.value;
   result["base"] = r.base;
   result["phi"] = NamedValues(r.features, r.phi);
+  if (XperSampled(r)) result["phi_se"] = NamedValues(r.features, r.phi_se);
   result["phi_normalised"] = NamedValuesOrNull(r.features, r.phi_normalised);
+  AddSolverJson(result, XperSolverSummary(r));
   result["n_rows"] = r.n_rows;
   result["comparator"] = XperComparatorName(r.comparator);
   result["permutation"] = r.permutation.empty() ? Json(nullptr) : Json(run.permutation);
@@ -398,6 +425,9 @@ Json XperResultJson(const XperReport& report) {
     explained["value"] = r.individual_value[i];
     explained["base"] = r.individual_base[i];
     explained["phi"] = NamedValues(r.features, r.individual_row(i));
+    if (!r.individual_phi_se.empty())
+      explained["phi_se"] = NamedValues(
+          r.features, std::span<const double>(r.individual_phi_se.data() + i * r.features.size(), r.features.size()));
     result["explained_row"] = explained;
   }
   if (run.overfit && report.train != nullptr) {
@@ -421,10 +451,16 @@ Json XperResultJson(const XperReport& report) {
 std::string XperIndividualCsv(const XperResult& r) {
   std::vector<std::string> header{"i", "phi_i0"};
   for (const auto& name : r.features) header.push_back("phi_" + name);
+  const bool sampled = !r.individual_phi_se.empty();
+  if (sampled)
+    for (const auto& name : r.features) header.push_back("se_" + name);
+  const std::size_t p = r.features.size();
   CsvTable csv(header);
   for (std::size_t i = 0; i < r.n_rows; ++i) {
     csv.Row().Count(i).Number(r.individual_base[i]);
     for (double v : r.individual_row(i)) csv.Number(v);
+    if (sampled)
+      for (std::size_t j = 0; j < p; ++j) csv.Number(r.individual_phi_se[i * p + j]);
   }
   return csv.Text();
 }
@@ -457,6 +493,9 @@ void WriteXperFiles(OutputDir& out, const XperReport& report) {
     out.Write("xper_waterfall_row" + std::to_string(*run.explain_row) + ".svg",
               XperWaterfallSvg(r, report.sample, *run.explain_row));
   out.Write("individual.csv", XperIndividualCsv(r));
+  if (!r.sample_value.empty())
+    out.Write("samples.csv", SamplesCsv(r.sample_coalitions, {}, static_cast<int>(r.features.size()), r.sample_value,
+                                        "", "value"));
 }
 
 void WriteXperReport(const std::filesystem::path& dir, const XperReport& report) {
