@@ -217,6 +217,42 @@ TEST_P(SampledSolvers, BadOptionsAreOneLineErrors) {
   EXPECT_EQ(small.find('\n'), std::string::npos);
 }
 
+// The kernel solver's control variate (boosted trees on the indicators, cross-fitted) keeps the
+// estimate unbiased and lowers its error where the game is smooth in the coalition: on a
+// saturating 14-player game, v(S) = sqrt(sum_{i in S} w_i) + 0.3 * [0 and 1 in S], 20 seeds at
+// a budget of 2,000 (an eighth of the 2^14 coalitions), its mean squared error against the exact
+// values is at most half the plain solver's, and both cover the truth within 3 se.
+TEST(KernelControlVariate, AtMostHalfThePlainErrorOnASaturatingGame) {
+  const int n = 14;
+  const testing::FunctionGame game(n, 1, [](Coalition s, std::span<double> out) {
+    double sum = 0.0;
+    for (int i = 0; i < 14; ++i) sum += Contains(s, i) ? 0.5 + 0.25 * i : 0.0;
+    out[0] = std::sqrt(sum) + (Contains(s, 0) && Contains(s, 1) ? 0.3 : 0.0);
+  });
+  const ShapleyValues exact = Exact(game);
+  double mse[2] = {0.0, 0.0};
+  int outside[2] = {0, 0};
+  for (int cv = 0; cv < 2; ++cv) {
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+      SolverOptions o = Sampled(2000, seed);
+      o.control_variate = cv == 1;
+      const ShapleyValues v = MakeSolver("kernel", o)->Solve(game);
+      for (std::size_t i = 0; i < 14; ++i) {
+        const double e = v.phi[i] - exact.phi[i];
+        mse[cv] += e * e / (20.0 * 14.0);
+        outside[cv] += std::abs(e) > 3.0 * v.phi_se[i] + 1e-12;
+      }
+    }
+  }
+  RecordProperty("mse_plain", std::to_string(mse[0]));
+  RecordProperty("mse_control_variate", std::to_string(mse[1]));
+  EXPECT_LE(mse[1], 0.5 * mse[0]) << "plain " << mse[0] << ", control variate " << mse[1];
+  EXPECT_GT(mse[1], 0.0);  // still sampled, not exact
+  // 280 values each: a 3-se miss has probability 0.0027, so more than 5 would mean biased ses.
+  EXPECT_LE(outside[0], 5);
+  EXPECT_LE(outside[1], 5);
+}
+
 INSTANTIATE_TEST_SUITE_P(Solvers, SampledSolvers,
                          ::testing::Values(SampledCase{"permutation", false}, SampledCase{"kernel", true},
                                            SampledCase{"kernel", false}),

@@ -65,6 +65,7 @@ void CoalitionTrees::Fit(int n, std::span<const std::uint64_t> coalitions, std::
   const auto np = static_cast<std::size_t>(n);
   const std::size_t min_leaf = std::max<std::size_t>(1, options.min_leaf);
   std::vector<double> residual(y.begin(), y.end());
+  fitted_.assign(m, 0.0);
   std::vector<std::size_t> at(m);  // each sample's node (absolute index into nodes_)
   // The open nodes of a level, their sums, and which of them a pass over the samples fills
   // (a split's smaller child; the larger one is its parent's sums minus its sibling's).
@@ -179,10 +180,11 @@ void CoalitionTrees::Fit(int n, std::span<const std::uint64_t> coalitions, std::
       Node& node = nodes_[root + l];
       if (node.player < 0) node.value = leaf_w[l] > 0.0 ? options.learning_rate * leaf_r[l] / leaf_w[l] : 0.0;
     }
-    for (std::size_t i = 0; i < m; ++i) residual[i] -= nodes_[at[i]].value;
+    for (std::size_t i = 0; i < m; ++i) {
+      residual[i] -= nodes_[at[i]].value;
+      fitted_[i] += nodes_[at[i]].value;  // the sum Predict forms, in its order
+    }
   }
-  fitted_.resize(m);
-  for (std::size_t i = 0; i < m; ++i) fitted_[i] = y[i] - residual[i];
 }
 
 double CoalitionTrees::Predict(std::span<const std::uint64_t> words) const {

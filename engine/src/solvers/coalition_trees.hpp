@@ -8,7 +8,7 @@
 // the players A are in and the players B are out is the game u(S) = 1{A in S, B out of S}, with
 // Shapley values
 //     phi_i(u) =  (|A| - 1)! |B|! / (|A| + |B|)!   for i in A,
-//     phi_i(u) = -|A)! (|B| - 1)! / (|A| + |B|)!   for i in B,   0 otherwise,
+//     phi_i(u) = -|A|! (|B| - 1)! / (|A| + |B|)!   for i in B,   0 otherwise,
 // so a tree's values are its leaves' values times these, summed (Witter et al. 2025 use
 // XGBoost and TreeSHAP for the same purpose; a tree over 0/1 indicators needs no more).
 
