@@ -12,11 +12,12 @@
 //   - the constrained solution phi = argmin sum_S w_S (v(S) - v(empty) - sum_{i in S} phi_i)^2
 //     subject to sum_i phi_i = v(N) - v(empty) (Eigen LDLT of the n x n normal matrix and its
 //     bordering);
-//   - standard errors from B independent batches of cycles (cycle t goes to batch t mod B): each
-//     batch with the complete layers gives an estimate; se = their standard deviation / sqrt(B)
-//     (the pooled estimate is, to first order, the mean of the batch estimates), scaled by
-//     t_{B-1, 0.975} / z_{0.975} so that phi +- 1.96 se is a 95% interval for B - 1 degrees of
-//     freedom. The coverage test checks this. With every layer complete the values are exact and
+//   - standard errors by the jackknife over B independent batches of cycles (cycle t goes to
+//     batch t mod B): the estimate from every batch but b, phi_(-b), for each b, and
+//     se^2 = (B - 1) / B sum_b (phi_(-b) - mean)^2 (for an estimate linear in the batches, the
+//     variance of the batches' mean; for the least-squares ratio it follows the pooled estimate,
+//     where one batch alone may not determine it), scaled by t_{B-1, 0.975} / z_{0.975} so that
+//     phi +- 1.96 se is a 95% interval for B - 1 degrees of freedom. The coverage test checks this. With every layer complete the values are exact and
 //     se is 0.
 // Rounds of cycles run until the convergence rule holds or the budget is spent. Each batch is one
 // block of a round, accumulated in its cycle order, so results do not depend on the threads.
@@ -108,6 +109,14 @@ struct PairSums {
     total.w += w;
     total.ry += ry;
     total.yc += yc;
+  }
+  // total minus this batch.
+  void Without(const PairSums& total, PairSums& rest) const {
+    rest.aa = total.aa - aa;
+    rest.a = total.a - a;
+    rest.w = total.w - w;
+    rest.ry = total.ry - ry;
+    rest.yc = total.yc - yc;
   }
   // G and R of the pairs, divided by `count`.
   void Expand(double count, Matrix& g, Matrix& r) const {
@@ -623,9 +632,18 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
     Matrix gm, rm;
     scaled(pooled, static_cast<double>(cycles * batches), gm, rm);
     SolveConstrained(gm, rm, delta, estimate);
-    for (int b = 0; b < batches; ++b) {
-      scaled(batch[static_cast<std::size_t>(b)], static_cast<double>(cycles), gm, rm);
-      SolveConstrained(gm, rm, delta, batch_phi[static_cast<std::size_t>(b)]);
+    // Standard errors by the jackknife over batches: the estimate without batch b, for each b.
+    // For an estimate linear in the batches this is the batches' own standard error of their
+    // mean; the least-squares estimate is a ratio, and with few samples per player a batch alone
+    // determines it poorly, where leaving one batch out does not (the batches' spread would
+    // then overstate the pooled estimate's error, many times at 1,000 players).
+    if (batches >= 2) {
+      PairSums rest;
+      for (int b = 0; b < batches; ++b) {
+        batch[static_cast<std::size_t>(b)].Without(pooled, rest);
+        scaled(rest, static_cast<double>(cycles * (batches - 1)), gm, rm);
+        SolveConstrained(gm, rm, delta, batch_phi[static_cast<std::size_t>(b)]);
+      }
     }
     for (std::size_t t = 0; t < estimate.size(); ++t) {
       double mean = 0.0;
@@ -636,7 +654,7 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
         const double d = batch_phi[static_cast<std::size_t>(b)][t] - mean;
         ss += d * d;
       }
-      out.phi_se[t] = batches >= 2 ? std::sqrt(ss / (batches - 1) / batches) * t_over_z
+      out.phi_se[t] = batches >= 2 ? std::sqrt(ss * (batches - 1) / batches) * t_over_z
                                    : std::numeric_limits<double>::infinity();
     }
     if (control) {
@@ -661,8 +679,12 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
     ratio = ConvergenceRatio(estimate, out.phi_se, n, k);
     out.stopped_by = rule.Check(used, ratio);
     if (!out.stopped_by.empty()) break;
-    planned = std::max(rule.Forecast(used, ratio), used + per_round);
-    forecast.Update(planned);
+    // The forecast n (ratio / t)^2 assumes se ~ 1/sqrt(n); early on (few samples per player
+    // pair) the regression's se falls faster, and a forecast from the first round can overshoot
+    // many times: a round at most quadruples the evaluations.
+    const std::uint64_t total = std::max(rule.Forecast(used, ratio), used + per_round);
+    planned = std::min(total, std::max(4 * used, used + per_round));
+    forecast.Update(total);
   }
   forecast.Update(used);
   if (out.stopped_by.empty()) out.stopped_by = "budget";
