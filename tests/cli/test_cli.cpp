@@ -52,6 +52,14 @@ TEST(Cli, DemoWritesResultJsonWithCommonKeys) {
   double sum = 0;
   for (const auto& [name, v] : j["phi"].items()) sum += v.get<double>();
   EXPECT_NEAR(0.5 + sum, j["metrics"]["auc"].get<double>(), 1e-12);
+  // The sampled solver's section: 40 features by the kernel solver, converged, with ses, and
+  // the features that matter first.
+  const auto& sampled = j["sampled"];
+  EXPECT_EQ(sampled["solver"], "kernel");
+  EXPECT_TRUE(sampled["converged"].get<bool>());
+  EXPECT_EQ(sampled["phi_se"].size(), 40u);
+  EXPECT_GT(sampled["phi"]["x1"].get<double>(), sampled["phi"]["x5"].get<double>());
+  EXPECT_GT(sampled["phi_se"]["x1"].get<double>(), 0.0);
   // No temporary file is left behind by the atomic write.
   std::size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;

@@ -2,8 +2,10 @@
 // Copyright 2026 The perfshap authors
 #include "report/demo_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <vector>
 
 #include "report/format.hpp"
 #include "report/output.hpp"
@@ -42,6 +44,30 @@ std::string RobustnessText(const DemoReport& d) {
   return r.str();
 }
 
+std::string SampledText(const DemoReport& d) {
+  if (d.sampled == nullptr) return "";
+  const RobustnessResult& rr = *d.sampled;
+  std::ostringstream r;
+  r << "\nSampled solver (kernel): ShapAUC of a generated 40-feature probit design (x1..x4 matter),\n"
+    << "  naive Bayes on " << rr.n_splits << " Monte-Carlo CV splits: " << rr.n_trainings
+    << " trainings instead of 3 x 2^40\n"
+    << "  " << (rr.converged ? "converged" : "did not converge") << ": max se / (max phi - min phi) = "
+    << Fmt("%.4f", rr.convergence_ratio) << " (tolerance " << Fmt("%g", rr.sampling.tolerance) << ", stopped by "
+    << rr.stopped_by << ")\n"
+    << "  feature            phi(AUC) +- std over splits   se (sampling)\n";
+  std::vector<std::size_t> order(rr.n_features());
+  for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return rr.phi_auc_mean[a] > rr.phi_auc_mean[b]; });
+  for (std::size_t t = 0; t < std::min<std::size_t>(6, order.size()); ++t) {
+    const std::size_t j = order[t];
+    r << "  " << PadRight(rr.features[j], 19, 1) << MeanStdCell(rr.phi_auc_mean[j], rr.phi_auc_std[j], 6, true)
+      << "   " << Fmt("%.6f", rr.phi_auc_se[j]) << "\n";
+  }
+  r << "  ... (the other 34 below); efficiency exact in every split: AUC = 0.5 + sum phi\n";
+  return r.str();
+}
+
 }  // namespace
 
 std::string DemoConsoleText(const DemoReport& d, const std::string& out) {
@@ -67,7 +93,7 @@ std::string DemoConsoleText(const DemoReport& d, const std::string& out) {
     << "  AUC = 0.5 + sum phi(AUC) = " << Fmt("%.6f", 0.5 + sum_auc)
     << "; accuracy = " << Fmt("%.6f", values.base[1])
     << " (no feature) + sum = " << Fmt("%.6f", values.base[1] + sum_acc) << "\n"
-    << XperText(d) << RobustnessText(d) << "\ncomputed in " << Fmt("%.4f", d.elapsed_seconds) << " s on "
+    << XperText(d) << RobustnessText(d) << SampledText(d) << "\ncomputed in " << Fmt("%.4f", d.elapsed_seconds) << " s on "
     << d.threads << " thread(s)\n";
   if (!out.empty()) s << "  wrote " << out << "/result.json\n";
   return s.str();
@@ -123,6 +149,21 @@ Json DemoResultJson(const DemoReport& d) {
     robust["skipped"] = d.robustness_skipped;
   }
   result["robustness"] = robust;
+  if (d.sampled != nullptr) {
+    const RobustnessResult& rr = *d.sampled;
+    Json sampled;
+    sampled["solver"] = rr.solver;
+    sampled["n_features"] = rr.n_features();
+    sampled["value"] = rr.auc_mean;
+    sampled["phi"] = NamedValues(rr.features, rr.phi_auc_mean);
+    sampled["phi_std"] = NamedValues(rr.features, rr.phi_auc_std);
+    sampled["phi_se"] = NamedValues(rr.features, rr.phi_auc_se);
+    sampled["n_coalitions_evaluated"] = rr.n_coalitions_evaluated;
+    sampled["converged"] = rr.converged;
+    sampled["stopped_by"] = rr.stopped_by;
+    sampled["convergence_ratio"] = rr.convergence_ratio;
+    result["sampled"] = sampled;
+  }
   return result;
 }
 

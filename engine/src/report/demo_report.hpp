@@ -42,6 +42,8 @@ struct DemoReport {
   /** The ShapAUC bands, or why they were skipped. */
   const RobustnessResult* robustness = nullptr;
   std::string robustness_skipped;
+  /** ShapAUC of the generated 40-feature design by the kernel solver. */
+  const RobustnessResult* sampled = nullptr;
   int threads = 0;
   double elapsed_seconds = 0;
 };
