@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -43,6 +44,15 @@ inline CliRun RunCli(const std::string& args) {
   run.err = ReadText(err);
   return run;
 }
+
+/** @brief s in single quotes, for a shell command line (paths without quotes of their own). */
+inline std::string Quote(const std::string& s) { return "'" + s + "'"; }
+
+/** @brief A JSON file, parsed. */
+inline nlohmann::json ReadJson(const std::filesystem::path& p) { return nlohmann::json::parse(ReadText(p)); }
+
+/** @brief True when the text is exactly one line ending in a newline (a one-line error). */
+inline bool OneLine(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
 
 /** @brief A fresh empty directory path (not created) under the temp directory. */
 inline std::filesystem::path FreshDir(const std::string& name) {

@@ -22,13 +22,10 @@ namespace {
 using testing::CliRun;
 using testing::FreshDir;
 using testing::ReadText;
+using testing::OneLine;
+using testing::Quote;
+using testing::ReadJson;
 using testing::RunCli;
-
-std::string Quote(const std::string& s) { return "'" + s + "'"; }
-
-nlohmann::json ReadJson(const std::filesystem::path& p) { return nlohmann::json::parse(ReadText(p)); }
-
-bool OneLine(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
 
 TEST(GroupsCli, RobustnessListsTheGroupsAsPlayersWithTheirColumns) {
   const std::string groups =

@@ -27,18 +27,10 @@ namespace {
 using testing::CliRun;
 using testing::FreshDir;
 using testing::ReadText;
+using testing::OneLine;
+using testing::Quote;
+using testing::ReadJson;
 using testing::RunCli;
-
-nlohmann::json ReadJson(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
-
-std::string Quote(const std::string& s) { return "'" + s + "'"; }
-
-bool OneLine(const std::string& err) {
-  return !err.empty() && err.back() == '\n' && std::count(err.begin(), err.end(), '\n') == 1;
-}
 
 // The rows of a CSV file with a header, as header names and cells.
 struct Table {
