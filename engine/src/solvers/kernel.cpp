@@ -17,8 +17,8 @@
 //     se^2 = (B - 1) / B sum_b (phi_(-b) - mean)^2 (for an estimate linear in the batches, the
 //     variance of the batches' mean; for the least-squares ratio it follows the pooled estimate,
 //     where one batch alone may not determine it), scaled by t_{B-1, 0.975} / z_{0.975} so that
-//     phi +- 1.96 se is a 95% interval for B - 1 degrees of freedom. The coverage test checks this. With every layer complete the values are exact and
-//     se is 0.
+//     phi +- 1.96 se is a 95% interval for B - 1 degrees of freedom. The coverage test checks
+//     this. With every layer complete the values are exact and se is 0.
 // Rounds of cycles run until the convergence rule holds or the budget is spent. Each batch is one
 // block of a round, accumulated in its cycle order, so results do not depend on the threads.
 #include <Eigen/Dense>
@@ -641,8 +641,7 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
     // Standard errors by the jackknife over batches: the estimate without batch b, for each b.
     // For an estimate linear in the batches this is the batches' own standard error of their
     // mean; the least-squares estimate is a ratio, and with few samples per player a batch alone
-    // determines it poorly, where leaving one batch out does not (the batches' spread would
-    // then overstate the pooled estimate's error, many times at 1,000 players).
+    // determines it poorly, where leaving one batch out does not.
     if (batches >= 2) {
       PairSums rest;
       for (int b = 0; b < batches; ++b) {
