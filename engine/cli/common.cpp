@@ -73,6 +73,9 @@ void ApplySolverOptions(const SolverCliOptions& opts, std::uint64_t seed, std::s
                           "values, e.g. 0.01");
   if (!(opts.time_limit >= 0.0 && std::isfinite(opts.time_limit)))
     throw InvalidArgument("--time-limit " + Fmt("%g", opts.time_limit) + " is not a number of seconds >= 0 (0: none)");
+  if (opts.keep_samples && opts.solver == "exact")
+    throw InvalidArgument("--keep-samples keeps the coalitions a sampled solver draws, and the exact solver draws "
+                          "none; use --solver kernel, permutation or auto");
   solver = opts.solver;
   sampling.budget = opts.budget;
   sampling.tolerance = opts.tolerance;

@@ -259,6 +259,9 @@ INSTANTIATE_TEST_SUITE_P(
                     "use a sampled solver (kernel, permutation or auto)"},
         BadSampling{"xper_exact_70", "xper --data @WIDE@ --train @WIDE@ --label label --model logistic",
                     "use a sampled solver (kernel, permutation or auto)"},
+        BadSampling{"keep_samples_exact", "robustness --data " + BreastCancer() +
+                                              " --label label --features mean_radius,mean_texture --keep-samples",
+                    "the exact solver draws none; use --solver kernel, permutation or auto"},
         BadSampling{"unknown_solver", "robustness --data " + BreastCancer() + " --label label --solver shapley",
                     "--solver: shapley not in {exact,permutation,kernel,auto}"}),
     [](const ::testing::TestParamInfo<BadSampling>& param) { return std::string(param.param.name); });
