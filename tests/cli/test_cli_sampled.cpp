@@ -147,8 +147,8 @@ TEST(SampledCli, KeepSamplesWritesEveryCoalitionOfEverySplit) {
   const auto r = ReadJson(dir / "result.json");
   const Table samples = ReadTable(dir / "samples.csv");
   EXPECT_EQ(samples.header, (std::vector<std::string>{"split", "coalition", "auc"}));
-  // Every evaluation but the grand coalitions' shared one is kept (the solver's order).
-  EXPECT_GE(samples.rows.size() + 2, r["n_coalitions_evaluated"].get<std::size_t>());
+  // Every evaluation is kept, in the solver's order.
+  EXPECT_EQ(samples.rows.size(), r["n_coalitions_evaluated"].get<std::size_t>());
   for (const auto& row : samples.rows) ASSERT_EQ(row[1].size(), 60u);
   // Without the flag there is no samples.csv.
   const auto plain = FreshDir("sampled_nokeep");
@@ -262,6 +262,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadSampling{"keep_samples_exact", "robustness --data " + BreastCancer() +
                                               " --label label --features mean_radius,mean_texture --keep-samples",
                     "the exact solver draws none; use --solver kernel, permutation or auto"},
+        BadSampling{"keep_samples_auto_exact", "robustness --data " + Quote(testing::FixturePath("data/banknote.csv")) +
+                                                   " --label label --solver auto --keep-samples",
+                    "the auto solver chose the exact one (2^n fits the budget); choose the kernel or permutation"},
         BadSampling{"unknown_solver", "robustness --data " + BreastCancer() + " --label label --solver shapley",
                     "--solver: shapley not in {exact,permutation,kernel,auto}"}),
     [](const ::testing::TestParamInfo<BadSampling>& param) { return std::string(param.param.name); });

@@ -417,6 +417,16 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   solver_options.execution = options.execution;
   const std::string solver_name = ResolveSolverName(options.solver, static_cast<int>(p), solver_options);
   const bool exact = solver_name == "exact";
+  PERFSHAP_CHECK(exact || (options.sampling.tolerance > 0.0 && options.sampling.tolerance < 1.0),
+                 "the tolerance must lie in (0, 1) (the largest standard error as a share of the range of the "
+                 "values, e.g. 0.01), got " + std::to_string(options.sampling.tolerance),
+                 {"tolerance"});
+  PERFSHAP_CHECK(!(exact && options.sampling.keep_samples),
+                 "keeping samples needs a sampled solver, and " +
+                     std::string(options.solver == "auto" ? "the auto solver chose the exact one (2^n fits the budget)"
+                                                          : "the exact solver draws none") +
+                     "; choose the kernel or permutation solver",
+                 {"solver", "keep_samples"});
   // The result is the splits' mean, whose sampling error is the splits' over sqrt(R): each split
   // is solved to 0.8 t sqrt(R) (the mean's range is a little below the largest split's), and the
   // run has converged when the mean's own ratio is below t (checked below).

@@ -54,6 +54,12 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   solver_options.store_values = options.store_coalition_values;
   solver_options.execution = options.execution;
   const std::string solver_name = ResolveSolverName(options.solver, static_cast<int>(p), solver_options);
+  PERFSHAP_CHECK(!(solver_name == "exact" && options.sampling.keep_samples),
+                 "keeping samples needs a sampled solver, and " +
+                     std::string(options.solver == "auto" ? "the auto solver chose the exact one (2^n fits the budget)"
+                                                          : "the exact solver draws none") +
+                     "; choose the kernel or permutation solver",
+                 {"solver", "keep_samples"});
   if (p > static_cast<std::size_t>(limit) && solver_name == "exact")
     throw InvalidArgument("exact XPER of " + std::to_string(p) + " features needs 2^" +
                               std::to_string(std::min<std::size_t>(p, 999)) + " coalitions, above the limit of " +

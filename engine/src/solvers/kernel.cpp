@@ -270,7 +270,8 @@ double PairWeight(const LayerPair& layer) { return layer.middle ? 0.5 * layer.ma
 // from half h's batches (with the complete layers) is added to them. Given g_h the estimate is
 // the kernel estimate of v - g_h, so it stays unbiased to the same order as the plain one; its
 // variance is that of the residual, which the trees make small. phi averages the halves; se is
-// the spread of the B batch estimates, as for the plain estimate.
+// the spread of the B batch estimates given the trees (each batch with the complete layers), not
+// the plain estimate's jackknife (that would refit the trees once per batch left out).
 void ControlVariate(const ControlVariateInput& in, std::span<double> phi0, std::span<double> se0) {
   const int n = in.n;
   const auto np = static_cast<std::size_t>(n);
@@ -458,7 +459,7 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
       std::vector<int> idx(static_cast<std::size_t>(p.s));
       for (int t = 0; t < p.s; ++t) idx[static_cast<std::size_t>(t)] = t;
       // The layer of size s in lexicographic order, then its complements in the same order:
-      // consecutive coalitions differ by two players, so retraining games warm-start well.
+      // consecutive coalitions share most of their players, so retraining games warm-start.
       const std::size_t first = list.size();
       for (;;) {
         std::vector<std::uint64_t> words(nw, 0);
