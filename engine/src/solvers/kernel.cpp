@@ -270,8 +270,9 @@ double PairWeight(const LayerPair& layer) { return layer.middle ? 0.5 * layer.ma
 // from half h's batches (with the complete layers) is added to them. Given g_h the estimate is
 // the kernel estimate of v - g_h, so it stays unbiased to the same order as the plain one; its
 // variance is that of the residual, which the trees make small. phi averages the halves; se is
-// the spread of the B batch estimates given the trees (each batch with the complete layers), not
-// the plain estimate's jackknife (that would refit the trees once per batch left out).
+// the jackknife within each half given its trees (each half's estimate without one of its
+// batches; refitting the trees per batch left out would cost B fits), or with fewer than two
+// batches a half, the spread of the B single-batch estimates.
 void ControlVariate(const ControlVariateInput& in, std::span<double> phi0, std::span<double> se0) {
   const int n = in.n;
   const auto np = static_cast<std::size_t>(n);
@@ -283,6 +284,10 @@ void ControlVariate(const ControlVariateInput& in, std::span<double> phi0, std::
     for (std::size_t t = 0; t < nw; ++t) other[t] = full[t] & ~words[t];
   };
   std::vector<std::vector<double>> batch_phi(batches, std::vector<double>(np, 0.0));
+  // With two batches or more in each half: the jackknife within each half, the trees fixed.
+  const bool jackknife = batches >= 4;
+  std::vector<PairSums> half_sums(jackknife ? batches : 0);
+  std::vector<double> variance(np, 0.0);
   std::fill(phi0.begin(), phi0.end(), 0.0);
   std::vector<int> members;
   std::vector<std::uint64_t> train_words;
@@ -360,6 +365,7 @@ void ControlVariate(const ControlVariateInput& in, std::span<double> phi0, std::
       SolveConstrained(gm, rm, delta, solution);
       for (std::size_t i = 0; i < np; ++i) batch_phi[b][i] = phi_g[i] + solution[i];
       sums.AddTo(pooled);
+      if (jackknife) half_sums[b] = std::move(sums);
     }
     pooled.Expand(static_cast<double>(in.cycles * own), gm, rm);
     gm += *in.complete_g;
@@ -367,6 +373,32 @@ void ControlVariate(const ControlVariateInput& in, std::span<double> phi0, std::
     SolveConstrained(gm, rm, delta, solution);
     const double share = static_cast<double>(own) / static_cast<double>(batches);
     for (std::size_t i = 0; i < np; ++i) phi0[i] += share * (phi_g[i] + solution[i]);
+    if (jackknife) {
+      // This half's estimate without each of its batches; var_h = (B_h - 1) / B_h sum (. - mean)^2,
+      // and phi0's variance is sum_h share_h^2 var_h.
+      std::vector<std::vector<double>> loo;
+      PairSums rest;
+      for (std::size_t b = h; b < batches; b += 2) {
+        half_sums[b].Without(pooled, rest);
+        rest.Expand(static_cast<double>(in.cycles * (own - 1)), gm, rm);
+        gm += *in.complete_g;
+        rm += complete_r;
+        SolveConstrained(gm, rm, delta, solution);
+        loo.push_back(solution);
+      }
+      for (std::size_t i = 0; i < np; ++i) {
+        double mean = 0.0;
+        for (const auto& v : loo) mean += v[i];
+        mean /= static_cast<double>(own);
+        double ss = 0.0;
+        for (const auto& v : loo) ss += (v[i] - mean) * (v[i] - mean);
+        variance[i] += share * share * ss * static_cast<double>(own - 1) / static_cast<double>(own);
+      }
+    }
+  }
+  if (jackknife) {
+    for (std::size_t i = 0; i < np; ++i) se0[i] = std::sqrt(variance[i]) * in.t_over_z;
+    return;
   }
   for (std::size_t i = 0; i < np; ++i) {
     double mean = 0.0;
