@@ -419,20 +419,7 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
   ProgressForecast forecast(schedule, rule.budget());
   RandomStream rng(RandomStream(options_.seed, g)(), 0x4B45524EULL);  // "KERN"
 
-  ShapleyValues out;
-  out.players = game.player_names();
-  out.n_players = n;
-  out.n_outputs = k;
-  out.base.assign(k, 0.0);
-  out.full.assign(k, 0.0);
-  loop(2, 1, [&](std::size_t b, void*) {
-    auto worker = game.MakeWorker();
-    worker->Reset();
-    std::vector<std::uint64_t> words(nw, 0);
-    if (b == 1)
-      for (int i = 0; i < n; ++i) words[static_cast<std::size_t>(i) / 64] |= std::uint64_t{1} << (i % 64);
-    EvaluateWords(*worker, n, words, b == 0 ? out.base : out.full);
-  });
+  ShapleyValues out = BeginSampledValues(game, loop);
   std::uint64_t used = 2;
   // With keep_samples: each block's coalitions and values, appended in block order.
   std::vector<SampleLog> logs;

@@ -99,21 +99,8 @@ ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, cons
   // The game's stream: its key is the first draw of RandomStream(seed, g).
   const std::uint64_t key = RandomStream(options_.seed, g)();
 
-  ShapleyValues out;
-  out.players = game.player_names();
-  out.n_players = n;
-  out.n_outputs = k;
-  out.base.assign(k, 0.0);
-  out.full.assign(k, 0.0);
   // v(empty) and v(N), once: every walk starts and ends there.
-  loop(2, 1, [&](std::size_t b, void*) {
-    auto worker = game.MakeWorker();
-    worker->Reset();
-    std::vector<std::uint64_t> words(CoalitionWords(n), 0);
-    if (b == 1)
-      for (int i = 0; i < n; ++i) words[static_cast<std::size_t>(i) / 64] |= std::uint64_t{1} << (i % 64);
-    EvaluateWords(*worker, n, words, b == 0 ? out.base : out.full);
-  });
+  ShapleyValues out = BeginSampledValues(game, loop);
   std::uint64_t used = 2;
   std::vector<SampleLog> logs(options_.keep_samples ? kMaxBlocksPerRound : 0);
   if (options_.keep_samples) {

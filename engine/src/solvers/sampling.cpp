@@ -105,6 +105,26 @@ void EvaluateWords(GameWorker& worker, int n, std::span<const std::uint64_t> wor
   }
 }
 
+ShapleyValues BeginSampledValues(const Game& game, const BlockLoop& loop) {
+  const int n = game.n_players();
+  const std::size_t k = game.n_outputs();
+  ShapleyValues out;
+  out.players = game.player_names();
+  out.n_players = n;
+  out.n_outputs = k;
+  out.base.assign(k, 0.0);
+  out.full.assign(k, 0.0);
+  loop(2, 1, [&](std::size_t b, void*) {
+    auto worker = game.MakeWorker();
+    worker->Reset();
+    std::vector<std::uint64_t> words(CoalitionWords(n), 0);
+    if (b == 1)
+      for (int i = 0; i < n; ++i) words[static_cast<std::size_t>(i) / 64] |= std::uint64_t{1} << (i % 64);
+    EvaluateWords(*worker, n, words, b == 0 ? out.base : out.full);
+  });
+  return out;
+}
+
 StopRule::StopRule(const SolverOptions& options, std::uint64_t budget, std::chrono::steady_clock::time_point start)
     : budget_(budget), tolerance_(options.tolerance), time_limit_(options.time_limit_seconds), start_(start) {}
 

@@ -65,6 +65,10 @@ void ProjectEfficiency(std::span<double> phi, int n, std::size_t k, std::span<co
 /** @brief v(coalition) through the worker: a mask for n <= 64, else EvaluateWide. */
 void EvaluateWords(GameWorker& worker, int n, std::span<const std::uint64_t> words, std::span<double> out);
 
+/** @brief A sampled solver's result, begun: the game's players and sizes, and v(empty) and
+ *  v(N) (every estimate's two ends) in base and full, evaluated as two blocks of `loop`. */
+ShapleyValues BeginSampledValues(const Game& game, const BlockLoop& loop);
+
 /** @brief When a game's sampling stops: the budget, the tolerance, the time limit (counted
  *  from `start`, the start of the batch: the limit is the whole solve's). */
 class StopRule {
