@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// Prediction explanations (shared/seeds/shap-primer.txt): the Shapley values of each explained
+// row's prediction over the features (players), three ways.
+// - interventional: v_x(S) = mean over background rows b of f(x_S, b_notS) (the SHAP package's
+//   KernelExplainer game), one model, solved exactly or sampled by any solver;
+// - retrain: v_x(S) = the prediction for x of the learner retrained on S's columns (the primer's
+//   first approach; the empty coalition predicts the training prior / mean);
+// - tree: TreeSHAP of a tree ensemble's margins (treeshap.hpp), path-dependent, or
+//   interventional against the background when one is given.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "perfshap/dataset.hpp"
+#include "perfshap/execution.hpp"
+#include "perfshap/export.hpp"
+#include "perfshap/learner.hpp"
+#include "perfshap/model.hpp"
+#include "perfshap/players.hpp"
+#include "perfshap/solver.hpp"
+#include "perfshap/trees.hpp"
+
+namespace perfshap {
+
+/** @brief What is explained of a model. */
+enum class ShapOutputScale {
+  /** The model's prediction: P(y = 1) of a binary classifier, each class's probability, the
+   *  regression target. */
+  kPrediction,
+  /** The raw score before the link: log-odds / probit index of a GLM, a tree ensemble's margin
+   *  (for a forest, its class fractions). */
+  kMargin,
+};
+
+/** @brief Rows in column-major layout: feature j of row r at values[j * n_rows + r]. */
+struct RowMatrix {
+  std::span<const double> values;
+  std::size_t n_rows = 0;
+};
+
+/** @brief Options of the explanation functions. */
+struct ShapOptions {
+  ShapOutputScale output = ShapOutputScale::kPrediction;
+  /** Solver by name (MakeSolver): "exact", "permutation", "kernel", "auto". Not used by TreeSHAP. */
+  std::string solver = "auto";
+  /** Budget, tolerance, seed of the sampled solvers; threads, progress, cancellation. */
+  SolverOptions solver_options;
+  /** Explained rows per block of the interventional game: one coalition's hybrid rows are built
+   *  for this many explained rows at once (0 = chosen from the background size). */
+  std::size_t row_block = 0;
+};
+
+/**
+ * @brief Shapley values of n_rows explained rows' predictions.
+ *
+ * phi is rows x outputs x players, row-major: phi[(r * n_outputs + o) * n_players + j]; base and
+ * prediction are rows x outputs (base is the same for every row except with retraining, where
+ * it is also the same: the prior). Efficiency: sum_j phi + base = prediction.
+ */
+struct PERFSHAP_EXPORT ShapExplanation {
+  std::vector<std::string> players;
+  /** Output names: "P(y=1)", the classes, "prediction" or "margin". */
+  std::vector<std::string> outputs;
+  std::size_t n_rows = 0;
+  std::size_t n_outputs = 0;
+  std::size_t n_players = 0;
+  std::vector<double> phi;
+  /** Standard errors of phi (same shape); empty when exact. */
+  std::vector<double> phi_se;
+  std::vector<double> base;
+  std::vector<double> prediction;
+  /** "interventional", "retrain", "tree" (path-dependent) or "tree-interventional". */
+  std::string approach;
+  /** The solver that ran ("exact", "kernel", ... or "treeshap"). */
+  std::string solver;
+  ShapOutputScale output = ShapOutputScale::kPrediction;
+  bool converged = true;
+  std::string stopped_by = "exact";
+  std::uint64_t n_evaluations = 0;
+  double elapsed_seconds = 0.0;
+
+  double operator()(std::size_t r, std::size_t o, std::size_t j) const {
+    return phi[(r * n_outputs + o) * n_players + j];
+  }
+  /** @brief Global importance: mean over rows of |phi|, outputs x players. */
+  std::vector<double> MeanAbs() const;
+  /** @brief Signed mean over rows of phi, outputs x players. */
+  std::vector<double> Mean() const;
+};
+
+/**
+ * @brief Interventional SHAP of `model` on `rows`, against `background`, both in the model's
+ * feature order. `players` are groups of model features (empty: one per feature, named by
+ * `feature_names`).
+ * @throws InvalidArgument for sizes that do not match, an empty background, kMargin on a model
+ *   that has no margin (neither a GLM nor a tree ensemble), or the solver's refusals.
+ */
+PERFSHAP_EXPORT ShapExplanation ExplainInterventional(const Model& model, RowMatrix rows, RowMatrix background,
+                                                      std::span<const Player> players,
+                                                      std::span<const std::string> feature_names,
+                                                      const ShapOptions& options = {});
+
+/**
+ * @brief SHAP by retraining: the learner trained on each coalition of `players` (columns of
+ * `train`) on `train_rows`, predicting the explained rows `explain_rows` of `explain` (the same
+ * columns as `train`). One output (binary classifiers' P(y = 1), regressors' prediction).
+ */
+PERFSHAP_EXPORT ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train,
+                                                    std::span<const std::size_t> train_rows, const Dataset& explain,
+                                                    std::span<const std::size_t> explain_rows,
+                                                    std::span<const Player> players, const ShapOptions& options = {});
+
+/**
+ * @brief TreeSHAP of a tree ensemble's margins (always kMargin): path-dependent, or
+ * interventional when `background` has rows. One player per model feature.
+ */
+PERFSHAP_EXPORT ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatrix background,
+                                             std::span<const std::string> feature_names,
+                                             const ExecutionOptions& execution = {});
+
+}  // namespace perfshap

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// Tree ensembles: one representation for perfshap's own CART trees and random forests and for
+// the boosted trees read from XGBoost models, so that prediction, TreeSHAP (treeshap.hpp) and
+// the explanation methods share one code path.
+//
+// An ensemble's raw score (its margin) for output o is
+//   margin_o(x) = base_margin[o] + tree_scale * sum over trees t adding to o of leaf_t(x)
+// and its prediction is the transform of the margins: the identity (regressors, forests, whose
+// leaves hold class fractions), the logistic function (XGBoost binary:logistic) or the softmax
+// over the outputs (XGBoost multi:softprob). TreeSHAP explains the margin.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "perfshap/export.hpp"
+#include "perfshap/model.hpp"
+
+namespace perfshap {
+
+/** @brief Which way a split sends a row (a missing value, NaN, follows default_left). */
+enum class SplitRule : std::uint8_t {
+  /** x <= threshold goes left, compared in double (scikit-learn, perfshap's CART). */
+  kLessEqual,
+  /** float(x) < threshold goes left, the input rounded to float32 first and the thresholds
+   *  float32 values (XGBoost, which stores its data and thresholds as float). */
+  kLessFloat,
+};
+
+/** @brief How an ensemble's margins become its predictions. */
+enum class TreeTransform : std::uint8_t {
+  kIdentity,  ///< prediction = margin (regression trees, forests' class fractions)
+  kLogistic,  ///< one output, prediction = 1 / (1 + exp(-margin))
+  kSoftmax,   ///< prediction_o = exp(margin_o) / sum_k exp(margin_k)
+};
+
+/**
+ * @brief One decision tree, nodes in flat arrays (node 0 is the root).
+ *
+ * Node i is a leaf when left[i] < 0; otherwise it splits on feature[i] at threshold[i] and its
+ * children are left[i] and right[i]. cover[i] is the training weight that reached node i (row
+ * count, bootstrap count or XGBoost's hessian sum): path-dependent TreeSHAP weighs the branches
+ * by it. A node holds `width` values (value[i * width + w] adds to output `output + w`); only the
+ * leaves' are used for prediction.
+ */
+struct PERFSHAP_EXPORT Tree {
+  std::vector<std::int32_t> feature;
+  std::vector<double> threshold;
+  std::vector<std::int32_t> left;
+  std::vector<std::int32_t> right;
+  std::vector<std::uint8_t> default_left;
+  std::vector<double> cover;
+  std::vector<double> value;
+  /** First model output the leaf values add to. */
+  int output = 0;
+  /** Values per node. */
+  int width = 1;
+
+  std::size_t n_nodes() const noexcept { return feature.size(); }
+  bool is_leaf(std::size_t i) const noexcept { return left[i] < 0; }
+  /** @brief Appends a node and returns its index (children set later with left/right). */
+  std::int32_t AddNode(std::int32_t split_feature, double split_threshold, bool missing_left, double node_cover,
+                       std::span<const double> values);
+  /** @brief The leaf row x (feature j at x[j]) reaches, under `rule`. */
+  std::size_t Leaf(std::span<const double> x, SplitRule rule) const noexcept;
+  /** @brief Depth of the deepest leaf (0 for a tree that is one leaf). */
+  int depth() const;
+};
+
+/** @brief What an ensemble is besides its trees. */
+struct PERFSHAP_EXPORT TreeEnsembleInfo {
+  /** Input features (model order); feature_names has this many names, or is empty. */
+  std::size_t n_features = 0;
+  std::vector<std::string> feature_names;
+  /** Outputs: 1 for regression and binary classification, the classes for multi-class. */
+  std::size_t n_outputs = 1;
+  /** Added to every output's margin (XGBoost's base_score on the margin scale); n_outputs
+   *  values. Empty means zeros. */
+  std::vector<double> base_margin;
+  /** Factor on the sum of the trees' leaves: 1 for boosting, 1 / n_trees for a forest. */
+  double tree_scale = 1.0;
+  TreeTransform transform = TreeTransform::kIdentity;
+  SplitRule rule = SplitRule::kLessEqual;
+  bool classifier = false;
+  /** For Describe(), e.g. "random forest, 100 trees" or "XGBoost binary:logistic, 100 trees". */
+  std::string description;
+  /** Class labels (multi-class models, as the data called them), for reports; may be empty. */
+  std::vector<std::string> class_names;
+};
+
+/**
+ * @brief A fitted tree ensemble (a single CART tree is an ensemble of one). Immutable.
+ */
+class PERFSHAP_EXPORT TreeEnsemble final : public Model {
+ public:
+  /**
+   * @throws InvalidArgument (one line, naming the tree and node) for a malformed tree: child
+   *   indices out of range or not forming a tree, a split feature >= n_features, a negative or
+   *   non-finite cover, values whose width or output does not fit n_outputs, a non-finite
+   *   threshold or leaf value, a kLogistic transform with more than one output.
+   */
+  TreeEnsemble(std::vector<Tree> trees, TreeEnsembleInfo info);
+
+  std::size_t n_features() const override { return info_.n_features; }
+  std::size_t n_outputs() const override { return info_.n_outputs; }
+  bool is_classifier() const override { return info_.classifier; }
+  /** @brief The transformed margins (probabilities of classifiers), output-major. */
+  void Predict(std::span<const double> x, std::size_t n_rows, std::span<double> out) const override;
+  std::string Describe() const override;
+
+  /** @brief out[o * n_rows + r] = margin of output o for row r (column-major x, as Predict). */
+  void PredictMargin(std::span<const double> x, std::size_t n_rows, std::span<double> out) const;
+  /** @brief The margin transform applied to n_rows rows of margins, in place (output-major). */
+  void TransformMargins(std::span<double> margins, std::size_t n_rows) const;
+
+  const std::vector<Tree>& trees() const noexcept { return trees_; }
+  const TreeEnsembleInfo& info() const noexcept { return info_; }
+  /** @brief base_margin[o] (0 when none was given). */
+  double base_margin(std::size_t o) const noexcept {
+    return info_.base_margin.empty() ? 0.0 : info_.base_margin[o];
+  }
+  /** @brief Depth of the deepest tree. */
+  int max_depth() const noexcept { return max_depth_; }
+
+ private:
+  std::vector<Tree> trees_;
+  TreeEnsembleInfo info_;
+  int max_depth_ = 0;
+};
+
+/**
+ * @brief Reads an XGBoost model saved as JSON (`Booster.save_model("m.json")`, XGBoost 1.x and
+ * 2.x): booster gbtree, objective binary:logistic (one output, logistic transform, base_score
+ * on the logit scale), reg:squarederror (identity) or multi:softprob / multi:softmax (one output
+ * per class, softmax); feature names when the model has them.
+ * @throws DataError (one line, naming the file and what to do) for a file that cannot be read,
+ *   is not JSON or is truncated, is not an XGBoost model, has another booster (gblinear, dart)
+ *   or objective, categorical splits or vector leaves.
+ */
+PERFSHAP_EXPORT std::shared_ptr<const TreeEnsemble> ReadXgboostModel(const std::string& path);
+
+/** @brief As ReadXgboostModel, from the JSON text; `source` names it in messages. */
+PERFSHAP_EXPORT std::shared_ptr<const TreeEnsemble> ParseXgboostModel(const std::string& json,
+                                                                       const std::string& source);
+
+}  // namespace perfshap
