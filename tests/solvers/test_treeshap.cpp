@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "perfshap/error.hpp"
+#include "perfshap/solver.hpp"
+#include "perfshap/treeshap.hpp"
+#include "support/expect_error.hpp"
+#include "support/shapley_properties.hpp"
+#include "support/tree_reference.hpp"
+
+namespace perfshap {
+namespace {
+
+using testing::InterventionalGame;
+using testing::PathDependentGame;
+using testing::RandomEnsemble;
+using testing::RandomRows;
+using testing::RandomTreeSpec;
+using testing::RecursiveTreeShap;
+using testing::RowOf;
+
+ShapleyValues Exact(const Game& g) { return ExactSolver().Solve(g); }
+
+/** Row r, output o of a TreeSHAP result: F + 1 values. */
+std::vector<double> Slice(const std::vector<double>& out, std::size_t K, std::size_t F, std::size_t r, std::size_t o) {
+  const auto* p = out.data() + (r * K + o) * (F + 1);
+  return {p, p + F + 1};
+}
+
+struct Case {
+  const char* name;
+  RandomTreeSpec spec;
+};
+
+std::vector<Case> Cases() {
+  std::vector<Case> cases;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    RandomTreeSpec s;
+    s.seed = seed;
+    s.n_features = 4 + seed;
+    s.max_depth = 3 + static_cast<int>(seed % 3);
+    cases.push_back({"binary <=", s});
+    RandomTreeSpec f = s;
+    f.rule = SplitRule::kLessFloat;
+    f.zero_covers = true;
+    cases.push_back({"float <, zero covers", f});
+    RandomTreeSpec m = s;
+    m.n_outputs = 3;
+    m.n_trees = 6;
+    cases.push_back({"multi-class, a tree per class", m});
+    RandomTreeSpec v = s;
+    v.n_outputs = 3;
+    v.vector_leaves = true;
+    v.tree_scale = 1.0 / 3.0;
+    cases.push_back({"forest, vector leaves", v});
+  }
+  return cases;
+}
+
+TEST(TreeShap, PathDependentEqualsBruteForceAndTheRecursiveAlgorithm) {
+  for (const Case& c : Cases()) {
+    SCOPED_TRACE(std::string(c.name) + ", seed " + std::to_string(c.spec.seed));
+    const auto model = RandomEnsemble(c.spec);
+    const std::size_t F = model->n_features();
+    const std::size_t K = model->n_outputs();
+    const std::size_t n = 12;
+    const auto x = RandomRows(F, n, 0.15, c.spec.seed);
+    const auto out = TreeShap(*model, x, n);
+    std::vector<double> margin(K * n);
+    model->PredictMargin(x, n, margin);
+    for (std::size_t r = 0; r < n; ++r) {
+      const auto row = RowOf(x, F, n, r);
+      const ShapleyValues brute = Exact(PathDependentGame(model, row));
+      const auto recursive = RecursiveTreeShap(*model, row);
+      for (std::size_t o = 0; o < K; ++o) {
+        const auto got = Slice(out, K, F, r, o);
+        double sum = got[F];
+        for (std::size_t j = 0; j < F; ++j) {
+          EXPECT_NEAR(got[j], brute(static_cast<int>(j), o), 1e-12) << "row " << r << " output " << o << " feature " << j;
+          EXPECT_NEAR(got[j], recursive[o * (F + 1) + j], 1e-12);
+          sum += got[j];
+        }
+        EXPECT_NEAR(got[F], brute.base[o], 1e-12);
+        EXPECT_NEAR(got[F], recursive[o * (F + 1) + F], 1e-12);
+        EXPECT_NEAR(sum, margin[o * n + r], 1e-9) << "additivity";
+      }
+    }
+  }
+}
+
+TEST(TreeShap, InterventionalEqualsTheExactPredictionGame) {
+  for (const Case& c : Cases()) {
+    SCOPED_TRACE(std::string(c.name) + ", seed " + std::to_string(c.spec.seed));
+    const auto model = RandomEnsemble(c.spec);
+    const std::size_t F = model->n_features();
+    const std::size_t K = model->n_outputs();
+    const std::size_t n = 6;
+    const std::size_t nb = 9;
+    const auto x = RandomRows(F, n, 0.15, c.spec.seed);
+    auto bg = RandomRows(F, nb, 0.15, c.spec.seed + 100);
+    // Repeated background rows: their patterns are counted once.
+    for (std::size_t j = 0; j < F; ++j) bg[j * nb + 1] = bg[j * nb];
+    std::vector<std::vector<double>> bg_rows;
+    for (std::size_t b = 0; b < nb; ++b) bg_rows.push_back(RowOf(bg, F, nb, b));
+    const auto out = InterventionalTreeShap(*model, x, n, bg, nb);
+    std::vector<double> margin(K * n);
+    model->PredictMargin(x, n, margin);
+    for (std::size_t r = 0; r < n; ++r) {
+      const ShapleyValues brute = Exact(InterventionalGame(model, RowOf(x, F, n, r), bg_rows));
+      for (std::size_t o = 0; o < K; ++o) {
+        const auto got = Slice(out, K, F, r, o);
+        double sum = got[F];
+        for (std::size_t j = 0; j < F; ++j) {
+          EXPECT_NEAR(got[j], brute(static_cast<int>(j), o), 1e-12) << "row " << r << " output " << o << " feature " << j;
+          sum += got[j];
+        }
+        EXPECT_NEAR(got[F], brute.base[o], 1e-12);
+        EXPECT_NEAR(sum, margin[o * n + r], 1e-9) << "additivity";
+      }
+    }
+  }
+}
+
+TEST(TreeShap, DeepPathsWithoutTablesAgreeWithTheRecursiveAlgorithm) {
+  // Twelve distinct features on a path: past the pattern tables, weights computed per row; and
+  // rows too few to tabulate even short paths.
+  RandomTreeSpec s;
+  s.n_features = 14;
+  s.max_depth = 13;
+  s.n_trees = 2;
+  s.seed = 9;
+  const auto model = RandomEnsemble(s);
+  for (const std::size_t n : {std::size_t{3}, std::size_t{300}}) {
+    const auto x = RandomRows(s.n_features, n, 0.05, 5);
+    const auto out = TreeShap(*model, x, n);
+    for (std::size_t r = 0; r < n; r += 37) {
+      const auto recursive = RecursiveTreeShap(*model, RowOf(x, s.n_features, n, r));
+      for (std::size_t j = 0; j <= s.n_features; ++j) EXPECT_NEAR(out[r * (s.n_features + 1) + j], recursive[j], 1e-12);
+    }
+  }
+}
+
+TEST(TreeShap, BitwiseIdenticalAtAnyThreadCount) {
+  RandomTreeSpec s;
+  s.n_features = 8;
+  s.n_trees = 20;
+  s.max_depth = 6;
+  s.n_outputs = 2;
+  const auto model = RandomEnsemble(s);
+  const std::size_t n = 1000;
+  const auto x = RandomRows(s.n_features, n, 0.1, 3);
+  const auto bg = RandomRows(s.n_features, 50, 0.1, 4);
+  ExecutionOptions one;
+  one.threads = 1;
+  const auto ref = TreeShap(*model, x, n, one);
+  const auto ref_i = InterventionalTreeShap(*model, x, n, bg, 50, one);
+  for (int threads : {2, 4}) {
+    ExecutionOptions e;
+    e.threads = threads;
+    const auto got = TreeShap(*model, x, n, e);
+    const auto got_i = InterventionalTreeShap(*model, x, n, bg, 50, e);
+    EXPECT_EQ(0, std::memcmp(ref.data(), got.data(), ref.size() * sizeof(double))) << threads << " threads";
+    EXPECT_EQ(0, std::memcmp(ref_i.data(), got_i.data(), ref_i.size() * sizeof(double))) << threads << " threads";
+  }
+}
+
+TEST(TreeShap, SatisfiesTheAxiomsOfItsGame) {
+  // A feature no tree splits on is a null player; the values are linear in the leaves.
+  RandomTreeSpec s;
+  s.n_features = 6;
+  s.seed = 12;
+  const auto model = RandomEnsemble(s);
+  std::vector<Tree> trees = model->trees();
+  TreeEnsembleInfo info = model->info();
+  info.n_features = 7;  // feature 6 is never split on
+  const TreeEnsemble wider(trees, info);
+  std::vector<Tree> doubled = trees;
+  for (Tree& t : doubled)
+    for (double& v : t.value) v *= 2.0;
+  TreeEnsembleInfo info2 = info;
+  for (double& b : info2.base_margin) b *= 2.0;
+  const TreeEnsemble twice(doubled, info2);
+  const auto x = RandomRows(7, 20, 0.1, 8);
+  const auto a = TreeShap(wider, x, 20);
+  const auto b = TreeShap(twice, x, 20);
+  for (std::size_t r = 0; r < 20; ++r) {
+    EXPECT_EQ(a[r * 8 + 6], 0.0);
+    for (std::size_t j = 0; j < 8; ++j) EXPECT_NEAR(b[r * 8 + j], 2.0 * a[r * 8 + j], 1e-12);
+  }
+}
+
+TEST(TreeShap, RefusesWrongSizesAndMissingCovers) {
+  RandomTreeSpec s;
+  const auto model = RandomEnsemble(s);
+  const std::vector<double> x(s.n_features * 3 - 1, 0.0);
+  testing::ExpectError<InvalidArgument>([&] { TreeShap(*model, x, 3); }, {"TreeSHAP", "values"});
+  const std::vector<double> ok(s.n_features * 3, 0.0);
+  testing::ExpectError<InvalidArgument>([&] { InterventionalTreeShap(*model, ok, 3, {}, 0); }, {"background"});
+  std::vector<Tree> trees = model->trees();
+  trees[0].cover[0] = 0.0;
+  const TreeEnsemble no_cover(trees, model->info());
+  testing::ExpectError<InvalidArgument>([&] { TreeShap(no_cover, ok, 3); }, {"tree 0, node 0", "cover", "interventional"});
+  // Interventional TreeSHAP does not need covers.
+  EXPECT_NO_THROW(InterventionalTreeShap(no_cover, ok, 3, ok, 3));
+}
+
+}  // namespace
+}  // namespace perfshap
