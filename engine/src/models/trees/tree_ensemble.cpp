@@ -126,21 +126,34 @@ TreeEnsemble::TreeEnsemble(std::vector<Tree> trees, TreeEnsembleInfo info) : tre
 }
 
 void TreeEnsemble::PredictMargin(std::span<const double> x, std::size_t n_rows, std::span<double> out) const {
-  const std::size_t F = info_.n_features;
   const std::size_t K = info_.n_outputs;
-  PERFSHAP_CHECK(x.size() == F * n_rows && out.size() == K * n_rows, "TreeEnsemble::PredictMargin: wrong sizes");
-  std::vector<double> row(F);
-  std::vector<double> sum(K);
-  for (std::size_t r = 0; r < n_rows; ++r) {
-    for (std::size_t j = 0; j < F; ++j) row[j] = x[j * n_rows + r];
-    std::fill(sum.begin(), sum.end(), 0.0);
-    for (const Tree& t : trees_) {
-      const std::size_t leaf = t.Leaf(row, info_.rule);
-      const auto w = static_cast<std::size_t>(t.width);
-      for (std::size_t k = 0; k < w; ++k) sum[static_cast<std::size_t>(t.output) + k] += t.value[leaf * w + k];
+  PERFSHAP_CHECK(x.size() == info_.n_features * n_rows && out.size() == K * n_rows,
+                 "TreeEnsemble::PredictMargin: wrong sizes");
+  // Trees outer, rows inner, reading the column-major rows in place (nothing allocated): each
+  // row's leaves are summed in tree order, then scaled and added to the base margin.
+  std::fill(out.begin(), out.end(), 0.0);
+  const bool to_float = info_.rule == SplitRule::kLessFloat;
+  for (const Tree& t : trees_) {
+    const auto w = static_cast<std::size_t>(t.width);
+    for (std::size_t r = 0; r < n_rows; ++r) {
+      std::size_t i = 0;
+      while (t.left[i] >= 0) {
+        const double v = x[static_cast<std::size_t>(t.feature[i]) * n_rows + r];
+        bool go_left;
+        if (std::isnan(v)) {
+          go_left = t.default_left[i] != 0;
+        } else if (to_float) {
+          go_left = static_cast<double>(static_cast<float>(v)) < t.threshold[i];
+        } else {
+          go_left = v <= t.threshold[i];
+        }
+        i = static_cast<std::size_t>(go_left ? t.left[i] : t.right[i]);
+      }
+      for (std::size_t k = 0; k < w; ++k) out[(static_cast<std::size_t>(t.output) + k) * n_rows + r] += t.value[i * w + k];
     }
-    for (std::size_t o = 0; o < K; ++o) out[o * n_rows + r] = base_margin(o) + info_.tree_scale * sum[o];
   }
+  for (std::size_t o = 0; o < K; ++o)
+    for (std::size_t r = 0; r < n_rows; ++r) out[o * n_rows + r] = base_margin(o) + info_.tree_scale * out[o * n_rows + r];
 }
 
 void TreeEnsemble::TransformMargins(std::span<double> m, std::size_t n_rows) const {

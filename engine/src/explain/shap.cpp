@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// Prediction explanations: the games of games/prediction_game.hpp through a solver, and
+// TreeSHAP, into one ShapExplanation.
+#include "perfshap/shap.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+#include "games/prediction_game.hpp"
+#include "perfshap/error.hpp"
+#include "perfshap/treeshap.hpp"
+
+namespace perfshap {
+
+std::vector<double> ShapExplanation::MeanAbs() const {
+  std::vector<double> m(n_outputs * n_players, 0.0);
+  for (std::size_t r = 0; r < n_rows; ++r)
+    for (std::size_t o = 0; o < n_outputs; ++o)
+      for (std::size_t j = 0; j < n_players; ++j) m[o * n_players + j] += std::fabs((*this)(r, o, j));
+  for (double& v : m) v /= static_cast<double>(std::max<std::size_t>(n_rows, 1));
+  return m;
+}
+
+std::vector<double> ShapExplanation::Mean() const {
+  std::vector<double> m(n_outputs * n_players, 0.0);
+  for (std::size_t r = 0; r < n_rows; ++r)
+    for (std::size_t o = 0; o < n_outputs; ++o)
+      for (std::size_t j = 0; j < n_players; ++j) m[o * n_players + j] += (*this)(r, o, j);
+  for (double& v : m) v /= static_cast<double>(std::max<std::size_t>(n_rows, 1));
+  return m;
+}
+
+namespace {
+
+/** Output names of a model on a scale. */
+std::vector<std::string> OutputNames(const Model& model, ShapOutputScale scale) {
+  const std::size_t K = model.n_outputs();
+  const std::string prefix = scale == ShapOutputScale::kMargin ? "margin" : "";
+  if (K == 1) {
+    if (scale == ShapOutputScale::kMargin) return {"margin"};
+    return {model.is_classifier() ? "P(y=1)" : "prediction"};
+  }
+  std::vector<std::string> classes;
+  if (const auto* trees = dynamic_cast<const TreeEnsemble*>(&model);
+      trees != nullptr && trees->info().class_names.size() == K)
+    classes = trees->info().class_names;
+  std::vector<std::string> names;
+  for (std::size_t o = 0; o < K; ++o) {
+    const std::string cls = classes.empty() ? "class " + std::to_string(o) : classes[o];
+    names.push_back(scale == ShapOutputScale::kMargin ? "margin " + cls : "P(" + cls + ")");
+  }
+  return names;
+}
+
+/** A solver's values (players x (rows * K)) as an explanation (rows x K x players). */
+ShapExplanation FromShapley(const ShapleyValues& sv, std::size_t n_rows, std::size_t K) {
+  ShapExplanation e;
+  e.players = sv.players;
+  e.n_rows = n_rows;
+  e.n_outputs = K;
+  e.n_players = static_cast<std::size_t>(sv.n_players);
+  const std::size_t P = e.n_players;
+  e.phi.resize(n_rows * K * P);
+  if (!sv.phi_se.empty()) e.phi_se.resize(n_rows * K * P);
+  for (std::size_t j = 0; j < P; ++j)
+    for (std::size_t out = 0; out < n_rows * K; ++out) {
+      e.phi[out * P + j] = sv.phi[j * sv.n_outputs + out];
+      if (!sv.phi_se.empty()) e.phi_se[out * P + j] = sv.phi_se[j * sv.n_outputs + out];
+    }
+  e.base = sv.base;
+  e.prediction = sv.full;
+  e.solver = sv.solver;
+  e.converged = sv.converged;
+  e.stopped_by = sv.stopped_by;
+  e.n_evaluations = sv.n_evaluations;
+  return e;
+}
+
+std::unique_ptr<Solver> SolverFor(const Game& game, const ShapOptions& options, std::string& name) {
+  name = ResolveSolverName(options.solver, game.n_players(), options.solver_options);
+  if (name == "exact" && game.n_players() > options.solver_options.max_players)
+    throw InvalidArgument("exact SHAP of " + std::to_string(game.n_players()) + " players needs 2^" +
+                              std::to_string(game.n_players()) + " coalitions per explained row block, above the limit of " +
+                              std::to_string(options.solver_options.max_players) +
+                              " players; use a sampled solver (kernel, permutation or auto) or group the features",
+                          {"solver", "groups"});
+  return MakeSolver(name, options.solver_options);
+}
+
+std::vector<Player> DefaultPlayers(std::size_t n_features, std::span<const Player> players,
+                                   std::span<const std::string> names) {
+  if (!players.empty()) return {players.begin(), players.end()};
+  PERFSHAP_CHECK(names.empty() || names.size() == n_features,
+                 "there are " + std::to_string(names.size()) + " feature names for " + std::to_string(n_features) +
+                     " model features");
+  std::vector<Player> out;
+  for (std::size_t j = 0; j < n_features; ++j) {
+    std::string name = names.empty() ? std::string("x") : names[j];
+    if (names.empty()) name += std::to_string(j);
+    out.push_back(Player{name, {j}, {name}});
+  }
+  return out;
+}
+
+double Seconds(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+ShapExplanation ExplainInterventional(const Model& model, RowMatrix rows, RowMatrix background,
+                                      std::span<const Player> players, std::span<const std::string> feature_names,
+                                      const ShapOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const detail::PredictionGame game(model, rows, background,
+                                    DefaultPlayers(model.n_features(), players, feature_names), options.output,
+                                    options.row_block);
+  std::string name;
+  const auto solver = SolverFor(game, options, name);
+  ShapExplanation e = FromShapley(solver->Solve(game), rows.n_rows, model.n_outputs());
+  e.outputs = OutputNames(model, options.output);
+  e.approach = "interventional";
+  e.output = options.output;
+  e.elapsed_seconds = Seconds(t0);
+  return e;
+}
+
+ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train, std::span<const std::size_t> train_rows,
+                                    const Dataset& explain, std::span<const std::size_t> explain_rows,
+                                    std::span<const Player> players, const ShapOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  PERFSHAP_CHECK(train.feature_names() == explain.feature_names(),
+                 "the explained rows must have the training data's columns, in its order");
+  // One data set holding the training rows and then the explained ones: the split's test rows.
+  std::vector<std::vector<double>> columns(train.n_features());
+  std::vector<double> label;
+  std::vector<std::size_t> rows_train;
+  std::vector<std::size_t> rows_test;
+  for (std::size_t i : train_rows) {
+    PERFSHAP_CHECK(i < train.n_rows(), "training row " + std::to_string(i) + " is out of range");
+    rows_train.push_back(label.size());
+    label.push_back(train.label().empty() ? 0.0 : train.label()[i]);
+    for (std::size_t j = 0; j < columns.size(); ++j) columns[j].push_back(train.column(j)[i]);
+  }
+  for (std::size_t i : explain_rows) {
+    PERFSHAP_CHECK(i < explain.n_rows(), "explained row " + std::to_string(i) + " is out of range");
+    rows_test.push_back(label.size());
+    label.push_back(explain.label().empty() ? 0.0 : explain.label()[i]);
+    for (std::size_t j = 0; j < columns.size(); ++j) columns[j].push_back(explain.column(j)[i]);
+  }
+  Dataset both(train.feature_names(), std::move(columns), std::move(label), train.label_name());
+  both.set_source(train.source());
+  for (std::size_t j = 0; j < train.n_features(); ++j)
+    if (train.encoding(j)) both.set_encoding(j, *train.encoding(j));
+  const std::vector<Player> ps =
+      players.empty() ? SingleColumnPlayers(both, [&] {
+        std::vector<std::size_t> all(train.n_features());
+        for (std::size_t j = 0; j < all.size(); ++j) all[j] = j;
+        return all;
+      }())
+                      : std::vector<Player>(players.begin(), players.end());
+  const auto split = learner.Prepare(both, ps, rows_train, rows_test, "the training rows");
+  const detail::RetrainPredictionGame game(*split, options.output);
+  std::string name;
+  const auto solver = SolverFor(game, options, name);
+  ShapExplanation e = FromShapley(solver->Solve(game), explain_rows.size(), 1);
+  if (options.output == ShapOutputScale::kMargin) {
+    e.outputs = {"margin"};
+  } else {
+    e.outputs = {learner.is_classifier() ? "P(y=1)" : "prediction"};
+  }
+  e.approach = "retrain";
+  e.output = options.output;
+  e.elapsed_seconds = Seconds(t0);
+  return e;
+}
+
+ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatrix background,
+                             std::span<const std::string> feature_names, const ExecutionOptions& execution) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool interventional = background.n_rows > 0;
+  const std::vector<double> out =
+      interventional
+          ? InterventionalTreeShap(model, rows.values, rows.n_rows, background.values, background.n_rows, execution)
+          : TreeShap(model, rows.values, rows.n_rows, execution);
+  const std::size_t F = model.n_features();
+  const std::size_t K = model.n_outputs();
+  ShapExplanation e;
+  for (const Player& p : DefaultPlayers(F, {}, feature_names.empty() ? std::span<const std::string>(model.info().feature_names)
+                                                                        : feature_names))
+    e.players.push_back(p.name);
+  e.outputs = OutputNames(model, ShapOutputScale::kMargin);
+  e.n_rows = rows.n_rows;
+  e.n_outputs = K;
+  e.n_players = F;
+  e.phi.resize(rows.n_rows * K * F);
+  e.base.resize(K);
+  e.prediction.resize(rows.n_rows * K);
+  for (std::size_t ro = 0; ro < rows.n_rows * K; ++ro) {
+    const double* v = out.data() + ro * (F + 1);
+    double sum = v[F];
+    for (std::size_t j = 0; j < F; ++j) {
+      e.phi[ro * F + j] = v[j];
+      sum += v[j];
+    }
+    e.prediction[ro] = sum;
+    if (ro < K) e.base[ro] = v[F];
+  }
+  e.approach = interventional ? "tree-interventional" : "tree";
+  e.solver = "treeshap";
+  e.output = ShapOutputScale::kMargin;
+  e.elapsed_seconds = Seconds(t0);
+  return e;
+}
+
+}  // namespace perfshap

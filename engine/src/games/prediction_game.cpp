@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "games/prediction_game.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "perfshap/error.hpp"
+#include "perfshap/trees.hpp"
+
+namespace perfshap::detail {
+
+bool HasScale(const Model& model, ShapOutputScale scale) {
+  if (scale == ShapOutputScale::kPrediction) return true;
+  if (dynamic_cast<const TreeEnsemble*>(&model) != nullptr) return true;
+  if (model.n_outputs() != 1) return false;
+  const std::vector<double> x(model.n_features(), 0.0);
+  std::vector<double> terms(model.n_features());
+  double intercept = 0.0;
+  Link link = Link::kIdentity;
+  return model.AdditiveTerms(x, 1, intercept, terms, link);
+}
+
+void PredictOnScale(const Model& model, ShapOutputScale scale, std::span<const double> x, std::size_t n_rows,
+                    std::span<double> out) {
+  if (scale == ShapOutputScale::kPrediction) {
+    model.Predict(x, n_rows, out);
+    return;
+  }
+  if (const auto* trees = dynamic_cast<const TreeEnsemble*>(&model)) {
+    trees->PredictMargin(x, n_rows, out);
+    return;
+  }
+  const std::size_t F = model.n_features();
+  std::vector<double> terms(F * n_rows);
+  double intercept = 0.0;
+  Link link = Link::kIdentity;
+  if (model.n_outputs() != 1 || !model.AdditiveTerms(x, n_rows, intercept, terms, link))
+    throw InvalidArgument("the model (" + model.Describe() +
+                              ") has no margin to explain: explain its predictions instead",
+                          {"output"});
+  for (std::size_t r = 0; r < n_rows; ++r) {
+    double index = intercept;
+    for (std::size_t j = 0; j < F; ++j) index += terms[j * n_rows + r];
+    out[r] = index;
+  }
+}
+
+namespace {
+
+class PredictionWorker final : public GameWorker {
+ public:
+  explicit PredictionWorker(const PredictionGame& g) : g_(g) {
+    const std::size_t F = g.model().n_features();
+    const std::size_t nb = g.background().n_rows;
+    in_.resize(F);
+    if (g.row_terms().empty()) {
+      hybrid_.resize(F * g.row_block() * nb);
+      predictions_.resize(g.model().n_outputs() * g.row_block() * nb);
+    } else {
+      row_sum_.resize(g.rows().n_rows);
+      background_sum_.resize(nb);
+    }
+  }
+
+  void Evaluate(Coalition s, std::span<double> out) override {
+    const std::vector<int>& owner = g_.feature_player();
+    for (std::size_t j = 0; j < in_.size(); ++j) in_[j] = Contains(s, owner[j]) ? 1 : 0;
+    if (g_.row_terms().empty()) {
+      Hybrids(out);
+    } else {
+      Additive(out);
+    }
+  }
+
+ private:
+  void Hybrids(std::span<double> out) {
+    const std::size_t F = in_.size();
+    const std::size_t K = g_.model().n_outputs();
+    const RowMatrix rows = g_.rows();
+    const RowMatrix bg = g_.background();
+    const std::size_t nb = bg.n_rows;
+    for (std::size_t first = 0; first < rows.n_rows; first += g_.row_block()) {
+      const std::size_t count = std::min(g_.row_block(), rows.n_rows - first);
+      const std::size_t m = count * nb;  // hybrid row r * nb + b
+      for (std::size_t j = 0; j < F; ++j) {
+        double* col = hybrid_.data() + j * m;
+        if (in_[j] != 0) {
+          const double* x = rows.values.data() + j * rows.n_rows + first;
+          for (std::size_t r = 0; r < count; ++r) std::fill(col + r * nb, col + (r + 1) * nb, x[r]);
+        } else {
+          const double* b = bg.values.data() + j * nb;
+          for (std::size_t r = 0; r < count; ++r) std::copy(b, b + nb, col + r * nb);
+        }
+      }
+      const std::span<double> pred(predictions_.data(), K * m);
+      PredictOnScale(g_.model(), g_.scale(), std::span<const double>(hybrid_.data(), F * m), m, pred);
+      for (std::size_t r = 0; r < count; ++r)
+        for (std::size_t o = 0; o < K; ++o) {
+          const double* p = pred.data() + o * m + r * nb;
+          double sum = 0.0;
+          for (std::size_t b = 0; b < nb; ++b) sum += p[b];
+          out[(first + r) * K + o] = sum / static_cast<double>(nb);
+        }
+    }
+  }
+
+  void Additive(std::span<double> out) {
+    const std::size_t F = in_.size();
+    const std::size_t n = g_.rows().n_rows;
+    const std::size_t nb = g_.background().n_rows;
+    const std::vector<double>& tx = g_.row_terms();
+    const std::vector<double>& tb = g_.background_terms();
+    std::fill(row_sum_.begin(), row_sum_.end(), 0.0);
+    std::fill(background_sum_.begin(), background_sum_.end(), 0.0);
+    for (std::size_t j = 0; j < F; ++j) {
+      if (in_[j] != 0) {
+        for (std::size_t r = 0; r < n; ++r) row_sum_[r] += tx[j * n + r];
+      } else {
+        for (std::size_t b = 0; b < nb; ++b) background_sum_[b] += tb[j * nb + b];
+      }
+    }
+    const bool margin = g_.scale() == ShapOutputScale::kMargin;
+    const double c = g_.intercept();
+    for (std::size_t r = 0; r < n; ++r) {
+      double sum = 0.0;
+      for (std::size_t b = 0; b < nb; ++b) {
+        const double index = (c + row_sum_[r]) + background_sum_[b];
+        sum += margin ? index : ApplyLink(g_.link(), index);
+      }
+      out[r] = sum / static_cast<double>(nb);
+    }
+  }
+
+  const PredictionGame& g_;
+  std::vector<std::uint8_t> in_;
+  std::vector<double> hybrid_;
+  std::vector<double> predictions_;
+  std::vector<double> row_sum_;
+  std::vector<double> background_sum_;
+};
+
+class RetrainPredictionWorker final : public GameWorker {
+ public:
+  RetrainPredictionWorker(const PreparedSplit& split, ShapOutputScale scale)
+      : fitter_(split.MakeFitter()), scale_(scale) {}
+  void Reset() override { fitter_->Reset(); }
+  void Evaluate(Coalition s, std::span<double> out) override {
+    fitter_->Score(s, out, scale_ == ShapOutputScale::kMargin ? ScoreScale::kIndex : ScoreScale::kProbability);
+  }
+
+ private:
+  std::unique_ptr<CoalitionFitter> fitter_;
+  ShapOutputScale scale_;
+};
+
+}  // namespace
+
+PredictionGame::PredictionGame(const Model& model, RowMatrix rows, RowMatrix background, std::vector<Player> players,
+                               ShapOutputScale scale, std::size_t row_block)
+    : model_(model), rows_(rows), background_(background), players_(std::move(players)), scale_(scale) {
+  const std::size_t F = model.n_features();
+  PERFSHAP_CHECK(rows.values.size() == F * rows.n_rows,
+                 "the explained rows hold " + std::to_string(rows.values.size()) + " values, not " +
+                     std::to_string(F) + " features x " + std::to_string(rows.n_rows) + " rows");
+  PERFSHAP_CHECK(background.n_rows > 0, "interventional SHAP needs at least one background row", {"background"});
+  PERFSHAP_CHECK(background.values.size() == F * background.n_rows,
+                 "the background rows hold " + std::to_string(background.values.size()) + " values, not " +
+                     std::to_string(F) + " features x " + std::to_string(background.n_rows) + " rows");
+  PERFSHAP_CHECK(!players_.empty() && players_.size() <= 64 * 1024, "interventional SHAP needs at least one player");
+  feature_player_.assign(F, -1);
+  for (std::size_t p = 0; p < players_.size(); ++p)
+    for (std::size_t j : players_[p].columns) {
+      PERFSHAP_CHECK(j < F, "player '" + players_[p].name + "' holds feature " + std::to_string(j) +
+                                " of a model with " + std::to_string(F) + " features");
+      PERFSHAP_CHECK(feature_player_[j] < 0, "feature " + std::to_string(j) + " is in two players");
+      feature_player_[j] = static_cast<int>(p);
+    }
+  for (std::size_t j = 0; j < F; ++j)
+    PERFSHAP_CHECK(feature_player_[j] >= 0, "feature " + std::to_string(j) + " of the model is in no player");
+  PERFSHAP_CHECK(HasScale(model, scale),
+                 "the model (" + model.Describe() + ") has no margin to explain: explain its predictions instead",
+                 {"output"});
+  // One coalition's hybrid rows of a block: about 4096 rows at once.
+  row_block_ = row_block > 0 ? row_block : std::max<std::size_t>(1, 4096 / background.n_rows);
+  row_block_ = std::min(row_block_, std::max<std::size_t>(1, rows.n_rows));
+  // The additive fast path, for one-output models with terms (and not for trees).
+  if (model.n_outputs() == 1 && dynamic_cast<const TreeEnsemble*>(&model) == nullptr) {
+    std::vector<double> tx(F * rows.n_rows);
+    std::vector<double> tb(F * background.n_rows);
+    double c = 0.0;
+    Link link = Link::kIdentity;
+    if (model.AdditiveTerms(rows.values, rows.n_rows, c, tx, link) &&
+        model.AdditiveTerms(background.values, background.n_rows, c, tb, link)) {
+      row_terms_ = std::move(tx);
+      background_terms_ = std::move(tb);
+      intercept_ = c;
+      link_ = link;
+    }
+  }
+}
+
+std::unique_ptr<GameWorker> PredictionGame::MakeWorker() const { return std::make_unique<PredictionWorker>(*this); }
+
+std::vector<std::string> PredictionGame::player_names() const {
+  std::vector<std::string> names;
+  for (const Player& p : players_) names.push_back(p.name);
+  return names;
+}
+
+std::unique_ptr<GameWorker> RetrainPredictionGame::MakeWorker() const {
+  return std::make_unique<RetrainPredictionWorker>(split_, scale_);
+}
+
+}  // namespace perfshap::detail

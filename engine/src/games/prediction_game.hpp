@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// The prediction games of shap.hpp (shap-primer; ARCHITECTURE.md "The games"):
+// - PredictionGame (interventional): v(S) = mean over the background rows b of f(x_S, b_notS)
+//   for every explained row x and model output: output r * K + o of the game is row r's
+//   output o. A worker builds one coalition's hybrid rows for a block of explained rows at a
+//   time and predicts them in one call; a model with additive terms (the GLMs) skips the
+//   hybrids: index(x_S, b_notS) = c + sum_{j in S} t_j(x) + sum_{j not in S} t_j(b), so per
+//   coalition the two partial sums take O(F (R + B)) and the link R B evaluations.
+// - RetrainPredictionGame: v(S) = the prediction for each explained row of the learner
+//   retrained on S's columns (a PreparedSplit whose test rows are the explained rows).
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "perfshap/game.hpp"
+#include "perfshap/learner.hpp"
+#include "perfshap/model.hpp"
+#include "perfshap/players.hpp"
+#include "perfshap/shap.hpp"
+
+namespace perfshap::detail {
+
+/** @brief Predictions of `model` on the requested scale (out: output-major, K * n_rows).
+ *  @throws InvalidArgument for kMargin on a model without one (neither additive nor trees). */
+void PredictOnScale(const Model& model, ShapOutputScale scale, std::span<const double> x, std::size_t n_rows,
+                    std::span<double> out);
+
+/** @brief Whether PredictOnScale can give `scale` for this model. */
+bool HasScale(const Model& model, ShapOutputScale scale);
+
+class PredictionGame final : public Game {
+ public:
+  /**
+   * @param model the model (must outlive the game); rows and background in its feature order
+   *   (views that must outlive the game).
+   * @param players groups of model features, each feature in exactly one player.
+   * @param row_block explained rows per hybrid batch (0: chosen from the background size).
+   * @throws InvalidArgument for sizes that do not match, players that do not partition the
+   *   features, or a scale the model cannot give.
+   */
+  PredictionGame(const Model& model, RowMatrix rows, RowMatrix background, std::vector<Player> players,
+                 ShapOutputScale scale, std::size_t row_block = 0);
+  int n_players() const override { return static_cast<int>(players_.size()); }
+  std::size_t n_outputs() const override { return rows_.n_rows * model_.n_outputs(); }
+  std::unique_ptr<GameWorker> MakeWorker() const override;
+  std::vector<std::string> player_names() const override;
+  BlockHint block_hint() const override { return {1, 256, std::uint64_t{256} << 20}; }
+
+  const Model& model() const noexcept { return model_; }
+  RowMatrix rows() const noexcept { return rows_; }
+  RowMatrix background() const noexcept { return background_; }
+  const std::vector<Player>& players() const noexcept { return players_; }
+  ShapOutputScale scale() const noexcept { return scale_; }
+  std::size_t row_block() const noexcept { return row_block_; }
+  /** @brief feature_player()[j] = the player holding model feature j. */
+  const std::vector<int>& feature_player() const noexcept { return feature_player_; }
+  /** @brief Additive fast path: terms of the explained rows and of the background (feature-major),
+   *  the intercept and the link; empty terms when the model has none. */
+  const std::vector<double>& row_terms() const noexcept { return row_terms_; }
+  const std::vector<double>& background_terms() const noexcept { return background_terms_; }
+  double intercept() const noexcept { return intercept_; }
+  Link link() const noexcept { return link_; }
+
+ private:
+  const Model& model_;
+  RowMatrix rows_;
+  RowMatrix background_;
+  std::vector<Player> players_;
+  ShapOutputScale scale_;
+  std::size_t row_block_;
+  std::vector<int> feature_player_;
+  std::vector<double> row_terms_;
+  std::vector<double> background_terms_;
+  double intercept_ = 0.0;
+  Link link_ = Link::kIdentity;
+};
+
+class RetrainPredictionGame final : public Game {
+ public:
+  /** @param split a split whose test rows are the explained rows (must outlive the game). */
+  RetrainPredictionGame(const PreparedSplit& split, ShapOutputScale scale) : split_(split), scale_(scale) {}
+  int n_players() const override { return split_.n_players(); }
+  std::size_t n_outputs() const override { return split_.n_test(); }
+  std::unique_ptr<GameWorker> MakeWorker() const override;
+  std::vector<std::string> player_names() const override { return split_.player_names(); }
+  /** Warm starts along Gray-code steps pay off in runs of coalitions, as the RetrainGame's. */
+  BlockHint block_hint() const override { return {32, 256, std::uint64_t{32} << 20}; }
+
+ private:
+  const PreparedSplit& split_;
+  ShapOutputScale scale_;
+};
+
+}  // namespace perfshap::detail
