@@ -15,6 +15,8 @@ LearnerEntry GaussianNbEntry();  // models/gaussian_nb/
 LearnerEntry LogisticEntry();    // models/glm/
 LearnerEntry LinearEntry();      // models/least_squares/
 LearnerEntry ProbitEntry();      // models/glm/
+LearnerEntry TreeEntry();        // models/trees/
+LearnerEntry ForestEntry();      // models/trees/
 }  // namespace detail
 
 namespace {
@@ -25,6 +27,8 @@ constexpr LearnerEntry (*kBuiltIn[])() = {
     detail::LogisticEntry,
     detail::LinearEntry,
     detail::ProbitEntry,
+    detail::TreeEntry,
+    detail::ForestEntry,
 };
 
 struct Registry {

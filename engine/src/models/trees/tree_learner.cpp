@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// "tree" and "forest": CART trees and random forests retrained on every coalition of players.
+// The split copies its players' columns over the training and the test rows once; a fitter
+// grows the coalition's trees on the coalition's columns in place (no copy per coalition),
+// scores the test rows as TreeEnsemble::Predict does (the same traversal and the same sum,
+// so MakeModel's predictions equal ScoreTest's bit for bit) and keeps its trees' memory for
+// the next coalition.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/learner_params.hpp"
+#include "models/split_base.hpp"
+#include "models/trees/cart.hpp"
+#include "perfshap/error.hpp"
+#include "perfshap/tree_learners.hpp"
+
+namespace perfshap::detail {
+namespace {
+
+/** What a tree or forest learner trains with, checked. */
+struct TreeLearnerSettings {
+  std::string name;
+  bool forest = false;
+  CartSettings cart;
+  int n_trees = 1;
+  bool bootstrap = false;
+  std::uint64_t seed = 0;
+  ExecutionOptions execution;
+  /** The factor on the trees' sum, as TreeEnsembleInfo::tree_scale. */
+  double tree_scale() const noexcept { return 1.0 / static_cast<double>(n_trees); }
+};
+
+/** The model of the empty coalition: the training prior (or mean), no feature. */
+class ConstantModel final : public Model {
+ public:
+  ConstantModel(double value, bool classifier) : value_(value), classifier_(classifier) {}
+  std::size_t n_features() const override { return 0; }
+  bool is_classifier() const override { return classifier_; }
+  void Predict(std::span<const double> x, std::size_t n_rows, std::span<double> out) const override {
+    PERFSHAP_CHECK(x.empty() && out.size() == n_rows, "ConstantModel::Predict: wrong sizes");
+    std::fill(out.begin(), out.end(), value_);
+  }
+  std::string Describe() const override {
+    return std::string(classifier_ ? "constant training prior P(y = 1) = " : "constant training mean ") +
+           FormatNumber(value_);
+  }
+
+ private:
+  double value_;
+  bool classifier_;
+};
+
+/** The split: the players' columns over the training rows and over the test rows (column-major
+ *  by position), the labels as classes (classifier) or targets, and the prior. */
+class TreeSplit final : public SplitBase {
+ public:
+  TreeSplit(const TreeLearnerSettings& learner, const Dataset& data, std::span<const Player> players,
+            std::span<const std::size_t> train_rows, std::span<const std::size_t> test_rows,
+            const std::string& split_name)
+      : settings(learner) {
+    const bool classifier = !settings.cart.regression;
+    InitCommon(settings.name, classifier, data, players, train_rows, test_rows, split_name);
+    const std::size_t p = n_columns();
+    const std::size_t n = n_train_;
+    const std::size_t m = test_rows.size();
+    train.resize(p * n);
+    test.resize(p * m);
+    for (std::size_t q = 0; q < p; ++q) {
+      const auto col = data.column(columns_[q]);
+      bool finite = true;
+      double* tr = train.data() + q * n;
+      for (std::size_t i = 0; i < n; ++i) {
+        tr[i] = col[train_rows[i]];
+        finite = finite && std::isfinite(tr[i]);
+      }
+      double* te = test.data() + q * m;
+      for (std::size_t i = 0; i < m; ++i) {
+        te[i] = col[test_rows[i]];
+        finite = finite && std::isfinite(te[i]);
+      }
+      if (!finite) ThrowMissing(data, q, train_rows, test_rows);
+    }
+    if (classifier) {
+      classes.resize(n);
+      for (std::size_t i = 0; i < n; ++i) classes[i] = train_label_[i] == 1.0 ? 1 : 0;
+      prior = class_count_[1] / static_cast<double>(n);
+    } else {
+      double sum = 0.0;
+      for (double v : train_label_) sum += v;
+      prior = sum / static_cast<double>(n);
+    }
+  }
+  std::unique_ptr<CoalitionFitter> MakeFitter() const override;
+
+  TreeLearnerSettings settings;
+  std::vector<double> train;
+  std::vector<double> test;
+  std::vector<std::int32_t> classes;
+  double prior = 0.0;
+};
+
+class TreeFitter final : public FitterBase {
+ public:
+  explicit TreeFitter(const TreeSplit& split) { Bind(split); }
+
+  bool Rebind(const PreparedSplit& split) override {
+    const auto* s = dynamic_cast<const TreeSplit*>(&split);
+    if (s == nullptr) return false;
+    Bind(*s);
+    return true;
+  }
+
+  void Reset() noexcept override { fitted_ = false; }
+
+  int Fit(std::span<const std::uint32_t> players) override {
+    SetCoalition(players);
+    const TreeSplit& s = *split_;
+    const std::size_t n = s.n_train();
+    const std::size_t k = members_.size();
+    if (k > 0) {
+      for (std::size_t j = 0; j < k; ++j) columns_[j] = s.train.data() + members_[j] * n;
+      CartData data;
+      data.n_rows = n;
+      data.columns = std::span<const double* const>(columns_.data(), k);
+      data.classes = s.classes;
+      data.targets = s.train_labels();
+      data.n_classes = s.settings.cart.regression ? 0 : 2;
+      if (s.settings.forest) {
+        trainer_.Train(data, s.settings.cart, s.settings.n_trees, s.settings.bootstrap, s.settings.seed,
+                       s.settings.execution, trees_);
+      } else {
+        trees_.resize(1);
+        RandomStream rng(s.settings.seed, 0);
+        builder_.Grow(data, s.settings.cart, {}, rng, trees_[0]);
+      }
+    }
+    fitted_ = true;
+    return 0;
+  }
+
+  void ScoreTest(std::span<double> out, ScoreScale) override {
+    PERFSHAP_DCHECK(fitted_);
+    const TreeSplit& s = *split_;
+    const std::size_t m = s.n_test();
+    PERFSHAP_CHECK(out.size() >= m, "ScoreTest: the output needs one value per test row");
+    const std::size_t k = members_.size();
+    if (k == 0) {
+      std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(m), s.prior);
+      return;
+    }
+    // TreeEnsemble::PredictMargin's arithmetic: the leaves summed in tree order from 0, then
+    // base margin (0) + tree_scale * sum; the transform is the identity.
+    const double scale = s.settings.tree_scale();
+    const std::span<const double> row(row_.data(), k);
+    for (std::size_t r = 0; r < m; ++r) {
+      for (std::size_t j = 0; j < k; ++j) row_[j] = s.test[members_[j] * m + r];
+      double sum = 0.0;
+      for (const Tree& t : trees_) sum += t.value[t.Leaf(row, SplitRule::kLessEqual)];
+      out[r] = 0.0 + scale * sum;
+    }
+  }
+
+  std::unique_ptr<Model> MakeModel() const override {
+    PERFSHAP_DCHECK(fitted_);
+    const TreeSplit& s = *split_;
+    const bool classifier = !s.settings.cart.regression;
+    if (members_.empty()) return std::make_unique<ConstantModel>(s.prior, classifier);
+    TreeEnsembleInfo info;
+    info.n_features = members_.size();
+    for (std::size_t q : members_) info.feature_names.push_back(s.column_name(q));
+    info.n_outputs = 1;
+    info.tree_scale = s.settings.tree_scale();
+    info.transform = TreeTransform::kIdentity;
+    info.rule = SplitRule::kLessEqual;
+    info.classifier = classifier;
+    if (classifier) info.class_names = {"0", "1"};
+    std::string d = s.settings.forest
+                        ? (classifier ? "random forest classifier (" : "random forest regressor (")
+                        : (classifier ? "CART classification tree (" : "CART regression tree (");
+    d += std::string(CriterionName(s.settings.cart.criterion)) + ")";
+    if (s.settings.forest) d += ", " + std::to_string(s.settings.n_trees) + " trees";
+    d += ", " + std::to_string(members_.size()) + (members_.size() == 1 ? " feature" : " features");
+    info.description = std::move(d);
+    return std::make_unique<TreeEnsemble>(trees_, std::move(info));
+  }
+
+ private:
+  void Bind(const TreeSplit& split) {
+    split_ = &split;
+    BindBase(split);
+    columns_.resize(split.n_columns());
+    row_.resize(split.n_columns());
+    fitted_ = false;
+  }
+
+  const TreeSplit* split_ = nullptr;
+  std::vector<const double*> columns_;
+  std::vector<double> row_;
+  std::vector<Tree> trees_;
+  CartBuilder builder_;
+  ForestTrainer trainer_;
+};
+
+std::unique_ptr<CoalitionFitter> TreeSplit::MakeFitter() const { return std::make_unique<TreeFitter>(*this); }
+
+class TreeLearner final : public Learner {
+ public:
+  explicit TreeLearner(TreeLearnerSettings settings) : settings_(std::move(settings)) {}
+  const std::string& name() const noexcept override { return settings_.name; }
+  bool is_classifier() const noexcept override { return !settings_.cart.regression; }
+  /** Trees split on sorted codes as on any number: a code's order is the levels' byte order. */
+  TextColumns text_columns() const noexcept override { return TextColumns::kCodes; }
+  LearnerParams params() const override {
+    const CartSettings& c = settings_.cart;
+    LearnerParams p{{"criterion", CriterionName(c.criterion)},
+                    {"regression", c.regression ? "true" : "false"},
+                    {"max_depth", std::to_string(c.max_depth)},
+                    {"min_samples_split", std::to_string(c.min_samples_split)},
+                    {"min_samples_leaf", std::to_string(c.min_samples_leaf)},
+                    {"max_features", c.max_features.Text()},
+                    {"seed", std::to_string(settings_.seed)}};
+    if (settings_.forest) {
+      p["n_estimators"] = std::to_string(settings_.n_trees);
+      p["bootstrap"] = settings_.bootstrap ? "true" : "false";
+    }
+    return p;
+  }
+  std::unique_ptr<PreparedSplit> Prepare(const Dataset& data, std::span<const Player> players,
+                                         std::span<const std::size_t> train_rows,
+                                         std::span<const std::size_t> test_rows,
+                                         const std::string& split_name) const override {
+    return std::make_unique<TreeSplit>(settings_, data, players, train_rows, test_rows, split_name);
+  }
+
+ private:
+  TreeLearnerSettings settings_;
+};
+
+const std::vector<std::string>& TreeOptionNames(bool forest) {
+  static const std::vector<std::string> tree{
+      "criterion",        "regression",   "max_depth", "min_samples_split",
+      "min_samples_leaf", "max_features", "seed"};
+  static const std::vector<std::string> both = [] {
+    std::vector<std::string> v = tree;
+    v.push_back("n_estimators");
+    v.push_back("bootstrap");
+    return v;
+  }();
+  return forest ? both : tree;
+}
+
+/** Reads the text options of "tree" (forest == nullptr) or "forest" into `tree` / `forest`. */
+void ReadTreeParams(const std::string& learner, const LearnerParams& params, TreeOptions& tree,
+                    ForestOptions* forest) {
+  const std::vector<std::string>& names = TreeOptionNames(forest != nullptr);
+  for (const auto& [name, text] : params) {
+    if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+    std::string list;
+    for (const std::string& k : names) list.append(list.empty() ? "" : ", ").append(k);
+    throw InvalidArgument("learner " + learner + " has no option " + name + " (its options: " + list + ")",
+                          {name});
+  }
+  LearnerParams typed;
+  for (const auto& [name, text] : params)
+    if (name != "criterion" && name != "max_features" && name != "seed") typed.emplace(name, text);
+  ParamReader reader(learner, typed);
+  reader.Read("regression", tree.regression);
+  reader.Read("max_depth", tree.max_depth);
+  reader.Read("min_samples_split", tree.min_samples_split);
+  reader.Read("min_samples_leaf", tree.min_samples_leaf);
+  if (forest != nullptr) {
+    reader.Read("n_estimators", forest->n_estimators);
+    reader.Read("bootstrap", forest->bootstrap);
+  }
+  reader.Finish();
+  if (const auto it = params.find("criterion"); it != params.end()) tree.criterion = it->second;
+  if (const auto it = params.find("max_features"); it != params.end()) tree.max_features = it->second;
+  if (const auto it = params.find("seed"); it != params.end()) {
+    const std::string& text = it->second;
+    std::uint64_t seed = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
+    if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+      throw InvalidArgument("learner " + learner + ": option seed = '" + text + "' is not an integer >= 0",
+                            {"seed"});
+    tree.seed = seed;
+  }
+}
+
+std::map<std::string, std::string> TreeOptionHelp(bool forest) {
+  std::map<std::string, std::string> help{
+      {"criterion",
+       "split criterion: gini or entropy, squared_error for regression (default gini / squared_error)"},
+      {"regression", "a regression tree of the raw label instead of a 0/1 classifier (default false)"},
+      {"max_depth", "deepest node depth, 0 = no limit (default 0)"},
+      {"min_samples_split", "rows a node needs to be split (default 2)"},
+      {"min_samples_leaf", "rows each child of a split keeps (default 1)"},
+      {"max_features",
+       std::string(
+           "candidate features per node: all, sqrt, log2, a count or a fraction such as 0.5 (default ") +
+           (forest ? "sqrt; all for regression)" : "all)")},
+      {"seed", forest ? "seed of the bootstraps and the feature draws (default 0)"
+                      : "seed of the feature draws (default 0)"}};
+  if (forest) {
+    help["n_estimators"] = "trees (default 100)";
+    help["bootstrap"] = "each tree on a bootstrap sample of the training rows (default true)";
+  }
+  return help;
+}
+
+}  // namespace
+
+LearnerEntry TreeEntry() {
+  return {"tree",
+          "CART decision tree (scikit-learn's DecisionTreeClassifier / DecisionTreeRegressor, best splits)",
+          TreeOptionHelp(false), [](const LearnerParams& params) {
+            TreeOptions o;
+            ReadTreeParams("tree", params, o, nullptr);
+            return MakeTreeLearner(o);
+          }};
+}
+
+LearnerEntry ForestEntry() {
+  return {
+      "forest",
+      "random forest of CART trees on bootstrap samples (scikit-learn's RandomForestClassifier / Regressor)",
+      TreeOptionHelp(true), [](const LearnerParams& params) {
+        ForestOptions o;
+        ReadTreeParams("forest", params, o, &o);
+        return MakeForestLearner(o);
+      }};
+}
+
+}  // namespace perfshap::detail
+
+namespace perfshap {
+
+std::shared_ptr<const Learner> MakeTreeLearner(const TreeOptions& options) {
+  detail::TreeLearnerSettings s;
+  s.name = "tree";
+  s.cart = detail::CheckTreeOptions(options, false, "tree");
+  s.seed = options.seed;
+  return std::make_shared<detail::TreeLearner>(std::move(s));
+}
+
+std::shared_ptr<const Learner> MakeForestLearner(const ForestOptions& options) {
+  detail::TreeLearnerSettings s;
+  s.name = "forest";
+  s.forest = true;
+  s.cart = detail::CheckTreeOptions(options, true, "forest");
+  PERFSHAP_CHECK(options.n_estimators >= 1,
+                 "forest option n_estimators must be >= 1, got " + std::to_string(options.n_estimators),
+                 {"n_estimators"});
+  PERFSHAP_CHECK(options.execution.threads >= 0, "threads must be >= 0 (0 = all cores)", {"threads"});
+  s.n_trees = options.n_estimators;
+  s.bootstrap = options.bootstrap;
+  s.seed = options.seed;
+  s.execution = options.execution;
+  return std::make_shared<detail::TreeLearner>(std::move(s));
+}
+
+}  // namespace perfshap
