@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "perfshap/error.hpp"
@@ -207,6 +208,31 @@ TEST(TreeShap, RefusesWrongSizesAndMissingCovers) {
   testing::ExpectError<InvalidArgument>([&] { TreeShap(no_cover, ok, 3); }, {"tree 0, node 0", "cover", "interventional"});
   // Interventional TreeSHAP does not need covers.
   EXPECT_NO_THROW(InterventionalTreeShap(no_cover, ok, 3, ok, 3));
+}
+
+TEST(TreeShap, InputsBeyondFloatRangeFollowXgboostsRule) {
+  // XGBoost stores inputs as float: a double past float's range is +-infinity there, and a value
+  // within float rounding of a threshold is the threshold (not below it).
+  EXPECT_EQ(RoundToFloat(1e39), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(RoundToFloat(-1e39), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(RoundToFloat(3.4028235e38), 3.4028234663852886e38);
+  Tree t;
+  const double v[1] = {0.0};
+  t.AddNode(0, static_cast<double>(0.1f), true, 10.0, v);
+  const double l[1] = {-1.0};
+  const double r[1] = {1.0};
+  t.left[0] = t.AddNode(-1, 0.0, false, 4.0, l);
+  t.right[0] = t.AddNode(-1, 0.0, false, 6.0, r);
+  TreeEnsembleInfo info;
+  info.n_features = 1;
+  info.rule = SplitRule::kLessFloat;
+  const TreeEnsemble model({t}, info);
+  const std::vector<double> x = {1e39, -1e39, 0.1, static_cast<double>(0.1f) - 1e-12};
+  std::vector<double> m(4);
+  model.PredictMargin(x, 4, m);
+  EXPECT_EQ(m, (std::vector<double>{1.0, -1.0, 1.0, 1.0}));
+  const auto phi = TreeShap(model, x, 4);
+  for (std::size_t r = 0; r < 4; ++r) EXPECT_NEAR(phi[r * 2] + phi[r * 2 + 1], m[r], 1e-12);
 }
 
 }  // namespace

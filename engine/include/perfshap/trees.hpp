@@ -24,6 +24,15 @@
 
 namespace perfshap {
 
+/** @brief x rounded to float32 as XGBoost stores its inputs (beyond float's range: +-infinity,
+ *  without the undefined behaviour of an out-of-range conversion). */
+inline double RoundToFloat(double x) noexcept {
+  constexpr double kMax = 3.4028234663852886e38;  // FLT_MAX
+  if (x > kMax) return x < 3.4028235677973366e38 ? kMax : __builtin_inf();
+  if (x < -kMax) return x > -3.4028235677973366e38 ? -kMax : -__builtin_inf();
+  return static_cast<double>(static_cast<float>(x));
+}
+
 /** @brief Which way a split sends a row (a missing value, NaN, follows default_left). */
 enum class SplitRule : std::uint8_t {
   /** x <= threshold goes left, compared in double (scikit-learn, perfshap's CART). */
@@ -47,7 +56,8 @@ enum class TreeTransform : std::uint8_t {
  * children are left[i] and right[i]. cover[i] is the training weight that reached node i (row
  * count, bootstrap count or XGBoost's hessian sum): path-dependent TreeSHAP weighs the branches
  * by it. A node holds `width` values (value[i * width + w] adds to output `output + w`); only the
- * leaves' are used for prediction.
+ * leaves' are used for prediction (internal nodes may hold the cover-weighted mean of their
+ * children, as the readers and CART set them, for reports).
  */
 struct PERFSHAP_EXPORT Tree {
   std::vector<std::int32_t> feature;
@@ -114,7 +124,8 @@ class PERFSHAP_EXPORT TreeEnsemble final : public Model {
   void Predict(std::span<const double> x, std::size_t n_rows, std::span<double> out) const override;
   std::string Describe() const override;
 
-  /** @brief out[o * n_rows + r] = margin of output o for row r (column-major x, as Predict). */
+  /** @brief out[o * n_rows + r] = margin of output o for row r (column-major x, as Predict;
+   *  output-major, unlike TreeShap's row-major rows x outputs x (features + 1)). */
   void PredictMargin(std::span<const double> x, std::size_t n_rows, std::span<double> out) const;
   /** @brief The margin transform applied to n_rows rows of margins, in place (output-major). */
   void TransformMargins(std::span<double> margins, std::size_t n_rows) const;
@@ -138,7 +149,9 @@ class PERFSHAP_EXPORT TreeEnsemble final : public Model {
  * @brief Reads an XGBoost model saved as JSON (`Booster.save_model("m.json")`, XGBoost 1.x and
  * 2.x): booster gbtree, objective binary:logistic (one output, logistic transform, base_score
  * on the logit scale), reg:squarederror (identity) or multi:softprob / multi:softmax (one output
- * per class, softmax); feature names when the model has them.
+ * per class, softmax: a multi:softmax model predicts the class probabilities here, where
+ * XGBoost's predict() returns the class index); feature names when the model has them. Checked
+ * against XGBoost 1.7.4; the 2.x / 3.x forms of base_score are read as documented.
  * @throws DataError (one line, naming the file and what to do) for a file that cannot be read,
  *   is not JSON or is truncated, is not an XGBoost model, has another booster (gblinear, dart)
  *   or objective, categorical splits or vector leaves.

@@ -186,10 +186,12 @@ class PathBuilder {
 template <SplitRule R>
 inline bool Follows(const PathSet& s, std::size_t e, double x) noexcept {
   if (std::isnan(x)) return s.missing_ok[e] != 0;
+  // An infinite bound is no bound (an input rounded to float may itself be infinite).
+  constexpr double kInf = std::numeric_limits<double>::infinity();
   if constexpr (R == SplitRule::kLessEqual) {
-    return x > s.lo[e] && x <= s.hi[e];
+    return (s.lo[e] == -kInf || x > s.lo[e]) && x <= s.hi[e];
   } else {
-    return x >= s.lo[e] && x < s.hi[e];
+    return x >= s.lo[e] && (s.hi[e] == kInf || x < s.hi[e]);
   }
 }
 
@@ -304,7 +306,7 @@ void LoadRows(const PathSet& s, std::span<const double> x, std::size_t n_rows, s
     const double* col = x.data() + j * n_rows + first;
     for (std::size_t r = 0; r < count; ++r) {
       const double v = col[r];
-      rows[r * F + j] = s.rule == SplitRule::kLessFloat ? static_cast<double>(static_cast<float>(v)) : v;
+      rows[r * F + j] = s.rule == SplitRule::kLessFloat ? RoundToFloat(v) : v;
     }
   }
 }

@@ -34,7 +34,7 @@ std::size_t Tree::Leaf(std::span<const double> x, SplitRule rule) const noexcept
     } else if (rule == SplitRule::kLessEqual) {
       go_left = v <= threshold[i];
     } else {
-      go_left = static_cast<double>(static_cast<float>(v)) < threshold[i];
+      go_left = RoundToFloat(v) < threshold[i];
     }
     i = static_cast<std::size_t>(go_left ? left[i] : right[i]);
   }
@@ -94,7 +94,7 @@ void CheckTree(const Tree& t, std::size_t index, const TreeEnsembleInfo& info) {
     PERFSHAP_CHECK(t.feature[i] >= 0 && static_cast<std::size_t>(t.feature[i]) < info.n_features,
                    node + " splits on feature " + std::to_string(t.feature[i]) + " of a model with " +
                        std::to_string(info.n_features) + " features");
-    PERFSHAP_CHECK(!std::isnan(t.threshold[i]), node + " has a threshold that is not a number");
+    PERFSHAP_CHECK(std::isfinite(t.threshold[i]), node + " has a threshold that is not a finite number");
     for (const std::int32_t c : {t.left[i], t.right[i]}) {
       PERFSHAP_CHECK(c > 0 && static_cast<std::size_t>(c) < n && seen[static_cast<std::size_t>(c)] == 0,
                      node + " has child " + std::to_string(c) + ", which is not a new node of the tree");
@@ -143,7 +143,7 @@ void TreeEnsemble::PredictMargin(std::span<const double> x, std::size_t n_rows, 
         if (std::isnan(v)) {
           go_left = t.default_left[i] != 0;
         } else if (to_float) {
-          go_left = static_cast<double>(static_cast<float>(v)) < t.threshold[i];
+          go_left = RoundToFloat(v) < t.threshold[i];
         } else {
           go_left = v <= t.threshold[i];
         }

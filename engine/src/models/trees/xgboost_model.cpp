@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+//
+// XGBoost models saved as JSON (Booster.save_model("m.json")), read into a TreeEnsemble. The
+// layout, as XGBoost 1.7 writes it (and 2.x, which keeps the same keys):
+//   learner.learner_model_param: base_score ("5E-1"), num_class, num_feature, num_target (strings)
+//   learner.objective.name, learner.feature_names, learner.attributes.best_iteration
+//   learner.gradient_booster: name "gbtree"; model.trees[] and model.tree_info[] (each tree's
+//     output group, the class it adds to)
+//   a tree: tree_param.num_nodes, and per node left_children, right_children (-1 at leaves),
+//     split_indices, split_conditions (the threshold, or a leaf's value with the learning rate
+//     applied), default_left (0/1 or booleans), sum_hessian (the cover), split_type (1 for a
+//     categorical split).
+// XGBoost keeps thresholds, leaf values and hessian sums as float32 and writes each in its
+// shortest round-trip form: rounding the parsed double to float recovers the value XGBoost uses.
+// Pruned trees (tree_method "exact" with gamma > 0) keep their deleted nodes in the arrays, with
+// no parent linking to them: only the nodes the root reaches are kept.
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "data/message_text.hpp"
+#include "perfshap/error.hpp"
+#include "perfshap/trees.hpp"
+
+namespace perfshap {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr const char* kSaveAgain = "save the model again with Booster.save_model(\"model.json\")";
+constexpr const char* kSupportedObjectives = "binary:logistic, reg:squarederror, multi:softprob and multi:softmax";
+
+/** @brief v rounded to float32 as XGBoost holds it; beyond float's range, an infinity (a plain
+ *  cast of such a value is undefined). */
+double AsFloat(double v) noexcept {
+  if (std::isfinite(v) && std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max()))
+    return std::copysign(std::numeric_limits<double>::infinity(), v);
+  return static_cast<double>(static_cast<float>(v));
+}
+
+/** @brief s as a number, all of it ("5E-1", "NaN", "-Infinity": what std::from_chars reads). */
+bool ParseNumberText(std::string_view s, double& out) {
+  const char* first = s.data();
+  const char* last = s.data() + s.size();
+  if (first != last && *first == '+') ++first;
+  const auto [ptr, ec] = std::from_chars(first, last, out);
+  return ec == std::errc() && ptr == last && first != last;
+}
+
+/**
+ * @brief XGBoost writes non-finite floats as the bare words NaN, Infinity and -Infinity, which
+ * JSON lacks (a categorical split's condition is NaN): the text with each of them outside a
+ * string quoted ("NaN"), so that it parses; nothing when there is none.
+ */
+std::optional<std::string> QuoteNonFiniteWords(const std::string& text) {
+  std::optional<std::string> out;
+  bool in_string = false;
+  std::size_t copied = 0;  // text[0, copied) is in *out
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      continue;
+    }
+    if (c != 'N' && c != 'I' && c != '-') continue;
+    std::size_t length = 0;
+    for (const std::string_view word : {"NaN", "Infinity", "-Infinity"}) {
+      if (text.compare(i, word.size(), word) == 0) length = word.size();
+    }
+    if (length == 0) continue;
+    if (!out) out.emplace().reserve(text.size() + 64);
+    out->append(text, copied, i - copied);
+    out->append("\"").append(text, i, length).append("\"");
+    i += length - 1;
+    copied = i + 1;
+  }
+  if (out) out->append(text, copied, std::string::npos);
+  return out;
+}
+
+/** @brief The model's context in messages: "XGBoost model m.json: ". */
+class Reader {
+ public:
+  explicit Reader(const std::string& source) : prefix_("XGBoost model " + detail::EscapeControls(source) + ": ") {}
+
+  [[noreturn]] void Fail(const std::string& what) const { throw DataError(prefix_ + what); }
+
+  /** @brief The member `key` of object `parent` (named `where` in messages), which must exist. */
+  const Json& Member(const Json& parent, const char* key, const std::string& where) const {
+    if (!parent.is_object()) Fail(where + " is not a JSON object; " + kSaveAgain);
+    const auto it = parent.find(key);
+    if (it == parent.end()) Fail(where + "." + key + " is missing; " + kSaveAgain);
+    return *it;
+  }
+
+  /** @brief A count XGBoost writes as a decimal string ("3") or, in other versions, a number. */
+  std::int64_t Count(const Json& v, const std::string& where) const {
+    std::int64_t out = -1;
+    if (v.is_number_integer()) {
+      out = v.get<std::int64_t>();
+    } else if (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>() &&
+               std::fabs(v.get<double>()) < 1e15) {
+      out = static_cast<std::int64_t>(v.get<double>());
+    } else if (v.is_string()) {
+      const auto& s = v.get_ref<const std::string&>();
+      const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+      if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) out = -1;
+    }
+    if (out < 0) Fail(where + " is " + Shown(v) + ", not a count; " + kSaveAgain);
+    return out;
+  }
+
+  /** @brief A number written as a JSON number or a string ("5E-1", or "[5E-1]" in XGBoost 3). */
+  double Number(const Json& v, const std::string& where) const {
+    if (v.is_number()) return v.get<double>();
+    if (v.is_string()) {
+      std::string_view s = v.get_ref<const std::string&>();
+      if (s.size() >= 2 && s.front() == '[' && s.back() == ']') s = s.substr(1, s.size() - 2);
+      double out = 0.0;
+      if (ParseNumberText(s, out)) return out;
+    }
+    Fail(where + " is " + Shown(v) + ", not a number; " + kSaveAgain);
+  }
+
+  /** @brief An array of `n` numbers (booleans read as 0 and 1, "NaN" and "Infinity" as such). */
+  std::vector<double> Numbers(const Json& tree, const char* key, std::size_t n, const std::string& where) const {
+    const Json& a = Member(tree, key, where);
+    if (!a.is_array()) Fail(where + "." + key + " is not an array; " + kSaveAgain);
+    if (a.size() != n)
+      Fail(where + "." + key + " has " + std::to_string(a.size()) + " values for " + std::to_string(n) +
+           " nodes (tree_param.num_nodes): the arrays are inconsistent; " + kSaveAgain);
+    std::vector<double> out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Json& v = a[i];
+      if (v.is_boolean()) {
+        out[i] = v.get<bool>() ? 1.0 : 0.0;
+      } else if (v.is_number()) {
+        out[i] = v.get<double>();
+      } else if (!v.is_string() || !ParseNumberText(v.get_ref<const std::string&>(), out[i])) {
+        Fail(where + "." + key + "[" + std::to_string(i) + "] is " + Shown(v) + ", not a number; " + kSaveAgain);
+      }
+    }
+    return out;
+  }
+
+  /** @brief A JSON value on one line, cut short, for a message. */
+  static std::string Shown(const Json& v) {
+    std::string text = v.dump(-1, ' ', true, Json::error_handler_t::replace);
+    if (text.size() > detail::kMaxQuotedChars) text = text.substr(0, detail::kMaxQuotedChars - 3) + "...";
+    return text;
+  }
+
+  const std::string& prefix() const noexcept { return prefix_; }
+
+ private:
+  std::string prefix_;
+};
+
+/** @brief What the objective makes of the model. */
+struct Objective {
+  TreeTransform transform = TreeTransform::kIdentity;
+  bool classifier = false;
+  bool multiclass = false;
+  bool logit_base = false;  // base_score is a probability: the margin's base is its logit
+};
+
+Objective ReadObjective(const Reader& r, const std::string& name) {
+  if (name == "binary:logistic") return {TreeTransform::kLogistic, true, false, true};
+  // reg:linear is the name XGBoost before 1.0 gave reg:squarederror.
+  if (name == "reg:squarederror" || name == "reg:linear") return {TreeTransform::kIdentity, false, false, false};
+  // multi:softmax predicts the class index in XGBoost; its margins are multi:softprob's, and
+  // perfshap predicts the class probabilities of both.
+  if (name == "multi:softprob" || name == "multi:softmax") return {TreeTransform::kSoftmax, true, true, false};
+  r.Fail("the objective is " + detail::Quoted(name) + ", which perfshap does not read; it reads " +
+         kSupportedObjectives + ": retrain with one of them");
+}
+
+/** @brief A one-line account of a parse error: "byte 12: syntax error ...", printable ASCII. */
+std::string ParseErrorText(const Json::parse_error& e) {
+  std::string what = e.what();
+  // "[json.exception.parse_error.101] parse error at line 1, column 12: syntax error ..."
+  const auto at = what.find("parse error");
+  if (at != std::string::npos) {
+    const auto colon = what.find(": ", at);
+    what = colon == std::string::npos ? what.substr(at) : what.substr(colon + 2);
+  }
+  for (char& c : what) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u > 0x7e) c = '?';
+  }
+  return "byte " + std::to_string(e.byte) + ": " + what;
+}
+
+/** @brief Whether text is UBJSON holding an XGBoost learner (Booster.save_model("m.ubj")). */
+bool IsUbjsonModel(const std::string& text) {
+  const Json doc = Json::from_ubjson(text, true, false);
+  return doc.is_object() && doc.contains("learner");
+}
+
+/**
+ * @brief Tree `t` of the model: the nodes the root reaches, in the file's order (so that node
+ * ids are XGBoost's when the tree has no deleted node); `depth` set to its depth.
+ */
+Tree ReadTree(const Reader& r, const Json& json, std::size_t t, int output, int& depth) {
+  const std::string where = "tree " + std::to_string(t);
+  const Json& param = r.Member(json, "tree_param", where);
+  const auto n = static_cast<std::size_t>(
+      r.Count(r.Member(param, "num_nodes", where + ".tree_param"), where + ".tree_param.num_nodes"));
+  if (n == 0) r.Fail(where + " has no node; " + kSaveAgain);
+  if (const auto it = param.find("size_leaf_vector"); it != param.end()) {
+    const std::int64_t k = r.Count(*it, where + ".tree_param.size_leaf_vector");
+    if (k > 1)
+      r.Fail(where + " has vector leaves (size_leaf_vector " + std::to_string(k) +
+             "), which perfshap does not read: retrain with multi_strategy=\"one_output_per_tree\"");
+  }
+  const auto left = r.Numbers(json, "left_children", n, where);
+  const auto right = r.Numbers(json, "right_children", n, where);
+  const auto split = r.Numbers(json, "split_indices", n, where);
+  const auto condition = r.Numbers(json, "split_conditions", n, where);
+  const auto missing_left = r.Numbers(json, "default_left", n, where);
+  const auto hessian = r.Numbers(json, "sum_hessian", n, where);
+  std::vector<double> split_type;  // older models have no split_type: all numerical
+  if (json.contains("split_type")) split_type = r.Numbers(json, "split_type", n, where);
+
+  // Walk from the root: every child a node of the tree reached once, then keep the reached nodes.
+  std::vector<std::uint8_t> reached(n, 0);
+  std::vector<int> node_depth(n, 0);
+  std::vector<std::size_t> stack{0};
+  reached[0] = 1;
+  depth = 0;
+  while (!stack.empty()) {
+    const std::size_t i = stack.back();
+    stack.pop_back();
+    depth = std::max(depth, node_depth[i]);
+    const std::string node = where + ", node " + std::to_string(i);
+    if (left[i] < 0) continue;
+    if (!split_type.empty() && split_type[i] != 0.0)
+      r.Fail(node +
+             " is a categorical split, which perfshap does not read: retrain with the feature one-hot "
+             "encoded (or without enable_categorical)");
+    for (const double c : {left[i], right[i]}) {
+      if (!(c >= 1 && c < static_cast<double>(n)) || c != std::floor(c) || reached[static_cast<std::size_t>(c)])
+        r.Fail(node + " has child " + Reader::Shown(Json(c)) + ", which is not a new node among the tree's " +
+               std::to_string(n) + " nodes: the arrays are inconsistent; " + kSaveAgain);
+      reached[static_cast<std::size_t>(c)] = 1;
+      node_depth[static_cast<std::size_t>(c)] = node_depth[i] + 1;
+      stack.push_back(static_cast<std::size_t>(c));
+    }
+    if (!(split[i] >= 0 && split[i] <= std::numeric_limits<std::int32_t>::max()) || split[i] != std::floor(split[i]))
+      r.Fail(node + " splits on feature " + Reader::Shown(Json(split[i])) + ", not a feature index; " + kSaveAgain);
+  }
+  // The nodes with categories (a model without split_type lists them here; XGBoost 1.4 and
+  // older have neither key and no categorical splits).
+  if (const auto nodes = json.find("categories_nodes"); nodes != json.end() && nodes->is_array()) {
+    for (const Json& c : *nodes) {
+      if (c.is_number_integer() && c.get<std::int64_t>() >= 0 && c.get<std::int64_t>() < static_cast<std::int64_t>(n) &&
+          reached[static_cast<std::size_t>(c.get<std::int64_t>())])
+        r.Fail(where + ", node " + Reader::Shown(c) +
+               " is a categorical split, which perfshap does not read: "
+               "retrain with the feature one-hot encoded (or without enable_categorical)");
+    }
+  }
+
+  std::vector<std::int32_t> id(n, -1);  // new index of each reached node
+  std::int32_t next = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (reached[i]) id[i] = next++;
+  Tree tree;
+  tree.output = output;
+  tree.width = 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!reached[i]) continue;
+    const bool leaf = left[i] < 0;
+    const double v = AsFloat(condition[i]);
+    const double value = leaf ? v : 0.0;  // set below for internal nodes
+    const std::int32_t node =
+        tree.AddNode(leaf ? -1 : static_cast<std::int32_t>(split[i]), leaf ? 0.0 : v, missing_left[i] != 0.0,
+                     AsFloat(hessian[i]), std::span<const double>(&value, 1));
+    if (!leaf) {
+      tree.left[static_cast<std::size_t>(node)] = id[static_cast<std::size_t>(left[i])];
+      tree.right[static_cast<std::size_t>(node)] = id[static_cast<std::size_t>(right[i])];
+    }
+  }
+  // An internal node's value: the cover-weighted mean of its children's (the expected leaf value
+  // below it, as XGBoost's TreeSHAP computes it: divided by the node's own cover). Children have
+  // larger file indices than their parent in XGBoost's trees, but the order is not relied on:
+  // nodes are finished in the reverse of a preorder walk, children before parents.
+  std::vector<std::int32_t> order;
+  order.reserve(tree.n_nodes());
+  std::vector<std::int32_t> walk{0};
+  while (!walk.empty()) {
+    const std::int32_t i = walk.back();
+    walk.pop_back();
+    order.push_back(i);
+    if (tree.left[static_cast<std::size_t>(i)] >= 0) {
+      walk.push_back(tree.left[static_cast<std::size_t>(i)]);
+      walk.push_back(tree.right[static_cast<std::size_t>(i)]);
+    }
+  }
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const auto i = static_cast<std::size_t>(*it);
+    if (tree.left[i] < 0) continue;
+    const auto a = static_cast<std::size_t>(tree.left[i]);
+    const auto b = static_cast<std::size_t>(tree.right[i]);
+    const double weighted = tree.value[a] * tree.cover[a] + tree.value[b] * tree.cover[b];
+    tree.value[i] = tree.cover[i] > 0.0 ? weighted / tree.cover[i] : 0.5 * (tree.value[a] + tree.value[b]);
+  }
+  return tree;
+}
+
+std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) r.Fail(std::string("the file is empty; ") + kSaveAgain);
+  const std::optional<std::string> quoted = QuoteNonFiniteWords(text);
+  const std::string& json = quoted ? *quoted : text;
+  Json doc;
+  try {
+    doc = Json::parse(json);
+  } catch (const Json::parse_error& e) {
+    // Input that ends where the parser still expected more: e.byte is past the last byte.
+    if (e.byte > json.size())
+      r.Fail("the JSON ends early (" + ParseErrorText(e) + "): the file seems truncated; " + kSaveAgain);
+    if (IsUbjsonModel(text))
+      r.Fail(
+          "the file is XGBoost's binary UBJSON format, not JSON; save the model with "
+          "Booster.save_model(\"model.json\") (the .json extension selects JSON)");
+    r.Fail("not JSON (" + ParseErrorText(e) + "); save the model with Booster.save_model(\"model.json\")");
+  }
+  if (doc.is_array())
+    r.Fail(
+        "a JSON array, not an XGBoost model: a tree dump (Booster.dump_model) lacks the base score and "
+        "objective; save the model with Booster.save_model(\"model.json\")");
+  if (!doc.is_object() || !doc.contains("learner"))
+    r.Fail(
+        "JSON but not an XGBoost model (no \"learner\" object at the top); save the model with "
+        "Booster.save_model(\"model.json\")");
+  const Json& learner = r.Member(doc, "learner", "the file");
+
+  // The booster first: gblinear and dart models have no gbtree model to read.
+  const Json& booster = r.Member(learner, "gradient_booster", "learner");
+  const Json& booster_name = r.Member(booster, "name", "learner.gradient_booster");
+  const std::string name = booster_name.is_string() ? booster_name.get<std::string>() : Reader::Shown(booster_name);
+  if (name != "gbtree")
+    r.Fail("the booster is " + detail::Quoted(name) +
+           "; perfshap explains gbtree models only: retrain with "
+           "booster=\"gbtree\"");
+
+  const Json& objective_name = r.Member(r.Member(learner, "objective", "learner"), "name", "learner.objective");
+  if (!objective_name.is_string()) r.Fail("learner.objective.name is not a string; " + std::string(kSaveAgain));
+  const std::string objective_text = objective_name.get<std::string>();
+  const Objective objective = ReadObjective(r, objective_text);
+
+  const Json& param = r.Member(learner, "learner_model_param", "learner");
+  const std::string pwhere = "learner.learner_model_param";
+  const std::int64_t n_features = r.Count(r.Member(param, "num_feature", pwhere), pwhere + ".num_feature");
+  const std::int64_t num_class = param.contains("num_class") ? r.Count(param["num_class"], pwhere + ".num_class") : 0;
+  if (param.contains("num_target")) {
+    const std::int64_t targets = r.Count(param["num_target"], pwhere + ".num_target");
+    if (targets > 1)
+      r.Fail("the model has " + std::to_string(targets) +
+             " targets (num_target); perfshap reads models of one "
+             "target: train one model per target");
+  }
+  std::size_t n_outputs = 1;
+  if (objective.multiclass) {
+    if (num_class < 2)
+      r.Fail("the objective " + objective_text + " needs num_class >= 2, the model has " + std::to_string(num_class) +
+             "; " + kSaveAgain);
+    n_outputs = static_cast<std::size_t>(num_class);
+  } else if (num_class > 1) {
+    r.Fail("the objective " + objective_text + " has one output but num_class is " + std::to_string(num_class) + "; " +
+           kSaveAgain);
+  }
+  // base_score is float32 in XGBoost: round it as XGBoost does before moving it to the margin.
+  const double base_score = AsFloat(r.Number(r.Member(param, "base_score", pwhere), pwhere + ".base_score"));
+  double base = base_score;
+  if (objective.logit_base) {
+    if (!(base_score > 0.0 && base_score < 1.0))
+      r.Fail(pwhere + ".base_score is " + Reader::Shown(Json(base_score)) + "; " + objective_text +
+             " needs a probability in (0, 1): retrain with another base_score");
+    base = std::log(base_score / (1.0 - base_score));
+  } else if (!std::isfinite(base_score)) {
+    r.Fail(pwhere + ".base_score is not finite; retrain with a finite base_score");
+  }
+
+  TreeEnsembleInfo info;
+  info.n_features = static_cast<std::size_t>(n_features);
+  info.n_outputs = n_outputs;
+  info.base_margin.assign(n_outputs, base);
+  info.tree_scale = 1.0;
+  info.transform = objective.transform;
+  info.rule = SplitRule::kLessFloat;
+  info.classifier = objective.classifier;
+  if (const auto it = learner.find("feature_names"); it != learner.end() && it->is_array() && !it->empty()) {
+    if (it->size() != info.n_features)
+      r.Fail("learner.feature_names has " + std::to_string(it->size()) + " names for " +
+             std::to_string(info.n_features) + " features (num_feature); " + kSaveAgain);
+    for (const Json& f : *it) {
+      if (!f.is_string()) r.Fail("learner.feature_names holds " + Reader::Shown(f) + ", not a name; " + kSaveAgain);
+      info.feature_names.push_back(f.get<std::string>());
+    }
+  }
+
+  const Json& model = r.Member(booster, "model", "learner.gradient_booster");
+  const std::string mwhere = "learner.gradient_booster.model";
+  const Json& trees_json = r.Member(model, "trees", mwhere);
+  const Json& tree_info = r.Member(model, "tree_info", mwhere);
+  if (!trees_json.is_array() || !tree_info.is_array())
+    r.Fail(mwhere + ".trees and .tree_info must be arrays; " + kSaveAgain);
+  if (tree_info.size() != trees_json.size())
+    r.Fail(mwhere + ".tree_info has " + std::to_string(tree_info.size()) + " entries for " +
+           std::to_string(trees_json.size()) + " trees: the arrays are inconsistent; " + kSaveAgain);
+  std::int64_t per_round = static_cast<std::int64_t>(n_outputs);
+  if (const auto gp = model.find("gbtree_model_param"); gp != model.end() && gp->is_object()) {
+    const std::string gwhere = mwhere + ".gbtree_model_param";
+    if (gp->contains("num_trees") &&
+        r.Count((*gp)["num_trees"], gwhere + ".num_trees") != static_cast<std::int64_t>(trees_json.size()))
+      r.Fail(gwhere + ".num_trees is " + Reader::Shown((*gp)["num_trees"]) + " but the model holds " +
+             std::to_string(trees_json.size()) + " trees: the file is inconsistent; " + kSaveAgain);
+    if (gp->contains("size_leaf_vector")) {
+      const std::int64_t k = r.Count((*gp)["size_leaf_vector"], gwhere + ".size_leaf_vector");
+      if (k > 1)
+        r.Fail("the model has vector leaves (size_leaf_vector " + std::to_string(k) +
+               "), which perfshap does not read: retrain with multi_strategy=\"one_output_per_tree\"");
+    }
+    // num_parallel_tree > 1 (boosted random forests): the trees of a round simply add up.
+    if (gp->contains("num_parallel_tree"))
+      per_round *= std::max<std::int64_t>(1, r.Count((*gp)["num_parallel_tree"], gwhere + ".num_parallel_tree"));
+  }
+
+  std::vector<Tree> trees;
+  trees.reserve(trees_json.size());
+  int depth = 0;
+  for (std::size_t t = 0; t < trees_json.size(); ++t) {
+    const std::int64_t group = r.Count(tree_info[t], mwhere + ".tree_info[" + std::to_string(t) + "]");
+    if (group >= static_cast<std::int64_t>(n_outputs))
+      r.Fail("tree " + std::to_string(t) + " adds to output group " + std::to_string(group) + " of a model with " +
+             std::to_string(n_outputs) + " outputs (tree_info): the file is inconsistent; " + kSaveAgain);
+    int tree_depth = 0;
+    trees.push_back(ReadTree(r, trees_json[t], t, static_cast<int>(group), tree_depth));
+    depth = std::max(depth, tree_depth);
+  }
+
+  info.description = "XGBoost " + objective_text + ", ";
+  if (objective.multiclass) info.description += std::to_string(n_outputs) + " classes, ";
+  info.description += std::to_string(trees.size()) + (trees.size() == 1 ? " tree" : " trees");
+  info.description += ", depth <= " + std::to_string(depth);
+  // Booster.predict and pred_contribs use every tree; the scikit-learn wrapper's predict stops
+  // at best_iteration after early stopping. perfshap explains all the trees, and says so.
+  if (const auto attributes = learner.find("attributes"); attributes != learner.end() && attributes->is_object() &&
+                                                          attributes->contains("best_iteration") &&
+                                                          (*attributes)["best_iteration"].is_string()) {
+    std::int64_t best = -1;
+    const auto& s = (*attributes)["best_iteration"].get_ref<const std::string&>();
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), best);
+    const auto rounds = static_cast<std::int64_t>(trees.size()) / per_round;
+    if (ec == std::errc() && ptr == s.data() + s.size() && best >= 0 && best + 1 < rounds)
+      info.description += " (all " + std::to_string(rounds) + " rounds; best_iteration was " + s + ")";
+  }
+
+  try {
+    return std::make_shared<const TreeEnsemble>(std::move(trees), std::move(info));
+  } catch (const InvalidArgument& e) {
+    r.Fail(std::string(e.what()) + "; " + kSaveAgain);
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const TreeEnsemble> ParseXgboostModel(const std::string& json, const std::string& source) {
+  const Reader r(source);
+  try {
+    return Parse(r, json);
+  } catch (const Json::exception& e) {
+    // A value of an unexpected type somewhere the checks above do not look.
+    std::string what = e.what();
+    for (char& c : what)
+      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    r.Fail("unexpected content (" + what + "); " + kSaveAgain);
+  }
+}
+
+std::shared_ptr<const TreeEnsemble> ReadXgboostModel(const std::string& path) {
+  namespace fs = std::filesystem;
+  const Reader r(path);
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    r.Fail("cannot access the file (" + ec.message() + "); check the path and its permissions");
+  if (!fs::exists(st)) r.Fail("no such file; check the path of the model file");
+  if (fs::is_directory(st)) r.Fail("is a directory, not a model file; pass the path of the model's JSON file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const int err = errno;
+    r.Fail(std::string("cannot open the file (") + std::strerror(err) + "); check that it is readable");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) r.Fail("reading the file failed; check the disk and retry");
+  return ParseXgboostModel(text.str(), path);
+}
+
+}  // namespace perfshap
