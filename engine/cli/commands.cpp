@@ -56,6 +56,10 @@ std::vector<Command> AllCommands() {
         {"prc_baseline", "--prc-baseline"}, {"curves", "--curve-points"}, {"strategy", "--strategy"},
         {"grid_points", "--grid"}, {"stratify", "--stratify"}, {"test_size", "--test-size"}, {"plan", "--cv"},
         {"split", "--split"}, {"rows", "--rows"}, {"slice_fpr", "--slice-fpr"}}},
+      {"shap", "SHAP: explain a model's predictions (interventional, by retraining, or TreeSHAP), per row and globally",
+       SetupShap, {{"output", "--output"}, {"background", "--background"}, {"max_players", "--budget"}}},
+      {"treeshap", "TreeSHAP: exact SHAP of a tree model's margins (XGBoost JSON, --model tree|forest), threaded",
+       SetupTreeShap, {{"output", "--output"}, {"background", "--background"}}},
   };
 }
 

@@ -11,5 +11,7 @@ void SetupDemo(CLI::App& app);
 void SetupXper(CLI::App& app);
 void SetupXperMonteCarlo(CLI::App& app);
 void SetupRobustness(CLI::App& app);
+void SetupShap(CLI::App& app);
+void SetupTreeShap(CLI::App& app);
 
 }  // namespace perfshap::cli

@@ -61,8 +61,8 @@ struct ShapOptions {
  * @brief Shapley values of n_rows explained rows' predictions.
  *
  * phi is rows x outputs x players, row-major: phi[(r * n_outputs + o) * n_players + j]; base and
- * prediction are rows x outputs (base is the same for every row except with retraining, where
- * it is also the same: the prior). Efficiency: sum_j phi + base = prediction.
+ * prediction are rows x outputs (base, v(empty), is the same for every row: the mean prediction
+ * over the background, the trees' expected margin, or the retrained learner's prior). Efficiency: sum_j phi + base = prediction.
  */
 struct PERFSHAP_EXPORT ShapExplanation {
   std::vector<std::string> players;

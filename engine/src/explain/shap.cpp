@@ -196,7 +196,7 @@ ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatri
   e.n_outputs = K;
   e.n_players = F;
   e.phi.resize(rows.n_rows * K * F);
-  e.base.resize(K);
+  e.base.resize(rows.n_rows * K);
   e.prediction.resize(rows.n_rows * K);
   for (std::size_t ro = 0; ro < rows.n_rows * K; ++ro) {
     const double* v = out.data() + ro * (F + 1);
@@ -206,7 +206,7 @@ ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatri
       sum += v[j];
     }
     e.prediction[ro] = sum;
-    if (ro < K) e.base[ro] = v[F];
+    e.base[ro] = v[F];
   }
   e.approach = interventional ? "tree-interventional" : "tree";
   e.solver = "treeshap";

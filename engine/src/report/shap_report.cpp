@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "report/shap_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+#include "report/csv.hpp"
+#include "report/format.hpp"
+#include "report/json.hpp"
+#include "report/output.hpp"
+#include "report/svg.hpp"
+
+namespace perfshap::detail {
+namespace {
+
+const char* ScaleName(ShapOutputScale s) { return s == ShapOutputScale::kMargin ? "margin" : "prediction"; }
+
+/** Players by decreasing mean |phi| of output o. */
+std::vector<std::size_t> ByImportance(const std::vector<double>& mean_abs, std::size_t P, std::size_t o) {
+  std::vector<std::size_t> order(P);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return mean_abs[o * P + a] > mean_abs[o * P + b]; });
+  return order;
+}
+
+bool Sampled(const ShapExplanation& e) { return !e.phi_se.empty(); }
+
+std::string BarSvg(const ShapExplanation& e, std::size_t o) {
+  const std::size_t P = e.n_players;
+  const std::vector<double> mean_abs = e.MeanAbs();
+  BarChart chart;
+  chart.frame.title = "Global importance: mean |SHAP| over " + std::to_string(e.n_rows) + " rows (" + e.outputs[o] + ")";
+  chart.frame.x_label = "mean |phi|";
+  for (std::size_t j : ByImportance(mean_abs, P, o)) {
+    chart.labels.push_back(e.players[j]);
+    chart.values.push_back(mean_abs[o * P + j]);
+  }
+  return RenderSvg(chart);
+}
+
+std::string BeeswarmSvg(const ShapReport& report, std::size_t o) {
+  const ShapExplanation& e = report.result;
+  const std::size_t P = e.n_players;
+  StripChart chart;
+  chart.frame.title = "SHAP values of " + std::to_string(e.n_rows) + " rows (" + e.outputs[o] + ")";
+  chart.frame.x_label = "phi (" + std::string(ScaleName(e.output)) + " scale)";
+  for (std::size_t j : ByImportance(e.MeanAbs(), P, o)) {
+    StripRow row;
+    row.label = e.players[j];
+    bool colour = report.run.player_values.size() == e.n_rows * P;
+    for (std::size_t r = 0; r < e.n_rows; ++r) {
+      row.values.push_back(e(r, o, j));
+      if (colour) {
+        const double v = report.run.player_values[r * P + j];
+        if (!std::isfinite(v)) colour = false;
+        row.color_values.push_back(v);
+      }
+    }
+    if (!colour) row.color_values.clear();
+    chart.rows.push_back(std::move(row));
+  }
+  return RenderSvg(chart);
+}
+
+std::string WaterfallSvg(const ShapReport& report, std::size_t o) {
+  const ShapExplanation& e = report.result;
+  const std::size_t r = report.run.explain_row;
+  const std::size_t P = e.n_players;
+  std::vector<std::size_t> order(P);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return std::fabs(e(r, o, a)) > std::fabs(e(r, o, b)); });
+  WaterfallChart chart;
+  chart.frame.title = "Row " + std::to_string(report.run.rows[r]) + ": " + e.outputs[o] + " from the base value";
+  chart.frame.x_label = e.outputs[o];
+  chart.start_label = "base E[f]";
+  chart.start_value = e.base[r * e.n_outputs + o];
+  for (std::size_t j : order) {
+    chart.labels.push_back(e.players[j]);
+    chart.contributions.push_back(e(r, o, j));
+    if (Sampled(e)) chart.stds.push_back(e.phi_se[(r * e.n_outputs + o) * P + j]);
+  }
+  chart.end_label = "f(x)";
+  chart.end_value = e.prediction[r * e.n_outputs + o];
+  return RenderSvg(chart);
+}
+
+Json PerOutput(const ShapExplanation& e, const std::vector<double>& values) {
+  Json j = Json::object();
+  for (std::size_t o = 0; o < e.n_outputs; ++o)
+    j[e.outputs[o]] = NamedValues(e.players, std::span<const double>(values.data() + o * e.n_players, e.n_players));
+  return j;
+}
+
+Json ResultBody(const ShapReport& report) {
+  const ShapExplanation& e = report.result;
+  const ShapRun& run = report.run;
+  const std::size_t P = e.n_players;
+  const std::size_t K = e.n_outputs;
+  Json body;
+  body["approach"] = e.approach;
+  body["output"] = ScaleName(e.output);
+  body["model"] = {{"description", run.model}, {"source", run.model_source}};
+  body["data"] = run.data;
+  body["rows"] = run.rows;
+  body["players"] = e.players;
+  body["outputs"] = e.outputs;
+  Json solver = {{"name", e.solver}, {"converged", e.converged}, {"stopped_by", e.stopped_by},
+                 {"evaluations", e.n_evaluations}};
+  body["solver"] = solver;
+  if (e.approach == "interventional" || e.approach == "tree-interventional")
+    body["background"] = {{"rows", run.background_rows}, {"source", run.background_source}};
+  // Base value per output (the same for every row).
+  Json base = Json::object();
+  for (std::size_t o = 0; o < K; ++o) base[e.outputs[o]] = NumberOrNull(e.base[o]);
+  body["base"] = base;
+  body["global"] = {{"mean_abs", PerOutput(e, e.MeanAbs())}, {"mean", PerOutput(e, e.Mean())}};
+  if (Sampled(e)) {
+    // The largest standard error of each player's values, per output, and every row's.
+    std::vector<double> max_se(K * P, 0.0);
+    for (std::size_t r = 0; r < e.n_rows; ++r)
+      for (std::size_t o = 0; o < K; ++o)
+        for (std::size_t j = 0; j < P; ++j)
+          max_se[o * P + j] = std::max(max_se[o * P + j], e.phi_se[(r * K + o) * P + j]);
+    body["phi_se_max"] = PerOutput(e, max_se);
+    Json se = Json::array();
+    for (std::size_t r = 0; r < e.n_rows; ++r) {
+      Json row = Json::array();
+      for (std::size_t o = 0; o < K; ++o) {
+        Json values = Json::array();
+        for (std::size_t j = 0; j < P; ++j) values.push_back(NumberOrNull(e.phi_se[(r * K + o) * P + j]));
+        row.push_back(values);
+      }
+      se.push_back(row);
+    }
+    body["phi_se"] = se;
+  }
+  const std::size_t r = run.explain_row;
+  Json er = {{"row", run.rows[r]}};
+  Json pred = Json::object();
+  Json phi = Json::object();
+  for (std::size_t o = 0; o < K; ++o) {
+    pred[e.outputs[o]] = NumberOrNull(e.prediction[r * K + o]);
+    phi[e.outputs[o]] = NamedValues(e.players, std::span<const double>(e.phi.data() + (r * K + o) * P, P));
+  }
+  er["prediction"] = pred;
+  er["phi"] = phi;
+  body["explained_row"] = er;
+  body["files"] = {"contributions.csv", "shap_bar.svg", "shap_beeswarm.svg",
+                   "shap_waterfall_row" + std::to_string(run.rows[r]) + ".svg"};
+  return body;
+}
+
+}  // namespace
+
+std::string ShapContributionsCsv(const ShapReport& report) {
+  const ShapExplanation& e = report.result;
+  const bool classes = e.n_outputs > 1;
+  std::vector<std::string> header = {"row"};
+  if (classes) header.push_back("class");
+  header.insert(header.end(), e.players.begin(), e.players.end());
+  header.push_back("bias");
+  if (Sampled(e))
+    for (const auto& p : e.players) header.push_back("se_" + p);
+  CsvTable table(header);
+  for (std::size_t r = 0; r < e.n_rows; ++r)
+    for (std::size_t o = 0; o < e.n_outputs; ++o) {
+      table.Row().Count(report.run.rows[r]);
+      if (classes) table.Quoted(e.outputs[o]);
+      for (std::size_t j = 0; j < e.n_players; ++j) table.Number(e(r, o, j));
+      table.Number(e.base[r * e.n_outputs + o]);
+      if (Sampled(e))
+        for (std::size_t j = 0; j < e.n_players; ++j) table.Number(e.phi_se[(r * e.n_outputs + o) * e.n_players + j]);
+    }
+  return table.Text();
+}
+
+std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
+  const ShapExplanation& e = report.result;
+  const ShapRun& run = report.run;
+  const std::size_t P = e.n_players;
+  std::size_t width = 16;
+  for (const auto& name : e.players) width = std::max(width, name.size() + 2);
+  std::ostringstream s;
+  s << "perfshap shap: " << run.data << "\n"
+    << "  model " << run.model << " (" << run.model_source << ")\n"
+    << "  " << e.n_rows << " rows explained, " << P << " players; approach " << e.approach << ", "
+    << ScaleName(e.output) << " scale";
+  if (e.approach == "interventional" || e.approach == "tree-interventional")
+    s << ", background " << run.background_rows << " rows (" << run.background_source << ")";
+  s << "\n  solver " << e.solver;
+  if (e.solver != "treeshap") s << ", " << e.n_evaluations << " coalitions";
+  if (!e.converged) s << "; did not converge: stopped by the " << e.stopped_by << "; raise the budget or the tolerance";
+  s << ", " << Fmt("%.3f", e.elapsed_seconds) << " s\n";
+  const std::vector<double> mean_abs = e.MeanAbs();
+  const std::vector<double> mean = e.Mean();
+  for (std::size_t o = 0; o < e.n_outputs; ++o) {
+    s << "  " << e.outputs[o] << ": base " << Fmt("%.6f", e.base[o]) << "\n"
+      << "    " << PadRight("feature", width, 1) << "mean |phi|    mean phi\n";
+    for (std::size_t j : ByImportance(mean_abs, P, o))
+      s << "    " << PadRight(e.players[j], width, 1) << Fmt("%10.6f", mean_abs[o * P + j]) << "  "
+        << Fmt("%+10.6f", mean[o * P + j]) << "\n";
+  }
+  const std::size_t r = run.explain_row;
+  s << "  row " << run.rows[r] << ":";
+  for (std::size_t o = 0; o < e.n_outputs; ++o)
+    s << " " << e.outputs[o] << " " << Fmt("%.6f", e.prediction[r * e.n_outputs + o]) << " = base "
+      << Fmt("%.6f", e.base[r * e.n_outputs + o]) << " + sum of phi" << (o + 1 < e.n_outputs ? ";" : "");
+  s << "\n";
+  if (!out.empty()) s << "  wrote " << out << "/result.json, contributions.csv and the SVGs\n";
+  return s.str();
+}
+
+void WriteShapReport(const std::filesystem::path& dir, const ShapReport& report) {
+  OutputDir out(dir);
+  const ShapExplanation& e = report.result;
+  out.Write("contributions.csv", ShapContributionsCsv(report));
+  // The figures show the first output (P(y=1), the margin) or, for several classes, the first class.
+  out.Write("shap_bar.svg", BarSvg(e, 0));
+  out.Write("shap_beeswarm.svg", BeeswarmSvg(report, 0));
+  out.Write("shap_waterfall_row" + std::to_string(report.run.rows[report.run.explain_row]) + ".svg",
+            WaterfallSvg(report, 0));
+  out.Write("result.json", ResultJsonText({"shap", e.players, report.run.seed, report.run.threads, e.elapsed_seconds},
+                                          ResultBody(report)));
+}
+
+}  // namespace perfshap::detail

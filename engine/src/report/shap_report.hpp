@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// The report of `perfshap shap` / `perfshap treeshap`: the console summary, contributions.csv
+// (one row per explained row, and per class of a multi-class model: a column per player, then
+// `bias`), result.json ("method": "shap") and the SVGs (global bar chart, beeswarm, waterfall of
+// one row).
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "perfshap/shap.hpp"
+
+namespace perfshap::detail {
+
+/** @brief What the report says of the run besides the explanation. */
+struct ShapRun {
+  std::string model;        ///< the model's description
+  std::string model_source; ///< the model file, or "trained on FILE"
+  std::string data;
+  /** The data rows explained (0-based indices into --data), one per explained row. */
+  std::vector<std::size_t> rows;
+  /** The explained rows' player values (rows x players, row-major; NaN for a group), for the
+   *  beeswarm's colours. */
+  std::vector<double> player_values;
+  /** Background: how many rows and where from ("drawn from FILE with the seed", a file). */
+  std::size_t background_rows = 0;
+  std::string background_source;
+  /** The index into `rows` of the row the waterfall shows. */
+  std::size_t explain_row = 0;
+  std::uint64_t seed = 0;
+  int threads = 0;
+};
+
+struct ShapReport {
+  const ShapExplanation& result;
+  ShapRun run;
+};
+
+/** @brief The console summary (global importance per output, the explained row). */
+std::string ShapConsoleText(const ShapReport& report, const std::string& out);
+
+/** @brief contributions.csv. */
+std::string ShapContributionsCsv(const ShapReport& report);
+
+/** @brief Writes contributions.csv, result.json and the SVGs into `dir` (prepared). */
+void WriteShapReport(const std::filesystem::path& dir, const ShapReport& report);
+
+}  // namespace perfshap::detail
