@@ -16,9 +16,12 @@
 #include "perfshap/generators.hpp"
 #include "perfshap/learner.hpp"
 #include "perfshap/metric.hpp"
+#include "perfshap/random.hpp"
 #include "perfshap/robustness.hpp"
+#include "perfshap/shap.hpp"
 #include "perfshap/solver.hpp"
 #include "perfshap/split.hpp"
+#include "perfshap/tree_learners.hpp"
 #include "perfshap/xper.hpp"
 #include "report/demo_report.hpp"
 
@@ -167,6 +170,47 @@ void RunDemo(const DemoOptions& o) {
     sampled = ExplainRobustness(wide_data, plan, ro);
   }
 
+  // Prediction explanations (issue 11): a random forest on the training rows, TreeSHAP of its
+  // P(y=1) on the test rows; the XPER probit's probabilities by interventional SHAP, exact, on
+  // the first 20 test rows against 100 training rows drawn with the seed.
+  std::optional<ShapExplanation> treeshap;
+  std::optional<ShapExplanation> interventional;
+  try {
+    std::vector<std::size_t> columns(data.n_features());
+    std::iota(columns.begin(), columns.end(), std::size_t{0});
+    if (p != data.n_features())
+      throw InvalidArgument("the prediction explanations take one column per player; without --groups they run");
+    ForestOptions fo;
+    fo.n_estimators = 100;
+    fo.max_depth = 8;
+    fo.seed = c.seed;
+    fo.execution = MakeExecution(c, "forest");
+    const auto forest = FitForest(fo, data, split.train, columns);
+    std::vector<double> x(data.n_features() * m);
+    for (std::size_t j = 0; j < data.n_features(); ++j)
+      for (std::size_t t = 0; t < m; ++t) x[j * m + t] = data.column(j)[split.test[t]];
+    treeshap = ExplainTrees(*forest, {x, m}, {}, data.feature_names(), MakeExecution(c, "treeshap"));
+    const auto probit = MakeLearner("probit")->Train(data, split.train, columns);
+    const std::size_t shown = std::min<std::size_t>(20, m);
+    const std::size_t nb = std::min<std::size_t>(100, split.train.size());
+    std::vector<double> rows(data.n_features() * shown);
+    std::vector<double> bg(data.n_features() * nb);
+    RandomStream rng(c.seed, 12);
+    std::vector<std::size_t> pool = split.train;
+    for (std::size_t b = 0; b < nb; ++b) std::swap(pool[b], pool[b + rng.Below(pool.size() - b)]);
+    for (std::size_t j = 0; j < data.n_features(); ++j) {
+      for (std::size_t t = 0; t < shown; ++t) rows[j * shown + t] = x[j * m + t];
+      for (std::size_t b = 0; b < nb; ++b) bg[j * nb + b] = data.column(j)[pool[b]];
+    }
+    ShapOptions so;
+    so.solver = "exact";
+    so.solver_options.max_players = std::min(o.exact_limit, 20);
+    so.solver_options.execution = MakeExecution(c, "shap");
+    interventional = ExplainInterventional(*probit, {rows, shown}, {bg, nb}, {}, data.feature_names(), so);
+  } catch (const Error& e) {
+    report.predictions_skipped = e.what();
+  }
+
   report.data = data.source();
   report.n_rows = data.n_rows();
   report.n_features = p;
@@ -185,6 +229,8 @@ void RunDemo(const DemoOptions& o) {
   report.xper = xper ? &*xper : nullptr;
   report.robustness = robustness ? &*robustness : nullptr;
   report.sampled = &*sampled;
+  report.treeshap = treeshap ? &*treeshap : nullptr;
+  report.interventional = interventional ? &*interventional : nullptr;
   report.threads = ResolvedThreads(exact.execution);
   report.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Say(c, detail::DemoConsoleText(report, c.out));

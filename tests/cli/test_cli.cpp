@@ -60,6 +60,14 @@ TEST(Cli, DemoWritesResultJsonWithCommonKeys) {
   EXPECT_EQ(sampled["phi_se"].size(), 40u);
   EXPECT_GT(sampled["phi"]["x1"].get<double>(), sampled["phi"]["x5"].get<double>());
   EXPECT_GT(sampled["phi_se"]["x1"].get<double>(), 0.0);
+  // Prediction explanations: TreeSHAP of a forest and interventional SHAP of the probit, over
+  // the three features, x3 (no effect in the design) the least important for the probit.
+  const auto& predictions = j["predictions"];
+  EXPECT_EQ(predictions["forest_treeshap"]["approach"], "tree");
+  EXPECT_EQ(predictions["forest_treeshap"]["mean_abs"].size(), 3u);
+  const auto& probit = predictions["probit_interventional"];
+  EXPECT_EQ(probit["solver"], "exact");
+  EXPECT_LT(probit["mean_abs"]["x3"].get<double>(), probit["mean_abs"]["x1"].get<double>());
   // No temporary file is left behind by the atomic write.
   std::size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;

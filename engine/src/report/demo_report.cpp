@@ -68,6 +68,29 @@ std::string SampledText(const DemoReport& d) {
   return r.str();
 }
 
+std::string PredictionsText(const DemoReport& d) {
+  if (d.treeshap == nullptr || d.interventional == nullptr)
+    return d.predictions_skipped.empty() ? "" : "\nPredictions: skipped (" + d.predictions_skipped + ")\n";
+  const ShapExplanation& t = *d.treeshap;
+  const ShapExplanation& e = *d.interventional;
+  const std::vector<double> tree_abs = t.MeanAbs();
+  const std::vector<double> probit_abs = e.MeanAbs();
+  std::ostringstream r;
+  r << "\nPredictions (SHAP): a random forest (100 trees) and the probit above, explained row by row\n"
+    << "  TreeSHAP of the forest's P(y=1) on " << t.n_rows << " test rows (" << Fmt("%.4f", t.elapsed_seconds)
+    << " s), base E[f] " << Fmt("%.4f", t.base[0]) << "\n"
+    << "  interventional SHAP of the probit's P(y=1) on " << e.n_rows << " test rows, exact, 100 background rows\n"
+    << "  feature            mean |phi| forest   mean |phi| probit\n";
+  for (std::size_t j = 0; j < t.n_players; ++j)
+    r << "  " << PadRight(t.players[j], 19, 1) << Fmt("%17.6f", tree_abs[j]) << "   " << Fmt("%17.6f", probit_abs[j])
+      << "\n";
+  double sum = e.base[0];
+  for (std::size_t j = 0; j < e.n_players; ++j) sum += e(0, 0, j);
+  r << "  each row adds up: test row 0, P(y=1) " << Fmt("%.6f", e.prediction[0]) << " = base "
+    << Fmt("%.6f", e.base[0]) << " + sum of phi (" << Fmt("%.6f", sum) << ")\n";
+  return r.str();
+}
+
 }  // namespace
 
 std::string DemoConsoleText(const DemoReport& d, const std::string& out) {
@@ -93,7 +116,7 @@ std::string DemoConsoleText(const DemoReport& d, const std::string& out) {
     << "  AUC = 0.5 + sum phi(AUC) = " << Fmt("%.6f", 0.5 + sum_auc)
     << "; accuracy = " << Fmt("%.6f", values.base[1])
     << " (no feature) + sum = " << Fmt("%.6f", values.base[1] + sum_acc) << "\n"
-    << XperText(d) << RobustnessText(d) << SampledText(d) << "\ncomputed in " << Fmt("%.4f", d.elapsed_seconds) << " s on "
+    << XperText(d) << RobustnessText(d) << SampledText(d) << PredictionsText(d) << "\ncomputed in " << Fmt("%.4f", d.elapsed_seconds) << " s on "
     << d.threads << " thread(s)\n";
   if (!out.empty()) s << "  wrote " << out << "/result.json\n";
   return s.str();
@@ -163,6 +186,21 @@ Json DemoResultJson(const DemoReport& d) {
     sampled["stopped_by"] = rr.stopped_by;
     sampled["convergence_ratio"] = rr.convergence_ratio;
     result["sampled"] = sampled;
+  }
+  if (d.treeshap != nullptr && d.interventional != nullptr) {
+    auto one = [](const ShapExplanation& e) {
+      Json j;
+      j["approach"] = e.approach;
+      j["solver"] = e.solver;
+      j["rows"] = e.n_rows;
+      j["base"] = e.base[0];
+      j["mean_abs"] = NamedValues(e.players, e.MeanAbs());
+      j["mean"] = NamedValues(e.players, e.Mean());
+      return j;
+    };
+    result["predictions"] = {{"forest_treeshap", one(*d.treeshap)}, {"probit_interventional", one(*d.interventional)}};
+  } else if (!d.predictions_skipped.empty()) {
+    result["predictions"] = {{"skipped", d.predictions_skipped}};
   }
   return result;
 }

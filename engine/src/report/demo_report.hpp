@@ -4,7 +4,8 @@
 
 // The reporter of `perfshap demo`, which shows every method on one data set: the test metrics
 // of a linear probability model, the exact Shapley decomposition of its AUC and accuracy, the
-// XPER decomposition of a probit's AUC and ShapAUC bands over Monte-Carlo splits.
+// XPER decomposition of a probit's AUC, ShapAUC bands over Monte-Carlo splits, a sampled solver
+// and prediction explanations (TreeSHAP of a forest, interventional SHAP of the probit).
 
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "perfshap/robustness.hpp"
+#include "perfshap/shap.hpp"
 #include "perfshap/solver.hpp"
 #include "perfshap/xper.hpp"
 #include "report/json.hpp"
@@ -44,6 +46,11 @@ struct DemoReport {
   std::string robustness_skipped;
   /** ShapAUC of the generated 40-feature design by the kernel solver. */
   const RobustnessResult* sampled = nullptr;
+  /** Prediction explanations: TreeSHAP of a random forest (P(y=1) fractions) on the test rows,
+   *  and interventional SHAP of the XPER probit's probabilities on a few of them; or why not. */
+  const ShapExplanation* treeshap = nullptr;
+  const ShapExplanation* interventional = nullptr;
+  std::string predictions_skipped;
   int threads = 0;
   double elapsed_seconds = 0;
 };
