@@ -105,7 +105,9 @@ TEST(CliShap, TreeShapOfXgboostModelsEqualsPredContribs) {
         scale = std::max(scale, std::fabs(margin));
       }
     EXPECT_LE(worst, 1e-5 * scale);
-    if (name == "binary_logistic_100x6") EXPECT_LE(worst, 1e-5);  // the acceptance model: margins of order 1
+    if (name == "binary_logistic_100x6") {
+      EXPECT_LE(worst, 1e-5);  // the acceptance model: margins of order 1
+    }
     const auto result = ReadJson(out / "result.json");
     EXPECT_EQ(result["method"], "shap");
     EXPECT_EQ(result["approach"], "tree");
@@ -185,11 +187,11 @@ TEST(CliShap, RetrainApproachAndMultiClassTrees) {
   ASSERT_EQ(cells.size(), 1U + 10U * 3U);
   EXPECT_EQ(cells[0][1], "class");
   // A forest's margins are its class fractions: per row they sum to 1 over the classes.
-  for (std::size_t r = 0; r < 10; ++r) {
+  for (std::size_t row = 0; row < 10; ++row) {
     double total = 0.0;
     for (std::size_t o = 0; o < 3; ++o)
-      for (std::size_t j = 2; j < cells[1 + r * 3 + o].size(); ++j) total += std::stod(cells[1 + r * 3 + o][j]);
-    EXPECT_NEAR(total, 1.0, 1e-9) << "row " << r;
+      for (std::size_t j = 2; j < cells[1 + row * 3 + o].size(); ++j) total += std::stod(cells[1 + row * 3 + o][j]);
+    EXPECT_NEAR(total, 1.0, 1e-9) << "row " << row;
   }
 }
 

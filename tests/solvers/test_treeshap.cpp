@@ -232,7 +232,7 @@ TEST(TreeShap, InputsBeyondFloatRangeFollowXgboostsRule) {
   model.PredictMargin(x, 4, m);
   EXPECT_EQ(m, (std::vector<double>{1.0, -1.0, 1.0, 1.0}));
   const auto phi = TreeShap(model, x, 4);
-  for (std::size_t r = 0; r < 4; ++r) EXPECT_NEAR(phi[r * 2] + phi[r * 2 + 1], m[r], 1e-12);
+  for (std::size_t row = 0; row < 4; ++row) EXPECT_NEAR(phi[row * 2] + phi[row * 2 + 1], m[row], 1e-12);
 }
 
 }  // namespace
