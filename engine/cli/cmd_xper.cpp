@@ -46,8 +46,12 @@ void RunXper(const XperCliOptions& o) {
   opt.seed = c.seed;
   opt.max_features = o.max_features;
   ApplySolverOptions(o.solver, c.seed, opt.solver, opt.sampling);
-  if (!o.coef.empty() && !o.train.empty())
-    throw InvalidArgument("give either --coef FILE or --train FILE, not both");
+  if (static_cast<int>(!o.coef.empty()) + static_cast<int>(!o.train.empty()) + static_cast<int>(!o.model_file.empty()) > 1)
+    throw InvalidArgument("give one model: --coef FILE, --train FILE or --model-file m.json");
+  if (!o.model_file.empty() && !o.model.empty())
+    throw InvalidArgument("--model-file is the model: drop --model " + o.model);
+  if (!o.model_file.empty() && (o.overfit || !o.clusters.empty()))
+    throw InvalidArgument("--overfit and --clusters refit on a --train file; a --model-file model is explained as it is");
   if ((!o.coef.empty() || !o.train.empty()) && o.model.empty())
     throw InvalidArgument(std::string(o.coef.empty() ? "--train" : "--coef") +
                           " needs --model (probit, logistic or linear" + (o.coef.empty() ? ", gnb" : "") +
@@ -143,6 +147,7 @@ void SetupXper(CLI::App& app) {
                  Join(GlmModelNames(), "|") + " with --coef; " + Join(LearnerNames(), "|") +
                      " with --train (default with no --data: probit with the design's true coefficients)");
   app.add_option("--coef", o->coef, "CSV name,coef with 'const' first: an already-fitted model");
+  app.add_option("--model-file", o->model_file, "an XGBoost model saved as JSON (binary:logistic or reg:squarederror)");
   app.add_option("--train", o->train, "CSV with the same columns: fit --model on it");
   app.add_option("--features", o->features, "comma-separated feature columns (default: all but the label)");
   app.add_option(

@@ -7,6 +7,7 @@
 
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
+#include "perfshap/trees.hpp"
 
 namespace perfshap::cli {
 
@@ -117,15 +118,17 @@ Dataset LoadXperSample(const XperCliOptions& o, bool regression) {
                             " built-in probit design has a 0/1 label");
     return GeneratedSample(c.seed);
   }
-  if (o.coef.empty() && o.train.empty())
+  if (o.coef.empty() && o.train.empty() && o.model_file.empty())
     throw InvalidArgument(
-        "--data needs a model: --model probit|logistic|linear --coef FILE, or --model M --train FILE");
+        "--data needs a model: --model probit|logistic|linear --coef FILE, --model M --train FILE or "
+        "--model-file m.json (XGBoost)");
   if (c.label.empty()) throw InvalidArgument("--data " + c.data + " needs --label COLUMN (the true target)");
   CsvOptions csv;
   csv.label = c.label;
   csv.positive = c.positive;
   csv.regression = regression || c.positive.empty();
-  csv.missing = MissingPolicy(c);
+  // An XGBoost model takes missing values (its default directions) unless told otherwise.
+  csv.missing = !o.model_file.empty() && c.missing == "error" ? MissingValues::kKeep : MissingPolicy(c);
   return ReadCsv(c.data, csv);
 }
 
@@ -144,6 +147,35 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
   const CommonOptions& c = o.common;
   XperModel m;
   const std::vector<FeatureGroup> groups = LoadGroups(c);
+  if (!o.model_file.empty()) {
+    // An XGBoost model, through the generic predict path: its features by name (or in order).
+    const auto ensemble = ReadXgboostModel(o.model_file);
+    if (ensemble->n_outputs() != 1)
+      throw InvalidArgument("--model-file " + o.model_file + " has " + std::to_string(ensemble->n_outputs()) +
+                            " outputs; XPER decomposes the metric of a binary classifier or a regressor");
+    if (!groups.empty()) throw InvalidArgument("--groups takes a --train or --coef model's columns, not --model-file's");
+    std::vector<std::string> names = ensemble->info().feature_names;
+    if (names.empty()) {
+      if (data.n_features() != ensemble->n_features())
+        throw DataError("the model " + o.model_file + " has " + std::to_string(ensemble->n_features()) +
+                        " unnamed features and " + data.source() + " has " + std::to_string(data.n_features()) +
+                        " columns besides the label; give data with the model's columns");
+      names = data.feature_names();
+    }
+    for (const auto& name : names) {
+      const auto& have = data.feature_names();
+      if (std::find(have.begin(), have.end(), name) == have.end())
+        throw DataError(data.source() + " has no column '" + name + "', a feature of the model " + o.model_file);
+    }
+    m.sample = SelectColumns(data, names);
+    m.model = std::make_unique<TreeEnsemble>(ensemble->trees(), ensemble->info());
+    m.info.kind = "xgboost";
+    m.info.from_coefficients = false;
+    m.info.train = o.model_file;
+    m.info.description = ensemble->Describe();
+    features = names;
+    return m;
+  }
   if (!o.coef.empty() || (o.train.empty() && c.data.empty())) {
     const DesignEncoder encoder(data, Indices(data, features), groups, TextColumns::kOneHot);
     const Design design = encoder.Apply(data);

@@ -28,6 +28,8 @@ struct XperCliOptions {
   std::string model;
   std::string coef;
   std::string train;
+  /** --model-file: an XGBoost JSON model (binary or regression), explained as it is. */
+  std::string model_file;
   std::string comparator = "full";
   std::string permutation;
   std::string features;

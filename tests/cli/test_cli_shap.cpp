@@ -195,6 +195,31 @@ TEST(CliShap, RetrainApproachAndMultiClassTrees) {
   }
 }
 
+TEST(CliShap, XperDecomposesAnXgboostModelsAuc) {
+  // The generic predict path: XPER of the AUC of the 20-tree fixture on breast_cancer.
+  // XPER marginalises over the sample (n^2 predictions per coalition): its first 120 rows.
+  std::ifstream in(testing::FixturePath("data/breast_cancer.csv"));
+  std::string head;
+  std::string line;
+  for (int i = 0; i <= 120 && std::getline(in, line); ++i) head += line + "\n";
+  const std::string sample = testing::WriteTempFile("bc120.csv", head);
+  const auto out = FreshDir("xper_xgboost");
+  const CliRun run = RunCli("xper --model-file " + Fixture("xgboost/binary_logistic.json") + " --data " +
+                            Quote(sample) +
+                            " --label label --comparator permuted --solver kernel --budget 600 --out " + Quote(out.string()));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto r = ReadJson(out / "result.json");
+  EXPECT_EQ(r["method"], "xper");
+  double sum = r["base"].get<double>();
+  for (const auto& [k, v] : r["phi"].items()) sum += v.get<double>();
+  EXPECT_NEAR(sum, r["value"].get<double>(), 1e-9);
+  EXPECT_GT(r["value"].get<double>(), 0.95);  // the model's AUC on rows it was trained on
+  const CliRun multi = RunCli("xper --model-file " + Fixture("xgboost/multi_softprob.json") + " --data " +
+                              Fixture("data/wine.csv") + " --label label");
+  EXPECT_EQ(multi.exit_code, 2);
+  EXPECT_TRUE(OneLine(multi.err)) << multi.err;
+}
+
 TEST(CliShap, BadModelsAndDataGiveOneLineErrors) {
   const std::string bc = Fixture("data/breast_cancer.csv");
   const std::string garbage = testing::WriteTempFile("garbage.json", "this is not json at all");
