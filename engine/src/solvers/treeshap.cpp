@@ -49,215 +49,24 @@
 #include "perfshap/solver.hpp"
 #include "perfshap/treeshap.hpp"
 #include "schedule/schedule.hpp"
+#include "solvers/tree_paths.hpp"
 
 namespace perfshap {
 namespace {
 
-/** Distinct features a path may hold (its bit patterns are one 64-bit word, its Shapley weights
- *  ShapleyWeight's). */
-constexpr int kMaxPathFeatures = 63;
+using detail::BuildPaths;
+using detail::Follows;
+using detail::kMaxPathFeatures;
+using detail::PathSet;
+using detail::PathWeights;
+using detail::Pattern;
+
 /** Paths of at most this many elements keep a table of their weights for every bit pattern. */
 constexpr int kTableFeatures = 10;
 /** Memory all the pattern tables may take together. */
 constexpr std::size_t kTableBudgetBytes = std::size_t{256} << 20;
 /** Rows per block of work: every path's table is read once per block. */
 constexpr std::size_t kRowsPerBlock = 128;
-
-/** The leaf paths of an ensemble. Element arrays are indexed by elem_begin[p] + e. */
-struct PathSet {
-  SplitRule rule = SplitRule::kLessEqual;
-  std::size_t n_features = 0;
-  std::size_t n_outputs = 0;
-  std::vector<std::uint32_t> elem_begin{0};
-  std::vector<std::uint32_t> output;
-  std::vector<std::uint32_t> width;
-  std::vector<std::uint32_t> value_begin;
-  std::vector<double> values;
-  std::vector<std::int32_t> feature;
-  std::vector<double> lo;
-  std::vector<double> hi;
-  std::vector<std::uint8_t> missing_ok;
-  std::vector<double> zero;
-  int max_elements = 0;
-
-  std::size_t n_paths() const noexcept { return output.size(); }
-  int elements(std::size_t p) const noexcept { return static_cast<int>(elem_begin[p + 1] - elem_begin[p]); }
-};
-
-struct PathElement {
-  std::int32_t feature;
-  double lo;
-  double hi;
-  bool missing_ok;
-  double zero;
-};
-
-class PathBuilder {
- public:
-  PathBuilder(const TreeEnsemble& model, bool need_covers) : model_(model), need_covers_(need_covers) {
-    set_.rule = model.info().rule;
-    set_.n_features = model.n_features();
-    set_.n_outputs = model.n_outputs();
-    const double scale = model.info().tree_scale;
-    for (std::size_t t = 0; t < model.trees().size(); ++t) {
-      tree_ = &model.trees()[t];
-      tree_index_ = t;
-      scale_ = scale;
-      path_.clear();
-      Walk(0);
-    }
-  }
-  PathSet Take() { return std::move(set_); }
-
- private:
-  void Walk(std::size_t node) {
-    const Tree& t = *tree_;
-    if (t.is_leaf(node)) {
-      PERFSHAP_CHECK(static_cast<int>(path_.size()) <= kMaxPathFeatures,
-                     "tree " + std::to_string(tree_index_) + " has a leaf reached through splits on " +
-                         std::to_string(path_.size()) + " distinct features; TreeSHAP takes at most " +
-                         std::to_string(kMaxPathFeatures) + ": limit the trees' depth");
-      for (const PathElement& e : path_) {
-        set_.feature.push_back(e.feature);
-        set_.lo.push_back(e.lo);
-        set_.hi.push_back(e.hi);
-        set_.missing_ok.push_back(e.missing_ok ? 1 : 0);
-        set_.zero.push_back(e.zero);
-      }
-      set_.elem_begin.push_back(static_cast<std::uint32_t>(set_.feature.size()));
-      set_.output.push_back(static_cast<std::uint32_t>(t.output));
-      set_.width.push_back(static_cast<std::uint32_t>(t.width));
-      set_.value_begin.push_back(static_cast<std::uint32_t>(set_.values.size()));
-      const auto w = static_cast<std::size_t>(t.width);
-      for (std::size_t k = 0; k < w; ++k) set_.values.push_back(scale_ * t.value[node * w + k]);
-      set_.max_elements = std::max(set_.max_elements, static_cast<int>(path_.size()));
-      return;
-    }
-    const double cover = t.cover[node];
-    if (need_covers_ && !(cover > 0.0))
-      throw InvalidArgument("tree " + std::to_string(tree_index_) + ", node " + std::to_string(node) +
-                            " has no training cover: path-dependent TreeSHAP weighs branches by their cover; "
-                            "explain against a background sample instead (interventional)");
-    const std::int32_t f = t.feature[node];
-    const double threshold = t.threshold[node];
-    for (int side = 0; side < 2; ++side) {
-      const bool is_left = side == 0;
-      const auto child = static_cast<std::size_t>(is_left ? t.left[node] : t.right[node]);
-      const double ratio = need_covers_ ? t.cover[child] / cover : 0.0;
-      const bool missing_follows = (t.default_left[node] != 0) == is_left;
-      auto it = std::find_if(path_.begin(), path_.end(), [f](const PathElement& e) { return e.feature == f; });
-      PathElement saved{};
-      const bool merged = it != path_.end();
-      if (merged) {
-        saved = *it;
-      } else {
-        path_.push_back({f, -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), true, 1.0});
-        it = path_.end() - 1;
-      }
-      // Left: values up to the threshold; right: values beyond it (the rule decides which side
-      // holds the threshold itself: see Follows).
-      if (is_left) {
-        it->hi = std::min(it->hi, threshold);
-      } else {
-        it->lo = std::max(it->lo, threshold);
-      }
-      it->missing_ok = it->missing_ok && missing_follows;
-      it->zero *= ratio;
-      const std::size_t element = static_cast<std::size_t>(it - path_.begin());
-      Walk(child);
-      if (merged) {
-        path_[element] = saved;
-      } else {
-        path_.pop_back();
-      }
-    }
-  }
-
-  const TreeEnsemble& model_;
-  bool need_covers_;
-  const Tree* tree_ = nullptr;
-  std::size_t tree_index_ = 0;
-  double scale_ = 1.0;
-  std::vector<PathElement> path_;
-  PathSet set_;
-};
-
-/** Whether value x (already rounded to float for kLessFloat) follows element e. */
-template <SplitRule R>
-inline bool Follows(const PathSet& s, std::size_t e, double x) noexcept {
-  if (std::isnan(x)) return s.missing_ok[e] != 0;
-  // An infinite bound is no bound (an input rounded to float may itself be infinite).
-  constexpr double kInf = std::numeric_limits<double>::infinity();
-  if constexpr (R == SplitRule::kLessEqual) {
-    return (s.lo[e] == -kInf || x > s.lo[e]) && x <= s.hi[e];
-  } else {
-    return x >= s.lo[e] && (s.hi[e] == kInf || x < s.hi[e]);
-  }
-}
-
-template <SplitRule R>
-inline std::uint64_t Pattern(const PathSet& s, std::size_t begin, int d, const double* row) noexcept {
-  std::uint64_t bits = 0;
-  for (int e = 0; e < d; ++e) {
-    const std::size_t k = begin + static_cast<std::size_t>(e);
-    bits |= static_cast<std::uint64_t>(Follows<R>(s, k, row[s.feature[k]])) << e;
-  }
-  return bits;
-}
-
-/** w(s, D) = s! (D - 1 - s)! / D! for s < D, D = 1..kMaxPathFeatures: weights[D][s]. */
-std::vector<std::vector<double>> ShapleyWeightTable() {
-  std::vector<std::vector<double>> w(kMaxPathFeatures + 1);
-  for (int d = 1; d <= kMaxPathFeatures; ++d) {
-    w[static_cast<std::size_t>(d)].resize(static_cast<std::size_t>(d));
-    for (int s = 0; s < d; ++s) w[static_cast<std::size_t>(d)][static_cast<std::size_t>(s)] = ShapleyWeight(d, s);
-  }
-  return w;
-}
-
-const std::vector<std::vector<double>>& Weights() {
-  static const std::vector<std::vector<double>> table = ShapleyWeightTable();
-  return table;
-}
-
-/**
- * The Shapley weights W_e of a path of d elements with zero fractions z for the bit pattern
- * `bits` (see the top of the file). q needs d + 1 values of scratch.
- */
-void PathWeights(int d, const double* z, std::uint64_t bits, double* q, double* out) noexcept {
-  const double* w = Weights()[static_cast<std::size_t>(d)].data();
-  int degree = 0;
-  q[0] = 1.0;
-  for (int e = 0; e < d; ++e) {
-    const double ze = z[e];
-    if (((bits >> e) & 1U) != 0) {
-      q[degree + 1] = q[degree];
-      for (int k = degree; k >= 1; --k) q[k] = ze * q[k] + q[k - 1];
-      q[0] *= ze;
-      ++degree;
-    } else {
-      for (int k = 0; k <= degree; ++k) q[k] *= ze;
-    }
-  }
-  double off = 0.0;  // the weight of every element not followed (there is none when degree == d)
-  if (degree < d)
-    for (int s = 0; s <= degree; ++s) off += w[s] * q[s];
-  for (int e = 0; e < d; ++e) {
-    if (((bits >> e) & 1U) == 0) {
-      out[e] = -off;
-      continue;
-    }
-    // P = Q / (z_e + t), from the top: P_{deg-1} = Q_deg, P_{k-1} = Q_k - z_e P_k.
-    const double ze = z[e];
-    double p = q[degree];
-    double sum = w[degree - 1] * p;
-    for (int k = degree - 1; k >= 1; --k) {
-      p = q[k] - ze * p;
-      sum += w[k - 1] * p;
-    }
-    out[e] = (1.0 - ze) * sum;
-  }
-}
 
 /** Pattern tables of the path-dependent algorithm: table_begin[p] (or -1) into table. */
 struct PatternTables {
@@ -375,7 +184,7 @@ void ForRowBlocks(detail::Schedule& schedule, std::size_t n_rows, const Body& bo
 std::vector<double> TreeShap(const TreeEnsemble& model, std::span<const double> x, std::size_t n_rows,
                              const ExecutionOptions& execution) {
   CheckRows(model, x, n_rows, "rows");
-  const PathSet paths = PathBuilder(model, true).Take();
+  const PathSet paths = BuildPaths(model, true);
   const std::size_t F = paths.n_features;
   const std::size_t K = paths.n_outputs;
   // The base value: the cover-weighted mean leaf of each tree, E[f] = v(empty).
@@ -444,7 +253,7 @@ void InterventionalBlock(const PathSet& s, const BackgroundPatterns& bp, double 
                          std::size_t count, BlockScratch& scratch, double* out) {
   const std::size_t F = s.n_features;
   const std::size_t stride = s.n_outputs * (F + 1);
-  const auto& weights = Weights();
+  const auto& weights = detail::ShapleyWeights();
   double* coef = scratch.weights.data();
   for (std::size_t p = 0; p < s.n_paths(); ++p) {
     const int d = s.elements(p);
@@ -492,7 +301,7 @@ std::vector<double> InterventionalTreeShap(const TreeEnsemble& model, std::span<
   CheckRows(model, x, n_rows, "rows");
   CheckRows(model, background, n_background, "background rows");
   PERFSHAP_CHECK(n_background > 0, "interventional TreeSHAP needs at least one background row");
-  const PathSet paths = PathBuilder(model, false).Take();
+  const PathSet paths = BuildPaths(model, false);
   const std::size_t F = paths.n_features;
   const std::size_t K = paths.n_outputs;
   // The base value: the mean margin over the background, summed in background order.
