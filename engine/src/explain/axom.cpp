@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// AXOM explanations and the robustness of explanations (perfshap/axom.hpp).
+//
+// The cache of EvaluateExplanationRobustness. A tree's path-dependent SHAP values at x depend on
+// x only through the bit patterns of its paths (solvers/tree_paths.hpp), i.e. through the side
+// of each of the tree's thresholds x lies on; so do its leaf and its label. In the eps-box around
+// a test point only the thresholds inside the box can differ from one neighbour to the next (we
+// take those within 2 eps, which covers any rounding of the draws); a neighbour's "cut pattern"
+// (its side of each of them) is the key of that tree's values. Note that the decision path alone
+// would not do: two rows reaching the same leaf can differ on a threshold of another branch,
+// which moves their SHAP values. Values come from one neighbour of the pattern and equal, bit
+// for bit, what any other row of the pattern would give.
+#include "perfshap/axom.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "perfshap/error.hpp"
+#include "perfshap/random.hpp"
+#include "schedule/schedule.hpp"
+#include "solvers/tree_paths.hpp"
+
+namespace perfshap {
+namespace {
+
+/** Classes of a classification tree model: 2 for one output (the fraction of class 1). */
+std::size_t Classes(const TreeEnsemble& m) { return m.n_outputs() == 1 ? 2 : m.n_outputs(); }
+
+void CheckForest(const TreeEnsemble& m, const char* what) {
+  PERFSHAP_CHECK(m.is_classifier() && m.info().transform == TreeTransform::kIdentity && !m.trees().empty(),
+                 std::string(what) + " must be a classification tree or forest whose leaves hold class fractions (" +
+                     m.Describe() + " is not)");
+  for (const Tree& t : m.trees())
+    PERFSHAP_CHECK(t.output == 0 && static_cast<std::size_t>(t.width) == m.n_outputs(),
+                   std::string(what) + " must have trees whose leaves hold every class's fraction");
+}
+
+/** The class of the largest fraction (the first on ties); one output = the fraction of class 1. */
+int LabelOf(const double* fractions, std::size_t k_out) {
+  if (k_out == 1) return fractions[0] > 0.5 ? 1 : 0;
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < k_out; ++k)
+    if (fractions[k] > fractions[best]) best = k;
+  return static_cast<int>(best);
+}
+
+/** Adds weight x the SHAP values of class c (from per-output values k_out x F) into g (F). */
+void AddClass(const double* phi, std::size_t k_out, std::size_t F, int c, double weight, double* g) {
+  if (k_out == 1) {
+    const double sign = c == 1 ? weight : -weight;
+    for (std::size_t j = 0; j < F; ++j) g[j] += sign * phi[j];
+    return;
+  }
+  const double* p = phi + static_cast<std::size_t>(c) * F;
+  for (std::size_t j = 0; j < F; ++j) g[j] += weight * p[j];
+}
+
+/** Adds weight x every class's values (classes x F) into g. */
+void AddAll(const double* phi, std::size_t k_out, std::size_t F, double weight, double* g) {
+  const std::size_t K = k_out == 1 ? 2 : k_out;
+  for (std::size_t c = 0; c < K; ++c) AddClass(phi, k_out, F, static_cast<int>(c), weight, g + c * F);
+}
+
+/** One tree's label, fractions and SHAP values per cut pattern around one point. */
+class TreeCache {
+ public:
+  void Reset(const Tree& tree, const double* x, double eps) {
+    cuts_.clear();
+    for (std::size_t i = 0; i < tree.n_nodes(); ++i) {
+      if (tree.is_leaf(i)) continue;
+      const int f = tree.feature[i];
+      const double t = tree.threshold[i];
+      if (std::fabs(t - x[f]) > 2.0 * eps) continue;
+      if (std::find(cuts_.begin(), cuts_.end(), std::make_pair(f, t)) == cuts_.end()) cuts_.emplace_back(f, t);
+    }
+    labels_.clear();
+    fractions_.clear();
+    phi_.clear();
+    map_.clear();
+    const std::size_t m = cuts_.size();
+    slot_.assign(m <= kDirectCuts ? std::size_t{1} << m : 0, -1);
+  }
+  bool constant() const noexcept { return cuts_.empty(); }
+
+  /** The entry of row x (computing it on first sight). */
+  int Entry(const detail::PathSet& paths, std::size_t t, const Tree& tree, const double* x, std::size_t F,
+            std::size_t k_out, double* q, double* w) {
+    std::uint64_t key = 0;
+    const bool hashed = cuts_.size() > kDirectCuts;
+    for (std::size_t c = 0; c < cuts_.size() && c < 64; ++c)
+      key |= static_cast<std::uint64_t>(x[cuts_[c].first] <= cuts_[c].second) << c;
+    if (cuts_.size() > 64) return Compute(paths, t, tree, x, F, k_out, q, w);  // too many to key: no cache
+    if (!hashed) {
+      std::int32_t& s = slot_[key];
+      if (s < 0) s = Compute(paths, t, tree, x, F, k_out, q, w);
+      return s;
+    }
+    const auto it = map_.find(key);
+    if (it != map_.end()) return it->second;
+    const int e = Compute(paths, t, tree, x, F, k_out, q, w);
+    map_.emplace(key, e);
+    return e;
+  }
+  int label(int e) const { return labels_[static_cast<std::size_t>(e)]; }
+  const double* fractions(int e, std::size_t k_out) const { return fractions_.data() + static_cast<std::size_t>(e) * k_out; }
+  const double* phi(int e, std::size_t k_out, std::size_t F) const {
+    return phi_.data() + static_cast<std::size_t>(e) * k_out * F;
+  }
+
+ private:
+  static constexpr std::size_t kDirectCuts = 12;
+
+  int Compute(const detail::PathSet& paths, std::size_t t, const Tree& tree, const double* x, std::size_t F,
+              std::size_t k_out, double* q, double* w) {
+    const std::size_t leaf = tree.Leaf(std::span<const double>(x, F), SplitRule::kLessEqual);
+    const double* v = tree.value.data() + leaf * k_out;
+    fractions_.insert(fractions_.end(), v, v + k_out);
+    labels_.push_back(LabelOf(v, k_out));
+    const std::size_t at = phi_.size();
+    phi_.resize(at + k_out * F, 0.0);
+    detail::AddTreeShap(paths, t, x, 1.0, q, w, phi_.data() + at);
+    return static_cast<int>(labels_.size() - 1);
+  }
+
+  std::vector<std::pair<int, double>> cuts_;
+  std::vector<std::int32_t> slot_;
+  std::unordered_map<std::uint64_t, int> map_;
+  std::vector<int> labels_;
+  std::vector<double> fractions_;
+  std::vector<double> phi_;
+};
+
+/** Explanations of one model around one point: the trees' caches and the sums. */
+class ModelAtPoint {
+ public:
+  ModelAtPoint(const TreeEnsemble& model, bool axom)
+      : model_(model), paths_(detail::BuildPaths(model, true, false)), axom_(axom) {
+    caches_.resize(model.trees().size());
+  }
+  const TreeEnsemble& model() const noexcept { return model_; }
+
+  /** Prepares the caches for the box around x; returns x's label. */
+  int Reset(const double* x, double eps, std::size_t g_size, bool full) {
+    const std::size_t F = model_.n_features();
+    for (std::size_t t = 0; t < caches_.size(); ++t) caches_[t].Reset(model_.trees()[t], x, eps);
+    entries_.assign(caches_.size(), 0);
+    fractions_.assign(model_.n_outputs(), 0.0);
+    full_ = full;
+    g_size_ = g_size;
+    // Labels first: the point's label decides which trees AXOM keeps and which class g shows.
+    Visit(x, F);
+    label_ = LabelOf(fractions_.data(), model_.n_outputs());
+    // The trees constant over the box contribute the same at every neighbour: once here.
+    constant_forest_.assign(g_size, 0.0);
+    constant_axom_.assign(g_size, 0.0);
+    constant_kept_ = 0;
+    for (std::size_t t = 0; t < caches_.size(); ++t) {
+      if (!caches_[t].constant()) continue;
+      AddTree(t, constant_forest_.data(), constant_axom_.data(), constant_kept_);
+    }
+    return label_;
+  }
+
+  int label() const noexcept { return label_; }
+
+  /**
+   * @brief The label at x and, when it is the point's, the explanations: g_forest (the mean over
+   * all trees) and g_axom (over the trees voting the point's label); kept = those trees.
+   */
+  int Explain(const double* x, double* g_forest, double* g_axom, std::size_t& kept) {
+    const std::size_t F = model_.n_features();
+    Visit(x, F);
+    const int label = LabelOf(fractions_.data(), model_.n_outputs());
+    if (label != label_) return label;
+    std::copy(constant_forest_.begin(), constant_forest_.end(), g_forest);
+    if (g_axom != nullptr) std::copy(constant_axom_.begin(), constant_axom_.end(), g_axom);
+    kept = constant_kept_;
+    for (std::size_t t = 0; t < caches_.size(); ++t)
+      if (!caches_[t].constant()) AddTree(t, g_forest, g_axom, kept);
+    const double n_trees = static_cast<double>(caches_.size());
+    for (std::size_t i = 0; i < g_size_; ++i) g_forest[i] /= n_trees;
+    if (g_axom != nullptr)
+      for (std::size_t i = 0; i < g_size_; ++i) g_axom[i] /= static_cast<double>(std::max<std::size_t>(kept, 1));
+    return label;
+  }
+
+ private:
+  /** Every tree's entry at x, and the mean fractions. */
+  void Visit(const double* x, std::size_t F) {
+    const std::size_t k_out = model_.n_outputs();
+    std::fill(fractions_.begin(), fractions_.end(), 0.0);
+    for (std::size_t t = 0; t < caches_.size(); ++t) {
+      entries_[t] = caches_[t].Entry(paths_, t, model_.trees()[t], x, F, k_out, q_, w_);
+      const double* v = caches_[t].fractions(entries_[t], k_out);
+      for (std::size_t k = 0; k < k_out; ++k) fractions_[k] += v[k];
+    }
+    for (double& v : fractions_) v /= static_cast<double>(caches_.size());
+  }
+
+  /** Adds tree t's values (its last visited entry) to the forest's sum and, voting the point's
+   *  label, to AXOM's. */
+  void AddTree(std::size_t t, double* g_forest, double* g_axom, std::size_t& kept) {
+    const std::size_t F = model_.n_features();
+    const std::size_t k_out = model_.n_outputs();
+    const int e = entries_[t];
+    const double* phi = caches_[t].phi(e, k_out, F);
+    const bool votes = caches_[t].label(e) == label_;
+    if (full_) {
+      AddAll(phi, k_out, F, 1.0, g_forest);
+      if (axom_ && votes && g_axom != nullptr) AddAll(phi, k_out, F, 1.0, g_axom);
+    } else {
+      AddClass(phi, k_out, F, label_, 1.0, g_forest);
+      if (axom_ && votes && g_axom != nullptr) AddClass(phi, k_out, F, label_, 1.0, g_axom);
+    }
+    if (votes) ++kept;
+  }
+
+  const TreeEnsemble& model_;
+  detail::PathSet paths_;
+  bool axom_;
+  std::vector<TreeCache> caches_;
+  std::vector<int> entries_;
+  std::vector<double> fractions_;
+  std::vector<double> constant_forest_;
+  std::vector<double> constant_axom_;
+  std::size_t constant_kept_ = 0;
+  bool full_ = false;
+  std::size_t g_size_ = 0;
+  int label_ = 0;
+  double q_[detail::kMaxPathFeatures + 1] = {};
+  double w_[detail::kMaxPathFeatures + 1] = {};
+};
+
+double Distance(const double* a, const double* b, std::size_t n) {
+  double s = 0.0;
+  for (std::size_t i = 0; i < n; ++i) s += (a[i] - b[i]) * (a[i] - b[i]);
+  return std::sqrt(s);
+}
+
+void CheckOptions(const ExplanationRobustnessOptions& o) {
+  PERFSHAP_CHECK(o.eps > 0.0 && o.eps <= 0.5,
+                 "the neighbourhood's half-width eps must be in (0, 0.5] (features min-max normalised), got " +
+                     std::to_string(o.eps),
+                 {"eps"});
+  PERFSHAP_CHECK(o.neighbours >= 1, "the robustness of explanations needs at least one neighbour per point",
+                 {"neighbours"});
+}
+
+/** Running L_bar and L_hat of one method at one point. */
+struct Ratios {
+  double sum = 0.0;
+  double max = 0.0;
+  std::size_t kept = 0;
+  void Add(double ratio) {
+    sum += ratio;
+    max = std::max(max, ratio);
+    ++kept;
+  }
+  void Store(ExplanationRobustness& r, std::size_t i) const {
+    r.l_bar[i] = kept > 0 ? sum / static_cast<double>(kept) : std::numeric_limits<double>::quiet_NaN();
+    r.l_hat[i] = kept > 0 ? max : std::numeric_limits<double>::quiet_NaN();
+    r.kept[i] = kept;
+  }
+};
+
+void Resize(ExplanationRobustness& r, std::size_t n) {
+  r.l_bar.assign(n, 0.0);
+  r.l_hat.assign(n, 0.0);
+  r.kept.assign(n, 0);
+}
+
+/** Test point i's neighbour: x + eps (2u - 1) per feature, from stream (seed, i). */
+void Draw(RandomStream& rng, const double* x, std::size_t F, double eps, double* out) {
+  for (std::size_t j = 0; j < F; ++j) out[j] = x[j] + eps * (2.0 * rng.Uniform() - 1.0);
+}
+
+std::vector<double> RowOf(RowMatrix m, std::size_t F, std::size_t r) {
+  std::vector<double> row(F);
+  for (std::size_t j = 0; j < F; ++j) row[j] = m.values[j * m.n_rows + r];
+  return row;
+}
+
+}  // namespace
+
+AxomExplanation ExplainAxom(const TreeEnsemble& forest, RowMatrix rows, const ExecutionOptions& execution) {
+  CheckForest(forest, "AXOM's model");
+  const std::size_t F = forest.n_features();
+  PERFSHAP_CHECK(rows.values.size() == F * rows.n_rows, "AXOM: the rows do not hold the model's features");
+  const std::size_t k_out = forest.n_outputs();
+  const std::size_t K = Classes(forest);
+  const detail::PathSet paths = detail::BuildPaths(forest, true, false);
+  AxomExplanation e;
+  e.n_rows = rows.n_rows;
+  e.n_features = F;
+  e.n_classes = K;
+  e.n_trees = forest.trees().size();
+  e.label.assign(rows.n_rows, 0);
+  e.kept_trees.assign(rows.n_rows, 0);
+  e.axom.assign(rows.n_rows * K * F, 0.0);
+  e.forest.assign(rows.n_rows * K * F, 0.0);
+  detail::Schedule schedule(execution);
+  schedule.ForEachBlock(rows.n_rows, 1, [&](std::size_t r) {
+    const std::vector<double> x = RowOf(rows, F, r);
+    std::vector<double> phi(forest.trees().size() * k_out * F, 0.0);
+    std::vector<double> fractions(k_out, 0.0);
+    std::vector<int> labels(forest.trees().size());
+    double q[detail::kMaxPathFeatures + 1];
+    double w[detail::kMaxPathFeatures + 1];
+    for (std::size_t t = 0; t < forest.trees().size(); ++t) {
+      const Tree& tree = forest.trees()[t];
+      const std::size_t leaf = tree.Leaf(x, SplitRule::kLessEqual);
+      labels[t] = LabelOf(tree.value.data() + leaf * k_out, k_out);
+      for (std::size_t k = 0; k < k_out; ++k) fractions[k] += tree.value[leaf * k_out + k];
+      detail::AddTreeShap(paths, t, x.data(), 1.0, q, w, phi.data() + t * k_out * F);
+    }
+    for (double& v : fractions) v /= static_cast<double>(forest.trees().size());
+    const int label = LabelOf(fractions.data(), k_out);
+    e.label[r] = label;
+    double* axom = e.axom.data() + r * K * F;
+    double* all = e.forest.data() + r * K * F;
+    std::size_t kept = 0;
+    for (std::size_t t = 0; t < forest.trees().size(); ++t) {
+      AddAll(phi.data() + t * k_out * F, k_out, F, 1.0, all);
+      if (labels[t] == label) {
+        AddAll(phi.data() + t * k_out * F, k_out, F, 1.0, axom);
+        ++kept;
+      }
+    }
+    for (std::size_t i = 0; i < K * F; ++i) {
+      all[i] /= static_cast<double>(forest.trees().size());
+      axom[i] /= static_cast<double>(kept);  // the forest's label has at least one tree's vote
+    }
+    e.kept_trees[r] = kept;
+  });
+  return e;
+}
+
+AxomRobustness EvaluateExplanationRobustness(const TreeEnsemble* tree, const TreeEnsemble& forest, RowMatrix points,
+                                             const ExplanationRobustnessOptions& options) {
+  CheckOptions(options);
+  CheckForest(forest, "the forest");
+  if (tree != nullptr) {
+    CheckForest(*tree, "the decision tree");
+    PERFSHAP_CHECK(tree->n_features() == forest.n_features() && tree->n_outputs() == forest.n_outputs(),
+                   "the decision tree and the forest must have the same features and classes");
+  }
+  const std::size_t F = forest.n_features();
+  PERFSHAP_CHECK(points.values.size() == F * points.n_rows, "the test points do not hold the model's features");
+  const std::size_t n = points.n_rows;
+  const std::size_t g_size = options.full_matrix ? Classes(forest) * F : F;
+  AxomRobustness out;
+  Resize(out.tree, n);
+  Resize(out.forest, n);
+  Resize(out.axom, n);
+  out.mislabelling.assign(n, 0.0);
+  struct Scratch {
+    std::unique_ptr<ModelAtPoint> forest;
+    std::unique_ptr<ModelAtPoint> tree;
+    std::vector<double> x, xj, g_tree_i, g_forest_i, g_axom_i, g_tree, g_forest, g_axom, unused;
+  };
+  detail::Schedule schedule(options.execution);
+  schedule.ForEachBlock<Scratch>(
+      n, 1,
+      [&] {
+        auto s = std::make_unique<Scratch>();
+        s->forest = std::make_unique<ModelAtPoint>(forest, true);
+        if (tree != nullptr) s->tree = std::make_unique<ModelAtPoint>(*tree, false);
+        for (auto* v : {&s->g_tree_i, &s->g_forest_i, &s->g_axom_i, &s->g_tree, &s->g_forest, &s->g_axom, &s->unused})
+          v->resize(g_size);
+        s->xj.resize(F);
+        return s;
+      },
+      [&](std::size_t i, Scratch& s) {
+        s.x = RowOf(points, F, i);
+        const double* x = s.x.data();
+        std::size_t kept_trees = 0;
+        s.forest->Reset(x, options.eps, g_size, options.full_matrix);
+        s.forest->Explain(x, s.g_forest_i.data(), s.g_axom_i.data(), kept_trees);
+        out.mislabelling[i] =
+            1.0 - static_cast<double>(kept_trees) / static_cast<double>(forest.trees().size());
+        if (s.tree) {
+          std::size_t unused = 0;
+          s.tree->Reset(x, options.eps, g_size, options.full_matrix);
+          s.tree->Explain(x, s.g_tree_i.data(), nullptr, unused);
+        }
+        Ratios r_tree, r_forest, r_axom;
+        RandomStream rng(options.seed, i);
+        for (std::size_t k = 0; k < options.neighbours; ++k) {
+          Draw(rng, x, F, options.eps, s.xj.data());
+          const double d = Distance(x, s.xj.data(), F);
+          if (!(d > 0.0)) continue;  // the point itself (probability 0): no ratio
+          std::size_t kept = 0;
+          if (s.forest->Explain(s.xj.data(), s.g_forest.data(), s.g_axom.data(), kept) == s.forest->label()) {
+            r_forest.Add(Distance(s.g_forest_i.data(), s.g_forest.data(), g_size) / d);
+            r_axom.Add(Distance(s.g_axom_i.data(), s.g_axom.data(), g_size) / d);
+          }
+          if (s.tree) {
+            std::size_t unused = 0;
+            if (s.tree->Explain(s.xj.data(), s.g_tree.data(), nullptr, unused) == s.tree->label())
+              r_tree.Add(Distance(s.g_tree_i.data(), s.g_tree.data(), g_size) / d);
+          }
+        }
+        r_forest.Store(out.forest, i);
+        r_axom.Store(out.axom, i);
+        if (s.tree) r_tree.Store(out.tree, i);
+      });
+  if (tree == nullptr) out.tree = {};
+  return out;
+}
+
+ExplanationRobustness PlainExplanationRobustness(const ExplainerFunction& f, RowMatrix points,
+                                                 const ExplanationRobustnessOptions& options) {
+  CheckOptions(options);
+  const std::size_t F = f.n_features;
+  PERFSHAP_CHECK(points.values.size() == F * points.n_rows, "the test points do not hold the explainer's features");
+  ExplanationRobustness out;
+  Resize(out, points.n_rows);
+  std::vector<double> gi(f.size), gj(f.size), xj(F);
+  for (std::size_t i = 0; i < points.n_rows; ++i) {
+    const std::vector<double> x = RowOf(points, F, i);
+    f.explain(x.data(), gi.data());
+    const int label = f.label(x.data());
+    Ratios r;
+    RandomStream rng(options.seed, i);
+    for (std::size_t k = 0; k < options.neighbours; ++k) {
+      Draw(rng, x.data(), F, options.eps, xj.data());
+      const double d = Distance(x.data(), xj.data(), F);
+      if (!(d > 0.0) || f.label(xj.data()) != label) continue;
+      f.explain(xj.data(), gj.data());
+      r.Add(Distance(gi.data(), gj.data(), f.size) / d);
+    }
+    r.Store(out, i);
+  }
+  return out;
+}
+
+}  // namespace perfshap
