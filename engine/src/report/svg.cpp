@@ -901,4 +901,329 @@ std::string RenderSvg(const HistogramChart& c) {
   return svg.Finish();
 }
 
+// ---- box plots ----------------------------------------------------------------------------
+namespace {
+
+/// numpy's linear quantile of sorted values (numpy.quantile, method "linear"): the order
+/// statistics around position q (n - 1), interpolated as numpy's _lerp does.
+double LinearQuantile(const std::vector<double>& sorted, double q) {
+  const double h = q * static_cast<double>(sorted.size() - 1);
+  const double lo = std::floor(h);
+  const auto i = static_cast<std::size_t>(lo);
+  const double t = h - lo;
+  if (t == 0.0 || i + 1 >= sorted.size()) return sorted[i];
+  const double a = sorted[i];
+  const double b = sorted[i + 1];
+  const double diff = b - a;
+  return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
+}
+
+/// Viridis at 0, 1/8, ..., 1 (matplotlib's colour map), interpolated linearly in RGB.
+constexpr std::array<std::array<double, 3>, 9> kViridis = {{{68, 1, 84},
+                                                            {71, 45, 123},
+                                                            {59, 82, 139},
+                                                            {44, 114, 142},
+                                                            {33, 145, 140},
+                                                            {40, 174, 128},
+                                                            {94, 201, 98},
+                                                            {173, 220, 48},
+                                                            {253, 231, 37}}};
+constexpr const char* kNoValue = "#c4c4c4";
+
+std::string Hex(double r, double g, double b) {
+  char buf[8];
+  std::snprintf(buf, sizeof(buf), "#%02x%02x%02x", static_cast<int>(std::lround(r)), static_cast<int>(std::lround(g)),
+                static_cast<int>(std::lround(b)));
+  return buf;
+}
+
+std::string Viridis(double t) {
+  t = std::clamp(t, 0.0, 1.0) * static_cast<double>(kViridis.size() - 1);
+  const auto k = std::min(static_cast<std::size_t>(t), kViridis.size() - 2);
+  const double f = t - static_cast<double>(k);
+  const auto& a = kViridis[k];
+  const auto& b = kViridis[k + 1];
+  return Hex(a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f);
+}
+
+/// A label turned by `degrees` about its centre (x, y).
+void DrawRotatedLabel(SvgWriter& svg, double x, double y, const std::string& label, int degrees) {
+  svg.Text(x, y, label, "middle", kLabelFont,
+           " transform=\"rotate(" + std::to_string(degrees) + " " + Num(x) + " " + Num(y) + ")\"");
+}
+
+}  // namespace
+
+BoxSummary BoxSummaryOf(std::vector<double> values) {
+  PERFSHAP_DCHECK(!values.empty());
+  std::sort(values.begin(), values.end());
+  BoxSummary s;
+  s.q1 = LinearQuantile(values, 0.25);
+  s.median = LinearQuantile(values, 0.5);
+  s.q3 = LinearQuantile(values, 0.75);
+  const double iqr = s.q3 - s.q1;
+  const double low_fence = s.q1 - 1.5 * iqr;
+  const double high_fence = s.q3 + 1.5 * iqr;
+  s.whisker_low = s.q1;
+  s.whisker_high = s.q3;
+  for (const double v : values) {
+    if (v >= low_fence) {
+      s.whisker_low = std::min(v, s.q1);
+      break;
+    }
+  }
+  for (auto it = values.rbegin(); it != values.rend(); ++it) {
+    if (*it <= high_fence) {
+      s.whisker_high = std::max(*it, s.q3);
+      break;
+    }
+  }
+  for (const double v : values) {
+    if (v < low_fence || v > high_fence) s.outliers.push_back(v);
+  }
+  return s;
+}
+
+std::string RenderSvg(const BoxChart& c) {
+  constexpr const char* kChart = "box chart";
+  const std::size_t series = std::max<std::size_t>(1, c.series_names.size());
+  if (!c.series_colors.empty()) CheckSameLength(kChart, "series_colors", series, c.series_colors.size());
+  const auto series_name = [&](std::size_t s) {
+    return s < c.series_names.size() && !c.series_names[s].empty() ? "'" + c.series_names[s] + "'" : std::to_string(s);
+  };
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -lo;
+  // summaries[g][s]; an empty sample has none.
+  std::vector<std::vector<std::vector<BoxSummary>>> summaries;
+  for (const BoxGroup& g : c.groups) {
+    if (g.values.size() != series) {
+      throw InvalidArgument(std::string(kChart) + ": group '" + g.label + "' has " + std::to_string(g.values.size()) +
+                            " samples, expected one per series (" + std::to_string(series) + ")");
+    }
+    summaries.emplace_back();
+    for (std::size_t s = 0; s < series; ++s) {
+      const std::vector<double>& v = g.values[s];
+      CheckFinite(kChart, "group '" + g.label + "' series " + series_name(s) + " values", v);
+      summaries.back().emplace_back();
+      if (v.empty()) continue;
+      summaries.back().back().push_back(BoxSummaryOf(v));
+      const auto [min_it, max_it] = std::minmax_element(v.begin(), v.end());
+      lo = std::min(lo, *min_it);
+      hi = std::max(hi, *max_it);
+    }
+  }
+  if (!(lo <= hi)) {  // no value at all
+    lo = 0;
+    hi = 1;
+  }
+  if (c.zero_line) {
+    lo = std::min(lo, 0.0);
+    hi = std::max(hi, 0.0);
+  }
+  const std::vector<double> yticks = NiceDomain(lo, hi);
+
+  std::vector<std::string> colors;
+  std::vector<LegendEntry> legend;
+  for (std::size_t s = 0; s < series; ++s) {
+    colors.push_back(c.series_colors.empty() ? kPalette[s % kPalette.size()] : c.series_colors[s]);
+    if (s < c.series_names.size() && !c.series_names[s].empty()) {
+      legend.push_back({c.series_names[s], colors.back(), LegendEntry::kBox});
+    }
+  }
+
+  const double width = FrameWidth(c.frame);
+  const double height = FrameHeight(c.frame, 480);
+  const std::size_t groups = std::max<std::size_t>(1, c.groups.size());
+  Area area;
+  area.left = 20 + TickLabelWidth(yticks) + (c.frame.y_label.empty() ? 0 : 24);
+  area.top = c.frame.title.empty() ? 20 : 48;
+  area.right = width - 20 - LegendWidth(legend);
+  if (area.Width() < 80) area.right = area.left + 80;
+  const double slot = area.Width() / static_cast<double>(groups);
+  // Group labels that do not fit their slot are turned by 35 degrees; the plot makes room.
+  double label_width = 0;
+  for (const BoxGroup& g : c.groups) label_width = std::max(label_width, TextWidth(g.label, kLabelFont));
+  const bool turned = label_width > slot - 6;
+  const double label_drop = turned ? std::min(label_width * 0.574, 160.0) : 0.0;
+  area.bottom = height - 58 - label_drop;
+  if (area.Height() < 80) area.bottom = area.top + 80;
+  const Scale y{yticks.front(), yticks.back(), area.bottom, area.top};
+
+  SvgWriter svg(width, height);
+  DrawTitle(svg, c.frame, width);
+  DrawYAxis(svg, area, y, yticks, c.frame.y_label);
+  svg.Line(area.left, area.bottom, area.right, area.bottom, kMuted, 1);
+  if (c.zero_line) svg.Line(area.left, y(0), area.right, y(0), kMuted, 1.2);
+  const double step = slot * 0.8 / static_cast<double>(series);
+  const double box_w = std::min(step * 0.75, 60.0);
+  for (std::size_t g = 0; g < c.groups.size(); ++g) {
+    const double slot_left = area.left + slot * static_cast<double>(g);
+    const double cx_group = slot_left + slot / 2;
+    if (g > 0 && series > 1) svg.Line(slot_left, area.top, slot_left, area.bottom, kGrid, 1);
+    svg.Line(cx_group, area.bottom, cx_group, area.bottom + 5, kMuted, 1);
+    if (turned) {
+      const double ly = area.bottom + 16;
+      svg.Text(cx_group, ly, c.groups[g].label, "end", kLabelFont,
+               " transform=\"rotate(-35 " + Num(cx_group) + " " + Num(ly) + ")\"");
+    } else {
+      svg.Text(cx_group, area.bottom + 19, c.groups[g].label, "middle", kLabelFont);
+    }
+    for (std::size_t s = 0; s < series; ++s) {
+      if (summaries[g][s].empty()) continue;
+      const BoxSummary& b = summaries[g][s].front();
+      const double cx = slot_left + slot * 0.1 + step * (static_cast<double>(s) + 0.5);
+      const std::string& color = colors[s];
+      // Whiskers and caps, then the box over them, the median, the outliers.
+      svg.Line(cx, y(b.q3), cx, y(b.whisker_high), kInk, 1.2);
+      svg.Line(cx, y(b.q1), cx, y(b.whisker_low), kInk, 1.2);
+      svg.Line(cx - box_w / 4, y(b.whisker_high), cx + box_w / 4, y(b.whisker_high), kInk, 1.2);
+      svg.Line(cx - box_w / 4, y(b.whisker_low), cx + box_w / 4, y(b.whisker_low), kInk, 1.2);
+      svg.Rect(cx - box_w / 2, y(b.q3), box_w, y(b.q1) - y(b.q3), color,
+               " fill-opacity=\"0.45\" stroke=\"" + color + "\" stroke-width=\"1.5\"");
+      svg.Line(cx - box_w / 2, y(b.median), cx + box_w / 2, y(b.median), kInk, 2);
+      for (const double o : b.outliers) svg.Circle(cx, y(o), 2.5, color, 0.8);
+    }
+  }
+  if (!c.frame.x_label.empty()) {
+    svg.Text((area.left + area.right) / 2, area.bottom + 40 + label_drop, c.frame.x_label, "middle", kLabelFont);
+  }
+  DrawLegend(svg, area.right + 16, area.top + 10, legend);
+  return svg.Finish();
+}
+
+// ---- heat map -----------------------------------------------------------------------------
+std::string RenderSvg(const HeatmapChart& c) {
+  constexpr const char* kChart = "heatmap";
+  if (c.values.size() != c.rows * c.cols) {
+    throw InvalidArgument(std::string(kChart) + ": values has " + std::to_string(c.values.size()) +
+                          " values, expected rows x cols = " + std::to_string(c.rows) + " x " + std::to_string(c.cols));
+  }
+  bool any_missing = false;
+  double v_lo = std::numeric_limits<double>::infinity();
+  double v_hi = -v_lo;
+  for (std::size_t i = 0; i < c.values.size(); ++i) {
+    const double v = c.values[i];
+    if (std::isnan(v)) {
+      any_missing = true;
+    } else if (std::isinf(v)) {
+      throw InvalidArgument(std::string(kChart) + ": values[" + std::to_string(i) + "] (row " +
+                            std::to_string(i / c.cols) + ", column " + std::to_string(i % c.cols) +
+                            ") is infinite; heat map cells are finite values or NaN (no value)");
+    } else {
+      v_lo = std::min(v_lo, v);
+      v_hi = std::max(v_hi, v);
+    }
+  }
+  CheckFinite(kChart, "x_min", c.x_min);
+  CheckFinite(kChart, "x_max", c.x_max);
+  CheckFinite(kChart, "y_min", c.y_min);
+  CheckFinite(kChart, "y_max", c.y_max);
+  PERFSHAP_CHECK(c.x_max > c.x_min, "heatmap: x_max must exceed x_min");
+  PERFSHAP_CHECK(c.y_max > c.y_min, "heatmap: y_max must exceed y_min");
+  if (c.marker) {
+    CheckFinite(kChart, "marker_x", c.marker_x);
+    CheckFinite(kChart, "marker_y", c.marker_y);
+  }
+  double c_lo = v_lo;
+  double c_hi = v_hi;
+  if (c.fixed_color) {
+    CheckFinite(kChart, "color_min", c.color_min);
+    CheckFinite(kChart, "color_max", c.color_max);
+    PERFSHAP_CHECK(c.color_max > c.color_min, "heatmap: color_max must exceed color_min");
+    c_lo = c.color_min;
+    c_hi = c.color_max;
+  } else if (!(v_lo <= v_hi)) {  // no finite value
+    c_lo = 0;
+    c_hi = 1;
+  } else if (!(v_hi > v_lo)) {  // one value: in the middle of a widened scale
+    const double pad = v_lo == 0.0 ? 1.0 : std::fabs(v_lo) * 0.1;
+    c_lo = v_lo - pad;
+    c_hi = v_hi + pad;
+  }
+  // The plotted extent: the tiles' range, or the lattice's half a step beyond its end points.
+  const auto extent = [&](double min, double max, std::size_t cells, double& lo, double& hi) {
+    const double half = c.lattice && cells > 1 ? (max - min) / static_cast<double>(cells - 1) / 2 : 0.0;
+    lo = min - half;
+    hi = max + half;
+  };
+  double x_lo, x_hi, y_lo, y_hi;
+  extent(c.x_min, c.x_max, c.cols, x_lo, x_hi);
+  extent(c.y_min, c.y_max, c.rows, y_lo, y_hi);
+  const std::vector<double> xticks = TicksWithin(x_lo, x_hi);
+  const std::vector<double> yticks = TicksWithin(y_lo, y_hi);
+  const std::vector<double> cticks = TicksWithin(c_lo, c_hi);
+
+  const double width = FrameWidth(c.frame);
+  const double bar_w = 16;
+  const double right_margin = 20 + bar_w + 8 + TickLabelWidth(cticks) + (c.color_label.empty() ? 0 : 26) + 16;
+  Area area;
+  area.left = 20 + TickLabelWidth(yticks) + (c.frame.y_label.empty() ? 0 : 24);
+  area.top = c.frame.title.empty() ? 20 : 48;
+  area.right = width - right_margin;
+  if (area.Width() < 80) area.right = area.left + 80;
+  const double height = FrameHeight(c.frame, area.top + area.Width() + 58);
+  area.bottom = height - 58;
+  if (area.Height() < 80) area.bottom = area.top + 80;
+  const Scale x{x_lo, x_hi, area.left, area.right};
+  const Scale y{y_lo, y_hi, area.bottom, area.top};
+
+  SvgWriter svg(width, height);
+  DrawTitle(svg, c.frame, width);
+  DrawXAxis(svg, area, x, xticks, c.frame.x_label);
+  DrawYAxis(svg, area, y, yticks, c.frame.y_label);
+  // Cells over the grid lines, edge to edge; row 0 at the bottom.
+  svg.Raw("<g shape-rendering=\"crispEdges\">\n");
+  const double cell_w = (x_hi - x_lo) / static_cast<double>(std::max<std::size_t>(c.cols, 1));
+  const double cell_h = (y_hi - y_lo) / static_cast<double>(std::max<std::size_t>(c.rows, 1));
+  for (std::size_t r = 0; r < c.rows; ++r) {
+    const double top = y(y_lo + cell_h * static_cast<double>(r + 1));
+    const double bottom = y(y_lo + cell_h * static_cast<double>(r));
+    for (std::size_t k = 0; k < c.cols; ++k) {
+      const double v = c.values[r * c.cols + k];
+      const double left = x(x_lo + cell_w * static_cast<double>(k));
+      const double right = x(x_lo + cell_w * static_cast<double>(k + 1));
+      svg.Rect(left, top, right - left, bottom - top, std::isnan(v) ? kNoValue : Viridis((v - c_lo) / (c_hi - c_lo)));
+    }
+  }
+  svg.Raw("</g>\n");
+  svg.Rect(area.left, area.top, area.Width(), area.Height(), "none",
+           std::string(" stroke=\"") + kMuted + "\" stroke-width=\"1\"");
+  if (c.marker && c.marker_x >= x_lo && c.marker_x <= x_hi && c.marker_y >= y_lo && c.marker_y <= y_hi) {
+    for (const auto& [stroke, line] : {std::pair{"#ffffff", 3.5}, std::pair{kInk, 1.5}}) {
+      svg.Raw("<circle cx=\"" + Num(x(c.marker_x)) + "\" cy=\"" + Num(y(c.marker_y)) +
+              "\" r=\"6\" fill=\"none\" stroke=\"" + stroke + "\" stroke-width=\"" + Num(line) + "\"/>\n");
+    }
+  }
+
+  // Colour bar: low at the bottom, ticks on its right, the label turned beside them.
+  const double bar_x = area.right + 20;
+  const double bar_top = area.top;
+  const double bar_bottom = any_missing ? area.bottom - 30 : area.bottom;
+  std::string stops;
+  for (std::size_t k = 0; k < kViridis.size(); ++k) {
+    const double f = static_cast<double>(k) / static_cast<double>(kViridis.size() - 1);
+    stops += "<stop offset=\"" + Num(f) + "\" stop-color=\"" + Viridis(f) + "\"/>";
+  }
+  svg.Raw("<defs><linearGradient id=\"heatmap-ramp\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">" + stops +
+          "</linearGradient></defs>\n");
+  svg.Rect(bar_x, bar_top, bar_w, bar_bottom - bar_top, "url(#heatmap-ramp)",
+           std::string(" stroke=\"") + kMuted + "\" stroke-width=\"0.8\"");
+  const Scale bar{c_lo, c_hi, bar_bottom, bar_top};
+  const int decimals = TickDecimals(TickStep(cticks));
+  for (const double t : cticks) {
+    svg.Line(bar_x + bar_w, bar(t), bar_x + bar_w + 4, bar(t), kMuted, 1);
+    svg.Text(bar_x + bar_w + 7, bar(t) + 4, Fixed(t, decimals), "start", kTickFont,
+             std::string(" fill=\"") + kMuted + "\"");
+  }
+  if (!c.color_label.empty()) {
+    DrawRotatedLabel(svg, bar_x + bar_w + 8 + TickLabelWidth(cticks) + 14, (bar_top + bar_bottom) / 2, c.color_label,
+                     90);
+  }
+  if (any_missing) {
+    svg.Rect(bar_x, area.bottom - 14, bar_w, 14, kNoValue);
+    svg.Text(bar_x + bar_w + 7, area.bottom - 3, "no value", "start", kTickFont);
+  }
+  return svg.Finish();
+}
+
 }  // namespace perfshap::detail

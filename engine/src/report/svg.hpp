@@ -7,8 +7,9 @@
 // more; tick values at "nice" steps (1, 2, 2.5, 5 x 10^k). The output depends only on the input
 // (no clock, no randomness: the beeswarm jitter is a deterministic packing), so the same input
 // gives the same bytes. Every chart @throws InvalidArgument for a non-finite value or a length
-// mismatch, naming the chart, the series and the index.
+// mismatch, naming the chart, the series and the index (a heat map takes NaN cells: no value).
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -122,11 +123,86 @@ struct HistogramChart {
   std::vector<HistogramMarker> markers;
 };
 
+/** @brief One group of boxes of a box chart (e.g. one data set): one sample per series (e.g. per
+ *  model), in the order of BoxChart::series_names. An empty sample draws no box. */
+struct BoxGroup {
+  std::string label;
+  std::vector<std::vector<double>> values;
+};
+
+/**
+ * @brief Box plots, value axis vertical: per sample a box from the first to the third quartile
+ * with the median, whiskers to the most extreme values within 1.5 IQR of the box, and the values
+ * beyond them as dots (BoxSummaryOf). Groups side by side along the horizontal axis, labelled
+ * below it; within a group one box per series, coloured per series and named in a legend on the
+ * right (e.g. the paper's Fig. 6: per data set DT, RF and AXOM). Without grouping: one group per
+ * box, each with one sample, and series_names empty (one colour, no legend).
+ */
+struct BoxChart {
+  SvgFrame frame;
+  /// Legend entries, one per series; empty = one unnamed series. Every group has one sample per
+  /// series (max(1, series_names.size()) samples).
+  std::vector<std::string> series_names;
+  /// Empty, or one "#rrggbb" per series; empty = the palette's colours in order.
+  std::vector<std::string> series_colors;
+  std::vector<BoxGroup> groups;
+  bool zero_line = false;  ///< solid line at y = 0, the axis extended to include 0
+};
+
+/** @brief What a box shows of one sample. Quartiles by numpy's default (linear interpolation
+ *  between the order statistics at position q (n - 1)); whiskers at the smallest value >= q1 -
+ *  1.5 IQR and the largest <= q3 + 1.5 IQR (matplotlib's boxplot); outliers the values beyond
+ *  them, in increasing order. Exposed for tests. */
+struct BoxSummary {
+  double q1 = 0.0;
+  double median = 0.0;
+  double q3 = 0.0;
+  double whisker_low = 0.0;
+  double whisker_high = 0.0;
+  std::vector<double> outliers;
+};
+
+/** @brief BoxSummaryOf of n >= 1 finite values (any order). */
+BoxSummary BoxSummaryOf(std::vector<double> values);
+
+/**
+ * @brief Heat map of a rows x cols grid over [x_min, x_max] x [y_min, y_max], e.g. the
+ * difference or incremental-ratio map of an explanation around a point: one cell per value in a
+ * sequential colour scale (viridis: dark blue, low, to yellow, high) with a colour bar on the
+ * right, NaN cells grey ("no value" in the legend), and an optional ring marker at a point (the
+ * centre). Height 0 makes the plot area square.
+ */
+struct HeatmapChart {
+  SvgFrame frame;
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  /// rows x cols values, row-major: row 0 at y_min (the bottom row), column 0 at x_min. NaN = no
+  /// value (grey); infinities are rejected.
+  std::vector<double> values;
+  double x_min = 0.0;
+  double x_max = 1.0;
+  double y_min = 0.0;
+  double y_max = 1.0;
+  /// false: the cells tile [x_min, x_max] x [y_min, y_max]; true: the values are samples of a
+  /// lattice whose first and last points are x_min, x_max (y_min, y_max), e.g. numpy.linspace,
+  /// and each cell is centred on its point, the plot reaching half a step beyond.
+  bool lattice = false;
+  bool marker = false;  ///< ring at (marker_x, marker_y), drawn when inside the plot
+  double marker_x = 0.0;
+  double marker_y = 0.0;
+  std::string color_label;   ///< title of the colour bar (rotated, right of it); may be empty
+  bool fixed_color = false;  ///< colour scale color_min..color_max (values beyond get the end colours)
+  double color_min = 0.0;    ///< instead of the range of the finite values
+  double color_max = 1.0;
+};
+
 std::string RenderSvg(const WaterfallChart& chart);
 std::string RenderSvg(const LineChart& chart);
 std::string RenderSvg(const BarChart& chart);
 std::string RenderSvg(const StripChart& chart);
 std::string RenderSvg(const HistogramChart& chart);
+std::string RenderSvg(const BoxChart& chart);
+std::string RenderSvg(const HeatmapChart& chart);
 
 /** @brief "Nice" axis ticks covering [lo, hi] with about `target` steps of 1, 2, 2.5 or 5 x 10^k;
  *  the first and last ticks enclose [lo, hi]. lo == hi is widened. Exposed for tests. */
