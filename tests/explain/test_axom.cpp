@@ -174,6 +174,41 @@ TEST(ExplanationRobustness, AStumpIsPerfectlyRobustAwayFromItsThreshold) {
   EXPECT_LT(r.tree.kept[1], 500U);  // the point on the threshold loses the neighbours across it
 }
 
+TEST(ExplanationHeatmaps, AStumpsMapsAreZeroOnItsSideAndUndefinedAcross) {
+  // The stump splits feature 0 at 0.5; a point at (0.495, 0.3) with eps 0.01 sees the split in
+  // its box: lattice columns with x0 > 0.5 have the other label (NaN), the others difference 0.
+  Tree t;
+  const double root[2] = {0.5, 0.5};
+  t.AddNode(0, 0.5, true, 10.0, root);
+  const double l[2] = {0.9, 0.1};
+  const double rr[2] = {0.2, 0.8};
+  t.left[0] = t.AddNode(-1, 0.0, false, 5.0, l);
+  t.right[0] = t.AddNode(-1, 0.0, false, 5.0, rr);
+  t.width = 2;
+  TreeEnsembleInfo info;
+  info.n_features = 2;
+  info.n_outputs = 2;
+  info.classifier = true;
+  const TreeEnsemble stump({t}, info);
+  const std::vector<double> points = {0.495, 0.3};
+  const ExplanationHeatmaps h = ComputeExplanationHeatmaps(&stump, stump, {points, 1}, 0, 0, 1, 0.01, 11);
+  ASSERT_EQ(h.difference[1].size(), 121U);
+  for (std::size_t r = 0; r < 11; ++r)
+    for (std::size_t c = 0; c < 11; ++c) {
+      const double x0 = 0.495 - 0.01 + 0.002 * static_cast<double>(c);
+      const double d = h.difference[1][r * 11 + c];
+      if (x0 > 0.5 + 1e-12) {
+        EXPECT_TRUE(std::isnan(d)) << r << "," << c;
+      } else if (x0 < 0.5 - 1e-12) {
+        EXPECT_EQ(d, 0.0) << r << "," << c;
+        if (r != 5 || c != 5) EXPECT_EQ(h.ratio[1][r * 11 + c], 0.0);
+      }
+    }
+  EXPECT_TRUE(std::isnan(h.ratio[1][5 * 11 + 5]));  // the point itself: no ratio
+  testing::ExpectError<InvalidArgument>([&] { ComputeExplanationHeatmaps(&stump, stump, {points, 1}, 0, 0, 0, 0.01, 11); },
+                                        {"two different features"}, "features");
+}
+
 TEST(ExplanationRobustness, CachedPerTreeValuesEqualThePlainReference) {
   const Wine w;
   const auto forest = Forest(w, 15, 0, 3);

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
 #include "perfshap/shap.hpp"
@@ -116,5 +117,111 @@ struct ExplainerFunction {
  */
 PERFSHAP_EXPORT ExplanationRobustness PlainExplanationRobustness(const ExplainerFunction& f, RowMatrix points,
                                                                 const ExplanationRobustnessOptions& options = {});
+
+/** @brief Maps of the explanations around test points for two features (eqs. 2, 3 and 6): a
+ *  grid x grid lattice over [x_a - eps, x_a + eps] x [x_b - eps, x_b + eps], the other features
+ *  at the point's values; row r is feature b's r-th value (low to high), column c feature a's. */
+struct PERFSHAP_EXPORT ExplanationHeatmaps {
+  std::size_t grid = 0;
+  int feature_a = 0;
+  int feature_b = 0;
+  double eps = 0.0;
+  /** Per model (0 tree, 1 forest, 2 AXOM), row-major grid x grid: eq. 2 (||g(x_i) - g(x_m)||)
+   *  and eq. 3 (that over ||x_i - x_m||) around `center`, and eq. 6 (eq. 3 averaged over every
+   *  point). NaN where the model predicts another label than at the point (eqs. 2, 3), or the
+   *  lattice point itself (eq. 3); eq. 6 averages the points where it is defined. */
+  std::vector<double> difference[3];
+  std::vector<double> ratio[3];
+  std::vector<double> mean_ratio[3];
+};
+
+/** @brief The heat maps of ExplanationHeatmaps for `tree` (may be null), the forest and AXOM.
+ *  @throws InvalidArgument for a feature out of range, the same feature twice, grid < 2, eps
+ *  outside (0, 0.5] or `center` out of range. */
+PERFSHAP_EXPORT ExplanationHeatmaps ComputeExplanationHeatmaps(const TreeEnsemble* tree, const TreeEnsemble& forest,
+                                                              RowMatrix points, std::size_t center, int feature_a,
+                                                              int feature_b, double eps, std::size_t grid,
+                                                              const ExecutionOptions& execution = {});
+
+/** @brief The paper's protocol on one data set and seed (AxomProtocol). */
+struct AxomProtocolOptions {
+  /** Test rows: ceil(test_fraction x n), stratified (scikit-learn's train_test_split(test_size=0.1,
+   *  stratify=y) sizes: the paper's Table 1). */
+  double test_fraction = 0.1;
+  /** Tune the tree and the forest by grid-search cross-validation on accuracy (AxomGrid()); else
+   *  the fixed settings below. */
+  bool tune = true;
+  std::size_t folds = 5;
+  int trees = 100;
+  int max_depth = 0;
+  std::uint64_t seed = 0;
+  ExplanationRobustnessOptions robustness;
+  ExecutionOptions execution;
+};
+
+/** @brief One setting of the grid. */
+struct AxomSetting {
+  int max_depth = 0;
+  int min_samples_leaf = 1;
+  std::string max_features;
+  std::string Describe() const;
+};
+
+/** @brief The documented grids: the tree's (max_depth x min_samples_leaf) and the forest's (100
+ *  trees; max_depth x max_features). */
+PERFSHAP_EXPORT std::vector<AxomSetting> AxomTreeGrid();
+PERFSHAP_EXPORT std::vector<AxomSetting> AxomForestGrid();
+
+/** @brief A two-sided test's outcome (perfshap/stats.hpp computes them). */
+struct AxomTest {
+  double statistic = 0.0;
+  double p_value = 0.0;
+  std::string method;
+};
+
+/** @brief The four tests of a comparison of per-point L_bar values: paired Student's t and
+ *  Wilcoxon signed-rank, and the unpaired two-sample t (equal variances) and Mann-Whitney U the
+ *  paper names. */
+struct AxomComparison {
+  AxomTest paired_t;
+  AxomTest wilcoxon;
+  AxomTest student_t;
+  AxomTest mann_whitney;
+  /** Points where both values are defined. */
+  std::size_t n = 0;
+};
+
+/** @brief What the protocol measured on one data set and seed. */
+struct PERFSHAP_EXPORT AxomRun {
+  std::string data;
+  std::size_t n_train = 0, n_test = 0, n_features = 0, n_classes = 0;
+  AxomSetting tree_setting;
+  AxomSetting forest_setting;
+  int trees = 0;
+  double tree_accuracy = 0.0;
+  double forest_accuracy = 0.0;
+  /** The test points' robustness (normalised features) and the forest's weak mislabelling. */
+  AxomRobustness robustness;
+  /** Mean over the test points of the fraction of trees voting against the forest. */
+  double mislabelling = 0.0;
+  AxomComparison tree_vs_forest, tree_vs_axom, forest_vs_axom;
+  /** Seconds of each stage: tuning, fitting, robustness. */
+  double seconds_tuning = 0.0, seconds_fit = 0.0, seconds_robustness = 0.0;
+  /** The test rows (indices into the data) and their min-max normalised values (column-major). */
+  std::vector<std::size_t> test_rows;
+  std::vector<double> test_points;
+  std::shared_ptr<const TreeEnsemble> tree;
+  std::shared_ptr<const TreeEnsemble> forest;
+};
+
+/**
+ * @brief The paper's protocol on one data set: features min-max normalised to [0, 1] over all rows,
+ * a stratified split, a tree and a forest (tuned or fixed), their test accuracies, and the
+ * robustness of the tree's, the forest's and AXOM's explanations at every test point, with the
+ * tests between them.
+ * @throws DataError for a label with one class or that looks like a regression target (more
+ *   than 50 classes, or values that are not whole numbers); InvalidArgument for bad options.
+ */
+PERFSHAP_EXPORT AxomRun RunAxomProtocol(const Dataset& data, const AxomProtocolOptions& options);
 
 }  // namespace perfshap

@@ -441,4 +441,100 @@ ExplanationRobustness PlainExplanationRobustness(const ExplainerFunction& f, Row
   return out;
 }
 
+ExplanationHeatmaps ComputeExplanationHeatmaps(const TreeEnsemble* tree, const TreeEnsemble& forest, RowMatrix points,
+                                               std::size_t center, int feature_a, int feature_b, double eps,
+                                               std::size_t grid, const ExecutionOptions& execution) {
+  CheckForest(forest, "the forest");
+  if (tree != nullptr) CheckForest(*tree, "the decision tree");
+  const std::size_t F = forest.n_features();
+  PERFSHAP_CHECK(points.values.size() == F * points.n_rows && points.n_rows > 0,
+                 "the heat maps need test points with the model's features");
+  PERFSHAP_CHECK(center < points.n_rows, "the heat maps' centre " + std::to_string(center) + " is not a test point");
+  PERFSHAP_CHECK(feature_a >= 0 && feature_b >= 0 && static_cast<std::size_t>(feature_a) < F &&
+                     static_cast<std::size_t>(feature_b) < F && feature_a != feature_b,
+                 "the heat maps need two different features of the model", {"features"});
+  PERFSHAP_CHECK(grid >= 2, "the heat maps need a grid of at least 2 x 2 points");
+  ExplanationRobustnessOptions check;
+  check.eps = eps;
+  CheckOptions(check);
+  ExplanationHeatmaps h;
+  h.grid = grid;
+  h.feature_a = feature_a;
+  h.feature_b = feature_b;
+  h.eps = eps;
+  const std::size_t cells = grid * grid;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // Every point's three ratio maps (and the centre's difference maps), then the mean in point order.
+  std::vector<double> ratios(points.n_rows * 3 * cells, nan);
+  for (auto& d : h.difference) d.assign(cells, nan);
+  struct Scratch {
+    std::unique_ptr<ModelAtPoint> forest;
+    std::unique_ptr<ModelAtPoint> tree;
+    std::vector<double> g_i[3], g[3], xm;
+  };
+  detail::Schedule schedule(execution);
+  schedule.ForEachBlock<Scratch>(
+      points.n_rows, 1,
+      [&] {
+        auto s = std::make_unique<Scratch>();
+        s->forest = std::make_unique<ModelAtPoint>(forest, true);
+        if (tree != nullptr) s->tree = std::make_unique<ModelAtPoint>(*tree, false);
+        for (int m = 0; m < 3; ++m) {
+          s->g_i[m].resize(F);
+          s->g[m].resize(F);
+        }
+        return s;
+      },
+      [&](std::size_t i, Scratch& s) {
+        const std::vector<double> x = RowOf(points, F, i);
+        std::size_t kept = 0;
+        s.forest->Reset(x.data(), eps, F, false);
+        s.forest->Explain(x.data(), s.g_i[1].data(), s.g_i[2].data(), kept);
+        if (s.tree) {
+          s.tree->Reset(x.data(), eps, F, false);
+          s.tree->Explain(x.data(), s.g_i[0].data(), nullptr, kept);
+        }
+        s.xm = x;
+        for (std::size_t r = 0; r < grid; ++r)
+          for (std::size_t c = 0; c < grid; ++c) {
+            s.xm[static_cast<std::size_t>(feature_a)] =
+                x[static_cast<std::size_t>(feature_a)] - eps + 2.0 * eps * static_cast<double>(c) / static_cast<double>(grid - 1);
+            s.xm[static_cast<std::size_t>(feature_b)] =
+                x[static_cast<std::size_t>(feature_b)] - eps + 2.0 * eps * static_cast<double>(r) / static_cast<double>(grid - 1);
+            const double d = Distance(x.data(), s.xm.data(), F);
+            bool same[3] = {false, false, false};
+            same[1] = same[2] = s.forest->Explain(s.xm.data(), s.g[1].data(), s.g[2].data(), kept) == s.forest->label();
+            if (s.tree) same[0] = s.tree->Explain(s.xm.data(), s.g[0].data(), nullptr, kept) == s.tree->label();
+            for (int m = 0; m < 3; ++m) {
+              if (!same[m]) continue;
+              const double diff = Distance(s.g_i[m].data(), s.g[m].data(), F);
+              if (i == center) h.difference[m][r * grid + c] = diff;
+              if (d > 0.0) ratios[(i * 3 + static_cast<std::size_t>(m)) * cells + r * grid + c] = diff / d;
+            }
+          }
+      });
+  for (int m = 0; m < 3; ++m) {
+    h.ratio[m].assign(ratios.begin() + static_cast<std::ptrdiff_t>((center * 3 + static_cast<std::size_t>(m)) * cells),
+                      ratios.begin() + static_cast<std::ptrdiff_t>((center * 3 + static_cast<std::size_t>(m) + 1) * cells));
+    h.mean_ratio[m].assign(cells, nan);
+    for (std::size_t k = 0; k < cells; ++k) {
+      double sum = 0.0;
+      std::size_t count = 0;
+      for (std::size_t i = 0; i < points.n_rows; ++i) {
+        const double v = ratios[(i * 3 + static_cast<std::size_t>(m)) * cells + k];
+        if (std::isnan(v)) continue;
+        sum += v;
+        ++count;
+      }
+      if (count > 0) h.mean_ratio[m][k] = sum / static_cast<double>(count);
+    }
+  }
+  if (tree == nullptr) {
+    h.difference[0].clear();
+    h.ratio[0].clear();
+    h.mean_ratio[0].clear();
+  }
+  return h;
+}
+
 }  // namespace perfshap
