@@ -60,6 +60,9 @@ std::vector<Command> AllCommands() {
        SetupShap, {{"output", "--output"}, {"background", "--background"}, {"max_players", "--budget"}}},
       {"treeshap", "TreeSHAP: exact SHAP of a tree model's margins (XGBoost JSON, --model tree|forest), threaded",
        SetupTreeShap, {{"output", "--output"}, {"background", "--background"}}},
+      {"axom", "AXOM: explain random forests by the trees voting with them, and the robustness (L_bar) of tree, forest and AXOM explanations",
+       SetupAxom, {{"eps", "--eps"}, {"neighbours", "--neighbours"}, {"features", "--heatmap-features"},
+                   {"trees", "--trees"}}},
   };
 }
 

@@ -13,5 +13,6 @@ void SetupXperMonteCarlo(CLI::App& app);
 void SetupRobustness(CLI::App& app);
 void SetupShap(CLI::App& app);
 void SetupTreeShap(CLI::App& app);
+void SetupAxom(CLI::App& app);
 
 }  // namespace perfshap::cli

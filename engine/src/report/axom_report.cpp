@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "report/axom_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "report/csv.hpp"
+#include "report/format.hpp"
+#include "report/json.hpp"
+#include "report/output.hpp"
+#include "report/svg.hpp"
+
+namespace perfshap::detail {
+namespace {
+
+constexpr const char* kModels[3] = {"dt", "rf", "axom"};
+constexpr const char* kModelNames[3] = {"Decision Tree", "Random Forest", "AXOM"};
+
+/** The paper's numbers (Pala & Garcia-Cuesta, Tables 1-4), for the comparison tables. */
+struct PaperNumbers {
+  const char* name;
+  int features;
+  int train;
+  int test;
+  double dt_accuracy;
+  double rf_accuracy;
+  double l_mean[3];
+  double l_std[3];
+  const char* p[3];  // DT vs RF, DT vs AXOM, RF vs AXOM, as printed
+  double mislabelling;
+};
+constexpr PaperNumbers kPaper[] = {
+    {"wine", 13, 160, 18, 0.889, 1.000, {0.00, 0.55, 0.47}, {0.00, 0.51, 0.44}, {"<0.001", "<0.001", "0.042"}, 0.121},
+    {"glass", 10, 192, 22, 0.818, 0.955, {1.89, 1.75, 1.27}, {1.78, 1.87, 0.72}, {"0.774", "0.113", "0.007"}, 0.249},
+    {"seeds", 7, 189, 21, 0.857, 0.952, {0.65, 0.77, 0.65}, {2.02, 0.72, 0.67}, {"0.008", "0.008", "0.030"}, 0.140},
+    {"banknote", 5, 1234, 138, 0.986, 0.993, {1.75, 1.58, 1.28}, {3.32, 1.57, 1.34}, {"0.3023", "0.0656", "0.0444"},
+     0.025},
+};
+
+const PaperNumbers* Paper(const std::string& name) {
+  for (const PaperNumbers& p : kPaper)
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
+const ExplanationRobustness& Model(const AxomRun& r, int m) {
+  return m == 0 ? r.robustness.tree : m == 1 ? r.robustness.forest : r.robustness.axom;
+}
+
+const AxomComparison& Comparison(const AxomRun& r, int c) {
+  return c == 0 ? r.tree_vs_forest : c == 1 ? r.tree_vs_axom : r.forest_vs_axom;
+}
+constexpr const char* kComparisons[3] = {"dt_vs_rf", "dt_vs_axom", "rf_vs_axom"};
+constexpr const char* kComparisonNames[3] = {"DT vs. RF", "DT vs. AXOM", "RF vs. AXOM"};
+
+/** Mean and population std of the finite values. */
+struct MeanStdOf {
+  double mean = std::numeric_limits<double>::quiet_NaN();
+  double std = std::numeric_limits<double>::quiet_NaN();
+  std::size_t n = 0;
+};
+MeanStdOf Summary(const std::vector<double>& v) {
+  MeanStdOf s;
+  double sum = 0.0;
+  for (double x : v)
+    if (std::isfinite(x)) {
+      sum += x;
+      ++s.n;
+    }
+  if (s.n == 0) return s;
+  s.mean = sum / static_cast<double>(s.n);
+  double ss = 0.0;
+  for (double x : v)
+    if (std::isfinite(x)) ss += (x - s.mean) * (x - s.mean);
+  s.std = std::sqrt(ss / static_cast<double>(s.n));
+  return s;
+}
+
+/** Mean and sample std (ddof 1) over seeds. */
+MeanStdOf OverSeeds(const std::vector<double>& v) {
+  MeanStdOf s = Summary(v);
+  if (s.n > 1) s.std *= std::sqrt(static_cast<double>(s.n) / static_cast<double>(s.n - 1));
+  if (s.n == 1) s.std = 0.0;
+  return s;
+}
+
+double KeptMean(const ExplanationRobustness& r) {
+  double sum = 0.0;
+  for (std::size_t k : r.kept) sum += static_cast<double>(k);
+  return r.kept.empty() ? 0.0 : sum / static_cast<double>(r.kept.size());
+}
+
+Json TestJson(const AxomTest& t) {
+  return {{"statistic", NumberOrNull(t.statistic)}, {"p_value", NumberOrNull(t.p_value)}, {"method", t.method}};
+}
+
+Json RunJson(const AxomRun& r, std::uint64_t seed) {
+  Json j;
+  j["seed"] = seed;
+  for (int m = 0; m < 3; ++m) {
+    const ExplanationRobustness& e = Model(r, m);
+    const MeanStdOf l = Summary(e.l_bar);
+    Json model = {{"L_mean", NumberOrNull(l.mean)},
+                  {"L_std", NumberOrNull(l.std)},
+                  {"L_hat_mean", NumberOrNull(Summary(e.l_hat).mean)},
+                  {"accuracy", m == 0 ? r.tree_accuracy : r.forest_accuracy},
+                  {"kept_neighbours_mean", KeptMean(e)}};
+    if (m < 2) model["setting"] = (m == 0 ? r.tree_setting : r.forest_setting).Describe();
+    j[kModels[m]] = model;
+  }
+  Json p;
+  for (int c = 0; c < 3; ++c) {
+    const AxomComparison& cmp = Comparison(r, c);
+    p[kComparisons[c]] = {{"paired_t", TestJson(cmp.paired_t)},
+                          {"wilcoxon", TestJson(cmp.wilcoxon)},
+                          {"student_t", TestJson(cmp.student_t)},
+                          {"mann_whitney", TestJson(cmp.mann_whitney)},
+                          {"points", cmp.n}};
+  }
+  j["p_values"] = p;
+  j["mislabelling"] = r.mislabelling;
+  j["seconds"] = {{"tuning", r.seconds_tuning}, {"fit", r.seconds_fit}, {"robustness", r.seconds_robustness}};
+  return j;
+}
+
+/** The per-seed values of one quantity. */
+template <class F>
+std::vector<double> PerSeed(const AxomDataReport& d, F f) {
+  std::vector<double> v;
+  for (const AxomRun& r : d.runs) v.push_back(f(r));
+  return v;
+}
+
+Json Summaries(const AxomDataReport& d) {
+  Json j;
+  for (int m = 0; m < 3; ++m) {
+    const MeanStdOf l = OverSeeds(PerSeed(d, [&](const AxomRun& r) { return Summary(Model(r, m).l_bar).mean; }));
+    const MeanStdOf s = OverSeeds(PerSeed(d, [&](const AxomRun& r) { return Summary(Model(r, m).l_bar).std; }));
+    const MeanStdOf h = OverSeeds(PerSeed(d, [&](const AxomRun& r) { return Summary(Model(r, m).l_hat).mean; }));
+    const MeanStdOf a =
+        OverSeeds(PerSeed(d, [&](const AxomRun& r) { return m == 0 ? r.tree_accuracy : r.forest_accuracy; }));
+    j[kModels[m]] = {{"L_mean", NumberOrNull(l.mean)},          {"L_mean_std_over_seeds", NumberOrNull(l.std)},
+                     {"L_std", NumberOrNull(s.mean)},           {"L_hat_mean", NumberOrNull(h.mean)},
+                     {"accuracy", NumberOrNull(a.mean)},        {"accuracy_std_over_seeds", NumberOrNull(a.std)}};
+  }
+  Json p;
+  for (int c = 0; c < 3; ++c) {
+    Json tests;
+    for (const char* test : {"paired_t", "wilcoxon", "student_t", "mann_whitney"}) {
+      std::vector<double> ps = PerSeed(d, [&](const AxomRun& r) {
+        const AxomComparison& cmp = Comparison(r, c);
+        const std::string t = test;
+        return t == "paired_t" ? cmp.paired_t.p_value
+               : t == "wilcoxon" ? cmp.wilcoxon.p_value
+               : t == "student_t" ? cmp.student_t.p_value
+                                  : cmp.mann_whitney.p_value;
+      });
+      std::vector<double> finite;
+      for (double v : ps)
+        if (std::isfinite(v)) finite.push_back(v);
+      std::sort(finite.begin(), finite.end());
+      const double median = finite.empty() ? std::numeric_limits<double>::quiet_NaN()
+                                           : (finite[(finite.size() - 1) / 2] + finite[finite.size() / 2]) / 2.0;
+      std::size_t below = 0;
+      for (double v : finite) below += v < 0.05 ? 1 : 0;
+      tests[test] = {{"median", NumberOrNull(median)}, {"below_0.05", below}, {"seeds", finite.size()}};
+    }
+    p[kComparisons[c]] = tests;
+  }
+  j["p_values"] = p;
+  const MeanStdOf mis = OverSeeds(PerSeed(d, [](const AxomRun& r) { return r.mislabelling; }));
+  j["mislabelling"] = NumberOrNull(mis.mean);
+  j["mislabelling_std_over_seeds"] = NumberOrNull(mis.std);
+  std::size_t axom_better = 0;
+  for (const AxomRun& r : d.runs) axom_better += Summary(r.robustness.axom.l_bar).mean < Summary(r.robustness.forest.l_bar).mean ? 1 : 0;
+  j["axom_more_robust_than_rf_in_seeds"] = axom_better;
+  j["seeds"] = d.runs.size();
+  return j;
+}
+
+std::string BoxSvg(const std::vector<const AxomDataReport*>& reports) {
+  BoxChart chart;
+  chart.frame.title = "L_bar of the explanations per test point (lower is more robust)";
+  chart.frame.y_label = "L_bar";
+  for (int m = 0; m < 3; ++m) chart.series_names.push_back(kModelNames[m]);
+  for (const AxomDataReport* d : reports) {
+    BoxGroup group;
+    group.label = d->name;
+    for (int m = 0; m < 3; ++m) {
+      std::vector<double> values;
+      for (const AxomRun& r : d->runs)
+        for (double v : Model(r, m).l_bar)
+          if (std::isfinite(v)) values.push_back(v);
+      group.values.push_back(std::move(values));
+    }
+    chart.groups.push_back(std::move(group));
+  }
+  return RenderSvg(chart);
+}
+
+std::string HeatSvg(const ExplanationHeatmaps& h, const std::vector<double>& values, const std::string& title,
+                    const std::vector<std::string>& names) {
+  HeatmapChart chart;
+  chart.frame.title = title;
+  chart.frame.x_label = names[static_cast<std::size_t>(h.feature_a)] + " - x_i";
+  chart.frame.y_label = names[static_cast<std::size_t>(h.feature_b)] + " - x_i";
+  chart.rows = h.grid;
+  chart.cols = h.grid;
+  chart.values = values;
+  chart.x_min = -h.eps;
+  chart.x_max = h.eps;
+  chart.y_min = -h.eps;
+  chart.y_max = h.eps;
+  chart.lattice = true;
+  chart.marker = true;
+  chart.marker_x = 0.0;
+  chart.marker_y = 0.0;
+  return RenderSvg(chart);
+}
+
+std::string Pct(double v) { return std::isfinite(v) ? Fmt("%.1f%%", 100.0 * v) : std::string("n/a"); }
+std::string Num(double v, int decimals = 2) {
+  return std::isfinite(v) ? Fmt(decimals == 2 ? "%.2f" : decimals == 3 ? "%.3f" : "%.4f", v) : std::string("n/a");
+}
+
+}  // namespace
+
+std::string AxomConsoleText(const AxomDataReport& d, const AxomReportSettings& settings) {
+  const Json s = Summaries(d);
+  const AxomRun& first = d.runs.front();
+  std::ostringstream o;
+  o << "perfshap axom: " << first.data << "\n"
+    << "  " << first.n_features << " features, " << first.n_classes << " classes; " << first.n_train << " training / "
+    << first.n_test << " test rows; " << d.runs.size() << " seed(s); " << first.trees << "-tree forests"
+    << (settings.tune ? " (tuned by grid search)" : "") << "\n"
+    << "  robustness: " << settings.neighbours << " neighbours per test point in the box of half-width "
+    << Fmt("%g", settings.eps) << " (features min-max normalised), g = "
+    << (settings.full_matrix ? "every class's SHAP values" : "the SHAP values of the predicted class") << "\n"
+    << "  model            accuracy    L_bar mean   L_bar std   L_hat mean   kept neighbours\n";
+  for (int m = 0; m < 3; ++m) {
+    const Json& j = s[kModels[m]];
+    auto v = [&](const char* k) { return j[k].is_null() ? std::numeric_limits<double>::quiet_NaN() : j[k].get<double>(); };
+    double kept = 0.0;
+    for (const AxomRun& r : d.runs) kept += KeptMean(Model(r, m));
+    o << "  " << PadRight(kModelNames[m], 17) << PadRight(Pct(v("accuracy")), 12) << PadRight(Num(v("L_mean"), 4), 13)
+      << PadRight(Num(v("L_std"), 4), 12) << PadRight(Num(v("L_hat_mean"), 2), 13)
+      << Fmt("%.0f", kept / static_cast<double>(d.runs.size())) << "\n";
+  }
+  o << "  weak mislabelling (trees voting against the forest): " << Pct(s["mislabelling"].get<double>()) << "\n"
+    << "  p-values (paired t / Wilcoxon signed-rank, median over seeds):";
+  for (int c = 0; c < 3; ++c) {
+    const Json& p = s["p_values"][kComparisons[c]];
+    auto med = [&](const char* t) { return p[t]["median"].is_null() ? std::numeric_limits<double>::quiet_NaN() : p[t]["median"].get<double>(); };
+    o << " " << kComparisonNames[c] << " " << Num(med("paired_t"), 4) << " / " << Num(med("wilcoxon"), 4)
+      << (c < 2 ? ";" : "");
+  }
+  o << "\n  AXOM's L_bar below RF's in " << s["axom_more_robust_than_rf_in_seeds"].get<std::size_t>() << " of "
+    << d.runs.size() << " seed(s)\n";
+  double tuning = 0, fit = 0, rob = 0;
+  for (const AxomRun& r : d.runs) {
+    tuning += r.seconds_tuning;
+    fit += r.seconds_fit;
+    rob += r.seconds_robustness;
+  }
+  o << "  seconds: tuning " << Fmt("%.2f", tuning) << ", fitting " << Fmt("%.2f", fit) << ", robustness "
+    << Fmt("%.2f", rob) << "\n";
+  return o.str();
+}
+
+void WriteAxomReport(const std::filesystem::path& dir, const AxomDataReport& d, const AxomReportSettings& settings) {
+  OutputDir out(dir);
+  CsvTable points({"seed", "row", "L_bar_dt", "L_hat_dt", "kept_dt", "L_bar_rf", "L_hat_rf", "kept_rf", "L_bar_axom",
+                   "L_hat_axom", "kept_axom", "mislabelling"},
+                  CsvTable::NonFinite::kEmpty);
+  for (std::size_t s = 0; s < d.runs.size(); ++s) {
+    const AxomRun& r = d.runs[s];
+    for (std::size_t i = 0; i < r.test_rows.size(); ++i) {
+      points.Row().Count(d.seeds[s]).Count(r.test_rows[i]);
+      for (int m = 0; m < 3; ++m) {
+        const ExplanationRobustness& e = Model(r, m);
+        points.Number(e.l_bar[i]).Number(e.l_hat[i]).Count(e.kept[i]);
+      }
+      points.Number(r.robustness.mislabelling[i]);
+    }
+  }
+  out.Write("points.csv", points.Text());
+  out.Write("robustness_box.svg", BoxSvg({&d}));
+  Json files = {"points.csv", "robustness_box.svg"};
+  if (d.heatmaps.grid > 0) {
+    for (int m = 0; m < 3; ++m) {
+      const std::string model = kModels[m];
+      out.Write("heat_difference_" + model + ".svg",
+                HeatSvg(d.heatmaps, d.heatmaps.difference[m], std::string("eq. 2: ||g(x_i) - g(x_m)||, ") + kModelNames[m],
+                        d.feature_names));
+      out.Write("heat_ratio_" + model + ".svg",
+                HeatSvg(d.heatmaps, d.heatmaps.ratio[m],
+                        std::string("eq. 3: ||g(x_i) - g(x_m)|| / ||x_i - x_m||, ") + kModelNames[m], d.feature_names));
+      out.Write("heat_mean_ratio_" + model + ".svg",
+                HeatSvg(d.heatmaps, d.heatmaps.mean_ratio[m],
+                        std::string("eq. 6: eq. 3 averaged over the test points, ") + kModelNames[m], d.feature_names));
+      for (const char* kind : {"heat_difference_", "heat_ratio_", "heat_mean_ratio_"}) files.push_back(kind + model + ".svg");
+    }
+  }
+  Json body = Summaries(d);
+  const AxomRun& first = d.runs.front();
+  body["data"] = first.data;
+  body["n_train"] = first.n_train;
+  body["n_test"] = first.n_test;
+  body["n_classes"] = first.n_classes;
+  body["trees"] = first.trees;
+  body["eps"] = settings.eps;
+  body["neighbours"] = settings.neighbours;
+  body["g"] = settings.full_matrix ? "classes x features" : "predicted class";
+  body["tune"] = settings.tune;
+  Json grid;
+  for (const AxomSetting& s : AxomTreeGrid()) grid["dt"].push_back(s.Describe());
+  for (const AxomSetting& s : AxomForestGrid()) grid["rf"].push_back(s.Describe());
+  body["grid"] = grid;
+  Json per_seed = Json::array();
+  for (std::size_t s = 0; s < d.runs.size(); ++s) per_seed.push_back(RunJson(d.runs[s], d.seeds[s]));
+  body["per_seed"] = per_seed;
+  if (d.heatmaps.grid > 0)
+    body["heatmaps"] = {{"features", {d.feature_names[static_cast<std::size_t>(d.heatmaps.feature_a)],
+                                      d.feature_names[static_cast<std::size_t>(d.heatmaps.feature_b)]}},
+                        {"grid", d.heatmaps.grid},
+                        {"center_row", first.test_rows.front()}};
+  body["files"] = files;
+  out.Write("result.json",
+            ResultJsonText({"axom", d.feature_names, d.seeds.front(), settings.threads, settings.elapsed_seconds}, body));
+}
+
+std::string AxomPaperText(const std::vector<AxomDataReport>& reports, const AxomReportSettings& settings) {
+  (void)settings;
+  std::ostringstream t1, t2, t3, t4;
+  t1 << "Table 1: data sets and accuracy (ours: mean +- std over seeds; paper in brackets)\n\n"
+     << "| data set | features | train | test | DT accuracy | RF accuracy |\n|---|---|---|---|---|---|\n";
+  t2 << "Table 2: L_bar, mean and std over the test points (ours: the mean over seeds; paper in brackets)\n\n"
+     << "| data set | DT mean | DT std | RF mean | RF std | AXOM mean | AXOM std | AXOM < RF |\n"
+     << "|---|---|---|---|---|---|---|---|\n";
+  t3 << "Table 3: p-values of the paired per-point L_bar (median over seeds; seeds with p < 0.05; paper in brackets)\n\n"
+     << "| data set | comparison | paired t | Wilcoxon signed-rank | Student t (unpaired) | Mann-Whitney U | paper |\n"
+     << "|---|---|---|---|---|---|---|\n";
+  t4 << "Table 4: weak mislabelling, trees voting against the forest at the test points\n\n"
+     << "| data set | ours | paper |\n|---|---|---|\n";
+  for (const AxomDataReport& d : reports) {
+    const Json s = Summaries(d);
+    const PaperNumbers* p = Paper(d.name);
+    const AxomRun& r0 = d.runs.front();
+    auto g = [&](const Json& j, const char* k) {
+      return j[k].is_null() ? std::numeric_limits<double>::quiet_NaN() : j[k].get<double>();
+    };
+    auto bracket = [&](const std::string& v) { return p != nullptr ? " (" + v + ")" : std::string(); };
+    t1 << "| " << d.name << " | " << r0.n_features << bracket(p ? std::to_string(p->features) : "") << " | "
+       << r0.n_train << bracket(p ? std::to_string(p->train) : "") << " | " << r0.n_test
+       << bracket(p ? std::to_string(p->test) : "") << " | " << Pct(g(s["dt"], "accuracy")) << " +- "
+       << Pct(g(s["dt"], "accuracy_std_over_seeds")) << bracket(p ? Pct(p->dt_accuracy) : "") << " | "
+       << Pct(g(s["rf"], "accuracy")) << " +- " << Pct(g(s["rf"], "accuracy_std_over_seeds"))
+       << bracket(p ? Pct(p->rf_accuracy) : "") << " |\n";
+    t2 << "| " << d.name;
+    for (int m = 0; m < 3; ++m)
+      t2 << " | " << Num(g(s[kModels[m]], "L_mean")) << " +- " << Num(g(s[kModels[m]], "L_mean_std_over_seeds"))
+         << bracket(p ? Num(p->l_mean[m]) : "") << " | " << Num(g(s[kModels[m]], "L_std"))
+         << bracket(p ? Num(p->l_std[m]) : "");
+    t2 << " | " << s["axom_more_robust_than_rf_in_seeds"].get<std::size_t>() << " of " << d.runs.size() << " |\n";
+    for (int c = 0; c < 3; ++c) {
+      const Json& pc = s["p_values"][kComparisons[c]];
+      t3 << "| " << d.name << " | " << kComparisonNames[c];
+      for (const char* test : {"paired_t", "wilcoxon", "student_t", "mann_whitney"})
+        t3 << " | " << Num(g(pc[test], "median"), 4) << " (" << pc[test]["below_0.05"].get<std::size_t>() << "/"
+           << pc[test]["seeds"].get<std::size_t>() << ")";
+      t3 << " | " << (p ? p->p[c] : "") << " |\n";
+    }
+    t4 << "| " << d.name << " | " << Pct(g(s, "mislabelling")) << " +- " << Pct(g(s, "mislabelling_std_over_seeds"))
+       << " | " << (p ? Pct(p->mislabelling) : std::string()) << " |\n";
+  }
+  return t1.str() + "\n" + t2.str() + "\n" + t3.str() + "\n" + t4.str();
+}
+
+void WriteAxomPaperReport(const std::filesystem::path& dir, const std::vector<AxomDataReport>& reports,
+                          const AxomReportSettings& settings) {
+  OutputDir out(dir);
+  // CSV tables: one row per data set (and comparison), ours and the paper's side by side.
+  CsvTable t1({"data_set", "features", "train", "test", "dt_accuracy", "dt_accuracy_std", "rf_accuracy",
+               "rf_accuracy_std", "paper_dt_accuracy", "paper_rf_accuracy"},
+              CsvTable::NonFinite::kEmpty);
+  CsvTable t2({"data_set", "model", "L_mean", "L_mean_std_over_seeds", "L_std", "L_hat_mean", "paper_L_mean",
+               "paper_L_std"},
+              CsvTable::NonFinite::kEmpty);
+  CsvTable t3({"data_set", "comparison", "test", "p_median", "seeds_below_0.05", "seeds", "paper_p"},
+              CsvTable::NonFinite::kEmpty);
+  CsvTable t4({"data_set", "mislabelling", "mislabelling_std", "paper_mislabelling"}, CsvTable::NonFinite::kEmpty);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Json datasets = Json::object();
+  std::vector<const AxomDataReport*> all;
+  for (const AxomDataReport& d : reports) {
+    all.push_back(&d);
+    const Json s = Summaries(d);
+    const PaperNumbers* p = Paper(d.name);
+    auto g = [&](const Json& j, const char* k) { return j[k].is_null() ? nan : j[k].get<double>(); };
+    const AxomRun& r0 = d.runs.front();
+    t1.Row().Text(d.name).Count(r0.n_features).Count(r0.n_train).Count(r0.n_test);
+    t1.Number(g(s["dt"], "accuracy")).Number(g(s["dt"], "accuracy_std_over_seeds"));
+    t1.Number(g(s["rf"], "accuracy")).Number(g(s["rf"], "accuracy_std_over_seeds"));
+    t1.Number(p ? p->dt_accuracy : nan).Number(p ? p->rf_accuracy : nan);
+    for (int m = 0; m < 3; ++m) {
+      const Json& j = s[kModels[m]];
+      t2.Row().Text(d.name).Text(kModels[m]).Number(g(j, "L_mean")).Number(g(j, "L_mean_std_over_seeds"));
+      t2.Number(g(j, "L_std")).Number(g(j, "L_hat_mean")).Number(p ? p->l_mean[m] : nan).Number(p ? p->l_std[m] : nan);
+    }
+    for (int c = 0; c < 3; ++c)
+      for (const char* test : {"paired_t", "wilcoxon", "student_t", "mann_whitney"}) {
+        const Json& pt = s["p_values"][kComparisons[c]][test];
+        t3.Row().Text(d.name).Text(kComparisons[c]).Text(test).Number(g(pt, "median"));
+        t3.Count(pt["below_0.05"].get<std::size_t>()).Count(pt["seeds"].get<std::size_t>()).Text(p ? p->p[c] : "");
+      }
+    t4.Row().Text(d.name).Number(g(s, "mislabelling")).Number(g(s, "mislabelling_std_over_seeds"));
+    t4.Number(p ? p->mislabelling : nan);
+    Json entry = s;
+    Json per_seed = Json::array();
+    for (std::size_t k = 0; k < d.runs.size(); ++k) per_seed.push_back(RunJson(d.runs[k], d.seeds[k]));
+    entry["per_seed"] = per_seed;
+    entry["n_train"] = r0.n_train;
+    entry["n_test"] = r0.n_test;
+    datasets[d.name] = entry;
+  }
+  out.Write("table1.csv", t1.Text());
+  out.Write("table2.csv", t2.Text());
+  out.Write("table3.csv", t3.Text());
+  out.Write("table4.csv", t4.Text());
+  out.Write("tables.md", AxomPaperText(reports, settings));
+  out.Write("fig6_boxplots.svg", BoxSvg(all));
+  Json body;
+  body["paper"] = true;
+  body["eps"] = settings.eps;
+  body["neighbours"] = settings.neighbours;
+  body["g"] = settings.full_matrix ? "classes x features" : "predicted class";
+  body["tune"] = settings.tune;
+  body["datasets"] = datasets;
+  body["files"] = {"table1.csv", "table2.csv", "table3.csv", "table4.csv", "tables.md", "fig6_boxplots.svg"};
+  std::vector<std::string> names;
+  for (const AxomDataReport& d : reports) names.push_back(d.name);
+  out.Write("result.json", ResultJsonText({"axom", names, reports.front().seeds.front(), settings.threads,
+                                           settings.elapsed_seconds},
+                                          body));
+}
+
+}  // namespace perfshap::detail

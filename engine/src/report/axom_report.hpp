@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// The report of `perfshap axom`: one data set over one or more seeds (result.json with
+// "method": "axom", points.csv, the box plot and the heat maps), or the paper's protocol over
+// several data sets (the paper's Tables 1-4 as CSV and Markdown beside the paper's numbers, the
+// box plots of its Fig. 6).
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "perfshap/axom.hpp"
+
+namespace perfshap::detail {
+
+/** @brief The runs of one data set, one per seed, and what the report says of them. */
+struct AxomDataReport {
+  std::string name;  ///< "wine", or the file's name
+  std::vector<std::uint64_t> seeds;
+  std::vector<AxomRun> runs;
+  /** Heat maps around a test point of the first seed's run (empty grid: none). */
+  ExplanationHeatmaps heatmaps;
+  std::vector<std::string> feature_names;
+};
+
+/** @brief Settings the report records. */
+struct AxomReportSettings {
+  double eps = 0.01;
+  std::size_t neighbours = 10000;
+  bool full_matrix = false;
+  bool tune = false;
+  int threads = 0;
+  double elapsed_seconds = 0.0;
+};
+
+/** @brief The console summary of one data set. */
+std::string AxomConsoleText(const AxomDataReport& report, const AxomReportSettings& settings);
+
+/** @brief Writes result.json, points.csv and the SVGs of one data set into `dir` (prepared). */
+void WriteAxomReport(const std::filesystem::path& dir, const AxomDataReport& report,
+                     const AxomReportSettings& settings);
+
+/** @brief The paper's tables (Markdown) with the paper's numbers beside ours, for the console. */
+std::string AxomPaperText(const std::vector<AxomDataReport>& reports, const AxomReportSettings& settings);
+
+/** @brief Writes table1..4 (.csv and .md), fig6_boxplots.svg and result.json of the paper's
+ *  protocol into `dir` (prepared). */
+void WriteAxomPaperReport(const std::filesystem::path& dir, const std::vector<AxomDataReport>& reports,
+                          const AxomReportSettings& settings);
+
+}  // namespace perfshap::detail
