@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "games/additive_score_game.hpp"
+#include "perfshap/axom.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
 #include "perfshap/learner.hpp"
@@ -211,6 +212,24 @@ void RunDemo(const DemoOptions& o) {
     report.predictions_skipped = e.what();
   }
 
+  // AXOM (issue 12): the paper's protocol on the same data, untuned (a 50-tree forest), 2,000
+  // neighbours per test point: how much the tree's, the forest's and AXOM's explanations move.
+  std::optional<AxomRun> axom;
+  try {
+    AxomProtocolOptions ao;
+    ao.tune = false;
+    ao.trees = 50;
+    ao.max_depth = 8;
+    ao.test_fraction = o.test_size;
+    ao.seed = c.seed;
+    ao.robustness.neighbours = 2000;
+    ao.robustness.seed = c.seed;
+    ao.execution = MakeExecution(c, "axom");
+    axom = RunAxomProtocol(data, ao);
+  } catch (const Error& e) {
+    report.axom_skipped = e.what();
+  }
+
   report.data = data.source();
   report.n_rows = data.n_rows();
   report.n_features = p;
@@ -231,6 +250,7 @@ void RunDemo(const DemoOptions& o) {
   report.sampled = &*sampled;
   report.treeshap = treeshap ? &*treeshap : nullptr;
   report.interventional = interventional ? &*interventional : nullptr;
+  report.axom = axom ? &*axom : nullptr;
   report.threads = ResolvedThreads(exact.execution);
   report.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Say(c, detail::DemoConsoleText(report, c.out));

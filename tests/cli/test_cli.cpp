@@ -68,6 +68,10 @@ TEST(Cli, DemoWritesResultJsonWithCommonKeys) {
   const auto& probit = predictions["probit_interventional"];
   EXPECT_EQ(probit["solver"], "exact");
   EXPECT_LT(probit["mean_abs"]["x3"].get<double>(), probit["mean_abs"]["x1"].get<double>());
+  // AXOM's section: the three L_bar values and the weak mislabelling.
+  const auto& axom = j["axom"];
+  for (const char* m : {"dt", "rf", "axom"}) EXPECT_GT(axom[m]["L_mean"].get<double>(), 0.0) << m;
+  EXPECT_GT(axom["mislabelling"].get<double>(), 0.0);
   // No temporary file is left behind by the atomic write.
   std::size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -91,6 +92,31 @@ std::string PredictionsText(const DemoReport& d) {
   return r.str();
 }
 
+double FiniteMean(const std::vector<double>& v) {
+  double sum = 0.0;
+  std::size_t n = 0;
+  for (double x : v)
+    if (std::isfinite(x)) {
+      sum += x;
+      ++n;
+    }
+  return n > 0 ? sum / static_cast<double>(n) : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::string AxomText(const DemoReport& d) {
+  if (d.axom == nullptr) return d.axom_skipped.empty() ? "" : "\nAXOM: skipped (" + d.axom_skipped + ")\n";
+  const AxomRun& a = *d.axom;
+  std::ostringstream r;
+  r << "\nAXOM: robustness of explanations, " << a.trees << "-tree forest, " << a.n_test
+    << " test points x 2000 neighbours (features min-max normalised, eps 0.01)\n"
+    << "  L_bar (mean ||g(x) - g(x')|| / ||x - x'||, lower is more robust): tree "
+    << Fmt("%.4f", FiniteMean(a.robustness.tree.l_bar)) << ", forest " << Fmt("%.4f", FiniteMean(a.robustness.forest.l_bar))
+    << ", AXOM " << Fmt("%.4f", FiniteMean(a.robustness.axom.l_bar)) << "\n"
+    << "  trees voting against the forest: " << Fmt("%.1f%%", 100.0 * a.mislabelling) << " (" << Fmt("%.2f", a.seconds_robustness)
+    << " s)\n";
+  return r.str();
+}
+
 }  // namespace
 
 std::string DemoConsoleText(const DemoReport& d, const std::string& out) {
@@ -116,7 +142,7 @@ std::string DemoConsoleText(const DemoReport& d, const std::string& out) {
     << "  AUC = 0.5 + sum phi(AUC) = " << Fmt("%.6f", 0.5 + sum_auc)
     << "; accuracy = " << Fmt("%.6f", values.base[1])
     << " (no feature) + sum = " << Fmt("%.6f", values.base[1] + sum_acc) << "\n"
-    << XperText(d) << RobustnessText(d) << SampledText(d) << PredictionsText(d) << "\ncomputed in " << Fmt("%.4f", d.elapsed_seconds) << " s on "
+    << XperText(d) << RobustnessText(d) << SampledText(d) << PredictionsText(d) << AxomText(d) << "\ncomputed in " << Fmt("%.4f", d.elapsed_seconds) << " s on "
     << d.threads << " thread(s)\n";
   if (!out.empty()) s << "  wrote " << out << "/result.json\n";
   return s.str();
@@ -201,6 +227,17 @@ Json DemoResultJson(const DemoReport& d) {
     result["predictions"] = {{"forest_treeshap", one(*d.treeshap)}, {"probit_interventional", one(*d.interventional)}};
   } else if (!d.predictions_skipped.empty()) {
     result["predictions"] = {{"skipped", d.predictions_skipped}};
+  }
+  if (d.axom != nullptr) {
+    const AxomRun& a = *d.axom;
+    result["axom"] = {{"trees", a.trees},
+                      {"test_points", a.n_test},
+                      {"dt", {{"L_mean", NumberOrNull(FiniteMean(a.robustness.tree.l_bar))}, {"accuracy", a.tree_accuracy}}},
+                      {"rf", {{"L_mean", NumberOrNull(FiniteMean(a.robustness.forest.l_bar))}, {"accuracy", a.forest_accuracy}}},
+                      {"axom", {{"L_mean", NumberOrNull(FiniteMean(a.robustness.axom.l_bar))}}},
+                      {"mislabelling", a.mislabelling}};
+  } else if (!d.axom_skipped.empty()) {
+    result["axom"] = {{"skipped", d.axom_skipped}};
   }
   return result;
 }

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "perfshap/axom.hpp"
 #include "perfshap/robustness.hpp"
 #include "perfshap/shap.hpp"
 #include "perfshap/solver.hpp"
@@ -51,6 +52,9 @@ struct DemoReport {
   const ShapExplanation* treeshap = nullptr;
   const ShapExplanation* interventional = nullptr;
   std::string predictions_skipped;
+  /** AXOM's protocol on the same data (untuned), or why not. */
+  const AxomRun* axom = nullptr;
+  std::string axom_skipped;
   int threads = 0;
   double elapsed_seconds = 0;
 };
