@@ -201,7 +201,9 @@ TEST(ExplanationHeatmaps, AStumpsMapsAreZeroOnItsSideAndUndefinedAcross) {
         EXPECT_TRUE(std::isnan(d)) << r << "," << c;
       } else if (x0 < 0.5 - 1e-12) {
         EXPECT_EQ(d, 0.0) << r << "," << c;
-        if (r != 5 || c != 5) EXPECT_EQ(h.ratio[1][r * 11 + c], 0.0);
+        if (r != 5 || c != 5) {
+          EXPECT_EQ(h.ratio[1][r * 11 + c], 0.0);
+        }
       }
     }
   EXPECT_TRUE(std::isnan(h.ratio[1][5 * 11 + 5]));  // the point itself: no ratio
