@@ -1226,4 +1226,127 @@ std::string RenderSvg(const HeatmapChart& c) {
   return svg.Finish();
 }
 
+// ---- stacked bars -------------------------------------------------------------------------
+std::string RenderSvg(const StackedBarChart& c) {
+  constexpr const char* kChart = "stacked bar chart";
+  if (c.decimals < 0 || c.decimals > 12) {
+    throw InvalidArgument(std::string(kChart) + ": decimals is " + std::to_string(c.decimals) +
+                          ", expected 0..12");
+  }
+  const std::size_t layers = c.layer_names.size();
+  const std::size_t n_panels = c.panels.size();
+  const auto panel_name = [&](std::size_t p) {
+    return "panel " + (c.panels[p].title.empty() ? std::to_string(p) : "'" + c.panels[p].title + "'");
+  };
+  // Totals per panel and bar; the panels' ranges [0, hi].
+  std::vector<std::vector<double>> totals(n_panels);
+  std::vector<double> panel_hi(n_panels, 0.0);
+  std::size_t rows = 1;
+  bool any_title = false;
+  for (std::size_t p = 0; p < n_panels; ++p) {
+    const StackedBarPanel& panel = c.panels[p];
+    any_title = any_title || !panel.title.empty();
+    rows = std::max(rows, panel.bars.size());
+    for (std::size_t b = 0; b < panel.bars.size(); ++b) {
+      const StackedBar& bar = panel.bars[b];
+      const std::string what = panel_name(p) + " bar " +
+                               (bar.label.empty() ? std::to_string(b) : "'" + bar.label + "'") + " values";
+      CheckSameLength(kChart, what + " (one per layer)", layers, bar.values.size());
+      CheckFinite(kChart, what, bar.values);
+      double total = 0;
+      for (std::size_t l = 0; l < layers; ++l) {
+        if (bar.values[l] < 0) {
+          throw InvalidArgument(std::string(kChart) + ": " + what + "[" + std::to_string(l) + "] is negative (" +
+                                Fixed(bar.values[l], c.decimals) +
+                                "); stacked segments need values >= 0 (e.g. absolute contributions)");
+        }
+        total += bar.values[l];
+      }
+      totals[p].push_back(total);
+      panel_hi[p] = std::max(panel_hi[p], total);
+    }
+  }
+  double all_hi = 0;
+  for (const double h : panel_hi) all_hi = std::max(all_hi, h);
+  std::vector<std::vector<std::string>> texts(n_panels);
+  for (std::size_t p = 0; p < n_panels; ++p) {
+    for (const double t : totals[p]) texts[p].push_back(Fixed(t, c.decimals));
+  }
+
+  std::vector<LegendEntry> legend;
+  for (std::size_t l = 0; l < layers; ++l) {
+    if (!c.layer_names[l].empty()) legend.push_back({c.layer_names[l], kPalette[l % kPalette.size()], LegendEntry::kBox});
+  }
+  const double width = FrameWidth(c.frame);
+  const double top = (c.frame.title.empty() ? 20 : 48) + (any_title ? 22 : 0);
+  const double height = FrameHeight(c.frame, top + static_cast<double>(rows) * kRowHeight + 62);
+  const double y_label_w = c.frame.y_label.empty() ? 0 : 22;
+  const double legend_w = LegendWidth(legend);
+  const double slots_left = 16 + y_label_w;
+  const double slots_right = std::max(width - 8 - legend_w, slots_left + 1);
+  const double slot = (slots_right - slots_left) / static_cast<double>(std::max<std::size_t>(n_panels, 1));
+  double bottom = height - 62;
+  if (bottom - top < 40) bottom = top + 40;
+  const double row_h = (bottom - top) / static_cast<double>(rows);
+
+  SvgWriter svg(width, height);
+  DrawTitle(svg, c.frame, width);
+  if (!c.frame.y_label.empty()) {
+    const double lx = 20;
+    const double ly = (top + bottom) / 2;
+    svg.Text(lx, ly, c.frame.y_label, "middle", kLabelFont,
+             " transform=\"rotate(-90 " + Num(lx) + " " + Num(ly) + ")\"");
+  }
+  // Per panel: the row labels on the left, the totals' room on the right, the plot between.
+  std::vector<Area> areas(n_panels);
+  double legend_x = slots_right;
+  double narrowest = std::numeric_limits<double>::infinity();
+  for (std::size_t p = 0; p < n_panels; ++p) {
+    std::vector<std::string> labels;
+    for (const StackedBar& bar : c.panels[p].bars) labels.push_back(bar.label);
+    double value_width = 0;
+    for (const std::string& t : texts[p]) value_width = std::max(value_width, TextWidth(t, kLabelFont));
+    const double slot_left = slots_left + slot * static_cast<double>(p);
+    Area& area = areas[p];
+    area.left = slot_left + RowLabelWidth(labels) + 12;
+    area.top = top;
+    area.right = slot_left + slot - value_width - 20;
+    area.bottom = bottom;
+    if (area.Width() < 80) area.right = area.left + 80;
+    legend_x = std::max(legend_x, area.right + value_width + 20);
+    narrowest = std::min(narrowest, area.Width());
+  }
+  // About one tick step per 45 px of the narrowest plot (2..6), the same for every panel.
+  const int tick_target = std::clamp(static_cast<int>(narrowest / 45), 2, 6);
+  for (std::size_t p = 0; p < n_panels; ++p) {
+    const StackedBarPanel& panel = c.panels[p];
+    const Area& area = areas[p];
+    const double hi = c.shared_axis ? all_hi : panel_hi[p];
+    const std::vector<double> ticks = NiceDomain(0.0, hi > 0 ? hi : 1.0, tick_target);
+    const Scale x{ticks.front(), ticks.back(), area.left, area.right};
+    DrawXAxis(svg, area, x, ticks, c.frame.x_label);
+    if (!panel.title.empty()) {
+      svg.Text((area.left + area.right) / 2, top - 10, panel.title, "middle", kLabelFont, " font-weight=\"bold\"");
+    }
+    for (std::size_t b = 0; b < panel.bars.size(); ++b) {
+      const StackedBar& bar = panel.bars[b];
+      const double cy = area.top + row_h * (static_cast<double>(b) + 0.5);
+      const double bar_h = row_h * 0.62;
+      double run = 0;
+      for (std::size_t l = 0; l < layers; ++l) {
+        const double v = bar.values[l];
+        if (v == 0.0) continue;
+        svg.Rect(x(run), cy - bar_h / 2, x(run + v) - x(run), bar_h, kPalette[l % kPalette.size()],
+                 " fill-opacity=\"0.7\"");  // as the legend's swatches
+        run += v;
+      }
+      svg.Text(area.left - 10, cy + 4.5, bar.label, "end", kLabelFont);
+      svg.Text(x(totals[p][b]) + 6, cy + 4.5, texts[p][b], "start", kLabelFont);
+    }
+    svg.Line(x(0), area.top, x(0), area.bottom, kInk, 1.2);
+  }
+  DrawLegend(svg, std::min(legend_x, width - legend_w) + 8, top + 10, legend);
+  return svg.Finish();
+}
+
 }  // namespace perfshap::detail

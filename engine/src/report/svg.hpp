@@ -196,6 +196,37 @@ struct HeatmapChart {
   double color_max = 1.0;
 };
 
+/** @brief One stacked bar: a label and one value per layer (StackedBarChart::layer_names), each
+ *  >= 0 (a negative value is rejected: split signed contributions into layers of their own, e.g.
+ *  their absolute values). A zero value draws no segment. */
+struct StackedBar {
+  std::string label;
+  std::vector<double> values;
+};
+
+/** @brief One panel of a stacked bar chart: a title above it and its bars, top to bottom. */
+struct StackedBarPanel {
+  std::string title;
+  std::vector<StackedBar> bars;
+};
+
+/**
+ * @brief Horizontal stacked bars, value axis horizontal from 0: per bar one segment per layer
+ * (left to right in the order of layer_names, coloured per layer and named in a legend on the
+ * right, e.g. "direct", "indirect") and the bar's total printed at its end. Panels side by side,
+ * each with its title, row labels and axis, rows aligned across panels (e.g. a chain's direct +
+ * indirect contributions per output next to the same outputs explained by independent
+ * classifiers); shared_axis: every panel's axis spans the largest total of all panels, so bars
+ * compare across panels; otherwise each panel spans its own. Every bar has one value per layer.
+ */
+struct StackedBarChart {
+  SvgFrame frame;
+  std::vector<std::string> layer_names;  ///< legend entries; an empty name is left out of it
+  std::vector<StackedBarPanel> panels;
+  int decimals = 3;  ///< digits of the printed totals (0..12)
+  bool shared_axis = true;
+};
+
 std::string RenderSvg(const WaterfallChart& chart);
 std::string RenderSvg(const LineChart& chart);
 std::string RenderSvg(const BarChart& chart);
@@ -203,6 +234,7 @@ std::string RenderSvg(const StripChart& chart);
 std::string RenderSvg(const HistogramChart& chart);
 std::string RenderSvg(const BoxChart& chart);
 std::string RenderSvg(const HeatmapChart& chart);
+std::string RenderSvg(const StackedBarChart& chart);
 
 /** @brief "Nice" axis ticks covering [lo, hi] with about `target` steps of 1, 2, 2.5 or 5 x 10^k;
  *  the first and last ticks enclose [lo, hi]. lo == hi is widened. Exposed for tests. */
