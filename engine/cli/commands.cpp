@@ -63,6 +63,9 @@ std::vector<Command> AllCommands() {
       {"axom", "AXOM: explain random forests by the trees voting with them, and the robustness (L_bar) of tree, forest and AXOM explanations",
        SetupAxom, {{"eps", "--eps"}, {"neighbours", "--neighbours"}, {"features", "--heatmap-features"},
                    {"trees", "--trees"}}},
+      {"chains", "Shapley Chains: direct and indirect contributions of features to every output of a classifier chain",
+       SetupChains, {{"outputs", "--outputs"}, {"order", "--order"}, {"orders", "--orders"},
+                     {"max_outputs", "--max-outputs"}, {"background", "--background"}}},
   };
 }
 

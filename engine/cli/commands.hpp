@@ -14,5 +14,6 @@ void SetupRobustness(CLI::App& app);
 void SetupShap(CLI::App& app);
 void SetupTreeShap(CLI::App& app);
 void SetupAxom(CLI::App& app);
+void SetupChains(CLI::App& app);
 
 }  // namespace perfshap::cli

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// The report of `perfshap chains`: result.json ("method": "chains"; per order and averaged over
+// the orders, "direct", "indirect" and "total" as {output: {input: value}}, the chain's hamming
+// loss and accuracy per output; the same outputs explained by independent classifiers),
+// direct.csv and indirect.csv (long form: order, instance, output, input, value) and one SVG of
+// stacked, normalised direct and indirect contributions per order beside the independent ones.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "perfshap/chains.hpp"
+
+namespace perfshap::detail {
+
+struct ChainsReport {
+  std::string data;
+  std::vector<std::string> output_names;  ///< the data's outputs, in data order
+  std::vector<std::string> features;
+  std::vector<ChainOrderExplanation> orders;
+  /** Independent classifiers: per output (data order), the global direct values over the features. */
+  std::vector<std::vector<double>> independent;
+  /** The data rows explained (0-based). */
+  std::vector<std::size_t> rows;
+  std::size_t background = 0;
+  bool signed_weights = false;
+  std::string learner;
+  std::uint64_t seed = 0;
+  int threads = 0;
+  double elapsed_seconds = 0.0;
+};
+
+std::string ChainsConsoleText(const ChainsReport& report);
+
+void WriteChainsReport(const std::filesystem::path& dir, const ChainsReport& report);
+
+}  // namespace perfshap::detail
