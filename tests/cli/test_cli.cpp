@@ -72,6 +72,10 @@ TEST(Cli, DemoWritesResultJsonWithCommonKeys) {
   const auto& axom = j["axom"];
   for (const char* m : {"dt", "rf", "axom"}) EXPECT_GT(axom[m]["L_mean"].get<double>(), 0.0) << m;
   EXPECT_GT(axom["mislabelling"].get<double>(), 0.0);
+  // Shapley Chains: x1, x2 reach xor through and / or.
+  const auto& chains = j["chains"];
+  for (const char* x : {"x1", "x2"})
+    EXPECT_LT(chains["xor_direct"][x].get<double>(), 0.1 * chains["xor_indirect"][x].get<double>()) << x;
   // No temporary file is left behind by the atomic write.
   std::size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;

@@ -51,8 +51,24 @@ Json OrderJson(const ChainOrderExplanation& e) {
     accuracy[e.outputs[k]] = e.accuracy[k];
     inputs.push_back(e.outputs[k]);
   }
+  // The signed means over the instances too (the global values above follow --signed).
+  Json direct_mean, indirect_mean;
+  std::vector<std::string> in = e.features;
+  for (std::size_t k = 0; k < e.outputs.size(); ++k) {
+    const std::size_t F = e.features.size();
+    std::vector<double> dm(F + k, 0.0), im(F, 0.0);
+    for (std::size_t row = 0; row < e.n_rows; ++row) {
+      for (std::size_t i = 0; i < F + k; ++i) dm[i] += e.direct[k][row * (F + k) + i] / static_cast<double>(e.n_rows);
+      for (std::size_t i = 0; i < F; ++i) im[i] += e.indirect[k][row * F + i] / static_cast<double>(e.n_rows);
+    }
+    direct_mean[e.outputs[k]] = NamedValues(in, dm);
+    indirect_mean[e.outputs[k]] = NamedValues(e.features, im);
+    in.push_back(e.outputs[k]);
+  }
   j["direct"] = direct;
+  j["direct_signed_mean"] = direct_mean;
   j["indirect"] = indirect;
+  j["indirect_signed_mean"] = indirect_mean;
   j["total"] = total;
   j["base"] = NamedValues(e.outputs, e.base);
   j["hamming_loss"] = e.hamming_loss;
@@ -90,6 +106,10 @@ std::string OrderSvg(const ChainsReport& r, const ChainOrderExplanation& e) {
       panel.bars.push_back({e.features[i], {sum > 0 ? std::fabs(r.independent[o][i]) / sum : 0.0, 0.0}});
     chart.panels.push_back(std::move(panel));
   }
+  // Room for each panel's feature labels and totals.
+  std::size_t label = 8;
+  for (const auto& f : e.features) label = std::max(label, f.size());
+  chart.frame.width = static_cast<int>(chart.panels.size() * (150 + 7 * label));
   return RenderSvg(chart);
 }
 

@@ -117,6 +117,18 @@ std::string AxomText(const DemoReport& d) {
   return r.str();
 }
 
+std::string ChainText(const DemoReport& d) {
+  if (d.chain == nullptr) return "";
+  const ChainOrderExplanation& e = *d.chain;
+  std::ostringstream r;
+  r << "\nShapley Chains: the xor data, a chain and -> or -> xor of logistic links, " << e.n_rows
+    << " test rows (hamming loss " << Fmt("%.3f", e.hamming_loss) << ")\n"
+    << "  contributions to xor (mean |phi|): direct x1 " << Fmt("%.4f", e.global_direct[2][0]) << ", x2 "
+    << Fmt("%.4f", e.global_direct[2][1]) << "; indirect (through and, or) x1 " << Fmt("%.4f", e.global_indirect[2][0])
+    << ", x2 " << Fmt("%.4f", e.global_indirect[2][1]) << "\n";
+  return r.str();
+}
+
 }  // namespace
 
 std::string DemoConsoleText(const DemoReport& d, const std::string& out) {
@@ -142,7 +154,7 @@ std::string DemoConsoleText(const DemoReport& d, const std::string& out) {
     << "  AUC = 0.5 + sum phi(AUC) = " << Fmt("%.6f", 0.5 + sum_auc)
     << "; accuracy = " << Fmt("%.6f", values.base[1])
     << " (no feature) + sum = " << Fmt("%.6f", values.base[1] + sum_acc) << "\n"
-    << XperText(d) << RobustnessText(d) << SampledText(d) << PredictionsText(d) << AxomText(d) << "\ncomputed in " << Fmt("%.4f", d.elapsed_seconds) << " s on "
+    << XperText(d) << RobustnessText(d) << SampledText(d) << PredictionsText(d) << AxomText(d) << ChainText(d) << "\ncomputed in " << Fmt("%.4f", d.elapsed_seconds) << " s on "
     << d.threads << " thread(s)\n";
   if (!out.empty()) s << "  wrote " << out << "/result.json\n";
   return s.str();
@@ -238,6 +250,13 @@ Json DemoResultJson(const DemoReport& d) {
                       {"mislabelling", a.mislabelling}};
   } else if (!d.axom_skipped.empty()) {
     result["axom"] = {{"skipped", d.axom_skipped}};
+  }
+  if (d.chain != nullptr) {
+    const ChainOrderExplanation& e = *d.chain;
+    result["chains"] = {{"order", e.outputs},
+                        {"hamming_loss", e.hamming_loss},
+                        {"xor_direct", NamedValues(e.features, std::span<const double>(e.global_direct[2].data(), 2))},
+                        {"xor_indirect", NamedValues(e.features, e.global_indirect[2])}};
   }
   return result;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "perfshap/axom.hpp"
+#include "perfshap/chains.hpp"
 #include "perfshap/robustness.hpp"
 #include "perfshap/shap.hpp"
 #include "perfshap/solver.hpp"
@@ -55,6 +56,8 @@ struct DemoReport {
   /** AXOM's protocol on the same data (untuned), or why not. */
   const AxomRun* axom = nullptr;
   std::string axom_skipped;
+  /** Shapley Chains on the xor data, order and -> or -> xor. */
+  const ChainOrderExplanation* chain = nullptr;
   int threads = 0;
   double elapsed_seconds = 0;
 };
