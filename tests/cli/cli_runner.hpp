@@ -8,6 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
 
 #include <sys/wait.h>
 
@@ -60,6 +63,23 @@ inline std::filesystem::path FreshDir(const std::string& name) {
                    ("perfshap_test_" + std::to_string(::getpid()) + "_" + name);
   std::filesystem::remove_all(dir);
   return dir;
+}
+
+/** @brief A command line that must fail and a part of its message. */
+struct ErrorCase {
+  std::string args;
+  std::string says;
+};
+
+/** @brief Every case exits with 2 and prints one line on stderr that holds `says`. */
+inline void ExpectOneLineErrors(const std::vector<ErrorCase>& cases) {
+  for (const ErrorCase& c : cases) {
+    SCOPED_TRACE(c.args);
+    const CliRun run = RunCli(c.args);
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_TRUE(OneLine(run.err)) << run.err;
+    EXPECT_NE(run.err.find(c.says), std::string::npos) << run.err;
+  }
 }
 
 }  // namespace perfshap::testing

@@ -75,11 +75,7 @@ TEST(CliAxom, PaperProtocolWritesTheFourTables) {
 
 TEST(CliAxom, BadInputGivesOneLineErrors) {
   const std::string wine = Quote(testing::FixturePath("data/wine.csv"));
-  struct Case {
-    std::string args;
-    std::string says;
-  };
-  const std::vector<Case> cases = {
+  testing::ExpectOneLineErrors({
       {"axom --data " + wine + " --label label --eps 0", "--eps"},
       {"axom --data " + wine + " --label label --eps 0.6", "(0, 0.5]"},
       {"axom --data " + wine + " --label label --neighbours 0", "--neighbours"},
@@ -88,14 +84,7 @@ TEST(CliAxom, BadInputGivesOneLineErrors) {
       {"axom --data " + wine + " --model-file " + Quote(testing::FixturePath("xgboost/binary_logistic.json")),
        "boosted"},
       {"axom --label label", "--paper"},
-  };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.args);
-    const CliRun run = RunCli(c.args);
-    EXPECT_EQ(run.exit_code, 2);
-    EXPECT_TRUE(OneLine(run.err)) << run.err;
-    EXPECT_NE(run.err.find(c.says), std::string::npos) << run.err;
-  }
+  });
 }
 
 }  // namespace

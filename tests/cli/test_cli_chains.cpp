@@ -73,24 +73,13 @@ TEST(CliChains, AdultPreparedAsThePaper) {
 TEST(CliChains, BadInputGivesOneLineErrors) {
   const std::string bad = testing::WriteTempFile("chain.csv", "a,b,y1,y2\n0.1,0.2,0,1\n0.3,0.1,1,0.5\n0.2,0.2,1,1\n");
   const std::string ok = testing::WriteTempFile("chain_ok.csv", "a,b,y1,y2\n0.1,0.2,0,1\n0.3,0.1,1,0\n0.2,0.2,1,1\n");
-  struct Case {
-    std::string args;
-    std::string says;
-  };
-  const std::vector<Case> cases = {
+  testing::ExpectOneLineErrors({
       {"chains --data " + Quote(bad) + " --outputs y1,y2", "not binary"},
       {"chains --data " + Quote(ok) + " --outputs y1,y1", "twice"},
       {"chains --data " + Quote(ok) + " --outputs y1,y3", "no column 'y3'"},
       {"chains --orders all --max-outputs 2", "at most 2 outputs"},
       {"chains --order and,xor", "every output once"},
-  };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.args);
-    const CliRun run = RunCli(c.args);
-    EXPECT_EQ(run.exit_code, 2);
-    EXPECT_TRUE(OneLine(run.err)) << run.err;
-    EXPECT_NE(run.err.find(c.says), std::string::npos) << run.err;
-  }
+  });
 }
 
 }  // namespace

@@ -223,11 +223,7 @@ TEST(CliShap, XperDecomposesAnXgboostModelsAuc) {
 TEST(CliShap, BadModelsAndDataGiveOneLineErrors) {
   const std::string bc = Fixture("data/breast_cancer.csv");
   const std::string garbage = testing::WriteTempFile("garbage.json", "this is not json at all");
-  struct Case {
-    std::string args;
-    std::string says;
-  };
-  const std::vector<Case> cases = {
+  testing::ExpectOneLineErrors({
       {"treeshap --model-file " + Fixture("xgboost/gblinear.json") + " --data " + bc, "gblinear"},
       {"treeshap --model-file " + Fixture("xgboost/dart.json") + " --data " + bc, "dart"},
       {"treeshap --model-file " + Fixture("xgboost/binary_hinge.json") + " --data " + bc, "binary:hinge"},
@@ -240,14 +236,7 @@ TEST(CliShap, BadModelsAndDataGiveOneLineErrors) {
       {"shap --model logistic --train " + bc + " --data " + bc + " --label label --rows 5..2", "--rows"},
       {"shap --model-file " + Fixture("xgboost/binary_logistic.json") + " --approach retrain --data " + bc,
        "retrain"},
-  };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.args);
-    const CliRun run = RunCli(c.args);
-    EXPECT_EQ(run.exit_code, 2);
-    EXPECT_TRUE(OneLine(run.err)) << run.err;
-    EXPECT_NE(run.err.find(c.says), std::string::npos) << run.err;
-  }
+  });
 }
 
 }  // namespace

@@ -70,6 +70,24 @@ TreeEnsemble TreeAlone(const TreeEnsemble& forest, std::size_t t) {
   return TreeEnsemble({forest.trees()[t]}, info);
 }
 
+/** Two features, two classes, one split at 0.5 on feature 0 (class fractions 0.9 / 0.1 left,
+ *  0.2 / 0.8 right). */
+TreeEnsemble Stump() {
+  Tree t;
+  t.width = 2;
+  const double root[2] = {0.5, 0.5};
+  t.AddNode(0, 0.5, true, 10.0, root);
+  const double l[2] = {0.9, 0.1};
+  const double r[2] = {0.2, 0.8};
+  t.left[0] = t.AddNode(-1, 0.0, false, 5.0, l);
+  t.right[0] = t.AddNode(-1, 0.0, false, 5.0, r);
+  TreeEnsembleInfo info;
+  info.n_features = 2;
+  info.n_outputs = 2;
+  info.classifier = true;
+  return TreeEnsemble({t}, info);
+}
+
 TEST(Axom, IsTheMeanOfTheKeptTreesTreeShapAndEqualsTheForestsWhereAllTreesAgree) {
   const Wine w;
   const auto forest = Forest(w, 7, 3, 5);
@@ -147,19 +165,7 @@ TEST(ExplanationRobustness, AStumpIsPerfectlyRobustAwayFromItsThreshold) {
   // One split at 0.5 on feature 0: the SHAP values are constant on each side, so L_bar = L_hat = 0
   // for a point whose box does not reach the threshold; at the threshold, neighbours across it
   // have another label and are not counted, so it is 0 there too.
-  Tree t;
-  const double root[2] = {0.5, 0.5};
-  t.AddNode(0, 0.5, true, 10.0, root);
-  const double l[2] = {0.9, 0.1};
-  const double rr[2] = {0.2, 0.8};
-  t.left[0] = t.AddNode(-1, 0.0, false, 5.0, l);
-  t.right[0] = t.AddNode(-1, 0.0, false, 5.0, rr);
-  TreeEnsembleInfo info;
-  info.n_features = 2;
-  info.n_outputs = 2;
-  info.classifier = true;
-  t.width = 2;
-  const TreeEnsemble stump({t}, info);
+  const TreeEnsemble stump = Stump();
   const std::vector<double> points = {0.2, 0.5, 0.9, 0.5, 0.5, 0.5};
   ExplanationRobustnessOptions o;
   o.neighbours = 500;
@@ -177,19 +183,7 @@ TEST(ExplanationRobustness, AStumpIsPerfectlyRobustAwayFromItsThreshold) {
 TEST(ExplanationHeatmaps, AStumpsMapsAreZeroOnItsSideAndUndefinedAcross) {
   // The stump splits feature 0 at 0.5; a point at (0.495, 0.3) with eps 0.01 sees the split in
   // its box: lattice columns with x0 > 0.5 have the other label (NaN), the others difference 0.
-  Tree t;
-  const double root[2] = {0.5, 0.5};
-  t.AddNode(0, 0.5, true, 10.0, root);
-  const double l[2] = {0.9, 0.1};
-  const double rr[2] = {0.2, 0.8};
-  t.left[0] = t.AddNode(-1, 0.0, false, 5.0, l);
-  t.right[0] = t.AddNode(-1, 0.0, false, 5.0, rr);
-  t.width = 2;
-  TreeEnsembleInfo info;
-  info.n_features = 2;
-  info.n_outputs = 2;
-  info.classifier = true;
-  const TreeEnsemble stump({t}, info);
+  const TreeEnsemble stump = Stump();
   const std::vector<double> points = {0.495, 0.3};
   const ExplanationHeatmaps h = ComputeExplanationHeatmaps(&stump, stump, {points, 1}, 0, 0, 1, 0.01, 11);
   ASSERT_EQ(h.difference[1].size(), 121U);
