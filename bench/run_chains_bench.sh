@@ -26,7 +26,7 @@ start=$(date +%s.%N)
 "$BUILD/perfshap" chains --adult "$ADULT" --orders all --rows 1000 --background 100 --threads "$THREADS" --quiet \
   --out "$work/chains"
 end=$(date +%s.%N)
-ours=$(echo "$end - $start" | bc -l)
+ours=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
 printf '  %.2f s (process), %s\n' "$ours" "$("$PYTHON" -c "import json; r=json.load(open('$work/chains/result.json')); print(f\"computed in {r['elapsed_seconds']:.2f} s, hamming loss {r['hamming_loss']:.4f}\")")"
 echo "== the authors' approach (numpy transcription of ClassifierChain + KernelExplainer), $ROWS rows"
 "$PYTHON" "$here/peer_shapley_chains_numpy.py" --rows "$ROWS" > "$work/peer.json"
