@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The perfshap authors
+"""perfshap.treeshap against XGBoost's pred_contribs and the CLI's contributions.csv, bit for bit."""
+import csv
+import os
+import subprocess
+import tempfile
+import threading
+
+import numpy as np
+import pytest
+import xgboost as xgb
+
+import perfshap
+
+FIXTURES = os.environ["PERFSHAP_FIXTURES"]
+CLI = os.environ["PERFSHAP_CLI"]
+MODEL = os.path.join(FIXTURES, "xgboost", "binary_logistic_100x6.json")
+DATA = os.path.join(FIXTURES, "data", "breast_cancer.csv")
+
+
+def breast_cancer():
+    rows = list(csv.reader(open(DATA)))
+    header = rows[0]
+    keep = [k for k, name in enumerate(header) if name != "label"]
+    X = np.array([[float(r[k]) for k in keep] for r in rows[1:]])
+    return X, [header[k] for k in keep]
+
+
+def test_equals_pred_contribs_and_adds_up():
+    X, names = breast_cancer()
+    result = perfshap.treeshap(MODEL, X)
+    booster = xgb.Booster()
+    booster.load_model(MODEL)
+    theirs = booster.predict(xgb.DMatrix(X, feature_names=names), pred_contribs=True)
+    assert result.values.shape == (569, 30)
+    assert np.abs(result.contributions[:, 0, :] - theirs).max() < 1e-5
+    margin = perfshap.load_model(MODEL).margin(X)[:, 0]
+    assert np.abs(result.values.sum(axis=1) + result.base_values - margin).max() < 1e-9
+    # A Booster object gives the same values.
+    again = perfshap.treeshap(booster, X)
+    assert np.array_equal(again.values, result.values)
+
+
+def test_same_numbers_as_the_cli_and_any_thread_count():
+    X, _ = breast_cancer()
+    result = perfshap.treeshap(MODEL, X, threads=1)
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([CLI, "treeshap", "--model-file", MODEL, "--data", DATA, "--label", "label", "--quiet",
+                        "--force", "--out", out], check=True)
+        rows = list(csv.reader(open(os.path.join(out, "contributions.csv"))))
+    cli = np.array([[float(v) for v in r[1:]] for r in rows[1:]])
+    assert np.array_equal(cli, result.contributions[:, 0, :])  # %.17g reads back to the same doubles
+    assert np.array_equal(perfshap.treeshap(MODEL, X, threads=2).values, result.values)
+
+
+def test_releases_the_gil():
+    X, _ = breast_cancer()
+    X = np.tile(X, (20, 1))
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(1)
+            done.wait(0.001)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    perfshap.treeshap(MODEL, X, threads=1)
+    done.set()
+    t.join()
+    assert len(ticks) > 1  # the other thread ran while the engine computed
+
+
+def test_errors_are_value_errors_with_the_engines_message():
+    with pytest.raises(ValueError, match="truncated"):
+        perfshap.treeshap(os.path.join(FIXTURES, "xgboost", "truncated.json"), np.zeros((1, 30)))
+    with pytest.raises(ValueError, match="gblinear"):
+        perfshap.load_model(os.path.join(FIXTURES, "xgboost", "gblinear.json"))
+    with pytest.raises(ValueError, match="31 columns"):
+        perfshap.treeshap(MODEL, np.zeros((2, 31)))
+    with pytest.raises(ValueError, match="cannot read"):
+        perfshap.treeshap("/nonexistent/m.json", np.zeros((2, 30)))
