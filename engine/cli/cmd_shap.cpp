@@ -179,6 +179,9 @@ void RunShap(const ShapCliOptions& o) {
 
   ShapOptions opt;
   ApplySolverOptions(o.solver, c.seed, opt.solver, opt.solver_options);
+  // Exact enumeration runs every coalition for every block of explained rows: at most 20 players
+  // (a million coalitions), as xper's default; more take a sampled solver.
+  opt.solver_options.max_players = 20;
   opt.solver_options.execution = MakeExecution(c, "coalitions");
   opt.output = o.output == "margin" || tree ? ShapOutputScale::kMargin : ShapOutputScale::kPrediction;
 
@@ -210,12 +213,14 @@ void RunShap(const ShapCliOptions& o) {
     if (!c.groups.empty())
       throw InvalidArgument("--groups takes the columns of a --train file; an XGBoost model's features are single columns");
   } else {
-    learner = MakeLearner(o.model, o.model == "tree" || o.model == "forest"
-                                       ? LearnerParams{{"max_depth", std::to_string(o.max_depth)}}
-                                       : LearnerParams{});
-    if (o.model == "forest") learner = MakeLearner(o.model, {{"max_depth", std::to_string(o.max_depth)},
-                                                             {"n_estimators", std::to_string(o.trees)},
-                                                             {"seed", std::to_string(c.seed)}});
+    // --max-depth and --trees are the tree learners' options; the seed draws a forest's trees.
+    LearnerParams params;
+    if (o.model == "tree" || o.model == "forest") params["max_depth"] = std::to_string(o.max_depth);
+    if (o.model == "forest") {
+      params["n_estimators"] = std::to_string(o.trees);
+      params["seed"] = std::to_string(c.seed);
+    }
+    learner = MakeLearner(o.model, params);
     if (c.label.empty()) throw InvalidArgument("--train " + o.train + " needs --label COLUMN, its label column");
     CsvOptions csv;
     csv.label = c.label;
