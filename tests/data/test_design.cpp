@@ -112,6 +112,27 @@ TEST(DesignEncoder, NumericColumnsAreCopiedOnePlayerEach) {
   EXPECT_EQ(design.data.source(), "colors.csv");
 }
 
+TEST(DesignEncoder, ApplyingATemporaryMovesItsNumericColumnsAndEncodesTheSame) {
+  const Dataset data = ColorData();
+  const DesignEncoder encoder(data, {}, {}, TextColumns::kOneHot);
+  const Design copied = encoder.Apply(data);
+  Dataset temporary = ColorData();
+  const double* x_values = temporary.column(0).data();
+  const Design moved = encoder.Apply(std::move(temporary));
+  EXPECT_EQ(moved.data.column(0).data(), x_values);  // the buffer itself, not a copy
+  ASSERT_EQ(moved.data.n_features(), copied.data.n_features());
+  EXPECT_EQ(moved.data.feature_names(), copied.data.feature_names());
+  for (std::size_t j = 0; j < copied.data.n_features(); ++j) {
+    const auto a = ToVector(moved.data.column(j));
+    const auto b = ToVector(copied.data.column(j));
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+      EXPECT_TRUE(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))) << j << "," << i;
+  }
+  EXPECT_EQ(ToVector(moved.data.label()), ToVector(copied.data.label()));
+  EXPECT_EQ(moved.data.source(), "colors.csv");
+}
+
 TEST(DesignEncoder, TrainAndTestWithDifferentFirstAppearanceEncodeAlike) {
   const std::string train_path =
       testing::WriteTempFile("train.csv", "x,color,label\n1,red,0\n2,blue,1\n3,green,0\n4,red,1\n");

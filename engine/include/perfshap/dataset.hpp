@@ -67,6 +67,9 @@ class PERFSHAP_EXPORT Dataset {
    * @throws InvalidArgument for a row index >= n_rows().
    */
   Dataset SelectRows(std::span<const std::size_t> rows) const;
+  /** @brief Moves feature j's values out, for a data set about to be discarded (the design
+   *  encoder's Apply(Dataset&&)); the data set is left moved-from: only destroy or assign it. */
+  std::vector<double> TakeColumn(std::size_t j) && { return std::move(columns_.at(j)); }
   /** @brief Number of rows whose label is 1. */
   std::size_t CountPositive() const noexcept;
 

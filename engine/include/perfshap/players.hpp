@@ -136,6 +136,10 @@ class PERFSHAP_EXPORT DesignEncoder {
    */
   Design Apply(const Dataset& data) const;
 
+  /** @brief As Apply(data), moving `data`'s numeric columns into the design instead of copying
+   *  them (a large in-memory table is then held once); `data` is left moved-from. */
+  Design Apply(Dataset&& data) const;
+
   /** @brief The players, as every Design from Apply has them. */
   const std::vector<Player>& players() const noexcept { return players_; }
   /** @brief The names of the design's columns, in order (players' columns contiguous). */
@@ -144,6 +148,7 @@ class PERFSHAP_EXPORT DesignEncoder {
   TextColumns policy() const noexcept { return policy_; }
 
  private:
+  Design Encode(const Dataset& data, Dataset* movable) const;
   /** One source column in design order: its name and, for a text column, its sorted levels. */
   struct SourceColumn {
     std::string name;

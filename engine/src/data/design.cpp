@@ -219,7 +219,11 @@ DesignEncoder::DesignEncoder(const Dataset& source, std::span<const std::size_t>
   }
 }
 
-Design DesignEncoder::Apply(const Dataset& data) const {
+Design DesignEncoder::Apply(const Dataset& data) const { return Encode(data, nullptr); }
+
+Design DesignEncoder::Apply(Dataset&& data) const { return Encode(data, &data); }
+
+Design DesignEncoder::Encode(const Dataset& data, Dataset* movable) const {
   const std::string where = SourceName(data) + ": ";
   const std::string fitted =
       fitted_on_.empty() ? std::string("the data fitted on") : EscapeControls(fitted_on_);
@@ -245,8 +249,15 @@ Design DesignEncoder::Apply(const Dataset& data) const {
             Quoted(data.encoding(j)->levels.empty() ? std::string() : data.encoding(j)->levels.front()) +
             ") but was numeric in " + fitted + "; fix the cells that are not numbers");
       }
-      const std::span<const double> values = data.column(j);
-      columns.emplace_back(values.begin(), values.end());
+      // A column the design uses twice (two groups) is copied, never moved twice.
+      const bool used_again =
+          std::count_if(sources_.begin(), sources_.end(), [&](const SourceColumn& s) { return s.name == source.name; }) > 1;
+      if (movable != nullptr && !used_again) {
+        columns.push_back(std::move(*movable).TakeColumn(j));
+      } else {
+        const std::span<const double> values = data.column(j);
+        columns.emplace_back(values.begin(), values.end());
+      }
       continue;
     }
     if (!data.encoding(j)) {

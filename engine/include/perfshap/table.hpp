@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// In-memory tables: columns a front end already holds (numpy arrays, a pandas DataFrame, a
+// database cursor's buffers) read into a Dataset with the rules of ReadCsv, without text.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "perfshap/dataset.hpp"
+#include "perfshap/export.hpp"
+
+namespace perfshap {
+
+/** @brief The element type of a numeric TableColumn. */
+enum class ColumnType { kFloat64, kFloat32, kInt64, kInt32, kInt16, kInt8, kUInt64, kUInt32, kUInt16, kUInt8, kBool,
+                        kText };
+
+/**
+ * @brief One column of a Table: numbers read in place (a typed pointer and a stride, so a
+ * row-major matrix's column needs no copy before ReadTable converts it), or text cells.
+ */
+struct TableColumn {
+  std::string name;
+  ColumnType type = ColumnType::kFloat64;
+  /** Numbers: the first row's value; row i is at `data + i * stride` bytes. Not owned: it must
+   *  outlive ReadTable. */
+  const void* data = nullptr;
+  /** Numbers: bytes from one row's value to the next (may be any multiple of the element size). */
+  std::ptrdiff_t stride = 0;
+  /** kText: one cell per row. */
+  std::vector<std::string> text;
+  /** kText: 1 where the cell is missing (its text is then ignored); empty = none missing. */
+  std::vector<unsigned char> text_missing;
+};
+
+/** @brief Named columns of equal length, and what to call them in messages. */
+struct Table {
+  /** Where the table came from ("pandas.DataFrame"), as Dataset::source() and in messages. */
+  std::string source = "table";
+  std::size_t n_rows = 0;
+  std::vector<TableColumn> columns;
+};
+
+/**
+ * @brief Reads a table as ReadCsv reads a file with the same cells: the label column named by
+ * `options.label` (0/1, `positive`, or any finite number with `regression`), the other columns
+ * as features in table order; a text column becomes codes by first appearance with its levels
+ * recorded. Missing cells (NaN in a float column, a flagged text cell) follow `options.missing`;
+ * a missing text cell kept as a level is spelled "NA". Each value is converted to double once.
+ * @throws InvalidArgument for columns of unequal length or a numeric column without data.
+ * @throws DataError naming the source, column and row (0-based) as ReadCsv names file, line
+ *   and column: duplicate or empty names, no label column, a missing value under kError, an
+ *   infinite value, a label that is not 0/1, one class, no row left after kDrop.
+ */
+PERFSHAP_EXPORT Dataset ReadTable(const Table& table, const CsvOptions& options);
+
+}  // namespace perfshap
