@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "aggregate/block_partials.hpp"
@@ -38,6 +40,59 @@ TEST(Schedule, BlockReductionIsBitwiseIdenticalForOneTwoFourThreads) {
     const auto b = BlockSum(t);
     EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(double))) << t;
   }
+}
+
+// Two computations of the same size started from two threads run side by side (each leases an
+// arena of its own): each one's first block waits until the other's has started, which a shared
+// one-slot arena would make impossible (the wait would end only by its time limit).
+TEST(Schedule, ComputationsFromTwoThreadsRunSideBySide) {
+  std::atomic<int> started{0};
+  std::atomic<int> timed_out{0};
+  auto run = [&] {
+    ExecutionOptions opt;
+    opt.threads = 1;
+    detail::Schedule schedule(opt);
+    schedule.ForEachBlock(4, 1, [&](std::size_t b) {
+      if (b != 0) return;
+      started.fetch_add(1);
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+      while (started.load() < 2) {
+        if (std::chrono::steady_clock::now() > until) {
+          timed_out.fetch_add(1);
+          return;
+        }
+        std::this_thread::yield();
+      }
+    });
+  };
+  std::thread a(run);
+  std::thread b(run);
+  a.join();
+  b.join();
+  EXPECT_EQ(started.load(), 2);
+  EXPECT_EQ(timed_out.load(), 0) << "the second computation could not start while the first ran";
+  // Results still do not depend on how computations overlap.
+  std::vector<double> x;
+  std::vector<double> y;
+  std::thread c([&] { x = BlockSum(2); });
+  std::thread d([&] { y = BlockSum(2); });
+  c.join();
+  d.join();
+  EXPECT_EQ(0, std::memcmp(x.data(), y.data(), x.size() * sizeof(double)));
+  const auto serial = BlockSum(1);
+  EXPECT_EQ(0, std::memcmp(x.data(), serial.data(), x.size() * sizeof(double)));
+}
+
+// A computation started inside another's block (a learner's threaded fit inside a coalition)
+// runs in the enclosing arena and gives the same bits as on its own.
+TEST(Schedule, NestedComputationGivesTheSameBits) {
+  const auto alone = BlockSum(2);
+  std::vector<std::vector<double>> nested(3);
+  ExecutionOptions opt;
+  opt.threads = 2;
+  detail::Schedule outer(opt);
+  outer.ForEachBlock(3, 1, [&](std::size_t b) { nested[b] = BlockSum(2); });
+  for (const auto& n : nested) EXPECT_EQ(0, std::memcmp(n.data(), alone.data(), alone.size() * sizeof(double)));
 }
 
 // PoolWarmUp keeps workers waiting for the next computation: that computation gives the same

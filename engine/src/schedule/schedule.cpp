@@ -28,13 +28,18 @@ int ResolvedThreads(const ExecutionOptions& options) {
 
 namespace {
 
-// What PoolWarmUp leaves running: per thread count one arena, never destroyed (its waiting tasks
-// must always be able to finish; a static pointer keeps it reachable at exit), and a
-// generation counter that ReleaseWarmUps advances to end the waiting tasks of the generation
-// they were made in.
+// What PoolWarmUp leaves running, and the arenas computations run in: per thread count a pool of
+// arenas, never destroyed (a warm-up's waiting tasks must always be able to finish; a static
+// pointer keeps them reachable at exit). A computation leases one for its lifetime, so
+// computations started at the same time from several threads (two Python threads, a server's
+// requests) run side by side instead of queueing for one arena's slots; a released arena goes
+// back on top of its pool, so the next computation of that size finds its workers still
+// spinning in it (as after a warm-up) instead of waking them. A generation counter that
+// ReleaseWarmUps advances ends the waiting tasks of the generation they were made in.
 struct WarmUpState {
   std::mutex mutex;
-  std::map<int, std::unique_ptr<tbb::task_arena>> arenas;
+  std::vector<std::unique_ptr<tbb::task_arena>> all;
+  std::map<int, std::vector<tbb::task_arena*>> free;  // per thread count, the last released on top
   std::atomic<std::uint64_t> generation{0};
   std::atomic<int> waiting{0};
 };
@@ -44,16 +49,40 @@ WarmUpState& WarmUps() {
   return *state;
 }
 
-// The arena for `threads` threads, made on first use and shared by every Schedule and warm-up of
-// that thread count: workers that just finished one computation (or a warm-up) are still in
-// it, spinning, when the next one starts, instead of having to find a new arena (or wake up).
-tbb::task_arena& SharedArena(int threads) {
+tbb::task_arena* AcquireArena(int threads) {
   WarmUpState& state = WarmUps();
   const std::lock_guard<std::mutex> lock(state.mutex);
-  auto& slot = state.arenas[threads];
-  if (!slot) slot = std::make_unique<tbb::task_arena>(threads);
-  return *slot;
+  auto& free = state.free[threads];
+  if (!free.empty()) {
+    tbb::task_arena* arena = free.back();
+    free.pop_back();
+    return arena;
+  }
+  state.all.push_back(std::make_unique<tbb::task_arena>(threads));
+  return state.all.back().get();
 }
+
+void ReleaseArena(int threads, tbb::task_arena* arena) {
+  WarmUpState& state = WarmUps();
+  const std::lock_guard<std::mutex> lock(state.mutex);
+  state.free[threads].push_back(arena);
+}
+
+// The arena whose block this thread is running, so that a computation started inside a block
+// (a learner's own threaded fit) runs in the same arena instead of leasing a second one of the
+// same size and oversubscribing the cores.
+thread_local tbb::task_arena* t_running = nullptr;
+
+class RunningIn {
+ public:
+  explicit RunningIn(tbb::task_arena* arena) : previous_(t_running) { t_running = arena; }
+  ~RunningIn() { t_running = previous_; }
+  RunningIn(const RunningIn&) = delete;
+  RunningIn& operator=(const RunningIn&) = delete;
+
+ private:
+  tbb::task_arena* previous_;
+};
 
 }  // namespace
 
@@ -73,6 +102,7 @@ namespace detail {
 struct PoolWarmUp::Impl {
   std::thread thread;
   int threads = 1;
+  tbb::task_arena* arena = nullptr;
 };
 
 PoolWarmUp::PoolWarmUp(const ExecutionOptions& options) : impl_(new Impl) {
@@ -80,16 +110,17 @@ PoolWarmUp::PoolWarmUp(const ExecutionOptions& options) : impl_(new Impl) {
   impl_->threads = threads;
   WarmUpState& state = WarmUps();
   const std::uint64_t generation = state.generation.load(std::memory_order_acquire);
+  impl_->arena = AcquireArena(threads);  // released last, so the computation leases it next
   if (threads >= 2) state.waiting.fetch_add(1, std::memory_order_release);
   try {
-    impl_->thread = std::thread([threads, generation, &state] {
+    tbb::task_arena* arena = impl_->arena;
+    impl_->thread = std::thread([threads, generation, arena, &state] {
       try {
         // oneTBB initialises itself (it loads its allocator library) on first use, about a
         // millisecond, and starts its workers when an arena has work for them. Each worker
         // gets a task that waits, yielding, until the next computation runs its first block
         // (or kSpinLimit passes): it then moves straight to that work. A worker left to sleep
         // instead can take milliseconds to wake up on a virtual machine.
-        tbb::task_arena* arena = &SharedArena(threads);
         arena->initialize();
         for (int i = 1; i < threads; ++i) {
           arena->enqueue([generation, &state] {
@@ -114,10 +145,11 @@ PoolWarmUp::~PoolWarmUp() {
   // The calling thread, which runs the computation's first block, enters the arena once now:
   // oneTBB registers a thread on its first entry (about 0.15 ms on the 2-core VM).
   try {
-    SharedArena(impl_->threads).execute([] {});
+    impl_->arena->execute([] {});
   } catch (...) {
     // Only a warm-up.
   }
+  ReleaseArena(impl_->threads, impl_->arena);
   delete impl_;
 }
 }  // namespace detail
@@ -130,7 +162,18 @@ using Clock = std::chrono::steady_clock;
 }  // namespace
 
 struct Schedule::Impl {
-  explicit Impl(int threads) : arena(SharedArena(threads)) {}
+  // Inside a block of a computation of the same size: its arena; otherwise a leased one.
+  explicit Impl(int n_threads)
+      : threads(n_threads),
+        leased(t_running == nullptr || t_running->max_concurrency() != n_threads),
+        arena(leased ? *AcquireArena(n_threads) : *t_running) {}
+  ~Impl() {
+    if (leased) ReleaseArena(threads, &arena);
+  }
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  int threads;
+  bool leased;
   tbb::task_arena& arena;
   ProgressCallback callback;
   Clock::time_point start = Clock::now();
@@ -200,6 +243,7 @@ void Schedule::ForEachBlockErased(std::size_t n_blocks, std::uint64_t units_per_
         tbb::blocked_range<std::size_t>(0, n_blocks, 1),
         [&](const tbb::blocked_range<std::size_t>& r) {
           ReleaseWarmUps();
+          const RunningIn running_block(&impl_->arena);
           auto& mine = scratch.local();
           for (std::size_t b = r.begin(); b != r.end(); ++b) {
             ThrowIfCancelled();
@@ -218,6 +262,7 @@ void Schedule::ForEachBlock(std::size_t n_blocks, std::uint64_t units_per_block,
         tbb::blocked_range<std::size_t>(0, n_blocks, 1),
         [&](const tbb::blocked_range<std::size_t>& r) {
           ReleaseWarmUps();
+          const RunningIn running_block(&impl_->arena);
           for (std::size_t b = r.begin(); b != r.end(); ++b) {
             ThrowIfCancelled();
             body(b);
@@ -263,6 +308,7 @@ void Schedule::RunPipeline(const PipelineStages& st) {
     tbb::flow::limiter_node<std::size_t> admit(g, in_flight);
     ItemNode run(g, tbb::flow::unlimited, [&](const std::size_t& item, ItemNode::output_ports_type& out) {
       ReleaseWarmUps();
+      const RunningIn running(&impl_->arena);
       const std::size_t first = item * per_item;
       const std::size_t slot = item % in_flight;
       if (skipped(first)) return;
@@ -282,6 +328,7 @@ void Schedule::RunPipeline(const PipelineStages& st) {
           std::atomic<std::size_t> lowest{n};
           const auto run_range = [&](std::size_t begin, std::size_t end) {
             ReleaseWarmUps();
+            const RunningIn running_block(&impl_->arena);
             void* mine = scratch.local().get();
             for (std::size_t b = begin; b != end; ++b) {
               if (b > lowest.load(std::memory_order_relaxed) || skipped(first)) continue;
@@ -317,6 +364,7 @@ void Schedule::RunPipeline(const PipelineStages& st) {
       }
       const auto run_blocks = [&](std::size_t begin, std::size_t end) {
         ReleaseWarmUps();
+        const RunningIn running_block(&impl_->arena);
         void* mine = scratch.local().get();
         for (std::size_t b = begin; b != end; ++b) {
           if (skipped(first + b)) continue;
@@ -354,6 +402,7 @@ void Schedule::RunPipeline(const PipelineStages& st) {
     });
     tbb::flow::sequencer_node<std::size_t> in_order(g, [](const std::size_t& item) { return item; });
     DeliverNode deliver(g, tbb::flow::serial, [&](const std::size_t& item, DeliverNode::output_ports_type& out) {
+      const RunningIn running(&impl_->arena);
       try {
         if (st.deliver) st.deliver(item, item % in_flight);
       } catch (...) {
