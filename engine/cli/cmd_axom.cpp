@@ -74,7 +74,7 @@ detail::AxomDataReport RunDataSet(const AxomCliOptions& o, const std::string& na
   csv.label = c.label.empty() ? std::string("label") : c.label;
   csv.regression = true;  // the classes as the file spells them (1, 2, 3...)
   csv.missing = MissingPolicy(c);
-  const Dataset data = ReadCsv(path, csv);
+  const Dataset data = ReadInput(path, csv);
   if (data.n_features() < 2) throw DataError(path + " has fewer than two features; AXOM's robustness needs two");
   detail::AxomDataReport report;
   report.name = name;
@@ -123,14 +123,14 @@ void RunAxom(const AxomCliOptions& o) {
   settings.tune = o.tune || o.paper;
   settings.threads = ResolvedThreads(MakeExecution(c, "axom"));
   if (!o.paper) {
-    const detail::AxomDataReport report =
+    detail::AxomDataReport report =
         RunDataSet(o, std::filesystem::path(c.data).stem().string(), c.data, o.seeds == 0 ? 1 : o.seeds, true);
     settings.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     Say(c, detail::AxomConsoleText(report, settings));
-    if (!c.out.empty()) {
-      detail::WriteAxomReport(c.out, report, settings);
-      Say(c, "  wrote " + c.out + "/result.json, points.csv and the SVGs\n");
-    }
+    Report(c, [report = std::move(report), settings](detail::OutputDir& out) {
+      detail::WriteAxomReport(out, report, settings);
+    });
+    if (!c.out.empty()) Say(c, "  wrote " + c.out + "/result.json, points.csv and the SVGs\n");
     return;
   }
   AxomCliOptions paper = o;
@@ -147,10 +147,10 @@ void RunAxom(const AxomCliOptions& o) {
   }
   settings.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Say(c, "\n" + detail::AxomPaperText(reports, settings));
-  if (!c.out.empty()) {
-    detail::WriteAxomPaperReport(c.out, reports, settings);
-    Say(c, "  wrote " + c.out + "/result.json, table1..4.csv, tables.md, fig6_boxplots.svg\n");
-  }
+  Report(c, [reports = std::move(reports), settings](detail::OutputDir& out) {
+    detail::WriteAxomPaperReport(out, reports, settings);
+  });
+  if (!c.out.empty()) Say(c, "  wrote " + c.out + "/result.json, table1..4.csv, tables.md, fig6_boxplots.svg\n");
 }
 
 }  // namespace

@@ -48,7 +48,7 @@ MultiOutputData FromFile(const ChainsCliOptions& o) {
   CsvOptions csv;
   csv.allow_no_label = true;
   csv.missing = MissingPolicy(c);
-  const Dataset raw = ReadCsv(c.data, csv);
+  const Dataset raw = ReadInput(c.data, csv);
   MultiOutputData m;
   std::vector<std::string> feature_names;
   std::vector<std::vector<double>> columns;
@@ -154,10 +154,8 @@ void RunChains(const ChainsCliOptions& o) {
   }
   report.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Say(c, detail::ChainsConsoleText(report));
-  if (!c.out.empty()) {
-    detail::WriteChainsReport(c.out, report);
-    Say(c, "  wrote " + c.out + "/result.json, direct.csv, indirect.csv and the SVGs\n");
-  }
+  Report(c, [report = std::move(report)](detail::OutputDir& out) { detail::WriteChainsReport(out, report); });
+  if (!c.out.empty()) Say(c, "  wrote " + c.out + "/result.json, direct.csv, indirect.csv and the SVGs\n");
 }
 
 }  // namespace

@@ -272,7 +272,10 @@ void RunDemo(const DemoOptions& o) {
   report.threads = ResolvedThreads(exact.execution);
   report.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Say(c, detail::DemoConsoleText(report, c.out));
-  if (!c.out.empty()) detail::WriteDemoReport(c.out, report);
+  Say(c, "\nfrom Python: import perfshap; perfshap.robustness(X, y), .xper, .shap, .treeshap, .axom, .chains on numpy "
+         "arrays or pandas DataFrames (README, \"Python\")\na page to share of any run: --report html --out DIR writes "
+         "DIR/report.html\n");
+  Report(c, [report = std::move(report)](detail::OutputDir& out) { detail::WriteDemoReport(out, report); });
 }
 
 }  // namespace

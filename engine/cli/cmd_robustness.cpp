@@ -81,7 +81,7 @@ void RunRobustness(const RobustnessCliOptions& o) {
   opt.execution = MakeExecution(c, "coalitions");
 
   warm_up.reset();
-  const RobustnessResult r = ExplainRobustness(data, plan, opt);
+  RobustnessResult r = ExplainRobustness(data, plan, opt);
 
   detail::RobustnessRun run = detail::DescribeRobustnessRun(data, plan, opt.plan_name);
   if (o.split.empty() && o.cv.rfind("kfold:", 0) != 0) run.test_size = o.test_size;
@@ -91,7 +91,7 @@ void RunRobustness(const RobustnessCliOptions& o) {
   run.missing = c.missing;
   run.groups = c.groups;
   Say(c, detail::RobustnessConsoleText(r, run, c.out));
-  if (!c.out.empty()) detail::WriteRobustnessReport(c.out, r, run);
+  Report(c, [r = std::move(r), run = std::move(run)](detail::OutputDir& out) { detail::WriteRobustnessReport(out, r, run); });
 }
 
 }  // namespace

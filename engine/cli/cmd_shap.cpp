@@ -9,9 +9,7 @@
 // the shap reporter (report/shap_report.hpp).
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -126,27 +124,11 @@ std::vector<std::size_t> ModelColumns(const Dataset& d, const TreeEnsemble& mode
   return columns;
 }
 
-/** Whether the header line of CSV `path` names `column` (false for an unreadable file: ReadCsv
- *  then says why). */
-bool HeaderHas(const std::string& path, const std::string& column) {
-  std::ifstream in(path);
-  std::string line;
-  if (!std::getline(in, line)) return false;
-  std::stringstream cells(line);
-  std::string cell;
-  while (std::getline(cells, cell, ',')) {
-    while (!cell.empty() && (cell.back() == '\r' || cell.back() == ' ')) cell.pop_back();
-    if (cell.size() >= 2 && cell.front() == '"' && cell.back() == '"') cell = cell.substr(1, cell.size() - 2);
-    if (cell == column) return true;
-  }
-  return false;
-}
-
 /** How --data is read: its label column, when it has one, is not a feature (the rows to explain
  *  need no label). */
 CsvOptions DataCsv(const CommonOptions& c, bool keep_missing) {
   CsvOptions csv;
-  csv.label = !c.label.empty() && HeaderHas(c.data, c.label) ? c.label : std::string();
+  csv.label = !c.label.empty() && InputHasColumn(c.data, c.label) ? c.label : std::string();
   csv.allow_no_label = csv.label.empty();
   csv.regression = c.positive.empty();
   csv.positive = c.positive;
@@ -200,9 +182,9 @@ void RunShap(const ShapCliOptions& o) {
   std::vector<std::size_t> train_rows_all;  // every row of --train
 
   if (!o.model_file.empty()) {
-    const auto ensemble = ReadXgboostModel(o.model_file);
+    const auto ensemble = ReadModelInput(o.model_file);
     model = ensemble;
-    const Dataset data = ReadCsv(c.data, DataCsv(c, true));
+    const Dataset data = ReadInput(c.data, DataCsv(c, true));
     model_columns = ModelColumns(data, *ensemble, o.model_file, "--data " + c.data);
     for (std::size_t col : model_columns) feature_names.push_back(data.feature_names()[col]);
     explain = data;
@@ -227,11 +209,11 @@ void RunShap(const ShapCliOptions& o) {
     csv.positive = c.positive;
     csv.regression = !learner->is_classifier() || (c.positive.empty() && (o.model == "tree" || o.model == "forest"));
     csv.missing = MissingPolicy(c);
-    const Dataset train_raw = ReadCsv(o.train, csv);
+    const Dataset train_raw = ReadInput(o.train, csv);
     CsvOptions data_csv = DataCsv(c, false);
     data_csv.regression = true;
     data_csv.positive.clear();
-    const Dataset data_raw = ReadCsv(c.data, data_csv);
+    const Dataset data_raw = ReadInput(c.data, data_csv);
     std::vector<std::size_t> columns(train_raw.n_features());
     std::iota(columns.begin(), columns.end(), std::size_t{0});
     encoder = std::make_shared<const DesignEncoder>(train_raw, columns, LoadGroups(c), learner->text_columns());
@@ -300,7 +282,7 @@ void RunShap(const ShapCliOptions& o) {
     if (!o.background_file.empty()) {
       CommonOptions bc = c;
       bc.data = o.background_file;
-      const Dataset raw = ReadCsv(o.background_file, DataCsv(bc, !o.model_file.empty()));
+      const Dataset raw = ReadInput(o.background_file, DataCsv(bc, !o.model_file.empty()));
       if (raw.n_rows() == 0) throw DataError("--background-file " + o.background_file + " has no rows");
       // A --train model's columns are the design's (text one-hot): encode the file the same way.
       const Dataset file = encoder ? encoder->Apply(raw).data : raw;
@@ -346,9 +328,10 @@ void RunShap(const ShapCliOptions& o) {
   if (P == model_columns.size())
     for (std::size_t r = 0; r < rows.size(); ++r)
       for (std::size_t j = 0; j < P; ++j) run.player_values[r * P + j] = x[j * rows.size() + r];
-  const detail::ShapReport report{e, run};
-  Say(c, detail::ShapConsoleText(report, c.out));
-  if (!c.out.empty()) detail::WriteShapReport(c.out, report);
+  Say(c, detail::ShapConsoleText(detail::ShapReport{e, run}, c.out));
+  Report(c, [e = std::move(e), run = std::move(run)](detail::OutputDir& out) {
+    detail::WriteShapReport(out, detail::ShapReport{e, run});
+  });
 }
 
 void Setup(CLI::App& app, bool treeshap) {

@@ -9,6 +9,7 @@
 // the model: xper_inputs.hpp) -> ExplainXper, ClusterXper, RefitPerCluster -> the XPER reporter
 // (report/xper_report.hpp).
 #include <charconv>
+#include <memory>
 #include <optional>
 
 #include "commands.hpp"
@@ -65,7 +66,7 @@ void RunXper(const XperCliOptions& o) {
         "--overfit compares the training and test samples: it needs --model M --train FILE");
 
   // The model: coefficients, or a learner fitted on --train.
-  const XperModel m = MakeXperModel(o, data, features);
+  XperModel m = MakeXperModel(o, data, features);
   const Dataset& sample = m.sample;
   opt.players = m.players;
   const std::size_t n = sample.n_rows();
@@ -79,7 +80,7 @@ void RunXper(const XperCliOptions& o) {
     opt.permutation = ReadRowPermutation(o.permutation, n);
   }
   opt.execution = MakeExecution(c, "coalitions");
-  const XperResult r = ExplainXper(*m.model, sample, opt);
+  XperResult r = ExplainXper(*m.model, sample, opt);
 
   // The training sample's decomposition, with the same model and options: the overfitting
   // view compares it with the test sample's, and the paper clusters the training individuals.
@@ -130,7 +131,24 @@ void RunXper(const XperCliOptions& o) {
                                   refit ? &*refit : nullptr,
                                   run};
   Say(c, detail::XperConsoleText(report, c.out));
-  if (!c.out.empty()) detail::WriteXperReport(c.out, report);
+  // The reporter owns what it reads (it may run after this function returns: Report).
+  struct Kept {
+    XperResult r, train_r;
+    Dataset sample;
+    bool with_train;
+    std::optional<XperClusters> clusters;
+    std::optional<XperClusterRefit> refit;
+    detail::XperRun run;
+  };
+  auto kept = std::make_shared<Kept>(Kept{std::move(r), std::move(train_r), std::move(m.sample),
+                                          report.train != nullptr, std::move(clusters), std::move(refit),
+                                          std::move(run)});
+  Report(c, [kept](detail::OutputDir& out) {
+    const Kept& k = *kept;
+    detail::WriteXperReport(out, detail::XperReport{k.r, k.sample, k.with_train ? &k.train_r : nullptr,
+                                                    k.clusters ? &*k.clusters : nullptr, k.refit ? &*k.refit : nullptr,
+                                                    k.run});
+  });
 }
 
 }  // namespace

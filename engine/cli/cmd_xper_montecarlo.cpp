@@ -31,11 +31,11 @@ void RunMonteCarlo(const MonteCarloCliOptions& o) {
   opt.comparator = ParseXperComparator(o.comparator);
   opt.seed = c.seed;
   opt.execution = MakeExecution(c, "samples");
-  const XperMonteCarloResult r = RunXperMonteCarlo(opt);
+  XperMonteCarloResult r = RunXperMonteCarlo(opt);
 
   const detail::MonteCarloColumns columns = detail::MonteCarloDistributions(r);
   Say(c, detail::MonteCarloConsoleText(r, columns, c.out));
-  if (!c.out.empty()) detail::WriteMonteCarloReport(c.out, r, opt, columns);
+  Report(c, [r = std::move(r), opt, columns](detail::OutputDir& out) { detail::WriteMonteCarloReport(out, r, opt, columns); });
 }
 
 }  // namespace

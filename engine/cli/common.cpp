@@ -2,7 +2,9 @@
 // Copyright 2026 The perfshap authors
 #include "common.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <cstdio>
 #include <iostream>
 #include <mutex>
@@ -14,6 +16,9 @@
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
 #include "perfshap/learner.hpp"
+#include "embed.hpp"
+#include "perfshap/table.hpp"
+#include "report/html_report.hpp"
 #include "report/output.hpp"
 
 namespace perfshap::cli {
@@ -44,6 +49,10 @@ void AddRunOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_see
   app.add_option("--progress", opts.progress, "progress on stderr: auto (bar on a terminal), bar, plain, none")
       ->check(CLI::IsMember({"auto", "bar", "plain", "none"}))
       ->capture_default_str();
+  app.add_option("--report", opts.report,
+                 "html: also write report.html into --out, one self-contained page (settings, tables, figures, "
+                 "result.json)")
+      ->check(CLI::IsMember({"html"}));
 }
 
 void AddSolverOptions(CLI::App& app, SolverCliOptions& opts, const std::string& unit) {
@@ -96,6 +105,11 @@ std::string FormatSeconds(double s) {
 ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& what) {
   ExecutionOptions exec;
   exec.threads = opts.threads;
+  if (const Embedding* embedding = CurrentEmbedding()) {
+    exec.progress = embedding->progress;
+    exec.cancel = embedding->cancel;
+    return exec;
+  }
   std::string mode = opts.progress;
   if (opts.quiet) mode = "none";
   if (mode == "auto") mode = ::isatty(STDERR_FILENO) != 0 ? "bar" : "none";
@@ -133,7 +147,7 @@ Dataset LoadData(const CommonOptions& opts, bool regression) {
   csv.positive = opts.positive;
   csv.regression = regression;
   csv.missing = MissingPolicy(opts);
-  return ReadCsv(opts.data, csv);
+  return ReadInput(opts.data, csv);
 }
 
 MissingValues MissingPolicy(const CommonOptions& opts) {
@@ -147,11 +161,12 @@ std::vector<FeatureGroup> LoadGroups(const CommonOptions& opts) {
 }
 
 Design LoadDesign(const CommonOptions& opts, std::size_t rows, const std::string& features, TextColumns policy) {
-  const Dataset source = LoadDataOrProbitDesign(opts, rows);
+  Dataset source = LoadDataOrProbitDesign(opts, rows);
   std::vector<std::size_t> columns;
   for (const auto& name : SplitList(features)) columns.push_back(source.FeatureIndex(name));
   const std::vector<FeatureGroup> groups = LoadGroups(opts);
-  return DesignEncoder(source, columns, groups, policy).Apply(source);
+  const DesignEncoder encoder(source, columns, groups, policy);
+  return encoder.Apply(std::move(source));  // the columns moved, not copied: large tables are held once
 }
 
 Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows) {
@@ -163,11 +178,70 @@ Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows) {
 }
 
 void PrepareOut(const CommonOptions& opts) {
+  if (!opts.report.empty() && opts.out.empty() && CurrentEmbedding() == nullptr)
+    throw InvalidArgument("--report " + opts.report + " writes report.html into the output directory: give --out DIR");
   if (!opts.out.empty()) detail::PrepareOutputDir(opts.out, opts.force);
 }
 
 void Say(const CommonOptions& opts, const std::string& text) {
+  if (Embedding* embedding = CurrentEmbedding()) {
+    embedding->console += text;
+    return;
+  }
   if (!opts.quiet) std::cout << text << std::flush;
+}
+
+Dataset ReadInput(const std::string& path, const CsvOptions& csv) {
+  if (const Embedding* embedding = CurrentEmbedding()) {
+    const auto it = embedding->tables.find(path);
+    if (it != embedding->tables.end()) return ReadTable(it->second, csv);
+  }
+  return ReadCsv(path, csv);
+}
+
+bool InputHasColumn(const std::string& path, const std::string& column) {
+  if (const Embedding* embedding = CurrentEmbedding()) {
+    const auto it = embedding->tables.find(path);
+    if (it != embedding->tables.end())
+      return std::any_of(it->second.columns.begin(), it->second.columns.end(),
+                         [&](const TableColumn& c) { return c.name == column; });
+  }
+  std::ifstream in(path);
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  for (std::string& cell : detail::SplitCells(line)) {
+    while (!cell.empty() && (cell.back() == '\r' || cell.back() == ' ')) cell.pop_back();
+    if (cell == column) return true;
+  }
+  return false;
+}
+
+std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path) {
+  if (const Embedding* embedding = CurrentEmbedding()) {
+    const auto it = embedding->models.find(path);
+    if (it != embedding->models.end()) return ParseXgboostModel(it->second, path);
+  }
+  return ReadXgboostModel(path);
+}
+
+void Report(const CommonOptions& opts, Reporter reporter) {
+  Embedding* embedding = CurrentEmbedding();
+  if (opts.out.empty() && embedding == nullptr) return;
+  if (embedding != nullptr && embedding->defer_files && opts.out.empty() && opts.report.empty()) {
+    embedding->deferred = std::move(reporter);
+    return;
+  }
+  detail::OutputDir out = opts.out.empty() ? detail::OutputDir() : detail::OutputDir(opts.out);
+  reporter(out);
+  if (opts.report == "html") out.Write("report.html", detail::HtmlReport(out.contents()));
+  if (embedding != nullptr) embedding->files = out.contents();
+}
+
+std::string OneLine(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
 }
 
 std::vector<std::string> SplitList(const std::string& text) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/players.hpp"
 #include "perfshap/solver.hpp"
+#include "perfshap/trees.hpp"
+#include "report/output.hpp"
 #include "report/format.hpp"
 
 namespace perfshap::cli {
@@ -36,6 +39,8 @@ struct CommonOptions {
   std::string groups;
   /** --missing error|category|drop. */
   std::string missing = "error";
+  /** --report html: also write report.html (report/html_report.hpp) into --out. */
+  std::string report;
 };
 
 /** @brief Adds --data --label --positive --groups --missing --threads --seed --out --quiet
@@ -94,8 +99,32 @@ void PrepareOut(const CommonOptions& opts);
  *  `rows` rows from --seed (the built-in data every subcommand runs on out of the box). */
 Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows);
 
-/** @brief Prints to stdout unless --quiet. */
+/** @brief Prints to stdout unless --quiet (an embedded run keeps the text: Embedding::console). */
 void Say(const CommonOptions& opts, const std::string& text);
+
+/** @brief Reads the CSV file `path`, or the embedding's table of that name (embed.hpp). */
+Dataset ReadInput(const std::string& path, const CsvOptions& csv);
+
+/** @brief Whether the header of CSV `path` (or the embedding's table of that name) names `column`;
+ *  false for an unreadable file (ReadCsv then says why). */
+bool InputHasColumn(const std::string& path, const std::string& column);
+
+/** @brief Reads the XGBoost JSON model `path`, or the embedding's model text of that name. */
+std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path);
+
+/** @brief A run's reporter: writes its files (result.json last) into the output it is given. */
+using Reporter = std::function<void(detail::OutputDir&)>;
+
+/**
+ * @brief Runs the reporter: into --out (then report.html with --report html), and for an
+ * embedding host; nothing without either. A host that defers the files (Embedding::defer_files)
+ * and gave no --out gets the reporter itself, to run when it first reads them, so the reporter
+ * must own what it reads (capture by value, never the command's options or locals by reference).
+ */
+void Report(const CommonOptions& opts, Reporter reporter);
+
+/** @brief `s` on one line: line breaks as spaces, trailing blanks removed. */
+std::string OneLine(std::string s);
 
 /** @brief The items of a comma-separated flag value ("a, b,,c" -> a, b, c): each trimmed of
  *  blanks and one pair of double quotes, empty items dropped. */

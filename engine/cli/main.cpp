@@ -7,19 +7,10 @@
 #include <string>
 
 #include "common.hpp"
+#include "embed.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/version.hpp"
 
-namespace {
-
-std::string OneLine(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"perfshap: Shapley values for model performance, robustness and predictions", "perfshap"};
@@ -39,23 +30,20 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "perfshap: error: " << OneLine(e.what()) << " (see perfshap --help)\n";
+    std::cerr << "perfshap: error: " << perfshap::cli::OneLine(e.what()) << " (see perfshap --help)\n";
     return 2;
   } catch (const perfshap::Error& e) {
     // The library names its options; say which flags of this command set them.
-    std::string flags;
+    std::string command;
     for (const auto& cmd : commands)
-      if (app.got_subcommand(cmd.name))
-        for (const std::string& flag : perfshap::cli::OptionFlags(cmd, e.options()))
-          flags += (flags.empty() ? " (" : ", ") + flag;
-    if (!flags.empty()) flags += ")";
-    std::cerr << "perfshap: error: " << OneLine(e.what()) << flags << "\n";
+      if (app.got_subcommand(cmd.name)) command = cmd.name;
+    std::cerr << "perfshap: error: " << perfshap::cli::ErrorText(command, e) << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
     std::cerr << "perfshap: error: out of memory; use fewer rows or features\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "perfshap: internal error: " << OneLine(e.what()) << "\n";
+    std::cerr << "perfshap: internal error: " << perfshap::cli::OneLine(e.what()) << "\n";
     return 1;
   }
   return 0;

@@ -129,7 +129,7 @@ Dataset LoadXperSample(const XperCliOptions& o, bool regression) {
   csv.regression = regression || c.positive.empty();
   // An XGBoost model takes missing values (its default directions) unless told otherwise.
   csv.missing = !o.model_file.empty() && c.missing == "error" ? MissingValues::kKeep : MissingPolicy(c);
-  return ReadCsv(c.data, csv);
+  return ReadInput(c.data, csv);
 }
 
 std::vector<std::string> XperFeatures(const XperCliOptions& o, const Dataset& data) {
@@ -149,7 +149,7 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
   const std::vector<FeatureGroup> groups = LoadGroups(c);
   if (!o.model_file.empty()) {
     // An XGBoost model, through the generic predict path: its features by name (or in order).
-    const auto ensemble = ReadXgboostModel(o.model_file);
+    const auto ensemble = ReadModelInput(o.model_file);
     if (ensemble->n_outputs() != 1)
       throw InvalidArgument("--model-file " + o.model_file + " has " + std::to_string(ensemble->n_outputs()) +
                             " outputs; XPER decomposes the metric of a binary classifier or a regressor");
@@ -192,7 +192,7 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
   csv.positive = c.positive;
   csv.regression = !m.learner->is_classifier();
   csv.missing = MissingPolicy(c);
-  const Dataset train = ReadCsv(o.train, csv);
+  const Dataset train = ReadInput(o.train, csv);
   std::vector<std::size_t> columns;
   for (const auto& name : features) {
     const auto& names = train.feature_names();

@@ -42,9 +42,9 @@ TEST(Schedule, BlockReductionIsBitwiseIdenticalForOneTwoFourThreads) {
   }
 }
 
-// Two computations of the same size started from two threads run side by side (each leases an
-// arena of its own): each one's first block waits until the other's has started, which a shared
-// one-slot arena would make impossible (the wait would end only by its time limit).
+// Two computations of the same size started from two threads run side by side: each one's first
+// block waits until the other's has started (had the second to queue behind the first, the wait
+// would end only by its time limit).
 TEST(Schedule, ComputationsFromTwoThreadsRunSideBySide) {
   std::atomic<int> started{0};
   std::atomic<int> timed_out{0};

@@ -271,8 +271,7 @@ std::string AxomConsoleText(const AxomDataReport& d, const AxomReportSettings& s
   return o.str();
 }
 
-void WriteAxomReport(const std::filesystem::path& dir, const AxomDataReport& d, const AxomReportSettings& settings) {
-  OutputDir out(dir);
+void WriteAxomReport(OutputDir& out, const AxomDataReport& d, const AxomReportSettings& settings) {
   CsvTable points({"seed", "row", "L_bar_dt", "L_hat_dt", "kept_dt", "L_bar_rf", "L_hat_rf", "kept_rf", "L_bar_axom",
                    "L_hat_axom", "kept_axom", "mislabelling"},
                   CsvTable::NonFinite::kEmpty);
@@ -380,9 +379,8 @@ std::string AxomPaperText(const std::vector<AxomDataReport>& reports, const Axom
   return t1.str() + "\n" + t2.str() + "\n" + t3.str() + "\n" + t4.str();
 }
 
-void WriteAxomPaperReport(const std::filesystem::path& dir, const std::vector<AxomDataReport>& reports,
+void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& reports,
                           const AxomReportSettings& settings) {
-  OutputDir out(dir);
   // CSV tables: one row per data set (and comparison), ours and the paper's side by side.
   CsvTable t1({"data_set", "features", "train", "test", "dt_accuracy", "dt_accuracy_std", "rf_accuracy",
                "rf_accuracy_std", "paper_dt_accuracy", "paper_rf_accuracy"},

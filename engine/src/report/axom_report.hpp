@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "perfshap/axom.hpp"
+#include "report/output.hpp"
 
 namespace perfshap::detail {
 
@@ -38,16 +39,16 @@ struct AxomReportSettings {
 /** @brief The console summary of one data set. */
 std::string AxomConsoleText(const AxomDataReport& report, const AxomReportSettings& settings);
 
-/** @brief Writes result.json, points.csv and the SVGs of one data set into `dir` (prepared). */
-void WriteAxomReport(const std::filesystem::path& dir, const AxomDataReport& report,
+/** @brief Writes result.json, points.csv and the SVGs of one data set into `out`. */
+void WriteAxomReport(OutputDir& out, const AxomDataReport& report,
                      const AxomReportSettings& settings);
 
 /** @brief The paper's tables (Markdown) with the paper's numbers beside ours, for the console. */
 std::string AxomPaperText(const std::vector<AxomDataReport>& reports, const AxomReportSettings& settings);
 
 /** @brief Writes table1..4 (.csv and .md), fig6_boxplots.svg and result.json of the paper's
- *  protocol into `dir` (prepared). */
-void WriteAxomPaperReport(const std::filesystem::path& dir, const std::vector<AxomDataReport>& reports,
+ *  protocol into `out`. */
+void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& reports,
                           const AxomReportSettings& settings);
 
 }  // namespace perfshap::detail

@@ -144,8 +144,7 @@ std::string ChainsConsoleText(const ChainsReport& r) {
   return s.str();
 }
 
-void WriteChainsReport(const std::filesystem::path& dir, const ChainsReport& r) {
-  OutputDir out(dir);
+void WriteChainsReport(OutputDir& out, const ChainsReport& r) {
   const std::size_t F = r.features.size();
   const bool one = r.orders.size() == 1;
   std::vector<std::string> header = {"instance", "output", "input", "value"};

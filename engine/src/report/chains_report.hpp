@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "perfshap/chains.hpp"
+#include "report/output.hpp"
 
 namespace perfshap::detail {
 
@@ -35,6 +36,6 @@ struct ChainsReport {
 
 std::string ChainsConsoleText(const ChainsReport& report);
 
-void WriteChainsReport(const std::filesystem::path& dir, const ChainsReport& report);
+void WriteChainsReport(OutputDir& out, const ChainsReport& report);
 
 }  // namespace perfshap::detail

@@ -261,8 +261,8 @@ Json DemoResultJson(const DemoReport& d) {
   return result;
 }
 
-void WriteDemoReport(const std::filesystem::path& dir, const DemoReport& d) {
-  OutputDir(dir).Write(
+void WriteDemoReport(OutputDir& out, const DemoReport& d) {
+  out.Write(
       "result.json",
       ResultJsonText({"demo", d.features, d.seed, d.threads, d.elapsed_seconds}, DemoResultJson(d)));
 }

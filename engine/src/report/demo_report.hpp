@@ -21,6 +21,7 @@
 #include "perfshap/solver.hpp"
 #include "perfshap/xper.hpp"
 #include "report/json.hpp"
+#include "report/output.hpp"
 
 namespace perfshap::detail {
 
@@ -69,9 +70,9 @@ std::string DemoConsoleText(const DemoReport& report, const std::string& out);
 Json DemoResultJson(const DemoReport& report);
 
 /**
- * @brief Writes result.json into `dir` (prepared).
+ * @brief Writes result.json into `out`.
  * @throws Error naming the file when it cannot be written.
  */
-void WriteDemoReport(const std::filesystem::path& dir, const DemoReport& report);
+void WriteDemoReport(OutputDir& out, const DemoReport& report);
 
 }  // namespace perfshap::detail

@@ -95,9 +95,8 @@ std::string MonteCarloSamplesCsv(const XperMonteCarloResult& r, const MonteCarlo
   return csv.Text();
 }
 
-void WriteMonteCarloReport(const std::filesystem::path& dir, const XperMonteCarloResult& r,
+void WriteMonteCarloReport(OutputDir& out, const XperMonteCarloResult& r,
                            const XperMonteCarloOptions& options, const MonteCarloColumns& columns) {
-  OutputDir out(dir);
   out.Write("samples.csv", MonteCarloSamplesCsv(r, columns));
   out.Write("xper_montecarlo_hist.svg", MonteCarloHistogramSvg(r));
   out.Write("result.json",

@@ -12,6 +12,7 @@
 
 #include "perfshap/xper_montecarlo.hpp"
 #include "report/json.hpp"
+#include "report/output.hpp"
 
 namespace perfshap::detail {
 
@@ -46,10 +47,10 @@ Json SummaryJson(const DistributionSummary& s);
 std::string MonteCarloHistogramSvg(const XperMonteCarloResult& r);
 
 /**
- * @brief Writes samples.csv, the histogram figure and, last, result.json into `dir` (prepared).
+ * @brief Writes samples.csv, the histogram figure and, last, result.json into `out`.
  * @throws Error naming a file that cannot be written.
  */
-void WriteMonteCarloReport(const std::filesystem::path& dir, const XperMonteCarloResult& r,
+void WriteMonteCarloReport(OutputDir& out, const XperMonteCarloResult& r,
                            const XperMonteCarloOptions& options, const MonteCarloColumns& columns);
 
 }  // namespace perfshap::detail

@@ -58,8 +58,14 @@ void WriteFileAtomic(const fs::path& path, const std::string& content) {
 }
 
 void OutputDir::Write(const std::string& name, const std::string& content) {
-  WriteFileAtomic(dir_ / name, content);
+  if (!dir_.empty()) WriteFileAtomic(dir_ / name, content);
+  for (ReportFile& file : contents_)
+    if (file.name == name) {
+      file.content = content;
+      return;
+    }
   files_.push_back(name);
+  contents_.push_back({name, content});
 }
 
 }  // namespace perfshap::detail

@@ -458,9 +458,8 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
                                        r.phi_auprc_std, "AUPRC", r.auprc_mean, r.auprc_std)));
 }
 
-void WriteRobustnessReport(const std::filesystem::path& dir, const RobustnessResult& r,
+void WriteRobustnessReport(OutputDir& out, const RobustnessResult& r,
                            const RobustnessRun& run) {
-  OutputDir out(dir);
   WriteRobustnessTables(out, r, run);
   WriteRobustnessFigures(out, r, run);
   std::vector<std::string> files{"result.json"};

@@ -65,10 +65,10 @@ void WriteRobustnessTables(OutputDir& out, const RobustnessResult& r, const Robu
 void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const RobustnessRun& run);
 
 /**
- * @brief Writes the tables, the figures and, last, result.json into `dir` (prepared).
+ * @brief Writes the tables, the figures and, last, result.json into `out`.
  * @throws Error naming a file that cannot be written.
  */
-void WriteRobustnessReport(const std::filesystem::path& dir, const RobustnessResult& r,
+void WriteRobustnessReport(OutputDir& out, const RobustnessResult& r,
                            const RobustnessRun& run);
 
 }  // namespace perfshap::detail

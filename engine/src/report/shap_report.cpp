@@ -215,8 +215,7 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
   return s.str();
 }
 
-void WriteShapReport(const std::filesystem::path& dir, const ShapReport& report) {
-  OutputDir out(dir);
+void WriteShapReport(OutputDir& out, const ShapReport& report) {
   const ShapExplanation& e = report.result;
   out.Write("contributions.csv", ShapContributionsCsv(report));
   // The figures show the first output (P(y=1), the margin) or, for several classes, the first class.

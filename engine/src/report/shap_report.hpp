@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "perfshap/shap.hpp"
+#include "report/output.hpp"
 
 namespace perfshap::detail {
 
@@ -46,7 +47,7 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out);
 /** @brief contributions.csv. */
 std::string ShapContributionsCsv(const ShapReport& report);
 
-/** @brief Writes contributions.csv, result.json and the SVGs into `dir` (prepared). */
-void WriteShapReport(const std::filesystem::path& dir, const ShapReport& report);
+/** @brief Writes contributions.csv, result.json and the SVGs into `out`. */
+void WriteShapReport(OutputDir& out, const ShapReport& report);
 
 }  // namespace perfshap::detail

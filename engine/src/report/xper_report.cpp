@@ -498,8 +498,7 @@ void WriteXperFiles(OutputDir& out, const XperReport& report) {
                                         "", "value"));
 }
 
-void WriteXperReport(const std::filesystem::path& dir, const XperReport& report) {
-  OutputDir out(dir);
+void WriteXperReport(OutputDir& out, const XperReport& report) {
   WriteXperFiles(out, report);
   const XperResult& r = report.result;
   out.Write("result.json", ResultJsonText({"xper", r.features, report.run.seed, r.threads, r.elapsed_seconds},

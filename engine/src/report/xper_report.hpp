@@ -85,10 +85,10 @@ std::string XperIndividualCsv(const XperResult& r);
 void WriteXperFiles(OutputDir& out, const XperReport& report);
 
 /**
- * @brief Writes the figures, the tables and, last, result.json into `dir` (prepared).
+ * @brief Writes the figures, the tables and, last, result.json into `out`.
  * @throws Error naming a file that cannot be written.
  */
-void WriteXperReport(const std::filesystem::path& dir, const XperReport& report);
+void WriteXperReport(OutputDir& out, const XperReport& report);
 
 /** @brief "AUC", "-Brier", "accuracy", ...: the metric as the decomposition counts it. */
 std::string XperMetricLabel(const std::string& metric);
