@@ -2,15 +2,23 @@
 # Copyright 2026 The perfshap authors
 """perfshap: Shapley values of models' performance, robustness and predictions.
 
-This first slice of the Python interface exposes TreeSHAP of XGBoost models::
+Every method of the command line, from Python, on numpy arrays or pandas DataFrames::
 
     import perfshap
-    result = perfshap.treeshap("m.json", X)          # or an xgboost.Booster / XGBClassifier
-    result.values, result.base_values, result.feature_names
+    r = perfshap.robustness(X, y, model="gnb", cv="mc:100", seed=0)   # ShapAUC / ShapROC / ShapPRC
+    r.phi, r.phi_std, r.players, r.to_frame(), r.plot_waterfall_auc(), r.to_html()
+    perfshap.xper(X, y, model="logistic", metric="auc")               # XPER
+    perfshap.shap(booster, X, background=100)                          # SHAP (interventional)
+    perfshap.treeshap(booster, X)                                      # TreeSHAP, the fast path
+    perfshap.axom(X, y, trees=100)                                     # AXOM
+    perfshap.chains(X, Y)                                              # Shapley Chains
 
-Arrays are numpy arrays or pandas DataFrames (their column names are matched to the model's
-features); the computation runs with the GIL released; the engine's errors are ValueError with
-its one-line message.
+Each call runs the command line's own code in-process, so it gives the numbers
+``perfshap <command>`` gives for the same data, options and seed, bit for bit. Keywords are the
+command's flags (``test_size=0.3`` is ``--test-size 0.3``; ``True`` sets a bare flag). The GIL
+is released while the engine works; Ctrl-C stops it (KeyboardInterrupt); ``progress=True``
+draws a bar on stderr, or pass a callable ``progress(done, total, elapsed, eta)``; bad input
+raises ValueError / TypeError with the engine's one-line message.
 """
 from __future__ import annotations
 
@@ -18,9 +26,14 @@ import os
 
 import numpy as np
 
-from . import _perfshap
+import json
+import tempfile
 
-__all__ = ["TreeShapResult", "load_model", "treeshap"]
+from . import _inputs, _perfshap, _run
+from .result import Result
+
+__all__ = ["Result", "ShapResult", "TreeShapResult", "axom", "chains", "demo", "load_model", "robustness", "shap", "treeshap",
+           "xper", "xper_montecarlo"]
 
 
 def _model_json(model):
@@ -101,3 +114,225 @@ def treeshap(model, X, *, background=None, threads: int = 0) -> TreeShapResult:
     x, names = _matrix(X, m, "X")
     bg = None if background is None else _matrix(background, m, "the background")[0]
     return TreeShapResult(m.treeshap(x, threads, bg), names)
+
+
+# ---------------------------------------------------------------------------------------------
+# The methods: data -> in-memory tables, keywords -> flags, one in-process run -> Result.
+
+
+def _json_files(options: dict, stack: list):
+    """groups={"name": ["col", ...]} and split={"train": [...], "test": [...]} (or a list of
+    them, or {"splits": [...]}): written to temporary JSON files for --groups and --split."""
+    for key, kinds in (("groups", (dict,)), ("split", (dict, list))):
+        value = options.get(key)
+        if isinstance(value, kinds):
+            if key == "split" and isinstance(value, list):
+                value = {"splits": value}
+            f = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+            json.dump(value, f, default=int)  # numpy integers as ints
+            f.close()
+            stack.append(f.name)
+            options[key] = f.name
+
+
+def _call(command, options, *, tables=None, models=None, progress=None, function=None, cls=Result) -> Result:
+    temporary: list = []
+    try:
+        _json_files(options, temporary)
+        return _run.run(command, options, tables=tables, models=models, progress=progress, function=function, cls=cls)
+    finally:
+        for path in temporary:
+            os.unlink(path)
+
+
+def _labelled(X, y, label, feature_names, options, tables):
+    """X (and y) as the --data table; none = the command's built-in data."""
+    if X is None:
+        if y is not None:
+            raise TypeError("y without X: give the features too")
+        return
+    t, label = _inputs.table(X, y, label=label, feature_names=feature_names, what="X")
+    if label is None:
+        raise TypeError("give y (the labels), or label= naming the label column of X")
+    tables["X"] = t
+    options["data"] = "X"
+    options["label"] = label
+
+
+def _train(train, label, options, tables):
+    """train = (X, y) or a DataFrame with the label column `label`, as the --train table; the
+    label column's name goes to --label."""
+    if train is None:
+        return
+    Xt, yt = train if isinstance(train, tuple) else (train, None)
+    t, label = _inputs.table(Xt, yt, label=label, what="train")
+    if label is None:
+        raise TypeError("train: give (X, y), or a DataFrame and label= naming its label column")
+    tables["train"] = t
+    options["train"] = "train"
+    options["label"] = label
+
+
+def _model(model, options, models) -> None:
+    """A learner name (--model), or an XGBoost model (Booster, XGBClassifier, path, JSON text)."""
+    if model is None:
+        return
+    if isinstance(model, str) and not model.lstrip().startswith("{") and model in _perfshap_learners():
+        options["model"] = model
+        return
+    text = model.json if isinstance(model, _perfshap.TreeModel) else _model_json(model)[0]
+    models["model"] = text
+    options["model_file"] = "model"
+
+
+def _perfshap_learners():
+    return set(_perfshap.learner_names())
+
+
+def robustness(X=None, y=None, *, label=None, feature_names=None, progress=None, **options) -> Result:
+    """ShapAUC, ShapROC, ShapPRC and ShapAUPRC by retraining on coalitions, with bands over splits.
+
+    X: features (DataFrame or 2-D array; None = the built-in probit design), y: 0/1 labels (or
+    label= naming a column of X, with positive= the positive class). Keywords are the flags of
+    ``perfshap robustness``: model="gnb", cv="holdout" | "mc:R" | "kfold:K", test_size, stratify,
+    metrics, solver, budget, threads, seed, out, report ... Result keys: value (AUC), phi,
+    phi_std, phi_se, phi_auprc, curves, players, auc_by_split ...
+    """
+    tables: dict = {}
+    _labelled(X, y, label, feature_names, options, tables)
+    return _call("robustness", options, tables=tables, progress=progress, function="robustness")
+
+
+def xper(X=None, y=None, *, model=None, train=None, label=None, feature_names=None, progress=None,
+         **options) -> Result:
+    """XPER: a performance metric of a model decomposed over its features (globally and per row).
+
+    model: a learner name ("logistic", "probit", "gnb", ...: fitted on `train`, a (X, y) pair or
+    a DataFrame holding `label`) or an XGBoost model; X, y: the evaluation rows (None = the
+    built-in design). Keywords are the flags of ``perfshap xper``: metric="auc", coef, threshold,
+    solver, threads, seed ... Result keys: value, base, phi, phi_individual ...
+    """
+    tables: dict = {}
+    models: dict = {}
+    _labelled(X, y, label, feature_names, options, tables)
+    _train(train, options.get("label"), options, tables)
+    _model(model, options, models)
+    return _call("xper", options, tables=tables, models=models, progress=progress, function="xper")
+
+
+def xper_montecarlo(*, progress=None, **options) -> Result:
+    """The XPER paper's Monte Carlo experiment (flags of ``perfshap xper-montecarlo``)."""
+    return _call("xper-montecarlo", options, progress=progress, function="xper_montecarlo")
+
+
+def shap(model, X, *, background=None, approach=None, train=None, label=None, feature_names=None,
+         progress=None, **options) -> Result:
+    """SHAP values of a model's predictions for the rows of X.
+
+    model: an XGBoost model (Booster, XGBClassifier, path or JSON text) or a learner name fitted
+    on `train` ((X, y) or a DataFrame with `label`); approach: "interventional" (default),
+    "retrain" or "tree"; background: a number of rows drawn with the seed, or rows (array /
+    DataFrame). Keywords are the flags of ``perfshap shap``: output, rows, solver, budget, threads,
+    seed ... Result: values (rows x players, or rows x classes x players), base_values, and
+    result.json's keys (base, players, mean_abs, phi_se ...).
+    """
+    tables: dict = {}
+    models: dict = {}
+    t, _ = _inputs.table(X, None, feature_names=feature_names, what="X")
+    tables["X"] = t
+    options["data"] = "X"
+    if approach is not None:
+        options["approach"] = approach
+    if label is not None:
+        options["label"] = label
+    _train(train, label, options, tables)
+    _model(model, options, models)
+    if background is not None:
+        if isinstance(background, int) and not isinstance(background, bool):
+            options["background"] = background
+        else:
+            tables["background"], _ = _inputs.table(background, None, feature_names=feature_names, what="background")
+            options["background_file"] = "background"
+    return _call("shap", options, tables=tables, models=models, progress=progress, function="shap", cls=ShapResult)
+
+
+class ShapResult(Result):
+    """A shap run's Result, with shap-style arrays read from contributions.csv (on first use):
+    values (rows x players, or rows x classes x players), base_values (rows, or rows x classes),
+    feature_names (the players)."""
+
+    def _arrays_of_contributions(self):
+        if "_shap" not in self.__dict__:
+            import csv as _csv
+            import io as _io
+
+            rows = list(_csv.reader(_io.StringIO(self.files["contributions.csv"])))
+            head, body = rows[0], rows[1:]
+            players = self.json.get("players") or []
+            names = [p["name"] if isinstance(p, dict) else p for p in players]
+            cols = [head.index(n) for n in names]
+            bias = head.index("bias")
+            m = np.array([[float(x) if x != "" else np.nan for x in row] for row in body], dtype=float)
+            m = m.reshape(len(body), len(head))
+            values, base = m[:, cols], m[:, bias]
+            if "class" in head:
+                k = len({row[head.index("class")] for row in body})
+                values = values.reshape(-1, k, len(cols))
+                base = base.reshape(-1, k)
+            self.__dict__["_shap"] = (values, base, names)
+        return self.__dict__["_shap"]
+
+    @property
+    def values(self) -> np.ndarray:
+        return self._arrays_of_contributions()[0]
+
+    @property
+    def base_values(self) -> np.ndarray:
+        return self._arrays_of_contributions()[1]
+
+    @property
+    def feature_names(self) -> list:
+        return self._arrays_of_contributions()[2]
+
+
+def axom(X=None, y=None, *, label=None, feature_names=None, progress=None, **options) -> Result:
+    """AXOM: random forests explained by the trees that vote with them, and the robustness L_bar
+    of tree, forest and AXOM explanations. y: class labels (any numbers). Keywords are the flags
+    of ``perfshap axom``: trees, max_depth, tune, eps, neighbours, seeds, paper, wide ...
+    Result keys: dt / rf / axom (L_mean, L_std, accuracy ...), p_values, mislabelling.
+    """
+    tables: dict = {}
+    _labelled(X, y, label, feature_names, options, tables)
+    return _call("axom", options, tables=tables, progress=progress, function="axom")
+
+
+def chains(X=None, Y=None, *, outputs=None, feature_names=None, progress=None, **options) -> Result:
+    """Shapley Chains: direct and indirect contributions of the features to every output of a
+    classifier chain. X: features; Y: 0/1 outputs (2-D array or DataFrame; outputs= their
+    names), or outputs= naming columns of X. None = the built-in xor data. Keywords are the flags
+    of ``perfshap chains``: order, orders, model, background, signed, solver ...
+    """
+    tables: dict = {}
+    if X is not None:
+        extra = []
+        if Y is not None:
+            if _inputs.is_frame(Y):
+                names = [str(c) for c in Y.columns]
+                extra = [(n, Y.iloc[:, j]) for j, n in enumerate(names)]
+            else:
+                Ya = np.asarray(Y)
+                Ya = Ya.reshape(-1, 1) if Ya.ndim == 1 else Ya
+                names = list(outputs) if outputs is not None else [f"y{j}" for j in range(Ya.shape[1])]
+                extra = [(n, Ya[:, j]) for j, n in enumerate(names)]
+            outputs = names
+        t, _ = _inputs.table(X, None, feature_names=feature_names, what="X", extra=extra)
+        tables["X"] = t
+        options["data"] = "X"
+    if outputs is not None:
+        options["outputs"] = list(outputs)
+    return _call("chains", options, tables=tables, progress=progress, function="chains")
+
+
+def demo(*, progress=None, **options) -> Result:
+    """Every method briefly on built-in data (the flags of ``perfshap demo``)."""
+    return _call("demo", options, progress=progress, function="demo")

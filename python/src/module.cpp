@@ -1,16 +1,31 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-// perfshap._perfshap: the engine's entry points for the Python package (python/perfshap/). Arrays
-// come in as numpy float64 (any layout: copied once into the engine's column-major layout),
-// computations run with the GIL released, and perfshap::Error becomes ValueError with the
-// engine's one-line message.
+// perfshap._perfshap: the engine's entry points for the Python package (python/perfshap/).
+// `run` runs a subcommand in-process (engine/cli/embed.hpp: the CLI's own code, so the CLI's
+// numbers) on in-memory tables whose numeric columns are read in place (pointer and stride, each
+// value converted once), on a worker thread while the calling thread, GIL released between
+// polls, forwards progress and turns Ctrl-C into a cancellation. TreeModel is TreeSHAP's direct
+// path. perfshap::Error becomes ValueError with the engine's one-line message.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include "common.hpp"
+#include "embed.hpp"
+#include "report/html_report.hpp"
 
 #include "perfshap/error.hpp"
 #include "perfshap/treeshap.hpp"
@@ -38,7 +53,9 @@ std::vector<double> ColumnMajor(const Array& x, std::size_t& n_rows, std::size_t
 /** A fitted tree model read from an XGBoost JSON text. */
 class PyTreeModel {
  public:
-  PyTreeModel(const std::string& json, const std::string& source) : model_(perfshap::ParseXgboostModel(json, source)) {}
+  PyTreeModel(const std::string& json, const std::string& source)
+      : json_(json), model_(perfshap::ParseXgboostModel(json, source)) {}
+  const std::string& json() const { return json_; }
   std::size_t n_features() const { return model_->n_features(); }
   std::size_t n_outputs() const { return model_->n_outputs(); }
   std::vector<std::string> feature_names() const { return model_->info().feature_names; }
@@ -90,8 +107,217 @@ class PyTreeModel {
   }
 
  private:
+  std::string json_;
   std::shared_ptr<const perfshap::TreeEnsemble> model_;
 };
+
+/** The engine's column type of a numpy dtype, or none (the package converts such columns). */
+std::optional<perfshap::ColumnType> NumericType(const py::dtype& dt) {
+  using perfshap::ColumnType;
+  const char kind = dt.kind();
+  const auto size = dt.itemsize();
+  if (kind == 'f' && size == 8) return ColumnType::kFloat64;
+  if (kind == 'f' && size == 4) return ColumnType::kFloat32;
+  if (kind == 'b' && size == 1) return ColumnType::kBool;
+  if (kind == 'i') {
+    if (size == 8) return ColumnType::kInt64;
+    if (size == 4) return ColumnType::kInt32;
+    if (size == 2) return ColumnType::kInt16;
+    if (size == 1) return ColumnType::kInt8;
+  }
+  if (kind == 'u') {
+    if (size == 8) return ColumnType::kUInt64;
+    if (size == 4) return ColumnType::kUInt32;
+    if (size == 2) return ColumnType::kUInt16;
+    if (size == 1) return ColumnType::kUInt8;
+  }
+  return std::nullopt;
+}
+
+/**
+ * A table from (source, [(name, column), ...]): a column is a 1-D numpy array of a numeric dtype,
+ * read in place (its buffer is kept alive in `keep`), or a list of str / None (text, None missing).
+ */
+perfshap::Table MakeTable(const py::tuple& spec, std::vector<py::array>& keep) {
+  perfshap::Table table;
+  table.source = spec[0].cast<std::string>();
+  const auto columns = spec[1].cast<py::list>();
+  bool first = true;
+  for (const py::handle item : columns) {
+    const auto pair = item.cast<py::tuple>();
+    perfshap::TableColumn column;
+    column.name = pair[0].cast<std::string>();
+    std::size_t n = 0;
+    if (py::isinstance<py::array>(pair[1])) {
+      const auto a = pair[1].cast<py::array>();
+      PERFSHAP_CHECK(a.ndim() == 1, table.source + ": column '" + column.name + "' is not one-dimensional");
+      const auto type = NumericType(a.dtype());
+      PERFSHAP_CHECK(type.has_value(), table.source + ": column '" + column.name + "' has dtype " +
+                                           py::str(a.dtype()).cast<std::string>() +
+                                           ", which the engine does not read; use float64, float32, an integer "
+                                           "or bool dtype, or text");
+      column.type = *type;
+      column.data = a.data();
+      column.stride = a.strides(0);
+      n = static_cast<std::size_t>(a.shape(0));
+      keep.push_back(a);
+    } else {
+      column.type = perfshap::ColumnType::kText;
+      const auto cells = pair[1].cast<py::list>();
+      n = cells.size();
+      column.text.reserve(n);
+      for (const py::handle cell : cells) {
+        if (cell.is_none()) {
+          if (column.text_missing.empty()) column.text_missing.assign(n, 0);
+          column.text_missing[column.text.size()] = 1;
+          column.text.emplace_back();
+        } else {
+          column.text.push_back(py::str(cell).cast<std::string>());
+        }
+      }
+    }
+    PERFSHAP_CHECK(first || n == table.n_rows, table.source + ": column '" + column.name + "' has " +
+                                                   std::to_string(n) + " rows and the first column " +
+                                                   std::to_string(table.n_rows) + "; give columns of one length");
+    table.n_rows = n;
+    first = false;
+    table.columns.push_back(std::move(column));
+  }
+  return table;
+}
+
+/** A run's reporter kept for later (Embedding::defer_files): its files are written, once, when
+ *  the result's files are first read. */
+class DeferredFiles {
+ public:
+  explicit DeferredFiles(std::function<void(perfshap::detail::OutputDir&)> reporter) : reporter_(std::move(reporter)) {}
+
+  py::list Files() {
+    if (reporter_) {
+      perfshap::detail::OutputDir out;
+      {
+        const py::gil_scoped_release release;
+        reporter_(out);
+      }
+      files_ = out.contents();
+      reporter_ = nullptr;
+    }
+    py::list files;
+    for (const auto& f : files_) files.append(py::make_tuple(f.name, f.content));
+    return files;
+  }
+
+ private:
+  std::function<void(perfshap::detail::OutputDir&)> reporter_;
+  std::vector<perfshap::detail::ReportFile> files_;
+};
+
+/** The latest progress report of a run, handed from the engine's threads to the caller's. */
+struct ProgressBox {
+  std::mutex mutex;
+  std::optional<perfshap::Progress> latest;
+};
+
+/**
+ * Runs a subcommand (args: the command, then its flags) on `tables` and `models`; returns
+ * {"console": text, "files": [(name, content), ...], "deferred": None} or, with `defer` and no
+ * --out / --report, {"console": text, "files": None, "deferred": DeferredFiles}. The run is on a worker thread; this thread
+ * waits with the GIL released and, every `poll` seconds, takes it to call `progress(done, total,
+ * elapsed, eta)` with the latest report and to check for Ctrl-C: a pending KeyboardInterrupt
+ * raises the cancellation flag, waits for the engine to stop, and is raised here.
+ */
+py::dict Run(const std::vector<std::string>& args, const py::dict& tables, const py::dict& models,
+             const py::object& progress, double poll, bool defer) {
+  std::vector<py::array> keep;
+  perfshap::cli::Embedding embedding;
+  embedding.defer_files = defer;
+  for (const auto& [name, spec] : tables) embedding.tables[name.cast<std::string>()] = MakeTable(spec.cast<py::tuple>(), keep);
+  for (const auto& [name, text] : models) embedding.models[name.cast<std::string>()] = text.cast<std::string>();
+  std::atomic<bool> cancel{false};
+  embedding.cancel = &cancel;
+  auto box = std::make_shared<ProgressBox>();
+  if (!progress.is_none())
+    embedding.progress = [box](const perfshap::Progress& p) {
+      const std::lock_guard<std::mutex> lock(box->mutex);
+      box->latest = p;
+    };
+
+  std::mutex mutex;
+  std::condition_variable done_cv;
+  bool done = false;
+  std::exception_ptr failure;
+  std::thread worker([&] {
+    try {
+      perfshap::cli::RunEmbedded(args, embedding);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    const std::lock_guard<std::mutex> lock(mutex);
+    done = true;
+    done_cv.notify_all();
+  });
+  const auto wait = std::chrono::duration<double>(poll > 0 ? poll : 0.1);
+  bool interrupted = false;
+  for (;;) {
+    bool finished = false;
+    {
+      const py::gil_scoped_release release;
+      std::unique_lock<std::mutex> lock(mutex);
+      finished = done_cv.wait_for(lock, wait, [&] { return done; });
+    }
+    if (finished) break;
+    if (PyErr_CheckSignals() != 0) {  // Ctrl-C (or another signal handler raised): stop the engine
+      cancel = true;
+      interrupted = true;
+      const py::gil_scoped_release release;
+      std::unique_lock<std::mutex> lock(mutex);
+      done_cv.wait(lock, [&] { return done; });
+      break;
+    }
+    std::optional<perfshap::Progress> p;
+    {
+      const std::lock_guard<std::mutex> lock(box->mutex);
+      p.swap(box->latest);
+    }
+    if (p) {
+      try {
+        progress(p->done, p->total, p->elapsed_seconds, p->eta_seconds);
+      } catch (py::error_already_set&) {  // the callback raised: stop the run and raise it here
+        cancel = true;
+        {
+          const py::gil_scoped_release release;
+          std::unique_lock<std::mutex> lock(mutex);
+          done_cv.wait(lock, [&] { return done; });
+        }
+        worker.join();
+        throw;
+      }
+    }
+  }
+  worker.join();
+  if (interrupted) throw py::error_already_set();
+  if (failure) std::rethrow_exception(failure);
+  if (!progress.is_none() && box->latest)
+    progress(box->latest->done, box->latest->total, box->latest->elapsed_seconds, 0.0);
+  py::dict out;
+  out["console"] = embedding.console;
+  if (embedding.deferred) {
+    out["files"] = py::none();
+    out["deferred"] = DeferredFiles(std::move(embedding.deferred));
+  } else {
+    py::list files;
+    for (const auto& f : embedding.files) files.append(py::make_tuple(f.name, f.content));
+    out["files"] = files;
+    out["deferred"] = py::none();
+  }
+  return out;
+}
+
+std::string HtmlReport(const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<perfshap::detail::ReportFile> report;
+  for (const auto& [name, content] : files) report.push_back({name, content});
+  return perfshap::detail::HtmlReport(report);
+}
 
 }  // namespace
 
@@ -109,7 +335,16 @@ PYBIND11_MODULE(_perfshap, m) {
       .def_property_readonly("n_features", &PyTreeModel::n_features)
       .def_property_readonly("n_outputs", &PyTreeModel::n_outputs)
       .def_property_readonly("feature_names", &PyTreeModel::feature_names)
+      .def_property_readonly("json", &PyTreeModel::json)
       .def("describe", &PyTreeModel::describe)
       .def("treeshap", &PyTreeModel::treeshap, py::arg("X"), py::arg("threads") = 0, py::arg("background") = py::none())
       .def("margin", &PyTreeModel::margin, py::arg("X"));
+  py::class_<DeferredFiles>(m, "DeferredFiles")
+      .def("files", &DeferredFiles::Files, "Writes the run's files (once) and returns [(name, content)]");
+  m.def("run", &Run, py::arg("args"), py::arg("tables"), py::arg("models"), py::arg("progress") = py::none(),
+        py::arg("poll") = 0.1, py::arg("defer") = false, "Runs a subcommand in-process; see perfshap._run");
+  m.def("command_flags", &perfshap::cli::CommandFlags, py::arg("command"),
+        "The long flags of a subcommand, without their dashes");
+  m.def("learner_names", &perfshap::cli::LearnerNames, "The registered learners");
+  m.def("html_report", &HtmlReport, py::arg("files"), "report.html for a run's [(name, content)] files");
 }

@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The perfshap authors
+"""The Python module's costs, measured in one run (ratios, on this machine):
+1. banknote robustness (mc:100): a Python call's wall time against the CLI's in-process
+   elapsed_seconds (result.json) of the same job, alternating, median of 5;
+2. two Python threads each running a job with threads=1, concurrently vs one after the other;
+3. a 1,000,000-row float32 frame (4 features): the process's peak memory growth while the engine
+   reads it, in units of its features and label as doubles (one copy = 1.0), and with a run.
+
+    PYTHONPATH=build/release/python /usr/bin/python3 bench/python_overhead.py build/release/perfshap
+"""
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import numpy as np
+import pandas as pd
+
+import perfshap
+
+CLI = sys.argv[1] if len(sys.argv) > 1 else "build/release/perfshap"
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "data", "banknote.csv")
+
+
+def cli_elapsed():
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([CLI, "robustness", "--data", DATA, "--label", "label", "--cv", "mc:100", "--quiet", "--out",
+                        out, "--force"], check=True)
+        with open(os.path.join(out, "result.json")) as f:
+            return json.load(f)["elapsed_seconds"]
+
+
+def python_wall(X, y):
+    t0 = time.perf_counter()
+    r = perfshap.robustness(X, y, cv="mc:100")
+    return time.perf_counter() - t0, r.json["elapsed_seconds"]
+
+
+frame = pd.read_csv(DATA, float_precision="round_trip")
+X, y = frame.drop(columns=["label"]), frame["label"]
+python_wall(X, y)  # warm: the module's first call starts the thread pool
+cli, wall, inner = [], [], []
+for _ in range(5):
+    cli.append(cli_elapsed())
+    w, e = python_wall(X, y)
+    wall.append(w)
+    inner.append(e)
+c, w, e = statistics.median(cli), statistics.median(wall), statistics.median(inner)
+print(f"1. banknote robustness mc:100: CLI elapsed_seconds {c * 1e3:.1f} ms, Python call wall {w * 1e3:.1f} ms "
+      f"(its own elapsed_seconds {e * 1e3:.1f} ms): Python wall / CLI = {w / c:.3f}")
+
+pima = pd.read_csv(os.path.join(os.path.dirname(DATA), "pima.csv"), float_precision="round_trip")
+PX, Py = pima.drop(columns=["label"]), pima["label"]
+
+
+def job(seed):
+    perfshap.robustness(PX, Py, cv="mc:200", threads=1, seed=seed)
+
+
+job(0)
+t0 = time.perf_counter()
+job(1)
+job(2)
+serial = time.perf_counter() - t0
+threads = [threading.Thread(target=job, args=(s,)) for s in (1, 2)]
+t0 = time.perf_counter()
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+concurrent = time.perf_counter() - t0
+print(f"2. two pima robustness jobs (threads=1 each): serial {serial:.3f} s, two Python threads {concurrent:.3f} s: "
+      f"concurrent / serial = {concurrent / serial:.3f}")
+
+n = 1_000_000
+rng = np.random.default_rng(0)
+big = pd.DataFrame(rng.normal(size=(n, 4)).astype(np.float32), columns=["a", "b", "c", "d"])
+label = (big["a"].to_numpy() + rng.normal(size=n) > 0).astype(np.int8)
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+try:  # the data are read (table -> data set -> design), then the bad slice_fpr stops the run
+    perfshap.robustness(big, label, model="gnb", cv="holdout", slice_fpr=2.0)
+except ValueError:
+    pass
+read = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+r = perfshap.robustness(big, label, model="gnb", cv="holdout")
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+as_doubles = n * 4 * 8
+print(f"3. 1M x 4 float32 frame ({n * 4 * 4 / 1e6:.0f} MB; {as_doubles / 1e6:.0f} MB as doubles, label "
+      f"{n * 8 / 1e6:.0f} MB): peak memory +{(read - base) / 1e6:.0f} MB reading it = "
+      f"{(read - base) / (as_doubles + n * 8):.2f} x features and label as doubles; +{(peak - base) / 1e6:.0f} MB "
+      f"with the robustness run (AUC {r.value:.3f})")
