@@ -173,16 +173,26 @@ def _train(train, label, options, tables):
     options["label"] = label
 
 
-def _model(model, options, models) -> None:
-    """A learner name (--model), or an XGBoost model (Booster, XGBClassifier, path, JSON text)."""
+def _model(model, options, models):
+    """A learner name (--model), or an XGBoost model (Booster, XGBClassifier, path, JSON text):
+    returns the model's feature names (None for a learner or an unnamed model), which name the
+    columns of a numpy X."""
     if model is None:
-        return
+        return None
     if isinstance(model, str) and not model.lstrip().startswith("{") and model in _perfshap_learners():
         options["model"] = model
-        return
-    text = model.json if isinstance(model, _perfshap.TreeModel) else _model_json(model)[0]
-    models["model"] = text
+        return None
+    tree = model if isinstance(model, _perfshap.TreeModel) else load_model(model)
+    models["model"] = tree.json
     options["model_file"] = "model"
+    return list(tree.feature_names) or None
+
+
+def _names_for(X, feature_names, model_names):
+    """A numpy X's column names: feature_names=, else the model's own when the counts agree."""
+    if feature_names is not None or _inputs.is_frame(X) or not model_names:
+        return feature_names
+    return model_names if np.ndim(X) == 2 and np.shape(X)[1] == len(model_names) else None
 
 
 def _perfshap_learners():
@@ -214,9 +224,9 @@ def xper(X=None, y=None, *, model=None, train=None, label=None, feature_names=No
     """
     tables: dict = {}
     models: dict = {}
-    _labelled(X, y, label, feature_names, options, tables)
+    model_names = _model(model, options, models)
+    _labelled(X, y, label, _names_for(X, feature_names, model_names), options, tables)
     _train(train, options.get("label"), options, tables)
-    _model(model, options, models)
     return _call("xper", options, tables=tables, models=models, progress=progress, function="xper")
 
 
@@ -238,6 +248,8 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
     """
     tables: dict = {}
     models: dict = {}
+    model_names = _model(model, options, models)
+    feature_names = _names_for(X, feature_names, model_names)
     t, _ = _inputs.table(X, None, feature_names=feature_names, what="X")
     tables["X"] = t
     options["data"] = "X"
@@ -246,7 +258,6 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
     if label is not None:
         options["label"] = label
     _train(train, label, options, tables)
-    _model(model, options, models)
     if background is not None:
         if isinstance(background, int) and not isinstance(background, bool):
             options["background"] = background

@@ -142,6 +142,14 @@ def test_shap_of_an_xgboost_model_equals_cli(tmp_path):
     assert r.phi_se is not None
 
 
+def test_a_numpy_x_takes_the_xgboost_models_feature_names():
+    X, _ = read("breast_cancer.csv")
+    by_name = perfshap.shap(MODEL, X.iloc[:5], approach="tree")
+    by_position = perfshap.shap(MODEL, X.iloc[:5].to_numpy(), approach="tree")
+    np.testing.assert_array_equal(by_name.values, by_position.values)
+    assert by_position.feature_names == list(X.columns)
+
+
 def test_shap_tree_approach_matches_treeshap():
     X, _ = read("breast_cancer.csv")
     r = perfshap.shap(MODEL, X.iloc[:30], approach="tree")
