@@ -28,7 +28,7 @@ def test_python_runs_while_the_engine_computes():
     counter = [0]
 
     def work():
-        perfshap.robustness(X, y, cv="mc:400", threads=1, progress=lambda *p: marks.append(counter[0]))
+        perfshap.robustness(X, y, cv="mc:1000", threads=1, progress=lambda *p: marks.append(counter[0]))
 
     t = threading.Thread(target=work)
     t.start()
@@ -52,7 +52,7 @@ def test_two_threads_compute_at_the_same_time():
             if 0 < done < total:  # reported from inside the engine, mid-computation
                 stamps.append(time.monotonic())
 
-        perfshap.robustness(X, y, cv="mc:300", threads=1, seed=len(name), progress=progress)
+        perfshap.robustness(X, y, cv="mc:2000", threads=1, seed=len(name), progress=progress)
         assert stamps, "no report from the middle of the computation"
         windows[name] = (stamps[0], stamps[-1])
 
