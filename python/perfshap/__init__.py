@@ -173,26 +173,23 @@ def _train(train, label, options, tables):
     options["label"] = label
 
 
-def _model(model, options, models):
-    """A learner name (--model), or an XGBoost model (Booster, XGBClassifier, path, JSON text):
-    returns the model's feature names (None for a learner or an unnamed model), which name the
-    columns of a numpy X."""
+def _model(model, options, models, X=None, feature_names=None):
+    """A learner name (--model), or an XGBoost model (Booster, XGBClassifier, path, JSON text),
+    handed to the engine as its JSON text. Returns X's feature names: feature_names=, or, for a
+    numpy X without them, the XGBoost model's own when their count is X's (the model is then
+    parsed here too; a DataFrame's column names need no parse)."""
     if model is None:
-        return None
+        return feature_names
     if isinstance(model, str) and not model.lstrip().startswith("{") and model in _perfshap_learners():
         options["model"] = model
-        return None
-    tree = model if isinstance(model, _perfshap.TreeModel) else load_model(model)
-    models["model"] = tree.json
-    options["model_file"] = "model"
-    return list(tree.feature_names) or None
-
-
-def _names_for(X, feature_names, model_names):
-    """A numpy X's column names: feature_names=, else the model's own when the counts agree."""
-    if feature_names is not None or _inputs.is_frame(X) or not model_names:
         return feature_names
-    return model_names if np.ndim(X) == 2 and np.shape(X)[1] == len(model_names) else None
+    text = model.json if isinstance(model, _perfshap.TreeModel) else _model_json(model)[0]
+    models["model"] = text
+    options["model_file"] = "model"
+    if feature_names is not None or X is None or _inputs.is_frame(X) or np.ndim(X) != 2:
+        return feature_names
+    names = list(load_model(model if isinstance(model, _perfshap.TreeModel) else text).feature_names)
+    return names if len(names) == np.shape(X)[1] else None
 
 
 def _perfshap_learners():
@@ -224,8 +221,8 @@ def xper(X=None, y=None, *, model=None, train=None, label=None, feature_names=No
     """
     tables: dict = {}
     models: dict = {}
-    model_names = _model(model, options, models)
-    _labelled(X, y, label, _names_for(X, feature_names, model_names), options, tables)
+    feature_names = _model(model, options, models, X, feature_names)
+    _labelled(X, y, label, feature_names, options, tables)
     _train(train, options.get("label"), options, tables)
     return _call("xper", options, tables=tables, models=models, progress=progress, function="xper")
 
@@ -248,8 +245,7 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
     """
     tables: dict = {}
     models: dict = {}
-    model_names = _model(model, options, models)
-    feature_names = _names_for(X, feature_names, model_names)
+    feature_names = _model(model, options, models, X, feature_names)
     t, _ = _inputs.table(X, None, feature_names=feature_names, what="X")
     tables["X"] = t
     options["data"] = "X"

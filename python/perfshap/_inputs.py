@@ -41,7 +41,7 @@ def column(values, name: str):
     """One column: a numeric 1-D array (a view when the dtype allows) or a list of text cells."""
     if is_series(values):
         dtype = values.dtype
-        if str(dtype) in ("category", "object", "string", "str") or getattr(dtype, "kind", "") in "OSU":
+        if str(dtype) in ("category", "object", "string", "str") or getattr(dtype, "kind", None) in ("O", "S", "U"):
             return _text(values.tolist())
         try:
             a = values.to_numpy(copy=False)

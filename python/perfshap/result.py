@@ -121,25 +121,23 @@ class Result:
         run's main table (phi.csv, contributions.csv, points.csv, direct.csv ...: the first one)."""
         import pandas as pd  # optional: the rest of the result needs only numpy
 
-        if not self.tables:
-            raise ValueError(f"the {self.method} run wrote no table")
-        name = table or self.tables[0]
-        if not name.endswith(".csv"):
-            name += ".csv"
-        if name not in self.files:
-            raise ValueError(f"no table {name}; the tables: {', '.join(self.tables)}")
+        name = self._file(table, self.tables, ".csv", "table", "wrote no table")
         return pd.read_csv(io.StringIO(self.files[name]), float_precision="round_trip")
 
     def plot(self, name: str | None = None) -> str:
         """A figure's SVG text (default: the first one)."""
-        if not self.figures:
-            raise ValueError(f"the {self.method} run drew no figure")
-        name = name or self.figures[0]
-        if not name.endswith(".svg"):
-            name += ".svg"
+        return self.files[self._file(name, self.figures, ".svg", "figure", "drew no figure")]
+
+    def _file(self, name, names, suffix, kind, none):
+        """The file `name` (with or without its suffix) among `names`, or the first of them."""
+        if not names:
+            raise ValueError(f"the {self.method} run {none}")
+        name = name or names[0]
+        if not name.endswith(suffix):
+            name += suffix
         if name not in self.files:
-            raise ValueError(f"no figure {name}; the figures: {', '.join(self.figures)}")
-        return self.files[name]
+            raise ValueError(f"no {kind} {name}; the {kind}s: {', '.join(names)}")
+        return name
 
     def _repr_svg_(self):
         return self.files[self.figures[0]] if self.figures else None

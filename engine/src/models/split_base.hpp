@@ -72,6 +72,16 @@ class SplitBase : public PreparedSplit {
  */
 class FitterBase : public CoalitionFitter {
  protected:
+  /** @brief Rebind for a fitter of one split type: `bind(split)` when `split` is a `Split`
+   *  (true), else false. */
+  template <typename Split, typename BindFn>
+  static bool RebindIf(const PreparedSplit& split, BindFn&& bind) {
+    const auto* s = dynamic_cast<const Split*>(&split);
+    if (s == nullptr) return false;
+    bind(*s);
+    return true;
+  }
+
   /** @brief Sizes the bookkeeping for `split` and forgets the previous coalition. */
   void BindBase(const SplitBase& split);
   /**

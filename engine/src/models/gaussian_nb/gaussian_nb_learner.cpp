@@ -226,10 +226,7 @@ class GaussianNbFitter final : public FitterBase {
   explicit GaussianNbFitter(const GaussianNbSplit& split) { Bind(split); }
 
   bool Rebind(const PreparedSplit& split) override {
-    const auto* s = dynamic_cast<const GaussianNbSplit*>(&split);
-    if (s == nullptr) return false;
-    Bind(*s);
-    return true;
+    return RebindIf<GaussianNbSplit>(split, [this](const GaussianNbSplit& s) { Bind(s); });
   }
 
   void Reset() noexcept override { fitted_ = false; }

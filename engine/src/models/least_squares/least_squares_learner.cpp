@@ -56,10 +56,7 @@ class LeastSquaresFitter final : public GlmFitterBase {
   explicit LeastSquaresFitter(const LeastSquaresSplit& split) { Bind(split); }
 
   bool Rebind(const PreparedSplit& split) override {
-    const auto* s = dynamic_cast<const LeastSquaresSplit*>(&split);
-    if (s == nullptr) return false;
-    Bind(*s);
-    return true;
+    return RebindIf<LeastSquaresSplit>(split, [this](const LeastSquaresSplit& s) { Bind(s); });
   }
 
   // beta = (G_SS + ridge I)^-1 X_S^T (y - ybar), intercept = ybar in the transformed space.

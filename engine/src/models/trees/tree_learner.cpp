@@ -111,10 +111,7 @@ class TreeFitter final : public FitterBase {
   explicit TreeFitter(const TreeSplit& split) { Bind(split); }
 
   bool Rebind(const PreparedSplit& split) override {
-    const auto* s = dynamic_cast<const TreeSplit*>(&split);
-    if (s == nullptr) return false;
-    Bind(*s);
-    return true;
+    return RebindIf<TreeSplit>(split, [this](const TreeSplit& s) { Bind(s); });
   }
 
   void Reset() noexcept override { fitted_ = false; }
