@@ -41,6 +41,10 @@ struct CommonOptions {
   std::string missing = "error";
   /** --report html: also write report.html (report/html_report.hpp) into --out. */
   std::string report;
+  /** --max-memory SIZE ("8G"; empty = the library's default share of the machine's memory). */
+  std::string max_memory;
+  /** --max-evaluations N (0 = the library's default, kDefaultMaxModelEvaluations). */
+  double max_evaluations = 0.0;
 };
 
 /** @brief Adds --data --label --positive --groups --missing --threads --seed --out --quiet

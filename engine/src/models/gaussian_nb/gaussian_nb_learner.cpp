@@ -444,6 +444,7 @@ class GaussianNbLearner final : public Learner {
   }
   const std::string& name() const noexcept override { return name_; }
   bool is_classifier() const noexcept override { return true; }
+  bool makes_additive_models() const noexcept override { return true; }
   LearnerParams params() const override { return {{"var_smoothing", ParamText(options_.var_smoothing)}}; }
   std::unique_ptr<PreparedSplit> Prepare(const Dataset& data, std::span<const Player> players,
                                          std::span<const std::size_t> train_rows,
