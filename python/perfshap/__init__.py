@@ -65,17 +65,28 @@ def load_model(model) -> _perfshap.TreeModel:
 
 
 def _matrix(X, model: _perfshap.TreeModel, what: str):
-    """X as a float64 rows x features array in the model's feature order."""
+    """X as a float64 rows x features array in the model's feature order; its cells read by the
+    rules of the other methods (perfshap._inputs: an object array of numbers is numbers, None /
+    pd.NA are missing, NaN for the trees), text refused."""
     names = list(model.feature_names)
-    if hasattr(X, "columns") and hasattr(X, "to_numpy"):  # a pandas DataFrame
+    if isinstance(X, np.ndarray) and type(X) is np.ndarray and X.dtype.kind in "fiub":
+        if X.ndim != 2:
+            _inputs.feature_columns(X, what=what)  # raises the shape's message
+        return np.asarray(X, dtype=np.float64), names
+    if _inputs.is_frame(X) and names:
         columns = [str(c) for c in X.columns]
-        if names:
-            missing = [n for n in names if n not in columns]
-            if missing:
-                raise ValueError(f"{what} has no column '{missing[0]}', a feature of the model")
-            X = X[names]
-        X = X.to_numpy(dtype=np.float64)
-    return np.asarray(X, dtype=np.float64), names
+        _inputs.feature_columns(X.iloc[:0], what=what)  # duplicate names refused, naming the name
+        missing = [n for n in names if n not in columns]
+        if missing:
+            raise ValueError(f"{what} has no column '{missing[0]}', a feature of the model")
+        X = X.iloc[:, [columns.index(n) for n in names]]
+    cols = _inputs.feature_columns(X, what=what)
+    for name, col in cols:
+        if isinstance(col, list):
+            raise TypeError(f"{what}: column '{name}' holds text; a tree model takes numbers: encode it as the model "
+                            f"was trained")
+    n = len(X)
+    return np.column_stack([c for _, c in cols]).astype(np.float64) if cols else np.empty((n, 0)), names
 
 
 class TreeShapResult:
@@ -326,10 +337,18 @@ def chains(X=None, Y=None, *, outputs=None, feature_names=None, progress=None, *
             if _inputs.is_frame(Y):
                 names = [str(c) for c in Y.columns]
                 extra = [(n, Y.iloc[:, j]) for j, n in enumerate(names)]
+            elif _inputs.is_series(Y):
+                names = [str(Y.name) if Y.name is not None else "y0"]
+                extra = [(names[0], Y)]
             else:
-                Ya = np.asarray(Y)
+                Ya = _inputs._list_array(Y, "Y") if isinstance(Y, (list, tuple)) else _inputs._plain(Y, "Y")
                 Ya = Ya.reshape(-1, 1) if Ya.ndim == 1 else Ya
-                names = list(outputs) if outputs is not None else [f"y{j}" for j in range(Ya.shape[1])]
+                if Ya.ndim != 2:
+                    raise ValueError(f"Y must be 1- or 2-dimensional (rows x outputs); it has shape {Ya.shape}")
+                names = [str(n) for n in outputs] if outputs is not None else [f"y{j}" for j in range(Ya.shape[1])]
+                if len(names) != Ya.shape[1]:
+                    raise ValueError(f"outputs names {len(names)} outputs and Y has {Ya.shape[1]} columns; name each "
+                                     f"column of Y once")
                 extra = [(n, Ya[:, j]) for j, n in enumerate(names)]
             outputs = names
         t, _ = _inputs.table(X, None, feature_names=feature_names, what="X", extra=extra)
