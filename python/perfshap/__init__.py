@@ -22,12 +22,12 @@ raises ValueError / TypeError with the engine's one-line message.
 """
 from __future__ import annotations
 
+import json
+import numbers
 import os
+import tempfile
 
 import numpy as np
-
-import json
-import tempfile
 
 from . import _inputs, _perfshap, _run
 from .result import Result
@@ -121,6 +121,7 @@ class TreeShapResult:
 def treeshap(model, X, *, background=None, threads: int = 0) -> TreeShapResult:
     """TreeSHAP of an XGBoost model's margins: path-dependent, or interventional against
     `background` rows. Bitwise the same at any `threads` (0 = every core)."""
+    threads = _run.checked("threads", threads, {"type": "INT:NONNEGATIVE", "switch": False}, "treeshap")
     m = load_model(model)
     x, names = _matrix(X, m, "X")
     bg = None if background is None else _matrix(background, m, "the background")[0]
@@ -266,7 +267,7 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
         options["label"] = label
     _train(train, label, options, tables)
     if background is not None:
-        if isinstance(background, int) and not isinstance(background, bool):
+        if isinstance(background, (numbers.Integral, np.bool_)):  # a count (bools refused as such)
             options["background"] = background
         else:
             tables["background"], _ = _inputs.table(background, None, feature_names=feature_names, what="background")
