@@ -198,3 +198,20 @@ def test_treeshap_reads_object_and_nullable_columns_as_numbers():
         perfshap.treeshap(MODEL, doubled)
     with pytest.raises(ValueError, match=r"2-dimensional"):
         perfshap.treeshap(MODEL, rows.to_numpy()[0])
+
+
+def test_chains_outputs_name_each_column_of_y_once():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(50, 2)).astype(float)
+    Y = np.column_stack([X[:, 0], X[:, 1]])
+    with pytest.raises(ValueError, match=r"outputs names 1 outputs and Y has 2 columns"):
+        perfshap.chains(X, Y, outputs=["a"])
+
+
+def test_groups_of_numpy_names_equal_groups_of_lists():
+    X, y = read("banknote.csv")
+    a = perfshap.robustness(X, y, groups={"shape": np.array(["skewness", "curtosis"])}, cv="kfold:2")
+    b = perfshap.robustness(X, y, groups={"shape": ["skewness", "curtosis"]}, cv="kfold:2")
+    assert len(a.players) == 3
+    a.json["input"].pop("groups"), b.json["input"].pop("groups")  # the temporary --groups file's name
+    assert_same_run(a, b)
