@@ -45,7 +45,8 @@ void AddRunOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_see
   app.add_option("--seed", opts.seed, seed_help)->capture_default_str();
   app.add_option("--out", opts.out, out_help);
   app.add_flag("--quiet", opts.quiet, "print nothing but errors");
-  app.add_flag("--force", opts.force, "write into a non-empty --out directory");
+  app.add_flag("--force", opts.force,
+               "replace a non-empty --out directory, an earlier run's results, as a whole (no earlier file stays)");
   app.add_option("--progress", opts.progress, "progress on stderr: auto (bar on a terminal), bar, plain, none")
       ->check(CLI::IsMember({"auto", "bar", "plain", "none"}))
       ->capture_default_str();
@@ -231,9 +232,10 @@ void Report(const CommonOptions& opts, Reporter reporter) {
     embedding->deferred = std::move(reporter);
     return;
   }
-  detail::OutputDir out = opts.out.empty() ? detail::OutputDir() : detail::OutputDir(opts.out);
+  detail::OutputDir out = opts.out.empty() ? detail::OutputDir() : detail::OutputDir(opts.out, opts.force);
   reporter(out);
   if (opts.report == "html") out.Write("report.html", detail::HtmlReport(out.contents()));
+  out.Commit();
   if (embedding != nullptr) embedding->files = out.contents();
 }
 

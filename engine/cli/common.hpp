@@ -116,8 +116,9 @@ std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path);
 using Reporter = std::function<void(detail::OutputDir&)>;
 
 /**
- * @brief Runs the reporter: into --out (then report.html with --report html), and for an
- * embedding host; nothing without either. A host that defers the files (Embedding::defer_files)
+ * @brief Runs the reporter: into --out, published there as one set once every file is written
+ * (then report.html with --report html; detail::PublishFiles), and for an embedding host;
+ * nothing without either. A host that defers the files (Embedding::defer_files)
  * and gave no --out gets the reporter itself, to run when it first reads them, so the reporter
  * must own what it reads (capture by value, never the command's options or locals by reference).
  */
