@@ -213,5 +213,99 @@ TEST(CliOutputSet, AFailedRunLeavesNoOutAndTheEarlierSetUntouched) {
   fs::remove_all(mine);
 }
 
+std::vector<std::string> Svgs(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().extension() == ".svg") names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(CliFigures, NoneWritesNoSvgAndTheSameTables) {
+  const std::string model = Quote(testing::FixturePath("xgboost/binary_logistic.json"));
+  const std::string data = Quote(testing::FixturePath("data/breast_cancer.csv"));
+  const fs::path none = FreshDir("figures_none");
+  const fs::path summary = FreshDir("figures_summary");
+  ASSERT_EQ(RunCli("treeshap --model-file " + model + " --data " + data +
+                   " --label label --quiet --figures none --out " + Quote(none.string()))
+                .exit_code,
+            0);
+  ASSERT_EQ(RunCli("treeshap --model-file " + model + " --data " + data + " --label label --quiet --out " +
+                   Quote(summary.string()))
+                .exit_code,
+            0);
+  EXPECT_TRUE(Svgs(none).empty());
+  const auto j = ReadJson(none / "result.json");
+  EXPECT_TRUE(j["figures"].empty());
+  EXPECT_EQ(j["files"], nlohmann::json::array({"contributions.csv"}));
+  EXPECT_EQ(ReadText(none / "contributions.csv"), ReadText(summary / "contributions.csv"));
+  const auto s = ReadJson(summary / "result.json");
+  EXPECT_EQ(s["figures"], nlohmann::json(Svgs(summary)));
+  EXPECT_EQ(Svgs(summary).size(), 3u);
+  fs::remove_all(none);
+  fs::remove_all(summary);
+}
+
+TEST(CliFigures, AllWritesAWaterfallPerRowUpToTheCap) {
+  const fs::path out = FreshDir("figures_all");
+  ASSERT_EQ(RunCli("treeshap --model-file " + Quote(testing::FixturePath("xgboost/binary_logistic.json")) +
+                   " --data " + Quote(testing::FixturePath("data/breast_cancer.csv")) +
+                   " --label label --quiet --figures all --out " + Quote(out.string()))
+                .exit_code,
+            0);
+  const std::vector<std::string> svgs = Svgs(out);
+  // 569 rows: the bar, the beeswarm and the first 100 rows' waterfalls.
+  EXPECT_EQ(svgs.size(), 2u + 100u);
+  for (int r : {0, 1, 99})
+    EXPECT_TRUE(fs::exists(out / ("shap_waterfall_row" + std::to_string(r) + ".svg"))) << r;
+  EXPECT_FALSE(fs::exists(out / "shap_waterfall_row100.svg"));
+  const auto j = ReadJson(out / "result.json");
+  EXPECT_EQ(j["figures"].size(), svgs.size());
+  fs::remove_all(out);
+}
+
+TEST(CliFigures, BeeswarmOfMoreRowsThanTheBoundIsTheSameAtAnyThreadCount) {
+  const std::string data = Quote(testing::FixturePath("data/banknote.csv"));  // 1,372 rows, 4 features
+  std::string svg[2];
+  for (int t = 0; t < 2; ++t) {
+    const fs::path out = FreshDir("beeswarm_threads" + std::to_string(t));
+    ASSERT_EQ(RunCli("treeshap --model forest --trees 10 --train " + data + " --data " + data +
+                     " --label label --quiet " + "--threads " + std::to_string(t == 0 ? 1 : 3) + " --out " +
+                     Quote(out.string()))
+                  .exit_code,
+              0);
+    svg[t] = ReadText(out / "shap_beeswarm.svg");
+    fs::remove_all(out);
+  }
+  EXPECT_EQ(svg[0], svg[1]);
+  std::size_t circles = 0;
+  for (std::size_t at = svg[0].find("<circle"); at != std::string::npos; at = svg[0].find("<circle", at + 1))
+    ++circles;
+  EXPECT_EQ(circles, 4u * 1000u);
+  EXPECT_NE(svg[0].find("1,000 of 1,372 rows shown"), std::string::npos);
+}
+
+TEST(CliFigures, EverySubcommandTakesTheFlag) {
+  const std::string wine = Quote(testing::FixturePath("data/wine.csv"));
+  const std::string pima = Quote(testing::FixturePath("data/pima.csv"));
+  for (const std::string& run :
+       {std::string("demo --rows 500"), std::string("robustness --cv mc:2"), std::string("xper"),
+        std::string("xper-montecarlo --samples 2 --rows 1000"),
+        "shap --model logistic --train " + pima + " --data " + pima + " --label label --rows 0..9",
+        std::string("chains --order and,or,xor"),
+        "axom --data " + wine + " --neighbours 20 --heatmap-grid 5"}) {
+    SCOPED_TRACE(run);
+    const fs::path out = FreshDir("figures_every");
+    const auto r = RunCli(run + " --quiet --figures none --out " + Quote(out.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(Svgs(out).empty());
+    EXPECT_TRUE(ReadJson(out / "result.json")["figures"].empty());
+    fs::remove_all(out);
+  }
+  const auto bad = RunCli("demo --figures some");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--figures"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace perfshap

@@ -24,6 +24,7 @@ namespace perfshap {
 namespace {
 
 namespace fs = std::filesystem;
+using detail::FigureSet;
 using detail::OutputDir;
 using detail::ReportFile;
 
@@ -135,11 +136,11 @@ TEST(OutputSet, AReporterThatThrowsHalfwayLeavesTheEarlierSet) {
   detail::PrepareOutputDir(root / "out", true);
   // What the CLI's Report does: the reporter into an OutputDir, then Commit.
   const auto run = [&] {
-    OutputDir out(root / "out", true);
+    OutputDir out(root / "out", {}, true);
     out.Write("contributions.csv", "row,a\n0,1\n");
-    out.Write("shap_bar.svg", "<svg/>");
-    const auto beeswarm = []() -> std::string { throw DataError("a value is not finite"); };
-    out.Write("shap_beeswarm.svg", beeswarm());
+    out.WriteFigure("shap_bar.svg", FigureSet::kSummary, [] { return std::string("<svg/>"); });
+    out.WriteFigure("shap_beeswarm.svg", FigureSet::kSummary,
+                    []() -> std::string { throw DataError("a value is not finite"); });
     out.Write("result.json", "{}\n");
     out.Commit();
   };
@@ -239,6 +240,31 @@ TEST(OutputSet, TheWorkingDirectoryIsRefused) {
     throw;
   }
   restore();
+}
+
+TEST(OutputSet, FiguresFollowTheOptions) {
+  int drawn = 0;
+  const auto draw = [&] {
+    ++drawn;
+    return std::string("<svg/>");
+  };
+  OutputDir none(detail::ReportOptions{FigureSet::kNone});
+  EXPECT_FALSE(none.WriteFigure("a.svg", FigureSet::kSummary, draw));
+  EXPECT_EQ(drawn, 0) << "--figures none drew a figure";
+  EXPECT_TRUE(none.contents().empty());
+  OutputDir summary;  // the default
+  EXPECT_TRUE(summary.WriteFigure("a.svg", FigureSet::kSummary, draw));
+  EXPECT_FALSE(summary.WriteFigure("row1.svg", FigureSet::kAll, draw));
+  EXPECT_EQ(summary.figures(), std::vector<std::string>({"a.svg"}));
+  OutputDir all(detail::ReportOptions{FigureSet::kAll});
+  EXPECT_TRUE(all.WriteFigure("a.svg", FigureSet::kSummary, draw));
+  EXPECT_TRUE(all.WriteFigure("row1.svg", FigureSet::kAll, draw));
+  EXPECT_EQ(drawn, 3);
+  EXPECT_EQ(detail::FilesDrawn(summary, {"x.csv", "a.svg", "row1.svg"}),
+            std::vector<std::string>({"x.csv", "a.svg"}));
+  EXPECT_EQ(detail::ParseFigureSet("none"), FigureSet::kNone);
+  EXPECT_EQ(detail::ParseFigureSet("all"), FigureSet::kAll);
+  EXPECT_THROW(detail::ParseFigureSet("some"), InvalidArgument);
 }
 
 }  // namespace

@@ -146,7 +146,20 @@ void RemoveQuietly(const fs::path& path) {
   fs::remove_all(path, ignored);
 }
 
+bool IsFigure(const std::string& name) {
+  return name.size() > 4 && name.compare(name.size() - 4, 4, ".svg") == 0;
+}
+
 }  // namespace
+
+std::vector<std::string> FigureSetNames() { return {"none", "summary", "all"}; }
+
+FigureSet ParseFigureSet(const std::string& name) {
+  if (name == "none") return FigureSet::kNone;
+  if (name == "summary") return FigureSet::kSummary;
+  if (name == "all") return FigureSet::kAll;
+  throw InvalidArgument("figures '" + name + "': choose none, summary or all", {"figures"});
+}
 
 void PrepareOutputDir(const fs::path& dir, bool force) {
   const Target target = ResolveTarget(dir);
@@ -278,6 +291,12 @@ void PublishFiles(const fs::path& dir, const std::vector<ReportFile>& files, boo
 }
 
 void OutputDir::Write(const std::string& name, const std::string& content) {
+  // Figures go through WriteFigure: --figures decides whether they are drawn, result.json lists them.
+  PERFSHAP_DCHECK(!IsFigure(name));
+  Keep(name, content);
+}
+
+void OutputDir::Keep(const std::string& name, const std::string& content) {
   for (ReportFile& file : contents_)
     if (file.name == name) {
       file.content = content;
@@ -287,8 +306,26 @@ void OutputDir::Write(const std::string& name, const std::string& content) {
   contents_.push_back({name, content});
 }
 
+bool OutputDir::WriteFigure(const std::string& name, FigureSet level,
+                            const std::function<std::string()>& draw) {
+  PERFSHAP_DCHECK(IsFigure(name));
+  if (!Draws(level)) return false;
+  Keep(name, draw());
+  if (std::find(figures_.begin(), figures_.end(), name) == figures_.end()) figures_.push_back(name);
+  return true;
+}
+
 void OutputDir::Commit() const {
   if (!dir_.empty()) PublishFiles(dir_, contents_, replace_);
+}
+
+std::vector<std::string> FilesDrawn(const OutputDir& out, const std::vector<std::string>& listed) {
+  std::vector<std::string> kept;
+  for (const std::string& name : listed) {
+    if (!IsFigure(name) || std::find(out.figures().begin(), out.figures().end(), name) != out.figures().end())
+      kept.push_back(name);
+  }
+  return kept;
 }
 
 }  // namespace perfshap::detail
