@@ -20,6 +20,7 @@
 #include "embed.hpp"
 #include "perfshap/table.hpp"
 #include "report/html_report.hpp"
+#include "report/figure_bounds.hpp"
 #include "report/output.hpp"
 
 namespace perfshap::cli {
@@ -52,7 +53,8 @@ void AddRunOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_see
   app.add_option("--seed", opts.seed, seed_help)->capture_default_str();
   app.add_option("--out", opts.out, out_help);
   app.add_flag("--quiet", opts.quiet, "print nothing but errors");
-  app.add_flag("--force", opts.force, "write into a non-empty --out directory");
+  app.add_flag("--force", opts.force,
+               "replace a non-empty --out directory, an earlier run's results, as a whole (no earlier file stays)");
   app.add_option("--progress", opts.progress, "progress on stderr: auto (bar on a terminal), bar, plain, none")
       ->check(CLI::IsMember({"auto", "bar", "plain", "none"}))
       ->capture_default_str();
@@ -65,6 +67,15 @@ void AddRunOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_see
                  "html: also write report.html into --out, one self-contained page (settings, tables, figures, "
                  "result.json)")
       ->check(CLI::IsMember({"html"}));
+  app.add_option("--figures", opts.figures,
+                 "SVG figures in --out: none; summary (each figure bounded: at most " +
+                     std::to_string(detail::kMaxPointsPerFeature) + " rows per feature, the top " +
+                     std::to_string(detail::kMaxFeaturesShown) +
+                     " features and one row for the others); all (also one figure per explained row where the "
+                     "method has them, shap / treeshap waterfalls and xper's, for the first " +
+                     std::to_string(detail::kMaxRowFigures) + " rows)")
+      ->check(CLI::IsMember(detail::FigureSetNames()))
+      ->capture_default_str();
 }
 
 void AddSolverOptions(CLI::App& app, SolverCliOptions& opts, const std::string& unit) {
@@ -250,13 +261,18 @@ std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path) {
 void Report(const CommonOptions& opts, Reporter reporter) {
   Embedding* embedding = CurrentEmbedding();
   if (opts.out.empty() && embedding == nullptr) return;
+  const detail::ReportOptions options{detail::ParseFigureSet(opts.figures)};
   if (embedding != nullptr && embedding->defer_files && opts.out.empty() && opts.report.empty()) {
-    embedding->deferred = std::move(reporter);
+    embedding->deferred = [reporter = std::move(reporter), options](detail::OutputDir& out) {
+      out.set_options(options);
+      reporter(out);
+    };
     return;
   }
-  detail::OutputDir out = opts.out.empty() ? detail::OutputDir() : detail::OutputDir(opts.out);
+  detail::OutputDir out = opts.out.empty() ? detail::OutputDir(options) : detail::OutputDir(opts.out, options, opts.force);
   reporter(out);
   if (opts.report == "html") out.Write("report.html", detail::HtmlReport(out.contents()));
+  out.Commit();
   if (embedding != nullptr) embedding->files = out.contents();
 }
 
