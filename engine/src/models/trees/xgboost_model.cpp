@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "data/json_text.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/trees.hpp"
@@ -167,12 +168,9 @@ class Reader {
     return out;
   }
 
-  /** @brief A JSON value on one line, cut short, for a message. */
-  static std::string Shown(const Json& v) {
-    std::string text = v.dump(-1, ' ', true, Json::error_handler_t::replace);
-    if (text.size() > detail::kMaxQuotedChars) text = text.substr(0, detail::kMaxQuotedChars - 3) + "...";
-    return text;
-  }
+  /** @brief A JSON value on one line, cut short, for a message (never more of it formatted
+   *  than shown, however large or deep). */
+  static std::string Shown(const Json& v) { return detail::JsonSnippet(v, detail::kMaxQuotedChars, true); }
 
   const std::string& prefix() const noexcept { return prefix_; }
 
@@ -212,13 +210,20 @@ std::string ParseErrorText(const Json::parse_error& e) {
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u > 0x7e) c = '?';
   }
-  return "byte " + std::to_string(e.byte) + ": " + what;
+  return "byte " + std::to_string(e.byte) + ": " + detail::ShortParserMessage(what);
 }
 
-/** @brief Whether text is UBJSON holding an XGBoost learner (Booster.save_model("m.ubj")). */
+/**
+ * @brief Whether text looks like UBJSON holding an XGBoost learner (Booster.save_model("m.ubj")):
+ * an object whose first key, "learner", follows a UBJSON length marker. Not parsed: nlohmann's
+ * UBJSON reader recurses on nesting, and the bytes are not JSON, so their nesting is unchecked.
+ */
 bool IsUbjsonModel(const std::string& text) {
-  const Json doc = Json::from_ubjson(text, true, false);
-  return doc.is_object() && doc.contains("learner");
+  if (text.size() < 4 || text[0] != '{') return false;
+  // '{', then the key's length: a type marker (i U I l L, or XGBoost's own) and its bytes.
+  if (std::string_view("iUIlL").find(text[1]) == std::string_view::npos) return false;
+  const auto at = text.find("learner");
+  return at != std::string::npos && at <= 16;
 }
 
 /**
@@ -334,6 +339,13 @@ Tree ReadTree(const Reader& r, const Json& json, std::size_t t, int output, int&
 
 std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& text) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) r.Fail(std::string("the file is empty; ") + kSaveAgain);
+  // UBJSON first (no JSON starts that way), then the nesting of the JSON: a model nests about 7
+  // levels, and deeper values would overflow the stack where a message formats them.
+  if (IsUbjsonModel(text))
+    r.Fail(
+        "the file is XGBoost's binary UBJSON format, not JSON; save the model with "
+        "Booster.save_model(\"model.json\") (the .json extension selects JSON)");
+  detail::CheckJsonNesting(text, r.prefix(), kSaveAgain);
   const std::optional<std::string> quoted = QuoteNonFiniteWords(text);
   const std::string& json = quoted ? *quoted : text;
   Json doc;
@@ -343,11 +355,11 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
     // Input that ends where the parser still expected more: e.byte is past the last byte.
     if (e.byte > json.size())
       r.Fail("the JSON ends early (" + ParseErrorText(e) + "): the file seems truncated; " + kSaveAgain);
-    if (IsUbjsonModel(text))
-      r.Fail(
-          "the file is XGBoost's binary UBJSON format, not JSON; save the model with "
-          "Booster.save_model(\"model.json\") (the .json extension selects JSON)");
     r.Fail("not JSON (" + ParseErrorText(e) + "); save the model with Booster.save_model(\"model.json\")");
+  } catch (const Json::out_of_range& e) {
+    // A number beyond a double's range (1e999): the parser's only other error. XGBoost writes
+    // floats, so no model it saved holds one.
+    r.Fail("the number " + detail::OverflowingNumber(e) + " is beyond the range of a double; " + kSaveAgain);
   }
   if (doc.is_array())
     r.Fail(
