@@ -111,9 +111,12 @@ class PERFSHAP_EXPORT TreeEnsemble final : public Model {
  public:
   /**
    * @throws InvalidArgument (one line, naming the tree and node) for a malformed tree: child
-   *   indices out of range or not forming a tree, a split feature >= n_features, a negative or
-   *   non-finite cover, values whose width or output does not fit n_outputs, a non-finite
-   *   threshold or leaf value, a kLogistic transform with more than one output.
+   *   indices out of range or not forming a tree (an internal node has two children, each a
+   *   node no other node links to, a leaf has -1 for both, every node is reached from the
+   *   root), a split feature >= n_features, a negative or non-finite cover, values whose width
+   *   or output does not fit n_outputs, a non-finite threshold or leaf value, a kLogistic
+   *   transform with more than one output; (naming the feature) for an empty feature name or
+   *   one given to two features.
    */
   TreeEnsemble(std::vector<Tree> trees, TreeEnsembleInfo info);
 

@@ -36,6 +36,7 @@
 
 #include "data/json_text.hpp"
 #include "data/message_text.hpp"
+#include "models/trees/tree_checks.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/trees.hpp"
 
@@ -168,6 +169,12 @@ class Reader {
     return out;
   }
 
+  /** @brief An index read as a double, as the file wrote it: "7", "-2", "1.5". */
+  static std::string Index(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<std::int64_t>(v));
+    return Shown(Json(v));
+  }
+
   /** @brief A JSON value on one line, cut short, for a message (never more of it formatted
    *  than shown, however large or deep). */
   static std::string Shown(const Json& v) { return detail::JsonSnippet(v, detail::kMaxQuotedChars, true); }
@@ -251,7 +258,14 @@ Tree ReadTree(const Reader& r, const Json& json, std::size_t t, int output, int&
   std::vector<double> split_type;  // older models have no split_type: all numerical
   if (json.contains("split_type")) split_type = r.Numbers(json, "split_type", n, where);
 
-  // Walk from the root: every child a node of the tree reached once, then keep the reached nodes.
+  // Walk from the root with an explicit stack (a tree may be any number of levels deep): a leaf
+  // has -1 for both children, a split two nodes of the tree that no other node links to (so no
+  // node is reached twice and there is no cycle: the root is no node's child). Anything else
+  // (a child -2, a node with one child) is refused: XGBoost itself crashes or reads past its
+  // arrays there, and taking such a node for a leaf would predict with its split's threshold.
+  // The nodes no path from the root reaches are left out, not refused: XGBoost's pruning (the
+  // exact method with gamma) keeps its deleted nodes in the arrays, unlinked, and XGBoost never
+  // reads them; what the root reaches is the whole tree XGBoost predicts with.
   std::vector<std::uint8_t> reached(n, 0);
   std::vector<int> node_depth(n, 0);
   std::vector<std::size_t> stack{0};
@@ -262,14 +276,17 @@ Tree ReadTree(const Reader& r, const Json& json, std::size_t t, int output, int&
     stack.pop_back();
     depth = std::max(depth, node_depth[i]);
     const std::string node = where + ", node " + std::to_string(i);
-    if (left[i] < 0) continue;
+    if (left[i] == -1.0 && right[i] == -1.0) continue;
+    if (left[i] < 0 || right[i] < 0)
+      r.Fail(node + " has children " + Reader::Index(left[i]) + " and " + Reader::Index(right[i]) +
+             ": a leaf has -1 for both, a split two nodes of the tree; the arrays are inconsistent; " + kSaveAgain);
     if (!split_type.empty() && split_type[i] != 0.0)
       r.Fail(node +
              " is a categorical split, which perfshap does not read: retrain with the feature one-hot "
              "encoded (or without enable_categorical)");
     for (const double c : {left[i], right[i]}) {
       if (!(c >= 1 && c < static_cast<double>(n)) || c != std::floor(c) || reached[static_cast<std::size_t>(c)])
-        r.Fail(node + " has child " + Reader::Shown(Json(c)) + ", which is not a new node among the tree's " +
+        r.Fail(node + " has child " + Reader::Index(c) + ", which is not a new node among the tree's " +
                std::to_string(n) + " nodes: the arrays are inconsistent; " + kSaveAgain);
       reached[static_cast<std::size_t>(c)] = 1;
       node_depth[static_cast<std::size_t>(c)] = node_depth[i] + 1;
@@ -299,7 +316,7 @@ Tree ReadTree(const Reader& r, const Json& json, std::size_t t, int output, int&
   tree.width = 1;
   for (std::size_t i = 0; i < n; ++i) {
     if (!reached[i]) continue;
-    const bool leaf = left[i] < 0;
+    const bool leaf = left[i] == -1.0;
     const double v = AsFloat(condition[i]);
     const double value = leaf ? v : 0.0;  // set below for internal nodes
     const std::int32_t node =
@@ -433,6 +450,13 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
     for (const Json& f : *it) {
       if (!f.is_string()) r.Fail("learner.feature_names holds " + Reader::Shown(f) + ", not a name; " + kSaveAgain);
       info.feature_names.push_back(f.get<std::string>());
+    }
+    // Checked here as TreeEnsemble checks them, worded for the file: data columns are matched
+    // to the features by name.
+    try {
+      detail::CheckFeatureNames(info.feature_names, "learner.feature_names");
+    } catch (const InvalidArgument& e) {
+      r.Fail(std::string(e.what()) + " (retrain on data with distinct column names)");
     }
   }
 
