@@ -18,6 +18,7 @@ const std::map<std::string, std::string>& CommonFlags() {
       {"force", "--force"},           {"threads", "--threads"},       {"seed", "--seed"},
       {"data", "--data"},             {"solver", "--solver"},         {"budget", "--budget"},
       {"tolerance", "--tolerance"},   {"time_limit_seconds", "--time-limit"}, {"keep_samples", "--keep-samples"},
+      {"iteration_range", "--iteration-range"},
   };
   return flags;
 }

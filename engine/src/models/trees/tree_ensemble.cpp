@@ -147,8 +147,10 @@ TreeEnsemble::TreeEnsemble(std::vector<Tree> trees, TreeEnsembleInfo info) : tre
   // Names are how data columns are matched to the model's features: two features of one name
   // would take the same column (and xper's players would collide), an empty one none.
   detail::CheckFeatureNames(info_.feature_names, "a tree model");
+  // Trees are numbered as the model file numbers them (a range of rounds starts past tree 0).
+  const auto first_tree = static_cast<std::size_t>(std::max<std::int64_t>(0, info_.rounds.first_tree));
   for (std::size_t t = 0; t < trees_.size(); ++t) {
-    CheckTree(trees_[t], t, info_);
+    CheckTree(trees_[t], first_tree + t, info_);
     max_depth_ = std::max(max_depth_, trees_[t].depth());
   }
 }
