@@ -16,6 +16,7 @@
 
 #include "commands.hpp"
 #include "perfshap/cost_estimates.hpp"
+#include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/learner.hpp"
 #include "perfshap/random.hpp"
@@ -31,6 +32,7 @@ namespace {
 struct ShapCliOptions {
   CommonOptions common;
   std::string model_file;
+  std::string iteration_range;
   std::string model;
   std::string train;
   std::string approach = "interventional";
@@ -106,7 +108,7 @@ std::vector<std::size_t> ModelColumns(const Dataset& d, const TreeEnsemble& mode
       const auto& have = d.feature_names();
       const auto it = std::find(have.begin(), have.end(), name);
       if (it == have.end())
-        throw DataError(what + " has no column '" + name + "', a feature of the model " + model_file +
+        throw DataError(what + " has no column " + detail::Quoted(name) + ", a feature of the model " + model_file +
                         " (its features: " + std::to_string(names.size()) + "); give data with the model's columns");
       columns.push_back(static_cast<std::size_t>(it - have.begin()));
     }
@@ -182,9 +184,11 @@ void RunShap(const ShapCliOptions& o) {
   std::shared_ptr<const DesignEncoder> encoder;  // --train's design (text one-hot, --groups)
   std::vector<std::size_t> train_rows_all;  // every row of --train
 
+  const XgboostReadOptions read_options = ModelReadOptions(o.iteration_range, o.model_file);
   if (!o.model_file.empty()) {
-    const auto ensemble = ReadModelInput(o.model_file);
+    const auto ensemble = ReadModelInput(o.model_file, read_options);
     model = ensemble;
+    run.rounds = ensemble->info().rounds;
     const Dataset data = ReadInput(c.data, DataCsv(c, true));
     model_columns = ModelColumns(data, *ensemble, o.model_file, "--data " + c.data);
     for (std::size_t col : model_columns) feature_names.push_back(data.feature_names()[col]);
@@ -360,6 +364,7 @@ void Setup(CLI::App& app, bool treeshap) {
   if (treeshap) o->approach = "tree";
   AddCommonOptions(app, o->common, 0);
   app.add_option("--model-file", o->model_file, "an XGBoost model saved as JSON (Booster.save_model(\"m.json\"))");
+  AddIterationRangeOption(app, o->iteration_range);
   app.add_option("--model", o->model, Join(LearnerNames(), "|") + " fitted on --train");
   app.add_option("--train", o->train, "CSV with the columns of --data and the label: fit --model on it");
   if (!treeshap)

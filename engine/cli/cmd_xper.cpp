@@ -181,6 +181,7 @@ void SetupXper(CLI::App& app) {
                      " with --train (default with no --data: probit with the design's true coefficients)");
   app.add_option("--coef", o->coef, "CSV name,coef with 'const' first: an already-fitted model");
   app.add_option("--model-file", o->model_file, "an XGBoost model saved as JSON (binary:logistic or reg:squarederror)");
+  AddIterationRangeOption(app, o->iteration_range);
   app.add_option("--train", o->train, "CSV with the same columns: fit --model on it");
   app.add_option("--features", o->features, "comma-separated feature columns (default: all but the label)");
   app.add_option(

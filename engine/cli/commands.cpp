@@ -19,6 +19,7 @@ const std::map<std::string, std::string>& CommonFlags() {
       {"data", "--data"},             {"solver", "--solver"},         {"budget", "--budget"},
       {"tolerance", "--tolerance"},   {"time_limit_seconds", "--time-limit"}, {"keep_samples", "--keep-samples"},
       {"max_memory", "--max-memory"}, {"max_model_evaluations", "--max-evaluations"},
+      {"iteration_range", "--iteration-range"},
   };
   return flags;
 }

@@ -3,6 +3,7 @@
 #include "common.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <cstdio>
@@ -12,6 +13,7 @@
 
 #include <unistd.h>
 
+#include "data/message_text.hpp"
 #include "data/text_lines.hpp"
 #include "perfshap/cost.hpp"
 #include "perfshap/error.hpp"
@@ -250,12 +252,39 @@ bool InputHasColumn(const std::string& path, const std::string& column) {
   return false;
 }
 
-std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path) {
+std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path, const XgboostReadOptions& options) {
   if (const Embedding* embedding = CurrentEmbedding()) {
     const auto it = embedding->models.find(path);
-    if (it != embedding->models.end()) return ParseXgboostModel(it->second, path);
+    if (it != embedding->models.end()) return ParseXgboostModel(it->second, path, options);
   }
-  return ReadXgboostModel(path);
+  return ReadXgboostModel(path, options);
+}
+
+XgboostReadOptions ModelReadOptions(const std::string& iteration_range, const std::string& model_file) {
+  XgboostReadOptions options;
+  if (iteration_range.empty()) return options;
+  const std::string flag = "--iteration-range " + detail::Quoted(iteration_range);
+  if (model_file.empty())
+    throw InvalidArgument(flag + " selects boosting rounds of an XGBoost model: it needs --model-file m.json");
+  const auto sep = iteration_range.find_first_of(":,");
+  const auto number = [](std::string_view s, std::int64_t& v) {
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return !s.empty() && ec == std::errc() && p == s.data() + s.size() && v >= 0;
+  };
+  IterationRange range;
+  if (sep == std::string::npos || !number(std::string_view(iteration_range).substr(0, sep), range.begin) ||
+      !number(std::string_view(iteration_range).substr(sep + 1), range.end))
+    throw InvalidArgument(flag + ": give BEGIN:END, the boosting rounds [BEGIN, END) to use (0-based, END 0 = to the "
+                                 "last round; e.g. 0:0 for all rounds, 0:50 for the first 50)");
+  options.iteration_range = range;
+  return options;
+}
+
+void AddIterationRangeOption(CLI::App& app, std::string& iteration_range) {
+  app.add_option("--iteration-range", iteration_range,
+                 "BEGIN:END: the boosting rounds [BEGIN, END) of --model-file to use (END 0 = to the last; "
+                 "0:0 = all). Default: up to the model's best_iteration after early stopping, as XGBoost's "
+                 "scikit-learn predict and shap, else all");
 }
 
 void Report(const CommonOptions& opts, Reporter reporter) {

@@ -116,7 +116,17 @@ Dataset ReadInput(const std::string& path, const CsvOptions& csv);
 bool InputHasColumn(const std::string& path, const std::string& column);
 
 /** @brief Reads the XGBoost JSON model `path`, or the embedding's model text of that name. */
-std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path);
+std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path, const XgboostReadOptions& options = {});
+
+/**
+ * @brief --iteration-range BEGIN:END (BEGIN,END too: a Python tuple arrives so): boosting rounds
+ * [BEGIN, END) of an XGBoost --model-file, END 0 = to the last round; unset for "".
+ * @throws InvalidArgument (one line) for other text, or a range given without a --model-file.
+ */
+XgboostReadOptions ModelReadOptions(const std::string& iteration_range, const std::string& model_file);
+
+/** @brief Adds --iteration-range to a subcommand taking --model-file. */
+void AddIterationRangeOption(CLI::App& app, std::string& iteration_range);
 
 /** @brief A run's reporter: writes its files (result.json last) into the output it is given. */
 using Reporter = std::function<void(detail::OutputDir&)>;

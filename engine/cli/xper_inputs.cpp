@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
 #include "perfshap/trees.hpp"
@@ -150,7 +151,7 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
   const std::vector<FeatureGroup> groups = LoadGroups(c);
   if (!o.model_file.empty()) {
     // An XGBoost model, through the generic predict path: its features by name (or in order).
-    const auto ensemble = ReadModelInput(o.model_file);
+    const auto ensemble = ReadModelInput(o.model_file, ModelReadOptions(o.iteration_range, o.model_file));
     if (ensemble->n_outputs() != 1)
       throw InvalidArgument("--model-file " + o.model_file + " has " + std::to_string(ensemble->n_outputs()) +
                             " outputs; XPER decomposes the metric of a binary classifier or a regressor");
@@ -166,7 +167,8 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
     for (const auto& name : names) {
       const auto& have = data.feature_names();
       if (std::find(have.begin(), have.end(), name) == have.end())
-        throw DataError(data.source() + " has no column '" + name + "', a feature of the model " + o.model_file);
+        throw DataError(data.source() + " has no column " + detail::Quoted(name) + ", a feature of the model " +
+                        o.model_file);
     }
     m.sample = SelectColumns(data, names);
     m.model = std::make_unique<TreeEnsemble>(ensemble->trees(), ensemble->info());
@@ -174,6 +176,7 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
     m.info.from_coefficients = false;
     m.info.train = o.model_file;
     m.info.description = ensemble->Describe();
+    m.info.rounds = ensemble->info().rounds;
     features = names;
     return m;
   }

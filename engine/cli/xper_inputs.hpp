@@ -31,6 +31,8 @@ struct XperCliOptions {
   std::string train;
   /** --model-file: an XGBoost JSON model (binary or regression), explained as it is. */
   std::string model_file;
+  /** --iteration-range BEGIN:END: the rounds of --model-file used. */
+  std::string iteration_range;
   std::string comparator = "full";
   std::string permutation;
   std::string features;

@@ -68,12 +68,19 @@ def _model_json(model):
     raise ValueError("the model must be a path to an XGBoost JSON model, its JSON text, or an xgboost Booster")
 
 
-def load_model(model) -> _perfshap.TreeModel:
-    """A tree model (XGBoost gbtree) from a path, JSON text/bytes or an xgboost Booster."""
+def load_model(model, *, iteration_range=None) -> _perfshap.TreeModel:
+    """A tree model (XGBoost gbtree) from a path, JSON text/bytes or an xgboost Booster.
+
+    iteration_range=(begin, end): the boosting rounds [begin, end) to use (end 0 = to the last).
+    By default an early-stopped model is used up to its best_iteration, as XGBoost's
+    scikit-learn predict and shap do; (0, 0) takes every round. The model's `iteration_range`
+    and `best_iteration` say which rounds are used."""
     if isinstance(model, _perfshap.TreeModel):
-        return model
+        if iteration_range is None:
+            return model
+        return _perfshap.TreeModel(model.json, model.source, iteration_range)
     text, source = _model_json(model)
-    return _perfshap.TreeModel(text, source)
+    return _perfshap.TreeModel(text, source, iteration_range)
 
 
 def _matrix(X, model: _perfshap.TreeModel, what: str):
@@ -109,8 +116,10 @@ class TreeShapResult:
     values.sum(-1) + base_values = the margin.
     """
 
-    def __init__(self, contributions: np.ndarray, feature_names):
+    def __init__(self, contributions: np.ndarray, feature_names, iteration_range=None, best_iteration=None):
         self.contributions = contributions  # rows x outputs x (features + 1), as XGBoost's pred_contribs
+        self.iteration_range = iteration_range  # the boosting rounds explained, [begin, end)
+        self.best_iteration = best_iteration  # the model's, after early stopping (else None)
         k = contributions.shape[1]
         self.values = contributions[:, 0, :-1] if k == 1 else contributions[:, :, :-1]
         self.base_values = contributions[:, 0, -1] if k == 1 else contributions[:, :, -1]
@@ -130,14 +139,15 @@ class TreeShapResult:
         return f"TreeShapResult(rows={self.values.shape[0]}, features={len(self.feature_names)})"
 
 
-def treeshap(model, X, *, background=None, threads: int = 0) -> TreeShapResult:
+def treeshap(model, X, *, background=None, threads: int = 0, iteration_range=None) -> TreeShapResult:
     """TreeSHAP of an XGBoost model's margins: path-dependent, or interventional against
-    `background` rows. Bitwise the same at any `threads` (0 = every core)."""
+    `background` rows. Bitwise the same at any `threads` (0 = every core). iteration_range:
+    as load_model (default: up to an early-stopped model's best_iteration)."""
     threads = _run.checked("threads", threads, {"type": "INT:NONNEGATIVE", "switch": False}, "treeshap")
-    m = load_model(model)
+    m = load_model(model, iteration_range=iteration_range)
     x, names = _matrix(X, m, "X")
     bg = None if background is None else _matrix(background, m, "the background")[0]
-    return TreeShapResult(m.treeshap(x, threads, bg), names)
+    return TreeShapResult(m.treeshap(x, threads, bg), names, tuple(m.iteration_range), m.best_iteration)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -54,9 +54,20 @@ std::vector<double> ColumnMajor(const Array& x, std::size_t& n_rows, std::size_t
 /** A fitted tree model read from an XGBoost JSON text. */
 class PyTreeModel {
  public:
-  PyTreeModel(const std::string& json, const std::string& source)
-      : json_(json), model_(perfshap::ParseXgboostModel(json, source)) {}
+  PyTreeModel(const std::string& json, const std::string& source, const py::object& iteration_range)
+      : json_(json), source_(source), model_(perfshap::ParseXgboostModel(json, source, ReadOptions(iteration_range))) {}
   const std::string& json() const { return json_; }
+  const std::string& source() const { return source_; }
+  /** The boosting rounds used, [begin, end) as XGBoost's iteration_range. */
+  py::tuple iteration_range() const {
+    const auto& r = model_->info().rounds;
+    return py::make_tuple(r.begin, r.end);
+  }
+  /** The model's best_iteration (early stopping), or None. */
+  py::object best_iteration() const {
+    const auto b = model_->info().rounds.best_iteration;
+    return b >= 0 ? py::object(py::int_(b)) : py::object(py::none());
+  }
   std::size_t n_features() const { return model_->n_features(); }
   std::size_t n_outputs() const { return model_->n_outputs(); }
   std::vector<std::string> feature_names() const { return model_->info().feature_names; }
@@ -108,7 +119,39 @@ class PyTreeModel {
   }
 
  private:
+  /** iteration_range=None (the model's best_iteration, else all rounds) or (begin, end). */
+  static perfshap::XgboostReadOptions ReadOptions(const py::object& range) {
+    perfshap::XgboostReadOptions options;
+    if (range.is_none()) return options;
+    const auto bad = [] {
+      return perfshap::InvalidArgument(
+          "iteration_range must be (begin, end): the boosting rounds [begin, end) to use, integers >= 0 (end 0 = to "
+          "the last round)");
+    };
+    if (!py::isinstance<py::sequence>(range) || py::isinstance<py::str>(range) || py::len(range) != 2) throw bad();
+    const py::sequence pair = range.cast<py::sequence>();
+    perfshap::IterationRange r;
+    const py::object index = py::module_::import("operator").attr("index");
+    for (std::size_t k = 0; k < 2; ++k) {
+      const py::object v = pair[k];
+      if (py::isinstance<py::bool_>(v)) throw bad();
+      long long n = 0;
+      try {
+        n = index(v).cast<long long>();  // ints and numpy integers; a float or an int beyond 64 bits fails
+      } catch (const py::error_already_set&) {
+        throw bad();
+      } catch (const py::cast_error&) {
+        throw bad();
+      }
+      if (n < 0) throw bad();
+      (k == 0 ? r.begin : r.end) = n;
+    }
+    options.iteration_range = r;
+    return options;
+  }
+
   std::string json_;
+  std::string source_;
   std::shared_ptr<const perfshap::TreeEnsemble> model_;
 };
 
@@ -362,7 +405,11 @@ PYBIND11_MODULE(_perfshap, m) {
     }
   });
   py::class_<PyTreeModel>(m, "TreeModel")
-      .def(py::init<const std::string&, const std::string&>(), py::arg("json"), py::arg("source"))
+      .def(py::init<const std::string&, const std::string&, const py::object&>(), py::arg("json"), py::arg("source"),
+           py::arg("iteration_range") = py::none())
+      .def_property_readonly("source", &PyTreeModel::source)
+      .def_property_readonly("iteration_range", &PyTreeModel::iteration_range)
+      .def_property_readonly("best_iteration", &PyTreeModel::best_iteration)
       .def_property_readonly("n_features", &PyTreeModel::n_features)
       .def_property_readonly("n_outputs", &PyTreeModel::n_outputs)
       .def_property_readonly("feature_names", &PyTreeModel::feature_names)

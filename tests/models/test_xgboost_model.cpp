@@ -270,14 +270,22 @@ TEST(XgboostModel, ReadsOtherSpellingsOfTheSameModel) {
   ExpectSameOutputs(*model, Expected("reg_squarederror"), "reg:linear");
 }
 
-// Every tree is used, as Booster.predict does; a best_iteration short of the last round is noted.
-TEST(XgboostModel, NotesABestIterationBeforeTheLastRound) {
+// A best_iteration short of the last round stops the model there by default (as XGBoost's
+// scikit-learn predict and shap do; tests/models/test_xgboost_rounds.cpp checks the numbers);
+// the iteration range {0, 0} takes every tree, as Booster.predict does.
+TEST(XgboostModel, StopsAtABestIterationBeforeTheLastRound) {
   Json json = ModelJson("binary_logistic");
   json["learner"]["attributes"]["best_iteration"] = "5";
   const auto model = ParseXgboostModel(json.dump(), "early.json");
-  EXPECT_EQ(model->trees().size(), 20u);
-  EXPECT_NE(model->Describe().find("all 20 rounds; best_iteration was 5"), std::string::npos) << model->Describe();
-  ExpectSameOutputs(*model, Expected("binary_logistic"), "best_iteration");
+  EXPECT_EQ(model->trees().size(), 6u);
+  EXPECT_NE(model->Describe().find("rounds [0, 6) of 20 (best_iteration 5)"), std::string::npos) << model->Describe();
+  XgboostReadOptions all;
+  all.iteration_range = IterationRange{0, 0};
+  const auto whole = ParseXgboostModel(json.dump(), "early.json", all);
+  EXPECT_EQ(whole->trees().size(), 20u);
+  EXPECT_NE(whole->Describe().find("all 20 rounds (best_iteration 5 not applied)"), std::string::npos)
+      << whole->Describe();
+  ExpectSameOutputs(*whole, Expected("binary_logistic"), "best_iteration");
 }
 
 TEST(XgboostModel, RefusesOtherBoostersAndObjectives) {

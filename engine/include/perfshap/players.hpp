@@ -57,7 +57,8 @@ PERFSHAP_EXPORT std::vector<FeatureGroup> ReadFeatureGroups(const std::string& p
  * @param source_name how messages name the text (a file path), and each group's `source`.
  * @return the groups, in the order of the text.
  * @throws DataError, one line starting with source_name, for: invalid JSON (with the line and
- *   column the parser reports), a top level that is not an object, a group defined twice, an
+ *   column the parser reports), arrays and objects nested more than 64 levels deep, a number
+ *   beyond a double's range, a top level that is not an object, a group defined twice, an
  *   empty group name, a value that is not an array of strings, an empty group, an empty
  *   column name, a column listed twice in one group, a column in two groups (naming both).
  */

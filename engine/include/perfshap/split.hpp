@@ -57,7 +57,8 @@ PERFSHAP_EXPORT SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetition
  * returned lists are sorted.
  * @throws InvalidArgument for n_rows < 2.
  * @throws DataError naming the file and the place (e.g. `splits[1].test[3]`) for a missing
- *   file, malformed JSON, another shape or an unknown key, an index >= n_rows, a negative or
+ *   file, malformed JSON, arrays and objects nested more than 64 levels deep, a number beyond
+ *   a double's range, another shape or an unknown key, an index >= n_rows, a negative or
  *   non-integer index, a duplicate, a row in both parts, an empty part.
  */
 PERFSHAP_EXPORT SplitPlan ReadSplits(const std::string& path, std::size_t n_rows);

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -83,6 +84,28 @@ struct PERFSHAP_EXPORT Tree {
   int depth() const;
 };
 
+/** @brief Boosting rounds [begin, end), as XGBoost's iteration_range: end 0 means up to the last
+ *  round. One round is num_class x num_parallel_tree trees. */
+struct PERFSHAP_EXPORT IterationRange {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+};
+
+/** @brief Which boosting rounds of a model file an ensemble holds (XGBoost models). */
+struct PERFSHAP_EXPORT BoostingRounds {
+  /** Rounds in the file; 0 for an ensemble not read from a boosted model file. */
+  std::int64_t total = 0;
+  /** The rounds kept, [begin, end) of total. */
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  /** Tree t of the ensemble is tree first_tree + t of the file (as messages number it). */
+  std::int64_t first_tree = 0;
+  /** The model's best_iteration (early stopping), or -1 when it has none. */
+  std::int64_t best_iteration = -1;
+  /** Whether [begin, end) was asked for (ReadXgboostModel's options) rather than the default. */
+  bool explicit_range = false;
+};
+
 /** @brief What an ensemble is besides its trees. */
 struct PERFSHAP_EXPORT TreeEnsembleInfo {
   /** Input features (model order); feature_names has this many names, or is empty. */
@@ -102,6 +125,8 @@ struct PERFSHAP_EXPORT TreeEnsembleInfo {
   std::string description;
   /** Class labels (multi-class models, as the data called them), for reports; may be empty. */
   std::vector<std::string> class_names;
+  /** The boosting rounds the trees are (models read from an XGBoost file; total 0 otherwise). */
+  BoostingRounds rounds;
 };
 
 /**
@@ -111,9 +136,12 @@ class PERFSHAP_EXPORT TreeEnsemble final : public Model {
  public:
   /**
    * @throws InvalidArgument (one line, naming the tree and node) for a malformed tree: child
-   *   indices out of range or not forming a tree, a split feature >= n_features, a negative or
-   *   non-finite cover, values whose width or output does not fit n_outputs, a non-finite
-   *   threshold or leaf value, a kLogistic transform with more than one output.
+   *   indices out of range or not forming a tree (an internal node has two children, each a
+   *   node no other node links to, a leaf has -1 for both, every node is reached from the
+   *   root), a split feature >= n_features, a negative or non-finite cover, values whose width
+   *   or output does not fit n_outputs, a non-finite threshold or leaf value, a kLogistic
+   *   transform with more than one output; (naming the feature) for an empty feature name or
+   *   one given to two features.
    */
   TreeEnsemble(std::vector<Tree> trees, TreeEnsembleInfo info);
 
@@ -145,6 +173,16 @@ class PERFSHAP_EXPORT TreeEnsemble final : public Model {
   int max_depth_ = 0;
 };
 
+/** @brief How ReadXgboostModel reads a model. */
+struct PERFSHAP_EXPORT XgboostReadOptions {
+  /**
+   * Boosting rounds to keep. Unset: those up to the model's best_iteration (inclusive) when it
+   * has one (an early-stopped model: learner.attributes.best_iteration, or best_ntree_limit in
+   * older files), as XGBoost's scikit-learn predict and shap use it, else all. {0, 0}: all.
+   */
+  std::optional<IterationRange> iteration_range;
+};
+
 /**
  * @brief Reads an XGBoost model saved as JSON (`Booster.save_model("m.json")`, XGBoost 1.x and
  * 2.x): booster gbtree, objective binary:logistic (one output, logistic transform, base_score
@@ -152,14 +190,20 @@ class PERFSHAP_EXPORT TreeEnsemble final : public Model {
  * per class, softmax: a multi:softmax model predicts the class probabilities here, where
  * XGBoost's predict() returns the class index); feature names when the model has them. Checked
  * against XGBoost 1.7.4; the 2.x / 3.x forms of base_score are read as documented.
+ * The rounds kept are in info().rounds (and in Describe() when not all of them).
  * @throws DataError (one line, naming the file and what to do) for a file that cannot be read,
- *   is not JSON or is truncated, is not an XGBoost model, has another booster (gblinear, dart)
- *   or objective, categorical splits or vector leaves.
+ *   is not JSON or is truncated, nests arrays and objects more than 64 levels deep, holds a
+ *   number beyond a double's range, is not an XGBoost model, has another booster (gblinear,
+ *   dart) or objective, categorical splits or vector leaves, a malformed tree (naming the tree
+ *   and node), duplicate or empty feature names; InvalidArgument for an iteration_range outside
+ *   the model's rounds or empty.
  */
-PERFSHAP_EXPORT std::shared_ptr<const TreeEnsemble> ReadXgboostModel(const std::string& path);
+PERFSHAP_EXPORT std::shared_ptr<const TreeEnsemble> ReadXgboostModel(const std::string& path,
+                                                                      const XgboostReadOptions& options = {});
 
 /** @brief As ReadXgboostModel, from the JSON text; `source` names it in messages. */
 PERFSHAP_EXPORT std::shared_ptr<const TreeEnsemble> ParseXgboostModel(const std::string& json,
-                                                                       const std::string& source);
+                                                                       const std::string& source,
+                                                                       const XgboostReadOptions& options = {});
 
 }  // namespace perfshap

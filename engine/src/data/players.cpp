@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "data/json_text.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 
@@ -30,12 +31,9 @@ using detail::Quoted;
 
 constexpr const char* kShape = "write {\"group name\": [\"column\", ...], ...}";
 
-/// A JSON value as the file spells it, on one line (dump escapes control characters), cut.
-std::string Describe(const nlohmann::ordered_json& value) {
-  std::string text = value.dump();
-  if (text.size() > detail::kMaxQuotedChars) text = text.substr(0, detail::kMaxQuotedChars - 3) + "...";
-  return text;
-}
+/// A JSON value as the file spells it, on one line (dump escapes control characters), cut;
+/// never more of it than the message shows.
+std::string Describe(const nlohmann::ordered_json& value) { return detail::JsonSnippet(value); }
 
 /// "the 1st", "the 2nd", ... for a group without a usable name.
 std::string Ordinal(std::size_t k) {
@@ -69,6 +67,8 @@ std::vector<FeatureGroup> ParseFeatureGroups(const std::string& json_text, const
         }
         return true;
       };
+  // Nesting first: a deeply nested value would overflow the stack when a message formats it.
+  detail::CheckJsonNesting(json_text, prefix, kShape);
   nlohmann::ordered_json doc;
   try {
     doc = nlohmann::ordered_json::parse(json_text, note_keys);
@@ -77,7 +77,11 @@ std::vector<FeatureGroup> ParseFeatureGroups(const std::string& json_text, const
     std::string what = e.what();
     const auto at = what.find("parse error");
     if (at != std::string::npos) what = what.substr(at);
-    throw DataError(prefix + "not valid JSON (" + EscapeControls(what) + "); " + kShape);
+    throw DataError(prefix + "not valid JSON (" + EscapeControls(detail::ShortParserMessage(what)) + "); " + kShape);
+  } catch (const nlohmann::ordered_json::out_of_range& e) {
+    // A number beyond a double's range (1e999): the parser's only other error.
+    throw DataError(prefix + "the number " + detail::OverflowingNumber(e) +
+                    " is beyond the range of a double; " + kShape);
   }
   if (!doc.is_object()) {
     throw DataError(prefix + "the top level is " + Describe(doc) + ", not an object; " + kShape);

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "common/allocation.hpp"
@@ -22,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "data/json_text.hpp"
 #include "data/text_lines.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/random.hpp"
@@ -89,11 +91,8 @@ Split FromTestMask(const std::vector<char>& is_test) {
   return split;
 }
 
-std::string Describe(const nlohmann::json& value) {
-  std::string text = value.dump();
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return text;
-}
+/// A JSON value on one line, cut to 40 characters; never more of it than the message shows.
+std::string Describe(const nlohmann::json& value) { return detail::JsonSnippet(value, 40); }
 
 /// Reads one index list (`where` is e.g. "splits[2].test") into a sorted vector.
 std::vector<std::size_t> ReadIndexList(const std::string& prefix, const std::string& where,
@@ -162,7 +161,7 @@ Split ReadOneSplit(const std::string& prefix, const std::string& where, const nl
   for (const auto& item : object.items()) {
     if (item.key() != "train" && item.key() != "test") {
       throw DataError(prefix + (where.empty() ? std::string("the top level") : where) +
-                      " has an unknown key " + nlohmann::json(item.key()).dump() +
+                      " has an unknown key " + Describe(nlohmann::json(item.key())) +
                       "; a split holds only \"train\" and \"test\"");
     }
   }
@@ -263,24 +262,33 @@ SplitPlan ReadSplits(const std::string& path, std::size_t n_rows) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DataError(path + ": cannot open the file; check that it is readable");
   const std::string prefix = path + ": ";
+  constexpr const char* kShape = "write {\"train\": [...], \"test\": [...]} or {\"splits\": [...]}";
+  std::ostringstream content;
+  content << in.rdbuf();
+  const std::string text = content.str();
+  // Nesting first: a deeply nested value would overflow the stack when a message formats it.
+  detail::CheckJsonNesting(text, prefix, kShape);
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
+    doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 5: ...".
     std::string what = e.what();
     const auto at = what.find("parse error");
     if (at != std::string::npos) what = what.substr(at);
     std::replace(what.begin(), what.end(), '\n', ' ');
-    throw DataError(prefix + "not valid JSON (" + what +
-                    "); write {\"train\": [...], \"test\": [...]} or {\"splits\": [...]}");
+    throw DataError(prefix + "not valid JSON (" + detail::ShortParserMessage(what) + "); " + kShape);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond a double's range (1e999): the parser's only other error.
+    throw DataError(prefix + "the number " + detail::OverflowingNumber(e) +
+                    " is beyond the range of a double; row indices are whole numbers from 0");
   }
   SplitPlan plan;
   if (doc.is_object() && doc.contains("splits")) {
     if (doc.size() != 1) {
       for (const auto& item : doc.items()) {
         if (item.key() != "splits") {
-          throw DataError(prefix + "unknown top-level key " + nlohmann::json(item.key()).dump() +
+          throw DataError(prefix + "unknown top-level key " + Describe(nlohmann::json(item.key())) +
                           " next to \"splits\"; the file holds only {\"splits\": [...]}");
         }
       }

@@ -88,6 +88,11 @@ Json ResultBody(const ShapReport& report, const OutputDir& out) {
   body["approach"] = e.approach;
   body["output"] = ScaleName(e.output);
   body["model"] = {{"description", run.model}, {"source", run.model_source}};
+  // The rounds of an XGBoost model file explained, as XGBoost's iteration_range [begin, end).
+  if (run.rounds.total > 0) {
+    body["iteration_range"] = {run.rounds.begin, run.rounds.end};
+    if (run.rounds.best_iteration >= 0) body["best_iteration"] = run.rounds.best_iteration;
+  }
   body["data"] = run.data;
   body["rows"] = run.rows;
   body["players"] = e.players;

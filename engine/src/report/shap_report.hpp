@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "perfshap/shap.hpp"
+#include "perfshap/trees.hpp"
 #include "report/output.hpp"
 
 namespace perfshap::detail {
@@ -35,6 +36,8 @@ struct ShapRun {
   std::size_t explain_row = 0;
   std::uint64_t seed = 0;
   int threads = 0;
+  /** The boosting rounds of an XGBoost model file used (total 0 for any other model). */
+  BoostingRounds rounds;
 };
 
 struct ShapReport {

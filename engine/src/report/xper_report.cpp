@@ -334,8 +334,18 @@ std::string XperConsoleText(const XperReport& report, const std::string& out) {
   std::ostringstream s;
   s << "perfshap xper: " << run.data << "\n"
     << "  " << sample.n_rows() << " rows, " << p << " features; model " << run.model.kind
-    << (r.additive_fast_path ? " (additive scores: no model calls)" : "") << "\n"
-    << "  metric " << run.metric << " as decomposed (losses negated), comparator "
+    << (r.additive_fast_path ? " (additive scores: no model calls)" : "") << "\n";
+  // An XGBoost model used over some of its rounds (early stopping, or an iteration range), or
+  // over all of them when it stopped early (best_iteration short of the last round).
+  const BoostingRounds& rounds = run.model.rounds;
+  if (rounds.total > 0 &&
+      (rounds.begin != 0 || rounds.end != rounds.total ||
+       (rounds.best_iteration >= 0 && rounds.best_iteration + 1 < rounds.total))) {
+    s << "  boosting rounds [" << rounds.begin << ", " << rounds.end << ") of " << rounds.total;
+    if (rounds.best_iteration >= 0) s << " (best_iteration " << rounds.best_iteration << ")";
+    s << "\n";
+  }
+  s << "  metric " << run.metric << " as decomposed (losses negated), comparator "
     << XperComparatorName(r.comparator) << "\n"
     << SolverConsoleText(XperSolverSummary(r)) << "\n"
     << "  value " << Fmt("%.6f", r.value) << " = benchmark phi_0 " << Fmt("%.6f", r.base) << " + sum of phi\n"
@@ -435,6 +445,11 @@ Json XperResultJson(const XperReport& report) {
   result["data"] = run.data;
   result["label"] = report.sample.label_name();
   result["model"] = model;
+  // The rounds of an XGBoost model file explained, as XGBoost's iteration_range [begin, end).
+  if (m.rounds.total > 0) {
+    result["iteration_range"] = {m.rounds.begin, m.rounds.end};
+    if (m.rounds.best_iteration >= 0) result["best_iteration"] = m.rounds.best_iteration;
+  }
   result["threshold"] = run.threshold;
   if (r.metric == "cost") {
     result["cfp"] = run.cfp;

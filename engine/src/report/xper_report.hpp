@@ -15,6 +15,7 @@
 
 #include "perfshap/cluster.hpp"
 #include "perfshap/dataset.hpp"
+#include "perfshap/trees.hpp"
 #include "perfshap/xper.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"
@@ -36,6 +37,8 @@ struct XperModelInfo {
   std::string train;
   std::size_t n_train = 0;
   std::string description;
+  /** An XGBoost model file: the boosting rounds used (total 0 for any other model). */
+  BoostingRounds rounds;
 };
 
 /** @brief What the XPER report says about the run besides its results. */

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "perfshap/coalition.hpp"
 #include "perfshap/error.hpp"
@@ -201,18 +203,11 @@ double CoalitionTrees::Predict(std::span<const std::uint64_t> words) const {
 std::vector<double> CoalitionTrees::Shapley() const {
   std::vector<double> phi(static_cast<std::size_t>(n_), 0.0);
   std::vector<int> in, out;
-  // Depth first over each tree, with the players required in and out on the path.
-  const auto visit = [&](const auto& self, std::size_t at) -> void {
-    const Node& node = nodes_[at];
-    if (node.player >= 0) {
-      in.push_back(node.player);
-      self(self, static_cast<std::size_t>(node.in));
-      in.pop_back();
-      out.push_back(node.player);
-      self(self, static_cast<std::size_t>(node.out));
-      out.pop_back();
-      return;
-    }
+  // Depth first over each tree, with the players required in and out on the path; an explicit
+  // stack (node, sides done) instead of recursion, so that the depth of a tree never meets the
+  // thread's stack. Leaves are met in the order of the recursive walk: in-child first.
+  std::vector<std::pair<std::size_t, int>> stack;
+  const auto leaf = [&](const Node& node) {
     const int a = static_cast<int>(in.size());
     const int b = static_cast<int>(out.size());
     if (a + b == 0 || node.value == 0.0) return;
@@ -225,7 +220,29 @@ std::vector<double> CoalitionTrees::Shapley() const {
       for (int i : out) phi[static_cast<std::size_t>(i)] -= share;
     }
   };
-  for (std::size_t root : roots_) visit(visit, root);
+  for (std::size_t root : roots_) {
+    stack.assign(1, {root, 0});
+    while (!stack.empty()) {
+      auto& [at, done] = stack.back();
+      const Node& node = nodes_[at];
+      if (node.player < 0) {
+        leaf(node);
+        stack.pop_back();
+      } else if (done == 0) {
+        done = 1;
+        in.push_back(node.player);
+        stack.emplace_back(static_cast<std::size_t>(node.in), 0);
+      } else if (done == 1) {
+        done = 2;
+        in.pop_back();
+        out.push_back(node.player);
+        stack.emplace_back(static_cast<std::size_t>(node.out), 0);
+      } else {
+        out.pop_back();
+        stack.pop_back();
+      }
+    }
+  }
   return phi;
 }
 

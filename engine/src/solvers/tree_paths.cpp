@@ -32,74 +32,118 @@ class PathBuilder {
       tree_index_ = t;
       scale_ = scale;
       path_.clear();
-      Walk(0);
+      Walk();
       set_.tree_begin.push_back(static_cast<std::uint32_t>(set_.n_paths()));
     }
   }
   PathSet Take() { return std::move(set_); }
 
  private:
-  void Walk(std::size_t node) {
+  /** An internal node on the way down: which side is being walked and how its split changed
+   *  the path (to undo it when the side is done). */
+  struct Frame {
+    std::size_t node;
+    int side;
+    std::size_t element;
+    bool merged;
+    PathElement saved;
+  };
+
+  /**
+   * Depth first, left before right, with an explicit stack of frames rather than recursion: a
+   * tree may be thousands of levels deep (a CART tree grown on an id column, an XGBoost file
+   * written by anyone) and the walk must not depend on the thread's stack size. The leaves come
+   * out in the order the recursive walk gave them, with the same paths.
+   */
+  void Walk() {
     const Tree& t = *tree_;
-    if (t.is_leaf(node)) {
-      PERFSHAP_CHECK(static_cast<int>(path_.size()) <= kMaxPathFeatures,
-                     "tree " + std::to_string(tree_index_) + " has a leaf reached through splits on " +
-                         std::to_string(path_.size()) + " distinct features; TreeSHAP takes at most " +
-                         std::to_string(kMaxPathFeatures) + ": limit the trees' depth");
-      for (const PathElement& e : path_) {
-        set_.feature.push_back(e.feature);
-        set_.lo.push_back(e.lo);
-        set_.hi.push_back(e.hi);
-        set_.missing_ok.push_back(e.missing_ok ? 1 : 0);
-        set_.zero.push_back(e.zero);
+    frames_.clear();
+    std::size_t node = 0;
+    for (;;) {
+      while (!t.is_leaf(node)) {
+        const double cover = t.cover[node];
+        if (need_covers_ && !(cover > 0.0))
+          throw InvalidArgument("tree " + std::to_string(tree_index_) + ", node " + std::to_string(node) +
+                                " has no training cover: path-dependent TreeSHAP weighs branches by their cover; "
+                                "explain against a background sample instead (interventional)");
+        frames_.push_back(Frame{node, 0, 0, false, {}});
+        node = Descend(frames_.back());
       }
-      set_.elem_begin.push_back(static_cast<std::uint32_t>(set_.feature.size()));
-      set_.output.push_back(static_cast<std::uint32_t>(t.output));
-      set_.width.push_back(static_cast<std::uint32_t>(t.width));
-      set_.value_begin.push_back(static_cast<std::uint32_t>(set_.values.size()));
-      const auto w = static_cast<std::size_t>(t.width);
-      for (std::size_t k = 0; k < w; ++k) set_.values.push_back(scale_ * t.value[node * w + k]);
-      set_.max_elements = std::max(set_.max_elements, static_cast<int>(path_.size()));
-      return;
+      AddLeaf(node);
+      // Up past the nodes whose right side is done, then into the right side of the next one.
+      while (!frames_.empty() && frames_.back().side == 1) {
+        Undo(frames_.back());
+        frames_.pop_back();
+      }
+      if (frames_.empty()) return;
+      Frame& f = frames_.back();
+      Undo(f);
+      f.side = 1;
+      node = Descend(f);
     }
-    const double cover = t.cover[node];
-    if (need_covers_ && !(cover > 0.0))
-      throw InvalidArgument("tree " + std::to_string(tree_index_) + ", node " + std::to_string(node) +
-                            " has no training cover: path-dependent TreeSHAP weighs branches by their cover; "
-                            "explain against a background sample instead (interventional)");
-    const std::int32_t f = t.feature[node];
+  }
+
+  /** Applies frame f's split on its side to the path; returns the child on that side. */
+  std::size_t Descend(Frame& f) {
+    const Tree& t = *tree_;
+    const std::size_t node = f.node;
+    const bool is_left = f.side == 0;
+    const auto child = static_cast<std::size_t>(is_left ? t.left[node] : t.right[node]);
+    const double ratio = need_covers_ ? t.cover[child] / t.cover[node] : 0.0;
+    const bool missing_follows = (t.default_left[node] != 0) == is_left;
+    const std::int32_t feature = t.feature[node];
     const double threshold = t.threshold[node];
-    for (int side = 0; side < 2; ++side) {
-      const bool is_left = side == 0;
-      const auto child = static_cast<std::size_t>(is_left ? t.left[node] : t.right[node]);
-      const double ratio = need_covers_ ? t.cover[child] / cover : 0.0;
-      const bool missing_follows = (t.default_left[node] != 0) == is_left;
-      auto it = std::find_if(path_.begin(), path_.end(), [f](const PathElement& e) { return e.feature == f; });
-      PathElement saved{};
-      const bool merged = it != path_.end();
-      if (merged) {
-        saved = *it;
-      } else {
-        path_.push_back({f, -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), true, 1.0});
-        it = path_.end() - 1;
-      }
-      // Left: values up to the threshold; right: values beyond it (the rule decides which side
-      // holds the threshold itself: see Follows).
-      if (is_left) {
-        it->hi = std::min(it->hi, threshold);
-      } else {
-        it->lo = std::max(it->lo, threshold);
-      }
-      it->missing_ok = it->missing_ok && missing_follows;
-      it->zero *= ratio;
-      const std::size_t element = static_cast<std::size_t>(it - path_.begin());
-      Walk(child);
-      if (merged) {
-        path_[element] = saved;
-      } else {
-        path_.pop_back();
-      }
+    auto it = std::find_if(path_.begin(), path_.end(), [feature](const PathElement& e) { return e.feature == feature; });
+    f.merged = it != path_.end();
+    if (f.merged) {
+      f.saved = *it;
+    } else {
+      path_.push_back({feature, -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+                       true, 1.0});
+      it = path_.end() - 1;
     }
+    // Left: values up to the threshold; right: values beyond it (the rule decides which side
+    // holds the threshold itself: see Follows).
+    if (is_left) {
+      it->hi = std::min(it->hi, threshold);
+    } else {
+      it->lo = std::max(it->lo, threshold);
+    }
+    it->missing_ok = it->missing_ok && missing_follows;
+    it->zero *= ratio;
+    f.element = static_cast<std::size_t>(it - path_.begin());
+    return child;
+  }
+
+  /** Undoes what Descend(f) did to the path. */
+  void Undo(const Frame& f) {
+    if (f.merged) {
+      path_[f.element] = f.saved;
+    } else {
+      path_.pop_back();
+    }
+  }
+
+  void AddLeaf(std::size_t node) {
+    const Tree& t = *tree_;
+    PERFSHAP_CHECK(static_cast<int>(path_.size()) <= kMaxPathFeatures,
+                   "tree " + std::to_string(tree_index_) + " has a leaf reached through splits on " +
+                       std::to_string(path_.size()) + " distinct features; TreeSHAP takes at most " +
+                       std::to_string(kMaxPathFeatures) + ": limit the trees' depth");
+    for (const PathElement& e : path_) {
+      set_.feature.push_back(e.feature);
+      set_.lo.push_back(e.lo);
+      set_.hi.push_back(e.hi);
+      set_.missing_ok.push_back(e.missing_ok ? 1 : 0);
+      set_.zero.push_back(e.zero);
+    }
+    set_.elem_begin.push_back(static_cast<std::uint32_t>(set_.feature.size()));
+    set_.output.push_back(static_cast<std::uint32_t>(t.output));
+    set_.width.push_back(static_cast<std::uint32_t>(t.width));
+    set_.value_begin.push_back(static_cast<std::uint32_t>(set_.values.size()));
+    const auto w = static_cast<std::size_t>(t.width);
+    for (std::size_t k = 0; k < w; ++k) set_.values.push_back(scale_ * t.value[node * w + k]);
+    set_.max_elements = std::max(set_.max_elements, static_cast<int>(path_.size()));
   }
 
   bool need_covers_;
@@ -107,6 +151,7 @@ class PathBuilder {
   std::size_t tree_index_ = 0;
   double scale_ = 1.0;
   std::vector<PathElement> path_;
+  std::vector<Frame> frames_;
   PathSet set_;
 };
 

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "data/message_text.hpp"
+#include "models/trees/tree_checks.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/trees.hpp"
 
@@ -57,6 +60,23 @@ int Tree::depth() const {
   return deepest;
 }
 
+namespace detail {
+
+void CheckFeatureNames(const std::vector<std::string>& names, const std::string& what) {
+  std::unordered_map<std::string, std::size_t> first;  // name -> its first feature
+  first.reserve(names.size());
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    PERFSHAP_CHECK(!names[j].empty(),
+                   what + ": feature " + std::to_string(j) + " has an empty name; give every feature a name");
+    const auto [it, inserted] = first.emplace(names[j], j);
+    PERFSHAP_CHECK(inserted, what + " names two features " + Quoted(names[j]) + " (features " +
+                                 std::to_string(it->second) + " and " + std::to_string(j) +
+                                 "); give each feature its own name");
+  }
+}
+
+}  // namespace detail
+
 namespace {
 
 void CheckTree(const Tree& t, std::size_t index, const TreeEnsembleInfo& info) {
@@ -85,7 +105,12 @@ void CheckTree(const Tree& t, std::size_t index, const TreeEnsembleInfo& info) {
     const std::string node = where + ", node " + std::to_string(i);
     PERFSHAP_CHECK(std::isfinite(t.cover[i]) && t.cover[i] >= 0.0, node + " has cover " + std::to_string(t.cover[i]) +
                                                                         ": a cover must be finite and >= 0");
-    if (t.left[i] < 0) {
+    if (t.left[i] < 0 || t.right[i] < 0) {
+      // A leaf: -1 for both children. Anything else negative (a node with one child, a
+      // child -2) is no tree: reading it as a leaf would predict with a split's value.
+      PERFSHAP_CHECK(t.left[i] == -1 && t.right[i] == -1,
+                     node + " has children " + std::to_string(t.left[i]) + " and " + std::to_string(t.right[i]) +
+                         ": a leaf has -1 for both, a split two nodes of the tree");
       for (int w = 0; w < t.width; ++w)
         PERFSHAP_CHECK(std::isfinite(t.value[i * static_cast<std::size_t>(t.width) + static_cast<std::size_t>(w)]),
                        node + " is a leaf with a value that is not finite");
@@ -119,8 +144,13 @@ TreeEnsemble::TreeEnsemble(std::vector<Tree> trees, TreeEnsembleInfo info) : tre
   PERFSHAP_CHECK(info_.transform != TreeTransform::kLogistic || info_.n_outputs == 1,
                  "a logistic tree model has one output");
   PERFSHAP_CHECK(std::isfinite(info_.tree_scale) && info_.tree_scale > 0.0, "a tree model's tree scale must be > 0");
+  // Names are how data columns are matched to the model's features: two features of one name
+  // would take the same column (and xper's players would collide), an empty one none.
+  detail::CheckFeatureNames(info_.feature_names, "a tree model");
+  // Trees are numbered as the model file numbers them (a range of rounds starts past tree 0).
+  const auto first_tree = static_cast<std::size_t>(std::max<std::int64_t>(0, info_.rounds.first_tree));
   for (std::size_t t = 0; t < trees_.size(); ++t) {
-    CheckTree(trees_[t], t, info_);
+    CheckTree(trees_[t], first_tree + t, info_);
     max_depth_ = std::max(max_depth_, trees_[t].depth());
   }
 }

@@ -34,7 +34,9 @@
 #include <utility>
 #include <vector>
 
+#include "data/json_text.hpp"
 #include "data/message_text.hpp"
+#include "models/trees/tree_checks.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/trees.hpp"
 
@@ -167,12 +169,15 @@ class Reader {
     return out;
   }
 
-  /** @brief A JSON value on one line, cut short, for a message. */
-  static std::string Shown(const Json& v) {
-    std::string text = v.dump(-1, ' ', true, Json::error_handler_t::replace);
-    if (text.size() > detail::kMaxQuotedChars) text = text.substr(0, detail::kMaxQuotedChars - 3) + "...";
-    return text;
+  /** @brief An index read as a double, as the file wrote it: "7", "-2", "1.5". */
+  static std::string Index(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<std::int64_t>(v));
+    return Shown(Json(v));
   }
+
+  /** @brief A JSON value on one line, cut short, for a message (never more of it formatted
+   *  than shown, however large or deep). */
+  static std::string Shown(const Json& v) { return detail::JsonSnippet(v, detail::kMaxQuotedChars, true); }
 
   const std::string& prefix() const noexcept { return prefix_; }
 
@@ -212,13 +217,20 @@ std::string ParseErrorText(const Json::parse_error& e) {
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u > 0x7e) c = '?';
   }
-  return "byte " + std::to_string(e.byte) + ": " + what;
+  return "byte " + std::to_string(e.byte) + ": " + detail::ShortParserMessage(what);
 }
 
-/** @brief Whether text is UBJSON holding an XGBoost learner (Booster.save_model("m.ubj")). */
+/**
+ * @brief Whether text looks like UBJSON holding an XGBoost learner (Booster.save_model("m.ubj")):
+ * an object whose first key, "learner", follows a UBJSON length marker. Not parsed: nlohmann's
+ * UBJSON reader recurses on nesting, and the bytes are not JSON, so their nesting is unchecked.
+ */
 bool IsUbjsonModel(const std::string& text) {
-  const Json doc = Json::from_ubjson(text, true, false);
-  return doc.is_object() && doc.contains("learner");
+  if (text.size() < 4 || text[0] != '{') return false;
+  // '{', then the key's length: a type marker (i U I l L, or XGBoost's own) and its bytes.
+  if (std::string_view("iUIlL").find(text[1]) == std::string_view::npos) return false;
+  const auto at = text.find("learner");
+  return at != std::string::npos && at <= 16;
 }
 
 /**
@@ -246,7 +258,14 @@ Tree ReadTree(const Reader& r, const Json& json, std::size_t t, int output, int&
   std::vector<double> split_type;  // older models have no split_type: all numerical
   if (json.contains("split_type")) split_type = r.Numbers(json, "split_type", n, where);
 
-  // Walk from the root: every child a node of the tree reached once, then keep the reached nodes.
+  // Walk from the root with an explicit stack (a tree may be any number of levels deep): a leaf
+  // has -1 for both children, a split two nodes of the tree that no other node links to (so no
+  // node is reached twice and there is no cycle: the root is no node's child). Anything else
+  // (a child -2, a node with one child) is refused: XGBoost itself crashes or reads past its
+  // arrays there, and taking such a node for a leaf would predict with its split's threshold.
+  // The nodes no path from the root reaches are left out, not refused: XGBoost's pruning (the
+  // exact method with gamma) keeps its deleted nodes in the arrays, unlinked, and XGBoost never
+  // reads them; what the root reaches is the whole tree XGBoost predicts with.
   std::vector<std::uint8_t> reached(n, 0);
   std::vector<int> node_depth(n, 0);
   std::vector<std::size_t> stack{0};
@@ -257,14 +276,17 @@ Tree ReadTree(const Reader& r, const Json& json, std::size_t t, int output, int&
     stack.pop_back();
     depth = std::max(depth, node_depth[i]);
     const std::string node = where + ", node " + std::to_string(i);
-    if (left[i] < 0) continue;
+    if (left[i] == -1.0 && right[i] == -1.0) continue;
+    if (left[i] < 0 || right[i] < 0)
+      r.Fail(node + " has children " + Reader::Index(left[i]) + " and " + Reader::Index(right[i]) +
+             ": a leaf has -1 for both, a split two nodes of the tree; the arrays are inconsistent; " + kSaveAgain);
     if (!split_type.empty() && split_type[i] != 0.0)
       r.Fail(node +
              " is a categorical split, which perfshap does not read: retrain with the feature one-hot "
              "encoded (or without enable_categorical)");
     for (const double c : {left[i], right[i]}) {
       if (!(c >= 1 && c < static_cast<double>(n)) || c != std::floor(c) || reached[static_cast<std::size_t>(c)])
-        r.Fail(node + " has child " + Reader::Shown(Json(c)) + ", which is not a new node among the tree's " +
+        r.Fail(node + " has child " + Reader::Index(c) + ", which is not a new node among the tree's " +
                std::to_string(n) + " nodes: the arrays are inconsistent; " + kSaveAgain);
       reached[static_cast<std::size_t>(c)] = 1;
       node_depth[static_cast<std::size_t>(c)] = node_depth[i] + 1;
@@ -294,7 +316,7 @@ Tree ReadTree(const Reader& r, const Json& json, std::size_t t, int output, int&
   tree.width = 1;
   for (std::size_t i = 0; i < n; ++i) {
     if (!reached[i]) continue;
-    const bool leaf = left[i] < 0;
+    const bool leaf = left[i] == -1.0;
     const double v = AsFloat(condition[i]);
     const double value = leaf ? v : 0.0;  // set below for internal nodes
     const std::int32_t node =
@@ -332,8 +354,90 @@ Tree ReadTree(const Reader& r, const Json& json, std::size_t t, int output, int&
   return tree;
 }
 
-std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& text) {
+/** @brief Where each boosting round's trees start: round k is trees [boundary[k], boundary[k + 1]). */
+struct RoundTrees {
+  std::vector<std::int64_t> boundary;
+  std::int64_t rounds() const noexcept { return static_cast<std::int64_t>(boundary.size()) - 1; }
+};
+
+/**
+ * @brief The rounds of a model of n_trees trees, per_round (num_class x num_parallel_tree) to a
+ * round, or as XGBoost 2's iteration_indptr lists them. Trees past the last whole round (a file
+ * XGBoost would not write) belong to no round: XGBoost counts n_trees / per_round rounds too.
+ */
+RoundTrees RoundBoundaries(const Reader& r, const Json& model, std::size_t n_trees, std::int64_t per_round) {
+  RoundTrees rt;
+  if (const auto it = model.find("iteration_indptr"); it != model.end() && it->is_array() && !it->empty()) {
+    const std::string where = "learner.gradient_booster.model.iteration_indptr";
+    for (std::size_t k = 0; k < it->size(); ++k) {
+      const std::int64_t b = r.Count((*it)[k], where + "[" + std::to_string(k) + "]");
+      if ((k == 0 && b != 0) || (k > 0 && b < rt.boundary.back()) || b > static_cast<std::int64_t>(n_trees))
+        r.Fail(where + "[" + std::to_string(k) + "] is " + std::to_string(b) +
+               ", which does not fit the model's " + std::to_string(n_trees) +
+               " trees in round order: the file is inconsistent; " + kSaveAgain);
+      rt.boundary.push_back(b);
+    }
+    return rt;
+  }
+  const std::int64_t rounds = static_cast<std::int64_t>(n_trees) / per_round;
+  rt.boundary.reserve(static_cast<std::size_t>(rounds) + 1);
+  for (std::int64_t k = 0; k <= rounds; ++k) rt.boundary.push_back(k * per_round);
+  return rt;
+}
+
+/**
+ * @brief The rounds to keep: options.iteration_range, else [0, best_iteration + 1) for an
+ * early-stopped model (as XGBoost's scikit-learn predict and shap), else all.
+ */
+BoostingRounds ChooseRounds(const Reader& r, const Json& learner, const RoundTrees& rt, std::int64_t parallel_trees,
+                            const XgboostReadOptions& options) {
+  BoostingRounds out;
+  out.total = rt.rounds();
+  // XGBoost writes best_iteration as a string; XGBoost 1.x also best_ntree_limit, which is
+  // (best_iteration + 1) x num_parallel_tree, and very old files only that.
+  if (const auto a = learner.find("attributes"); a != learner.end() && a->is_object()) {
+    const std::string where = "learner.attributes.";
+    if (const auto it = a->find("best_iteration"); it != a->end()) {
+      out.best_iteration = r.Count(*it, where + "best_iteration");
+    } else if (const auto limit = a->find("best_ntree_limit"); limit != a->end()) {
+      const std::int64_t trees = r.Count(*limit, where + "best_ntree_limit");
+      if (trees > 0) out.best_iteration = (trees + parallel_trees - 1) / parallel_trees - 1;
+    }
+  }
+  const std::string rounds = std::to_string(out.total) + (out.total == 1 ? " round" : " rounds");
+  if (options.iteration_range) {
+    const IterationRange ir = *options.iteration_range;
+    out.begin = ir.begin;
+    out.end = ir.end == 0 ? out.total : ir.end;
+    out.explicit_range = true;
+    if (ir.begin < 0 || ir.end < 0 || out.end > out.total || out.begin >= out.end)
+      throw InvalidArgument(r.prefix() + "the iteration range [" + std::to_string(ir.begin) + ", " +
+                                std::to_string(ir.end) + ") does not fit the model's " + rounds +
+                                "; give 0 <= begin < end <= " + std::to_string(out.total) + " (end 0: to the last round)",
+                            {"iteration_range"});
+    return out;
+  }
+  out.begin = 0;
+  out.end = out.total;
+  if (out.best_iteration >= 0) {
+    if (out.best_iteration >= out.total)
+      r.Fail("best_iteration is " + std::to_string(out.best_iteration) + " but the model has " + rounds +
+             " (0.." + std::to_string(out.total - 1) + "): the file is inconsistent; give an iteration range, or " +
+             kSaveAgain);
+    out.end = out.best_iteration + 1;
+  }
+  return out;
+}
+
+std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& text, const XgboostReadOptions& options) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) r.Fail(std::string("the file is empty; ") + kSaveAgain);
+  // UBJSON first (no JSON starts that way), then the nesting of the JSON: a model nests about 7
+  // levels, and deeper values would overflow the stack where a message formats them.
+  if (IsUbjsonModel(text))
+    r.Fail(
+        "the file is XGBoost's binary UBJSON format, not JSON; save the model with "
+        "Booster.save_model(\"model.json\") (the .json extension selects JSON)");
+  detail::CheckJsonNesting(text, r.prefix(), kSaveAgain);
   const std::optional<std::string> quoted = QuoteNonFiniteWords(text);
   const std::string& json = quoted ? *quoted : text;
   Json doc;
@@ -343,11 +447,11 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
     // Input that ends where the parser still expected more: e.byte is past the last byte.
     if (e.byte > json.size())
       r.Fail("the JSON ends early (" + ParseErrorText(e) + "): the file seems truncated; " + kSaveAgain);
-    if (IsUbjsonModel(text))
-      r.Fail(
-          "the file is XGBoost's binary UBJSON format, not JSON; save the model with "
-          "Booster.save_model(\"model.json\") (the .json extension selects JSON)");
     r.Fail("not JSON (" + ParseErrorText(e) + "); save the model with Booster.save_model(\"model.json\")");
+  } catch (const Json::out_of_range& e) {
+    // A number beyond a double's range (1e999): the parser's only other error. XGBoost writes
+    // floats, so no model it saved holds one.
+    r.Fail("the number " + detail::OverflowingNumber(e) + " is beyond the range of a double; " + kSaveAgain);
   }
   if (doc.is_array())
     r.Fail(
@@ -422,6 +526,13 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
       if (!f.is_string()) r.Fail("learner.feature_names holds " + Reader::Shown(f) + ", not a name; " + kSaveAgain);
       info.feature_names.push_back(f.get<std::string>());
     }
+    // Checked here as TreeEnsemble checks them, worded for the file: data columns are matched
+    // to the features by name.
+    try {
+      detail::CheckFeatureNames(info.feature_names, "learner.feature_names");
+    } catch (const InvalidArgument& e) {
+      r.Fail(std::string(e.what()) + " (retrain on data with distinct column names)");
+    }
   }
 
   const Json& model = r.Member(booster, "model", "learner.gradient_booster");
@@ -453,7 +564,8 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
 
   std::vector<Tree> trees;
   trees.reserve(trees_json.size());
-  int depth = 0;
+  std::vector<int> depths;
+  depths.reserve(trees_json.size());
   for (std::size_t t = 0; t < trees_json.size(); ++t) {
     const std::int64_t group = r.Count(tree_info[t], mwhere + ".tree_info[" + std::to_string(t) + "]");
     if (group >= static_cast<std::int64_t>(n_outputs))
@@ -461,24 +573,39 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
              std::to_string(n_outputs) + " outputs (tree_info): the file is inconsistent; " + kSaveAgain);
     int tree_depth = 0;
     trees.push_back(ReadTree(r, trees_json[t], t, static_cast<int>(group), tree_depth));
-    depth = std::max(depth, tree_depth);
+    depths.push_back(tree_depth);
   }
+
+  // The rounds to keep (every tree of the file is read and checked above, kept or not).
+  const RoundTrees rt = RoundBoundaries(r, model, trees.size(), per_round);
+  info.rounds = ChooseRounds(r, learner, rt, per_round / static_cast<std::int64_t>(n_outputs), options);
+  const BoostingRounds& rounds = info.rounds;
+  const bool all = rounds.begin == 0 && rounds.end == rounds.total;
+  if (!all) {
+    const auto first = static_cast<std::size_t>(rt.boundary[static_cast<std::size_t>(rounds.begin)]);
+    const auto last = static_cast<std::size_t>(rt.boundary[static_cast<std::size_t>(rounds.end)]);
+    trees.erase(trees.begin() + static_cast<std::ptrdiff_t>(last), trees.end());
+    trees.erase(trees.begin(), trees.begin() + static_cast<std::ptrdiff_t>(first));
+    depths.erase(depths.begin() + static_cast<std::ptrdiff_t>(last), depths.end());
+    depths.erase(depths.begin(), depths.begin() + static_cast<std::ptrdiff_t>(first));
+    info.rounds.first_tree = static_cast<std::int64_t>(first);
+  }
+  const int depth = depths.empty() ? 0 : *std::max_element(depths.begin(), depths.end());
 
   info.description = "XGBoost " + objective_text + ", ";
   if (objective.multiclass) info.description += std::to_string(n_outputs) + " classes, ";
   info.description += std::to_string(trees.size()) + (trees.size() == 1 ? " tree" : " trees");
   info.description += ", depth <= " + std::to_string(depth);
-  // Booster.predict and pred_contribs use every tree; the scikit-learn wrapper's predict stops
-  // at best_iteration after early stopping. perfshap explains all the trees, and says so.
-  if (const auto attributes = learner.find("attributes"); attributes != learner.end() && attributes->is_object() &&
-                                                          attributes->contains("best_iteration") &&
-                                                          (*attributes)["best_iteration"].is_string()) {
-    std::int64_t best = -1;
-    const auto& s = (*attributes)["best_iteration"].get_ref<const std::string&>();
-    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), best);
-    const auto rounds = static_cast<std::int64_t>(trees.size()) / per_round;
-    if (ec == std::errc() && ptr == s.data() + s.size() && best >= 0 && best + 1 < rounds)
-      info.description += " (all " + std::to_string(rounds) + " rounds; best_iteration was " + s + ")";
+  // XGBoost's scikit-learn predict and shap stop at best_iteration after early stopping (and
+  // Booster.predict with its iteration_range): the description says which rounds are used
+  // whenever that is not simply all of them.
+  const std::string best =
+      rounds.best_iteration >= 0 ? "best_iteration " + std::to_string(rounds.best_iteration) : std::string();
+  if (!all) {
+    info.description += ", rounds [" + std::to_string(rounds.begin) + ", " + std::to_string(rounds.end) + ") of " +
+                        std::to_string(rounds.total) + (best.empty() ? "" : " (" + best + ")");
+  } else if (rounds.best_iteration >= 0 && rounds.best_iteration + 1 < rounds.total) {
+    info.description += ", all " + std::to_string(rounds.total) + " rounds (" + best + " not applied)";
   }
 
   try {
@@ -490,10 +617,11 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
 
 }  // namespace
 
-std::shared_ptr<const TreeEnsemble> ParseXgboostModel(const std::string& json, const std::string& source) {
+std::shared_ptr<const TreeEnsemble> ParseXgboostModel(const std::string& json, const std::string& source,
+                                                       const XgboostReadOptions& options) {
   const Reader r(source);
   try {
-    return Parse(r, json);
+    return Parse(r, json, options);
   } catch (const Json::exception& e) {
     // A value of an unexpected type somewhere the checks above do not look.
     std::string what = e.what();
@@ -503,7 +631,7 @@ std::shared_ptr<const TreeEnsemble> ParseXgboostModel(const std::string& json, c
   }
 }
 
-std::shared_ptr<const TreeEnsemble> ReadXgboostModel(const std::string& path) {
+std::shared_ptr<const TreeEnsemble> ReadXgboostModel(const std::string& path, const XgboostReadOptions& options) {
   namespace fs = std::filesystem;
   const Reader r(path);
   std::error_code ec;
@@ -520,7 +648,7 @@ std::shared_ptr<const TreeEnsemble> ReadXgboostModel(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) r.Fail("reading the file failed; check the disk and retry");
-  return ParseXgboostModel(text.str(), path);
+  return ParseXgboostModel(text.str(), path, options);
 }
 
 }  // namespace perfshap
