@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 // ExplainXper: XperGame + ExactSolver, unpacked into an XperResult.
+#include "perfshap/xper.hpp"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -10,12 +12,13 @@
 #include <string>
 #include <utility>
 
+#include "common/count_text.hpp"
+#include "explain/finite_result.hpp"
 #include "explain/players.hpp"
 #include "games/xper_game.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/random.hpp"
 #include "perfshap/solver.hpp"
-#include "perfshap/xper.hpp"
 
 namespace perfshap {
 
@@ -61,12 +64,12 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
                      "; choose the kernel or permutation solver",
                  {"solver", "keep_samples"});
   if (p > static_cast<std::size_t>(limit) && solver_name == "exact")
-    throw InvalidArgument("exact XPER of " + std::to_string(p) + " features needs 2^" +
-                              std::to_string(std::min<std::size_t>(p, 999)) + " coalitions, above the limit of " +
-                              std::to_string(limit) +
-                              " features; use a sampled solver (kernel, permutation or auto), select fewer features "
-                              "or group them",
-                          {"solver", "features", "groups", "max_features"});
+    throw InvalidArgument(
+        "exact XPER of " + std::to_string(p) + " features needs " + detail::PowerOfTwoText(p) +
+            " coalitions, above the limit of " + std::to_string(limit) +
+            " features; use a sampled solver (kernel, permutation or auto), select fewer features "
+            "or group them",
+        {"solver", "features", "groups", "max_features"});
   if (options.store_coalition_values && solver_name != "exact")
     throw InvalidArgument("the values of every coalition are kept by the exact solver only; the " + solver_name +
                               " solver can keep the coalitions it sampled instead",
@@ -132,6 +135,17 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   if (uses_comparison) r.permutation = game.settings().permutation;
   r.coalition_values = std::move(sv.coalition_values);
   r.additive_fast_path = game.additive();
+  // The last guard of the result path (explain/finite_result.hpp); phi_normalised is NaN by
+  // definition when value == base.
+  const auto feature = [&](std::size_t t) { return "feature '" + r.features[t % p] + "'"; };
+  const auto individual = [&](std::size_t t) { return "row " + std::to_string(t / p) + ", " + feature(t); };
+  const auto row = [](std::size_t i) { return "row " + std::to_string(i); };
+  detail::RequireFinite("XPER", "the " + r.metric, r.value);
+  detail::RequireFinite("XPER", "the benchmark (no feature)", r.base);
+  detail::RequireFinite("XPER", "phi", r.phi, feature);
+  detail::RequireFinite("XPER", "an individual benchmark", r.individual_base, row);
+  detail::RequireFinite("XPER", "an individual value", r.individual_value, row);
+  detail::RequireFinite("XPER", "an individual phi", r.individual_phi, individual);
   r.n_coalitions = sv.n_evaluations;
   r.threads = ResolvedThreads(options.execution);
   r.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -2,18 +2,20 @@
 // Copyright 2026 The perfshap authors
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <chrono>
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <bit>
-#include <chrono>
 #include <string>
 #include <vector>
 
 #include "aggregate/block_partials.hpp"
+#include "common/count_text.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/solver.hpp"
 #include "schedule/schedule.hpp"
+#include "solvers/finite_values.hpp"
 
 namespace perfshap {
 
@@ -90,8 +92,9 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
     PERFSHAP_CHECK(g->n_players() == n && g->n_outputs() == k,
                    "ExactSolver::SolveBatch: every game needs the same players and outputs");
   if (n > options_.max_players) {
-    throw InvalidArgument("exact Shapley values need 2^" + std::to_string(n) + " coalitions for " + std::to_string(n) +
-                              " players, above the exact limit of " + std::to_string(options_.max_players) +
+    throw InvalidArgument("exact Shapley values need " + detail::PowerOfTwoText(static_cast<std::size_t>(n)) +
+                              " coalitions for " + std::to_string(n) + " players, above the exact limit of " +
+                              std::to_string(options_.max_players) +
                               " players; select fewer features (or group them) or use a sampling solver",
                           {"max_players", "solver"});
   }
@@ -258,6 +261,7 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
   stages.deliver = [&](std::size_t g, std::size_t slot) {
     ShapleyValues& result = slots[slot].result;
     result.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    detail::CheckFiniteValues(result);
     sink(g, std::move(result));
   };
   schedule.RunPipeline(stages);
