@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "perfshap/chains.hpp"
+#include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
 #include "perfshap/learner.hpp"
@@ -132,6 +133,18 @@ void RunChains(const ChainsCliOptions& o) {
   co.signed_weights = o.signed_weights;
   ApplySolverOptions(o.solver, c.seed, co.shap.solver, co.shap.solver_options);
   co.shap.solver_options.execution = MakeExecution(c, "coalitions");
+  {
+    // Every order and the independent classifiers, before the first chain is fitted.
+    const std::size_t nb = std::min(o.background, split.train.size());
+    const std::size_t F = m.features.n_features();
+    const std::size_t M = m.output_names.size();
+    CheckCost(CostEstimate::Sequence(
+                  "chains", {EstimateFitCost("chains", *learner, split.train.size(), F + M),
+                             EstimateChainsCost(explain.size(), nb, F, M, orders.size(), co.shap),
+                             EstimateChainsCost(explain.size(), nb, F, 1, M, co.shap)}),
+              co.shap.solver_options.execution, kChainsRemedy, {"rows", "background", "solver", "budget"});
+    co.shap.solver_options.execution.on_estimate = nullptr;  // said once
+  }
   detail::ChainsReport report;
   report.data = m.features.source();
   report.output_names = m.output_names;

@@ -6,13 +6,14 @@
 // XPER and ShapAUC bands on the same data, and a sampled solver on a generated 40-feature
 // design; the demo reporter (report/demo_report.hpp) writes it.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
+#include <chrono>
 #include <numeric>
 #include <optional>
 
 #include "commands.hpp"
-#include "common/count_text.hpp"
+#include "explain/solver_choice.hpp"
+#include "perfshap/cost_estimates.hpp"
 #include "games/additive_score_game.hpp"
 #include "perfshap/axom.hpp"
 #include "perfshap/chains.hpp"
@@ -53,8 +54,53 @@ void RunDemo(const DemoOptions& o) {
   const std::size_t p = players.size();
   if (static_cast<int>(p) > o.exact_limit)
     throw InvalidArgument(data.source() + " has " + std::to_string(p) + " features, above --exact-limit " +
-                          std::to_string(o.exact_limit) + " (" + detail::PowerOfTwoText(p) +
+                          std::to_string(o.exact_limit) + " (" + detail::CoalitionCountText(p) +
                           " coalitions); raise --exact-limit (at most 30) or select fewer columns");
+
+  // The estimate of every section before any of them runs (each section checks its own again).
+  {
+    const auto m_rows = static_cast<std::size_t>(std::ceil(o.test_size * static_cast<double>(data.n_rows())));
+    std::vector<CostEstimate> steps;
+    XperOptions xo;
+    xo.comparator = m_rows <= 3000 ? XperComparator::kFull : XperComparator::kPermuted;
+    xo.max_features = std::min(o.exact_limit, 20);
+    xo.execution.threads = c.threads;
+    XperShape xs;
+    xs.rows = m_rows;
+    xs.columns = data.n_features();
+    xs.players = p;
+    xs.additive = true;  // the probit
+    if (p <= 20) steps.push_back(EstimateXperCost(xs, xo));
+    RobustnessOptions ro;
+    ro.max_features = std::min(o.exact_limit, 20);
+    ro.execution.threads = c.threads;
+    RobustnessShape rs;
+    rs.source = data.source();
+    rs.rows = data.n_rows();
+    rs.columns = data.n_features();
+    rs.players = p;
+    rs.splits = 20;
+    rs.test_rows = m_rows;
+    if (p <= 20) steps.push_back(EstimateRobustnessCost(rs, ro));
+    steps.push_back(EstimateAxomCost(m_rows, 2000, 51, data.n_features(), 8, 1));
+    ShapShape ts;
+    ts.approach = "tree";
+    ts.rows = m_rows;
+    ts.features = data.n_features();
+    ts.players = p;
+    ts.trees = 100;
+    ts.leaves = 100 * std::min<std::size_t>(256, data.n_rows());
+    ts.depth = 8;
+    steps.push_back(EstimateShapCost(ts, ShapOptions{}));
+    ExecutionOptions exec = MakeExecution(c, "demo");
+    CheckCost(CostEstimate::Sequence("demo", steps), exec, "use fewer --rows", {"rows"});
+  }
+  // Each section's execution: the progress, the limits; the estimate was said above.
+  const auto section = [&c](const std::string& what) {
+    ExecutionOptions exec = MakeExecution(c, what);
+    exec.on_estimate = nullptr;
+    return exec;
+  };
 
   const Split split = HoldoutSplit(data.n_rows(), o.test_size, c.seed, data.label());
   // The linear probability model: the linear learner (OLS) on the training rows; its raw-scale
@@ -138,7 +184,7 @@ void RunDemo(const DemoOptions& o) {
   detail::AdditiveScoreGame game(player_names, std::move(contrib), centred_intercept - 0.5, y);
   SolverOptions exact;
   exact.max_players = std::min(o.exact_limit, 30);
-  exact.execution = MakeExecution(c, "coalitions");
+  exact.execution = section("coalitions");
   const ShapleyValues values = MakeSolver("exact", exact)->Solve(game);
 
   // XPER (issue 4): a probit fitted once on the training rows; its test AUC decomposed by
@@ -153,7 +199,7 @@ void RunDemo(const DemoOptions& o) {
     xo.comparator = m <= 3000 ? XperComparator::kFull : XperComparator::kPermuted;
     xo.seed = c.seed;
     xo.max_features = std::min(o.exact_limit, 20);
-    xo.execution = MakeExecution(c, "xper");
+    xo.execution = section("xper");
     xper = ExplainXper(*probit, data.SelectRows(split.test), xo);
   } catch (const Error& e) {
     report.xper_skipped = e.what();
@@ -168,7 +214,7 @@ void RunDemo(const DemoOptions& o) {
     ro.players = players;
     ro.max_features = std::min(o.exact_limit, 20);
     ro.plan_name = "mc:20";
-    ro.execution = MakeExecution(c, "robustness");
+    ro.execution = section("robustness");
     const SplitPlan plan = MakeSplitPlan(ro.plan_name, data.n_rows(), o.test_size, c.seed, data.label());
     robustness = ExplainRobustness(data, plan, ro);
   } catch (const Error& e) {
@@ -193,7 +239,7 @@ void RunDemo(const DemoOptions& o) {
     ro.sampling.tolerance = 0.02;
     ro.sampling.seed = c.seed;
     ro.plan_name = "mc:3";
-    ro.execution = MakeExecution(c, "sampled");
+    ro.execution = section("sampled");
     const SplitPlan plan = MakeSplitPlan(ro.plan_name, wide_data.n_rows(), o.test_size, c.seed, wide_data.label());
     sampled = ExplainRobustness(wide_data, plan, ro);
   }
@@ -212,12 +258,12 @@ void RunDemo(const DemoOptions& o) {
     fo.n_estimators = 100;
     fo.max_depth = 8;
     fo.seed = c.seed;
-    fo.execution = MakeExecution(c, "forest");
+    fo.execution = section("forest");
     const auto forest = FitForest(fo, data, split.train, columns);
     std::vector<double> x(data.n_features() * m);
     for (std::size_t j = 0; j < data.n_features(); ++j)
       for (std::size_t t = 0; t < m; ++t) x[j * m + t] = data.column(j)[split.test[t]];
-    treeshap = ExplainTrees(*forest, {x, m}, {}, data.feature_names(), MakeExecution(c, "treeshap"));
+    treeshap = ExplainTrees(*forest, {x, m}, {}, data.feature_names(), section("treeshap"));
     const auto probit = MakeLearner("probit")->Train(data, split.train, columns);
     const std::size_t shown = std::min<std::size_t>(20, m);
     const std::size_t nb = std::min<std::size_t>(100, split.train.size());
@@ -233,7 +279,7 @@ void RunDemo(const DemoOptions& o) {
     ShapOptions so;
     so.solver = "exact";
     so.solver_options.max_players = std::min(o.exact_limit, 20);
-    so.solver_options.execution = MakeExecution(c, "shap");
+    so.solver_options.execution = section("shap");
     interventional = ExplainInterventional(*probit, {rows, shown}, {bg, nb}, {}, data.feature_names(), so);
   } catch (const Error& e) {
     report.predictions_skipped = e.what();
@@ -251,7 +297,7 @@ void RunDemo(const DemoOptions& o) {
     ao.seed = c.seed;
     ao.robustness.neighbours = 2000;
     ao.robustness.seed = c.seed;
-    ao.execution = MakeExecution(c, "axom");
+    ao.execution = section("axom");
     axom = RunAxomProtocol(data, ao);
   } catch (const Error& e) {
     report.axom_skipped = e.what();
@@ -269,7 +315,7 @@ void RunDemo(const DemoOptions& o) {
     std::iota(explain.begin(), explain.end(), std::size_t{300});
     ChainOptions co;
     co.seed = c.seed;
-    co.shap.solver_options.execution = MakeExecution(c, "chains");
+    co.shap.solver_options.execution = section("chains");
     chain = ExplainChain(*MakeLearner("logistic"), chain_data, {0, 1, 2}, train, explain, co);
   }
 

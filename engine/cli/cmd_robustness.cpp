@@ -5,9 +5,11 @@
 // or explicit --split files, with mean +- std bands, the Eq. (12) check and the section 4.4
 // feature selection. Flags -> RobustnessOptions -> ExplainRobustness -> the robustness reporter
 // (report/robustness_report.hpp: console, result.json, CSV tables, SVG figures).
+#include <cmath>
 #include <optional>
 
 #include "commands.hpp"
+#include "perfshap/cost_estimates.hpp"
 #include "perfshap/curves.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/learner.hpp"
@@ -76,9 +78,21 @@ void RunRobustness(const RobustnessCliOptions& o) {
     throw InvalidArgument("give either --cv or --split FILE, not both");
   const std::span<const double> strata = o.stratify ? data.label() : std::span<const double>{};
   opt.plan_name = o.split.empty() ? o.cv : "--split " + o.split;
+  opt.execution = MakeExecution(c, "coalitions");
+  if (o.split.empty()) {
+    // Before the splits are drawn (mc:1000000 alone holds rows x 10^6 indices): the estimate.
+    RobustnessShape shape;
+    shape.rows = data.n_rows();
+    shape.columns = data.n_features();
+    shape.players = opt.players.empty() ? data.n_features() : opt.players.size();
+    shape.splits = SplitPlanSize(o.cv);
+    shape.test_rows = static_cast<std::size_t>(std::ceil(o.test_size * static_cast<double>(data.n_rows())));
+    CheckCost(EstimateRobustnessCost(shape, opt), opt.execution, kRobustnessRemedy,
+              {"plan", "solver", "budget", "features"});
+    opt.execution.on_estimate = nullptr;  // said once
+  }
   const SplitPlan plan = o.split.empty() ? MakeSplitPlan(o.cv, data.n_rows(), o.test_size, c.seed, strata)
                                          : ReadSplits(o.split, data.n_rows());
-  opt.execution = MakeExecution(c, "coalitions");
 
   warm_up.reset();
   RobustnessResult r = ExplainRobustness(data, plan, opt);

@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/learner.hpp"
 #include "perfshap/random.hpp"
@@ -232,6 +233,26 @@ void RunShap(const ShapCliOptions& o) {
     std::sort(classes.begin(), classes.end());
     classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
     const bool zero_one = classes.size() == 2 && classes[0] == 0.0 && classes[1] == 1.0;
+    {
+      // Before the fit: the fit's and the explanation's estimates (a request the solver or the
+      // memory refuses does not start a fit of thousands of columns).
+      ShapShape shape;
+      shape.approach = o.approach;
+      shape.rows = ParseRows(o.rows, explain.n_rows()).size();
+      shape.background = std::min(o.background, train_design.data.n_rows());
+      shape.features = model_columns.size();
+      shape.players = players.size();
+      shape.train_rows = train_rows.size();
+      // The explanation's estimate first: it carries the solver's refusal (the exact solver past
+      // its limit), which must come before the fit's estimate is said.
+      const CostEstimate explanation = tree ? CostEstimate{} : EstimateShapCost(shape, opt);
+      CheckCost(EstimateFitCost("shap", *learner, train_rows.size(), model_columns.size()),
+                opt.solver_options.execution, kFitRemedy, {"features", "groups"});
+      if (!tree) {
+        CheckCost(explanation, opt.solver_options.execution, kShapRemedy, {"rows", "background", "solver", "budget"});
+        opt.solver_options.execution.on_estimate = nullptr;  // said once
+      }
+    }
     if ((o.model == "tree" || o.model == "forest") && !zero_one && learner->is_classifier()) {
       if (o.approach == "retrain")
         throw InvalidArgument("--approach retrain takes a 0/1 label; name the positive class with --positive");

@@ -14,6 +14,7 @@
 
 #include "commands.hpp"
 #include "perfshap/cluster.hpp"
+#include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/metric_registry.hpp"
 #include "perfshap/split.hpp"
@@ -65,8 +66,22 @@ void RunXper(const XperCliOptions& o) {
     throw InvalidArgument(
         "--overfit compares the training and test samples: it needs --model M --train FILE");
 
-  // The model: coefficients, or a learner fitted on --train.
-  XperModel m = MakeXperModel(o, data, features);
+  // The model: coefficients, or a learner fitted on --train, after the request's estimate (a
+  // fit of thousands of columns is not started for a request the solver or the memory refuses).
+  opt.execution = MakeExecution(c, "coalitions");
+  const BeforeFit before_fit = [&](std::size_t train_rows, std::size_t columns, std::size_t players,
+                                   const Learner& learner) {
+    XperShape shape;
+    shape.rows = data.n_rows();
+    shape.columns = columns;
+    shape.players = players;
+    shape.additive = learner.makes_additive_models();
+    const CostEstimate xper = EstimateXperCost(shape, opt);
+    CheckCost(EstimateFitCost("xper", learner, train_rows, columns), opt.execution, kFitRemedy, {"features", "groups"});
+    CheckCost(xper, opt.execution, kXperRemedy, {"comparator", "solver", "budget"});
+    opt.execution.on_estimate = nullptr;  // said once
+  };
+  XperModel m = MakeXperModel(o, data, features, before_fit);
   const Dataset& sample = m.sample;
   opt.players = m.players;
   const std::size_t n = sample.n_rows();
@@ -79,7 +94,6 @@ void RunXper(const XperCliOptions& o) {
           "--permutation needs --comparator permuted (the full comparator uses every pair)");
     opt.permutation = ReadRowPermutation(o.permutation, n);
   }
-  opt.execution = MakeExecution(c, "coalitions");
   XperResult r = ExplainXper(*m.model, sample, opt);
 
   // The training sample's decomposition, with the same model and options: the overfitting
@@ -91,6 +105,7 @@ void RunXper(const XperCliOptions& o) {
     XperOptions train_opt = opt;
     train_opt.permutation.clear();  // a --permutation file is the test sample's; draw from --seed
     train_opt.execution = MakeExecution(c, "coalitions (train)");
+    train_opt.execution.on_estimate = nullptr;
     train_r = ExplainXper(*m.model, m.train_sample, train_opt);
   }
   // Heterogeneity (paper, three-step approach): K-medoids on the training individuals' XPER

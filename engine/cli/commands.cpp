@@ -18,6 +18,7 @@ const std::map<std::string, std::string>& CommonFlags() {
       {"force", "--force"},           {"threads", "--threads"},       {"seed", "--seed"},
       {"data", "--data"},             {"solver", "--solver"},         {"budget", "--budget"},
       {"tolerance", "--tolerance"},   {"time_limit_seconds", "--time-limit"}, {"keep_samples", "--keep-samples"},
+      {"max_memory", "--max-memory"}, {"max_model_evaluations", "--max-evaluations"},
   };
   return flags;
 }
@@ -57,9 +58,9 @@ std::vector<Command> AllCommands() {
         {"grid_points", "--grid"}, {"stratify", "--stratify"}, {"test_size", "--test-size"}, {"plan", "--cv"},
         {"split", "--split"}, {"rows", "--rows"}, {"slice_fpr", "--slice-fpr"}}},
       {"shap", "SHAP: explain a model's predictions (interventional, by retraining, or TreeSHAP), per row and globally",
-       SetupShap, {{"output", "--output"}, {"background", "--background"}, {"max_players", "--budget"}}},
+       SetupShap, {{"output", "--output"}, {"background", "--background"}, {"max_players", "--budget"}, {"rows", "--rows"}}},
       {"treeshap", "TreeSHAP: exact SHAP of a tree model's margins (XGBoost JSON, --model tree|forest), threaded",
-       SetupTreeShap, {{"output", "--output"}, {"background", "--background"}}},
+       SetupTreeShap, {{"output", "--output"}, {"background", "--background"}, {"rows", "--rows"}}},
       {"axom", "AXOM: explain random forests by the trees voting with them, and the robustness (L_bar) of tree, forest and AXOM explanations",
        SetupAxom, {{"eps", "--eps"}, {"neighbours", "--neighbours"}, {"features", "--heatmap-features"},
                    {"trees", "--trees"}}},

@@ -13,15 +13,23 @@
 #include <unistd.h>
 
 #include "data/text_lines.hpp"
+#include "perfshap/cost.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
 #include "perfshap/learner.hpp"
 #include "embed.hpp"
 #include "perfshap/table.hpp"
 #include "report/html_report.hpp"
+#include "report/figure_bounds.hpp"
 #include "report/output.hpp"
 
 namespace perfshap::cli {
+
+namespace {
+// Model evaluations from which the estimate is printed even without a progress bar: about a
+// minute of work at 1e8 a second.
+constexpr double kSayEstimateAbove = 1e10;
+}  // namespace
 
 void AddCommonOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_seed) {
   app.add_option("--data", opts.data, "CSV file with a header row (default: built-in generated data)");
@@ -45,14 +53,29 @@ void AddRunOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_see
   app.add_option("--seed", opts.seed, seed_help)->capture_default_str();
   app.add_option("--out", opts.out, out_help);
   app.add_flag("--quiet", opts.quiet, "print nothing but errors");
-  app.add_flag("--force", opts.force, "write into a non-empty --out directory");
+  app.add_flag("--force", opts.force,
+               "replace a non-empty --out directory, an earlier run's results, as a whole (no earlier file stays)");
   app.add_option("--progress", opts.progress, "progress on stderr: auto (bar on a terminal), bar, plain, none")
       ->check(CLI::IsMember({"auto", "bar", "plain", "none"}))
       ->capture_default_str();
+  app.add_option("--max-memory", opts.max_memory,
+                 "refuse a run whose estimated memory exceeds this (bytes, or with K/M/G/T; default: 3/4 of the "
+                 "machine's memory)");
+  app.add_option("--max-evaluations", opts.max_evaluations,
+                 "refuse a run whose estimated model evaluations exceed this (default 1e14: days of work)");
   app.add_option("--report", opts.report,
                  "html: also write report.html into --out, one self-contained page (settings, tables, figures, "
                  "result.json)")
       ->check(CLI::IsMember({"html"}));
+  app.add_option("--figures", opts.figures,
+                 "SVG figures in --out: none; summary (each figure bounded: at most " +
+                     std::to_string(detail::kMaxPointsPerFeature) + " rows per feature, the top " +
+                     std::to_string(detail::kMaxFeaturesShown) +
+                     " features and one row for the others); all (also one figure per explained row where the "
+                     "method has them, shap / treeshap waterfalls and xper's, for the first " +
+                     std::to_string(detail::kMaxRowFigures) + " rows)")
+      ->check(CLI::IsMember(detail::FigureSetNames()))
+      ->capture_default_str();
 }
 
 void AddSolverOptions(CLI::App& app, SolverCliOptions& opts, const std::string& unit) {
@@ -105,6 +128,10 @@ std::string FormatSeconds(double s) {
 ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& what) {
   ExecutionOptions exec;
   exec.threads = opts.threads;
+  if (!opts.max_memory.empty()) exec.limits.max_memory_bytes = ParseMemorySize(opts.max_memory);
+  if (!(opts.max_evaluations >= 0.0 && std::isfinite(opts.max_evaluations)))
+    throw InvalidArgument("--max-evaluations " + Fmt("%g", opts.max_evaluations) + " is not a count >= 0 (0: the default)");
+  exec.limits.max_model_evaluations = opts.max_evaluations;
   if (const Embedding* embedding = CurrentEmbedding()) {
     exec.progress = embedding->progress;
     exec.cancel = embedding->cancel;
@@ -113,6 +140,13 @@ ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& wha
   std::string mode = opts.progress;
   if (opts.quiet) mode = "none";
   if (mode == "auto") mode = ::isatty(STDERR_FILENO) != 0 ? "bar" : "none";
+  // The estimate goes with the progress; a long run's estimate is said even without a bar, so a
+  // run that will take minutes never starts in silence.
+  exec.on_estimate = [mode, quiet = opts.quiet](const CostEstimate& e) {
+    if (quiet || (mode == "none" && e.model_evaluations < kSayEstimateAbove)) return;
+    std::fputs(("perfshap: estimate: " + e.Text() + "\n").c_str(), stderr);
+    std::fflush(stderr);
+  };
   if (mode == "none") return exec;
   const bool bar = mode == "bar";
   exec.progress = [bar, what](const Progress& p) {
@@ -210,13 +244,18 @@ std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path) {
 void Report(const CommonOptions& opts, Reporter reporter) {
   Embedding* embedding = CurrentEmbedding();
   if (opts.out.empty() && embedding == nullptr) return;
+  const detail::ReportOptions options{detail::ParseFigureSet(opts.figures)};
   if (embedding != nullptr && embedding->defer_files && opts.out.empty() && opts.report.empty()) {
-    embedding->deferred = std::move(reporter);
+    embedding->deferred = [reporter = std::move(reporter), options](detail::OutputDir& out) {
+      out.set_options(options);
+      reporter(out);
+    };
     return;
   }
-  detail::OutputDir out = opts.out.empty() ? detail::OutputDir() : detail::OutputDir(opts.out);
+  detail::OutputDir out = opts.out.empty() ? detail::OutputDir(options) : detail::OutputDir(opts.out, options, opts.force);
   reporter(out);
   if (opts.report == "html") out.Write("report.html", detail::HtmlReport(out.contents()));
+  out.Commit();
   if (embedding != nullptr) embedding->files = out.contents();
 }
 

@@ -41,13 +41,19 @@ struct CommonOptions {
   std::string missing = "error";
   /** --report html: also write report.html (report/html_report.hpp) into --out. */
   std::string report;
+  /** --max-memory SIZE ("8G"; empty = the library's default share of the machine's memory). */
+  std::string max_memory;
+  /** --max-evaluations N (0 = the library's default, kDefaultMaxModelEvaluations). */
+  double max_evaluations = 0.0;
+  /** --figures none|summary|all (detail::FigureSet). */
+  std::string figures = "summary";
 };
 
 /** @brief Adds --data --label --positive --groups --missing --threads --seed --out --quiet
- *  --force --progress. */
+ *  --force --progress --report --figures. */
 void AddCommonOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_seed);
 
-/** @brief Adds only --threads --seed --out --quiet --force --progress (for subcommands that
+/** @brief Adds only --threads --seed --out --quiet --force --progress --report --figures (for subcommands that
  *  generate their own data), with the given help texts for --seed and --out. */
 void AddRunOptions(CLI::App& app, CommonOptions& opts, std::uint64_t default_seed, const std::string& seed_help,
                    const std::string& out_help);
@@ -112,7 +118,8 @@ std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path);
 using Reporter = std::function<void(detail::OutputDir&)>;
 
 /**
- * @brief Runs the reporter: into --out (then report.html with --report html), and for an
+ * @brief Runs the reporter with --figures: into --out, published there as one set once every
+ * file is written (then report.html with --report html; detail::PublishFiles), and for an
  * embedding host; nothing without either. A host that defers the files (Embedding::defer_files)
  * and gave no --out gets the reporter itself, to run when it first reads them, so the reporter
  * must own what it reads (capture by value, never the command's options or locals by reference).

@@ -40,7 +40,10 @@ int main(int argc, char** argv) {
     std::cerr << "perfshap: error: " << perfshap::cli::ErrorText(command, e) << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
-    std::cerr << "perfshap: error: out of memory; use fewer rows or features\n";
+    // The buffers that grow with the inputs name themselves (a ResourceError above); this is an
+    // allocation the estimates do not cover.
+    std::cerr << "perfshap: error: out of memory (an allocation failed outside the buffers perfshap estimates); "
+                 "use fewer rows, features or splits, or give --max-memory to be refused before a run starts\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "perfshap: internal error: " << perfshap::cli::OneLine(e.what()) << "\n";

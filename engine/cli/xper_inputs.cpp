@@ -143,7 +143,8 @@ std::vector<std::string> XperFeatures(const XperCliOptions& o, const Dataset& da
   return features;
 }
 
-XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vector<std::string>& features) {
+XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vector<std::string>& features,
+                        const BeforeFit& before_fit) {
   const CommonOptions& c = o.common;
   XperModel m;
   const std::vector<FeatureGroup> groups = LoadGroups(c);
@@ -208,6 +209,7 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
   std::vector<std::size_t> rows(train.n_rows()), all(train_design.data.n_features());
   std::iota(rows.begin(), rows.end(), std::size_t{0});
   std::iota(all.begin(), all.end(), std::size_t{0});
+  if (before_fit) before_fit(rows.size(), all.size(), encoder.players().size(), *m.learner);
   m.model = m.learner->Train(train_design.data, rows, all);
   m.train_sample = std::move(train_design.data);
   m.sample = encoder.Apply(data).data;

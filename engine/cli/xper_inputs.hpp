@@ -6,6 +6,7 @@
 // or the paper's probit design), the features and the model (--coef coefficients, or a learner
 // fitted on --train).
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,7 +72,12 @@ struct XperModel {
  * when given, else on the sample); `features` becomes the model's column order.
  * @throws DataError naming the coefficient or training file when it does not fit the features.
  */
-XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vector<std::string>& features);
+/** @brief Called before a learner is fitted on --train: its training rows, the design's columns
+ *  and players, and the learner (the command checks the request's cost there). */
+using BeforeFit = std::function<void(std::size_t rows, std::size_t columns, std::size_t players, const Learner& learner)>;
+
+XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vector<std::string>& features,
+                        const BeforeFit& before_fit = {});
 
 /** @brief The sample restricted to the columns `names`, in that order. */
 Dataset SelectColumns(const Dataset& d, const std::vector<std::string>& names);

@@ -19,15 +19,27 @@ command's flags (``test_size=0.3`` is ``--test-size 0.3``; ``True`` sets a bare 
 is released while the engine works; Ctrl-C stops it (KeyboardInterrupt); ``progress=True``
 draws a bar on stderr, or pass a callable ``progress(done, total, elapsed, eta)``; bad input
 raises ValueError / TypeError with the engine's one-line message.
+
+Inputs are read as the values they hold, whatever the container: an array of dtype ``object``
+(``DataFrame.to_numpy()`` of mixed dtypes) or a list of rows keeps its numbers as numbers and its
+str cells as text, column by column; a column mixing numbers and text is refused (TypeError
+naming the column and the cell); ``None``, ``NaN``, ``pd.NA`` and ``pd.NaT`` are missing values
+in every dtype (nullable ``Int64`` / ``Float64`` / ``boolean``, ``string``, ``category``,
+object), handled by ``missing="error" | "category" | "drop"``; duplicate column names, X and y
+with different pandas indexes, and integer keywords out of their range (``seed`` in
+0 .. 2**64-1, ``threads`` in 0 .. 2**31-1, ...) are refused before the run, naming them.
+``split=`` takes {"train": rows, "test": rows} with rows as lists or numpy arrays of any
+integer dtype, a (train, test) pair, or a list / iterable of them (as ``KFold(k).split(X)``
+yields). See perfshap._inputs for the rules.
 """
 from __future__ import annotations
 
+import json
+import numbers
 import os
+import tempfile
 
 import numpy as np
-
-import json
-import tempfile
 
 from . import _inputs, _perfshap, _run
 from .result import Result
@@ -65,17 +77,28 @@ def load_model(model) -> _perfshap.TreeModel:
 
 
 def _matrix(X, model: _perfshap.TreeModel, what: str):
-    """X as a float64 rows x features array in the model's feature order."""
+    """X as a float64 rows x features array in the model's feature order; its cells read by the
+    rules of the other methods (perfshap._inputs: an object array of numbers is numbers, None /
+    pd.NA are missing, NaN for the trees), text refused."""
     names = list(model.feature_names)
-    if hasattr(X, "columns") and hasattr(X, "to_numpy"):  # a pandas DataFrame
+    if isinstance(X, np.ndarray) and type(X) is np.ndarray and X.dtype.kind in "fiub":
+        if X.ndim != 2:
+            _inputs.feature_columns(X, what=what)  # raises the shape's message
+        return np.asarray(X, dtype=np.float64), names
+    if _inputs.is_frame(X) and names:
         columns = [str(c) for c in X.columns]
-        if names:
-            missing = [n for n in names if n not in columns]
-            if missing:
-                raise ValueError(f"{what} has no column '{missing[0]}', a feature of the model")
-            X = X[names]
-        X = X.to_numpy(dtype=np.float64)
-    return np.asarray(X, dtype=np.float64), names
+        _inputs.feature_columns(X.iloc[:0], what=what)  # duplicate names refused, naming the name
+        missing = [n for n in names if n not in columns]
+        if missing:
+            raise ValueError(f"{what} has no column '{missing[0]}', a feature of the model")
+        X = X.iloc[:, [columns.index(n) for n in names]]
+    cols = _inputs.feature_columns(X, what=what)
+    for name, col in cols:
+        if isinstance(col, list):
+            raise TypeError(f"{what}: column '{name}' holds text; a tree model takes numbers: encode it as the model "
+                            f"was trained")
+    n = len(X)
+    return np.column_stack([c for _, c in cols]).astype(np.float64) if cols else np.empty((n, 0)), names
 
 
 class TreeShapResult:
@@ -110,6 +133,7 @@ class TreeShapResult:
 def treeshap(model, X, *, background=None, threads: int = 0) -> TreeShapResult:
     """TreeSHAP of an XGBoost model's margins: path-dependent, or interventional against
     `background` rows. Bitwise the same at any `threads` (0 = every core)."""
+    threads = _run.checked("threads", threads, {"type": "INT:NONNEGATIVE", "switch": False}, "treeshap")
     m = load_model(model)
     x, names = _matrix(X, m, "X")
     bg = None if background is None else _matrix(background, m, "the background")[0]
@@ -120,28 +144,161 @@ def treeshap(model, X, *, background=None, threads: int = 0) -> TreeShapResult:
 # The methods: data -> in-memory tables, keywords -> flags, one in-process run -> Result.
 
 
-def _json_files(options: dict, stack: list):
-    """groups={"name": ["col", ...]} and split={"train": [...], "test": [...]} (or a list of
-    them, or {"splits": [...]}): written to temporary JSON files for --groups and --split."""
-    for key, kinds in (("groups", (dict,)), ("split", (dict, list))):
+def _plain_json(o):
+    """json.dump's fallback: numpy scalars and arrays as Python numbers and lists."""
+    if isinstance(o, (np.generic, np.ndarray)):
+        return o.tolist()
+    raise TypeError(f"{type(o).__name__} is not JSON")
+
+
+def _is_index_list(x) -> bool:
+    """Whether x reads as one list of row indices (not a list of splits): a 1-D array, or a
+    sequence whose first item is a scalar (or that is empty)."""
+    if isinstance(x, np.ndarray) or _inputs.is_series(x) or hasattr(x, "__array__"):
+        return np.ndim(x) == 1
+    if isinstance(x, (list, tuple, range)):
+        return len(x) == 0 or np.ndim(x[0]) == 0 and not isinstance(x[0], (dict, str))
+    return False
+
+
+def _row_indices(value, where: str, n_rows):
+    """One list of row indices of split= as Python ints: any integer dtype, integral floats;
+    booleans, fractions, negatives, rows past the data and 2-D arrays refused with ValueError."""
+    try:
+        a = np.asarray(value)
+    except ValueError:
+        raise ValueError(f"split: {where} is not a list of row indices") from None
+    if a.ndim != 1:
+        raise ValueError(f"split: {where} must be a 1-D list of row indices; it has shape {a.shape}")
+    if a.size == 0:
+        raise ValueError(f"split: {where} is empty; each split needs at least one row in 'train' and one in 'test'")
+    kind = a.dtype.kind
+    if kind == "b" or (kind == "O" and any(isinstance(v, (bool, np.bool_)) for v in a)):
+        raise ValueError(f"split: {where} holds booleans; give row indices (np.flatnonzero(mask) turns a mask into "
+                         f"them)")
+    if kind == "O":
+        try:
+            a = a.astype(np.float64) if any(isinstance(v, (float, np.floating)) for v in a) else a
+        except (TypeError, ValueError):
+            pass
+        kind = a.dtype.kind
+    if kind == "f":
+        bad = np.flatnonzero(~np.isfinite(a) | (a != np.floor(a)))
+        if bad.size:
+            k = int(bad[0])
+            raise ValueError(f"split: {where}[{k}] = {a[k]!r} is not a whole number; row indices are 0-based integers")
+        rows = [int(v) for v in a]
+    elif kind in "iu":
+        rows = a.tolist()
+    elif kind == "O":
+        for k, v in enumerate(a):
+            if not isinstance(v, numbers.Integral):
+                raise ValueError(f"split: {where}[{k}] = {_inputs._shown(v)} is not a row index; row indices are "
+                                 f"0-based integers")
+        rows = [int(v) for v in a]
+    else:
+        raise ValueError(f"split: {where} has dtype {a.dtype}; give row indices (0-based integers)")
+    for k, v in enumerate(rows):
+        if v < 0:
+            raise ValueError(f"split: {where}[{k}] = {v} is negative; row indices count from 0")
+        if n_rows is not None and v >= n_rows:
+            raise ValueError(f"split: {where}[{k}] = {v} is out of range: X has {n_rows} rows (indices 0 .. "
+                             f"{n_rows - 1})")
+    return rows
+
+
+def _one_split(value, where: str, n_rows) -> dict:
+    if isinstance(value, dict):
+        unknown = [k for k in value if k not in ("train", "test")]
+        if unknown or len(value) != 2:
+            raise ValueError(f"split: {where or 'the split'} must hold exactly 'train' and 'test'"
+                             + (f", not {unknown[0]!r}" if unknown else f"; it holds {sorted(map(str, value))}"))
+        parts = value["train"], value["test"]
+    elif isinstance(value, (tuple, list)) and len(value) == 2:
+        parts = value
+    else:
+        raise ValueError(f"split: {where or 'the split'} is a {type(value).__name__}; give {{'train': rows, 'test': "
+                         f"rows}} or a (train, test) pair of row-index arrays")
+    dot = where + "." if where else ""
+    return {"train": _row_indices(parts[0], dot + "train", n_rows),
+            "test": _row_indices(parts[1], dot + "test", n_rows)}
+
+
+def _split_document(value, n_rows):
+    """split= as the --split file's JSON: {"train": [...], "test": [...]} or {"splits": [...]}.
+    Takes a dict {"train": rows, "test": rows} (rows: lists or numpy arrays of any integer dtype),
+    a (train, test) pair, {"splits": [...]}, or a list / iterable of splits (as scikit-learn's
+    KFold(...).split(X) yields them)."""
+    if isinstance(value, dict) and "splits" in value:
+        if len(value) != 1:
+            raise ValueError("split: {'splits': [...]} holds nothing else")
+        value = value["splits"]
+        if isinstance(value, dict) or _is_index_list(value):
+            raise ValueError("split: 'splits' must be a list of splits")
+    elif isinstance(value, dict):
+        return _one_split(value, "", n_rows)
+    elif isinstance(value, np.ndarray):
+        raise ValueError(f"split: a {value.ndim}-D array is not a split; give {{'train': rows, 'test': rows}} or "
+                         f"a list of such splits")
+    elif isinstance(value, (tuple, list)) and len(value) == 2 and _is_index_list(value[0]):
+        return _one_split(value, "", n_rows)
+    try:
+        splits = list(value)
+    except TypeError:
+        raise ValueError(f"split: a {type(value).__name__} is not a split; give {{'train': rows, 'test': rows}}, a "
+                         f"(train, test) pair or a list of them") from None
+    if not splits:
+        raise ValueError("split: the list of splits is empty")
+    return {"splits": [_one_split(v, f"splits[{k}]", n_rows) for k, v in enumerate(splits)]}
+
+
+def _json_files(command: str, options: dict, stack: list, n_rows=None):
+    """groups={"name": ["col", ...]} and split= (see _split_document): written to temporary
+    JSON files for --groups and --split; a path (str) is passed as it is."""
+    for key in ("groups", "split"):
         value = options.get(key)
-        if isinstance(value, kinds):
-            if key == "split" and isinstance(value, list):
-                value = {"splits": value}
-            f = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
-            json.dump(value, f, default=int)  # numpy integers as ints
+        if value is None or isinstance(value, (str, os.PathLike)) or key not in _run.options_of(command):
+            continue  # a path as it is; a keyword the command lacks is refused as such
+        if key == "groups":
+            if not isinstance(value, dict):
+                raise ValueError(f"groups: give {{'name': ['column', ...], ...}} or a path, not a "
+                                 f"{type(value).__name__}")
+        else:
+            value = _split_document(value, n_rows)
+        f = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+        try:
+            json.dump(value, f, default=_plain_json)
+        finally:
             f.close()
-            stack.append(f.name)
-            options[key] = f.name
+            stack.append((f.name, key))
+        options[key] = f.name
+
+
+def _rows_of(tables: dict):
+    """The rows of the --data table, when there is one."""
+    t = tables.get("X")
+    if t is None or not t[1]:
+        return None
+    return len(t[1][0][1])
 
 
 def _call(command, options, *, tables=None, models=None, progress=None, function=None, cls=Result) -> Result:
     temporary: list = []
     try:
-        _json_files(options, temporary)
-        return _run.run(command, options, tables=tables, models=models, progress=progress, function=function, cls=cls)
+        _json_files(command, options, temporary, _rows_of(tables or {}))
+        try:
+            return _run.run(command, options, tables=tables, models=models, progress=progress, function=function,
+                            cls=cls)
+        except ValueError as e:
+            # The engine names the temporary file; the caller gave a keyword.
+            text = str(e)
+            if not any(path in text for path, _ in temporary):
+                raise
+            for path, key in temporary:
+                text = text.replace(f"--{key} {path}", f"{key}=").replace(path + ": ", f"{key}: ").replace(path, key)
+            raise ValueError(text) from None
     finally:
-        for path in temporary:
+        for path, _ in temporary:
             os.unlink(path)
 
 
@@ -255,7 +412,7 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
         options["label"] = label
     _train(train, label, options, tables)
     if background is not None:
-        if isinstance(background, int) and not isinstance(background, bool):
+        if isinstance(background, (numbers.Integral, np.bool_)):  # a count (bools refused as such)
             options["background"] = background
         else:
             tables["background"], _ = _inputs.table(background, None, feature_names=feature_names, what="background")
@@ -326,10 +483,18 @@ def chains(X=None, Y=None, *, outputs=None, feature_names=None, progress=None, *
             if _inputs.is_frame(Y):
                 names = [str(c) for c in Y.columns]
                 extra = [(n, Y.iloc[:, j]) for j, n in enumerate(names)]
+            elif _inputs.is_series(Y):
+                names = [str(Y.name) if Y.name is not None else "y0"]
+                extra = [(names[0], Y)]
             else:
-                Ya = np.asarray(Y)
+                Ya = _inputs._list_array(Y, "Y") if isinstance(Y, (list, tuple)) else _inputs._plain(Y, "Y")
                 Ya = Ya.reshape(-1, 1) if Ya.ndim == 1 else Ya
-                names = list(outputs) if outputs is not None else [f"y{j}" for j in range(Ya.shape[1])]
+                if Ya.ndim != 2:
+                    raise ValueError(f"Y must be 1- or 2-dimensional (rows x outputs); it has shape {Ya.shape}")
+                names = [str(n) for n in outputs] if outputs is not None else [f"y{j}" for j in range(Ya.shape[1])]
+                if len(names) != Ya.shape[1]:
+                    raise ValueError(f"outputs names {len(names)} outputs and Y has {Ya.shape[1]} columns; name each "
+                                     f"column of Y once")
                 extra = [(n, Ya[:, j]) for j, n in enumerate(names)]
             outputs = names
         t, _ = _inputs.table(X, None, feature_names=feature_names, what="X", extra=extra)

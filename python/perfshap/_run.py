@@ -7,20 +7,123 @@ call gives the numbers `perfshap <command>` gives for the same data, flags and s
 """
 from __future__ import annotations
 
+import math
+import numbers
 import os
+import re
 import sys
 import time
+
+import numpy as np
 
 from . import _perfshap
 from .result import Result
 
-_flags_cache: dict = {}
+_options_cache: dict = {}
+
+# The widths of the CLI's integer flags: CLI11 names every unsigned type "UINT" (the CLI's are
+# std::size_t and std::uint64_t) and every signed one "INT" (the CLI's are int).
+_INTEGER_RANGES = {"UINT": (0, 2**64 - 1), "INT": (-(2**31), 2**31 - 1)}
+_RANGE = re.compile(r"\bin \[([-+0-9.eE]+) - ([-+0-9.eE]+)\]")
+
+
+def options_of(command: str) -> dict:
+    """{flag: its declaration} for the command's long flags (see _perfshap.command_options)."""
+    if command not in _options_cache:
+        table = {}
+        for spec in _perfshap.command_options(command):
+            for name in spec["names"]:
+                table[name] = spec
+        _options_cache[command] = table
+    return _options_cache[command]
 
 
 def flags_of(command: str) -> set:
-    if command not in _flags_cache:
-        _flags_cache[command] = set(_perfshap.command_flags(command))
-    return _flags_cache[command]
+    return set(options_of(command))
+
+
+def _bound_text(v) -> str:
+    for power in (64, 63, 31):
+        if v == 2**power - 1:
+            return f"2**{power}-1"
+        if v == -(2**power):
+            return f"-2**{power}"
+    return str(v)
+
+
+def _validators(spec) -> list:
+    return spec["type"].split(":")[1:]
+
+
+def _bounds(spec, lo, hi):
+    """(lo, hi) narrowed by the option's validators in its type name: a CLI11 range ("INT in
+    [1 - 30]"), NONNEGATIVE."""
+    for v in _validators(spec):
+        m = _RANGE.search(v)
+        if m:
+            lo, hi = max(lo, float(m.group(1))), min(hi, float(m.group(2)))
+        if v == "NONNEGATIVE":
+            lo = max(lo, 0)
+    return lo, hi
+
+
+def _integer(key: str, value, spec, function: str) -> int:
+    base = spec["type"].split(":")[0]
+    lo, hi = _bounds(spec, *_INTEGER_RANGES[base])
+    if "POSITIVE" in _validators(spec):
+        lo = max(lo, 1)
+    lo, hi = math.ceil(lo), math.floor(hi)
+    wanted = f"an integer in {_bound_text(lo)} .. {_bound_text(hi)}"
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{function}(): {key} takes {wanted}, not a bool ({value})")
+    if isinstance(value, numbers.Integral):
+        v = int(value)
+    elif isinstance(value, str) and re.fullmatch(r"\s*[-+]?[0-9]+\s*", value):
+        v = int(value)  # decimal (the CLI would read "010" as octal)
+    else:
+        raise TypeError(f"{function}(): {key} takes {wanted}, not {type(value).__name__} {value!r}"[:300])
+    if not lo <= v <= hi:
+        shown = str(v) if len(str(v)) <= 40 else str(v)[:37] + "..."
+        raise ValueError(f"{function}(): {key}={shown} is out of range: {key} takes {wanted}")
+    return v
+
+
+def _real(key: str, value, spec, function: str) -> float:
+    lo, hi = _bounds(spec, -math.inf, math.inf)
+    positive = "POSITIVE" in _validators(spec)
+    wanted = "a finite number" + (" > 0" if positive else "")
+    if lo > -math.inf or hi < math.inf:
+        wanted += f" in [{lo:g}, {hi:g}]"
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{function}(): {key} takes {wanted}, not a bool ({value})")
+    try:
+        if not isinstance(value, (numbers.Real, str)):
+            raise TypeError
+        v = float(value)
+    except OverflowError:  # an int beyond a double: out of range
+        v = math.copysign(math.inf, value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{function}(): {key} takes {wanted}, not {type(value).__name__} {value!r}"[:300]) from None
+    if not (math.isfinite(v) and lo <= v <= hi and (v > 0 or not positive)):
+        raise ValueError(f"{function}(): {key}={v!r} is out of range: {key} takes {wanted}")
+    return v
+
+
+def checked(key: str, value, spec, function: str):
+    """`value` for the flag declared by `spec`, checked against its type and bounds in Python:
+    the CLI's own parse would read -1 or 2**64 into an unsigned flag as 2**64-1 and let a NaN
+    through a range, and a False switch or a bool for a number would pass unseen."""
+    if spec["switch"]:
+        if value is None or isinstance(value, (bool, np.bool_)):
+            return bool(value)
+        raise TypeError(f"{function}(): {key} is a switch: pass True or False, not {value!r}"[:300])
+    base = spec["type"].split(":")[0]
+    check = _integer if base in _INTEGER_RANGES else _real if base == "FLOAT" else None
+    if check is None or value is None:
+        return value
+    if spec.get("many") and isinstance(value, (list, tuple, np.ndarray)):
+        return [check(key, v, spec, function) for v in value]
+    return check(key, value, spec, function)
 
 
 def _text(v) -> str:
@@ -35,12 +138,13 @@ def _text(v) -> str:
 
 def arguments(command: str, options: dict, function: str) -> list:
     """The flags of `options` (keyword names with '_' for '-'); True = a bare flag, False/None = absent."""
-    known = flags_of(command)
+    known = options_of(command)
     args = [command]
     for key, value in options.items():
         flag = key.replace("_", "-")
         if flag not in known:
             raise TypeError(f"{function}() got an unexpected keyword argument '{key}'")
+        value = checked(key, value, known[flag], function)
         if value is None or value is False:
             continue
         args.append("--" + flag)

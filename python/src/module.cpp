@@ -10,6 +10,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -313,6 +314,36 @@ py::dict Run(const std::vector<std::string>& args, const py::dict& tables, const
   return out;
 }
 
+/**
+ * The options of a subcommand as the CLI declares them, for the package to check its keywords'
+ * values before a run (CLI11 2.1 reads "-1" or "18446744073709551616" into an unsigned flag as
+ * 2^64-1, and lets a NaN through a range): [{"names": [long names], "type": CLI11's type name
+ * with its validators ("UINT", "INT:INT in [1 - 30]", "INT:NONNEGATIVE", "FLOAT", "TEXT", ...),
+ * "switch": takes no value, "many": takes several}].
+ */
+py::list CommandOptions(const std::string& name) {
+  const std::vector<perfshap::cli::Command> commands = perfshap::cli::AllCommands();
+  const auto it = std::find_if(commands.begin(), commands.end(), [&](const auto& c) { return name == c.name; });
+  if (it == commands.end()) {
+    perfshap::cli::CommandFlags(name);  // throws the unknown command's message
+    return py::list();
+  }
+  CLI::App app{"perfshap", "perfshap"};
+  CLI::App* sub = app.add_subcommand(it->name, it->description);
+  it->setup(*sub);
+  py::list out;
+  for (CLI::Option* option : sub->get_options()) {
+    if (option->get_lnames().empty()) continue;
+    py::dict d;
+    d["names"] = option->get_lnames();
+    d["type"] = option->get_type_name();
+    d["switch"] = option->get_items_expected_max() == 0;
+    d["many"] = option->get_items_expected_max() > 1;
+    out.append(d);
+  }
+  return out;
+}
+
 std::string HtmlReport(const std::vector<std::pair<std::string, std::string>>& files) {
   std::vector<perfshap::detail::ReportFile> report;
   for (const auto& [name, content] : files) report.push_back({name, content});
@@ -345,6 +376,8 @@ PYBIND11_MODULE(_perfshap, m) {
         py::arg("poll") = 0.1, py::arg("defer") = false, "Runs a subcommand in-process; see perfshap._run");
   m.def("command_flags", &perfshap::cli::CommandFlags, py::arg("command"),
         "The long flags of a subcommand, without their dashes");
+  m.def("command_options", &CommandOptions, py::arg("command"),
+        "The options of a subcommand: [{names, type, switch, many}]");
   m.def("learner_names", &perfshap::cli::LearnerNames, "The registered learners");
   m.def("html_report", &HtmlReport, py::arg("files"), "report.html for a run's [(name, content)] files");
 }

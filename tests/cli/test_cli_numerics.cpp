@@ -344,17 +344,17 @@ TEST(CliNumerics, MessagesAboutHugeCountsAreTrue) {
   ExpectOneLineErrors({
       {"shap --data " + Quote(wide) + " --train " + Quote(wide) +
            " --label label --model logistic --solver exact",
-       "exact SHAP of 71 players needs 2^71 (about 2.4e21) coalitions per explained row block, above the "
+       "exact SHAP of 71 players needs 2^71 (about 2.4e+21) coalitions per explained row block, above the "
        "limit of "
        "20 players; use a sampled solver"},
       {"chains --data " + Quote(wide) + " --outputs label,other --solver exact",
-       "needs 2^70 (about 1.2e21) coalitions"},
+       "needs 2^70 (about 1.2e+21) coalitions"},
       {"robustness --data " + Quote(huge) + " --label label --model logistic --solver exact",
-       "exact ShapAUC needs 2^1101 (about 2.7e331) trainings per split"},
+       "exact ShapAUC needs 2^1101 (about 2.7e+331) trainings per split"},
       {"xper --data " + Quote(huge) + " --train " + Quote(huge) +
            " --label label --model logistic --solver exact",
-       "exact XPER of 1101 features needs 2^1101 (about 2.7e331) coalitions"},
-      {"demo --data " + Quote(wide) + " --label label", "(2^71 (about 2.4e21) coalitions)"},
+       "exact XPER of 1101 features needs 2^1101 (about 2.7e+331) coalitions"},
+      {"demo --data " + Quote(wide) + " --label label", "(2^71 (about 2.4e+21) coalitions)"},
   });
 }
 

@@ -24,6 +24,23 @@ struct Progress {
   bool finished = false;
 };
 
+struct CostEstimate;
+
+/** @brief Receives a computation's cost estimate (cost.hpp) before it starts, on the calling
+ *  thread. Must not throw. */
+using EstimateCallback = std::function<void(const CostEstimate&)>;
+
+/** @brief What a computation may use; a request whose estimate exceeds them is refused before it
+ *  starts (CheckCost in cost.hpp). */
+struct ResourceLimits {
+  /** Bytes the computation may hold at once; 0 = DefaultMaxMemory() (three quarters of the
+   *  machine's or the cgroup's memory). */
+  double max_memory_bytes = 0.0;
+  /** Model evaluations (rows predicted, or training rows' passes) it may take; 0 =
+   *  kDefaultMaxModelEvaluations. */
+  double max_model_evaluations = 0.0;
+};
+
 /** @brief Receives progress reports. Called from any thread, never concurrently with itself,
  *  at most about ten times a second plus once at the end. Must not throw. */
 using ProgressCallback = std::function<void(const Progress&)>;
@@ -42,6 +59,10 @@ struct ExecutionOptions {
   /** Optional cancellation flag, checked between blocks of work; when it becomes true the
    *  computation stops and throws perfshap::Cancelled. */
   const std::atomic<bool>* cancel = nullptr;
+  /** Limits the computation's estimated cost must fit before it starts. */
+  ResourceLimits limits;
+  /** Optional hook that receives the cost estimate before the computation starts. */
+  EstimateCallback on_estimate;
 };
 
 /** @brief The number of worker threads a computation with these options uses. */

@@ -146,6 +146,12 @@ class PERFSHAP_EXPORT CoalitionFitter {
   virtual std::unique_ptr<Model> MakeModel() const = 0;
 };
 
+/** @brief About what one training costs: operations, and the bytes it holds beyond the data. */
+struct FitCost {
+  double operations = 0.0;
+  double bytes = 0.0;
+};
+
 /**
  * @brief A learner: prepares splits for coalition training. Immutable; shared by threads.
  */
@@ -161,6 +167,13 @@ class PERFSHAP_EXPORT Learner {
   /** @brief How text columns reach this learner: one-hot indicators (the default: learners
    *  that need numbers) or the sorted codes (trees may split on them). */
   virtual TextColumns text_columns() const noexcept { return TextColumns::kOneHot; }
+  /** @brief What one Train on `rows` x `columns` costs, about (for cost estimates, cost.hpp).
+   *  The default is one pass over the cells, as naive Bayes; learners that solve a columns x
+   *  columns system or sort every column say so. */
+  virtual FitCost EstimateFit(std::size_t rows, std::size_t columns) const;
+  /** @brief Whether the models it trains have additive terms (Model::AdditiveTerms: GLMs, naive
+   *  Bayes), known before training (for cost estimates). */
+  virtual bool makes_additive_models() const noexcept { return false; }
   /**
    * @brief Prepares one split.
    * @param data the data set (features column-major, label).

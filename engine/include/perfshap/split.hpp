@@ -62,6 +62,10 @@ PERFSHAP_EXPORT SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetition
  */
 PERFSHAP_EXPORT SplitPlan ReadSplits(const std::string& path, std::size_t n_rows);
 
+/** @brief The number of splits of the plan `spec` names (holdout 1, mc:R R, kfold:K K), without
+ *  drawing them. @throws InvalidArgument as MakeSplitPlan for a spec it does not understand. */
+PERFSHAP_EXPORT std::size_t SplitPlanSize(std::string_view spec);
+
 /**
  * @brief The split plan named by `spec`: "holdout" (one HoldoutSplit), "mc:R" (R
  * MonteCarloSplits, R >= 1) or "kfold:K" (KFoldSplits, K >= 2; `test_fraction` is not used).

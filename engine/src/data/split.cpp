@@ -15,6 +15,8 @@
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
+
+#include "common/allocation.hpp"
 #include <span>
 #include <string>
 #include <utility>
@@ -235,9 +237,15 @@ SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetitions, double test_f
                            std::span<const double> stratify_labels) {
   PERFSHAP_CHECK(repetitions >= 1, "Monte Carlo cross-validation needs at least 1 repetition");
   SplitPlan plan;
-  plan.reserve(repetitions);
-  for (std::size_t r = 0; r < repetitions; ++r) {
-    plan.push_back(HoldoutSplit(n, test_fraction, seed, stratify_labels, r));
+  try {
+    plan.reserve(repetitions);
+    for (std::size_t r = 0; r < repetitions; ++r) {
+      plan.push_back(HoldoutSplit(n, test_fraction, seed, stratify_labels, r));
+    }
+  } catch (const std::bad_alloc&) {
+    detail::ThrowAllocationFailed("the split plan (" + std::to_string(repetitions) + " splits of " +
+                                      std::to_string(n) + " row indices)",
+                                  static_cast<double>(repetitions) * static_cast<double>(n) * sizeof(std::size_t));
   }
   return plan;
 }
@@ -307,6 +315,15 @@ std::size_t PlanCount(std::string_view spec, std::string_view text, std::size_t 
 }
 
 }  // namespace
+
+std::size_t SplitPlanSize(std::string_view spec) {
+  if (spec == "holdout") return 1;
+  if (spec.substr(0, 3) == "mc:") return PlanCount(spec, spec.substr(3), 1);
+  if (spec.substr(0, 6) == "kfold:") return PlanCount(spec, spec.substr(6), 2);
+  throw InvalidArgument("split plan '" + std::string(spec).substr(0, 60) +
+                            "' is not understood; use holdout, mc:R (e.g. mc:100) or kfold:K (e.g. kfold:5)",
+                        {"plan"});
+}
 
 SplitPlan MakeSplitPlan(std::string_view spec, std::size_t n_rows, double test_fraction, std::uint64_t seed,
                         std::span<const double> stratify_labels) {

@@ -12,6 +12,7 @@
 // which moves their SHAP values. Values come from one neighbour of the pattern and equal, bit
 // for bit, what any other row of the pattern would give.
 #include "perfshap/axom.hpp"
+#include "perfshap/cost_estimates.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -362,6 +363,9 @@ AxomRobustness EvaluateExplanationRobustness(const TreeEnsemble* tree, const Tre
   const std::size_t F = forest.n_features();
   PERFSHAP_CHECK(points.values.size() == F * points.n_rows, "the test points do not hold the model's features");
   const std::size_t n = points.n_rows;
+  CheckCost(EstimateAxomCost(n, options.neighbours, forest.trees().size() + (tree != nullptr ? 1 : 0), F,
+                             static_cast<std::size_t>(forest.max_depth()), 1),
+            options.execution, kAxomRemedy, {"neighbours", "trees"});
   const std::size_t g_size = options.full_matrix ? Classes(forest) * F : F;
   AxomRobustness out;
   Resize(out.tree, n);

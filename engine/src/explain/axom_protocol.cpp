@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "perfshap/axom.hpp"
+#include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/split.hpp"
 #include "perfshap/stats.hpp"
@@ -158,6 +159,11 @@ AxomRun RunAxomProtocol(const Dataset& data, const AxomProtocolOptions& options)
   run.n_classes = classes.size();
   run.trees = options.trees;
   const auto n_test = static_cast<std::size_t>(std::ceil(options.test_fraction * static_cast<double>(n)));
+  // Before any fit: the robustness stage's neighbours dominate (trees of a balanced depth).
+  CheckCost(EstimateAxomCost(n_test, options.robustness.neighbours, static_cast<std::size_t>(options.trees) + 1,
+                             data.n_features(), static_cast<std::size_t>(std::ceil(std::log2(std::max(2.0, static_cast<double>(n))))),
+                             1),
+            options.execution, kAxomRemedy, {"neighbours", "trees"});
   const Split split = HoldoutSplit(n, static_cast<double>(n_test) / static_cast<double>(n), options.seed, label);
   run.n_train = split.train.size();
   run.n_test = split.test.size();
@@ -212,6 +218,7 @@ AxomRun RunAxomProtocol(const Dataset& data, const AxomProtocolOptions& options)
   run.test_points = Gather(norm, split.test);
   ExplanationRobustnessOptions ro = options.robustness;
   ro.execution = options.execution;
+  ro.execution.on_estimate = nullptr;  // estimated above
   run.robustness = EvaluateExplanationRobustness(run.tree.get(), *run.forest, {run.test_points, split.test.size()}, ro);
   run.seconds_robustness = Seconds(t0);
   double mis = 0.0;

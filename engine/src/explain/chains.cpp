@@ -3,6 +3,7 @@
 // Shapley Chains (perfshap/chains.hpp): the chain, its direct contributions by interventional
 // SHAP of each link, and the indirect ones by eqs. 4-6.
 #include "perfshap/chains.hpp"
+#include "perfshap/cost_estimates.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -138,6 +139,16 @@ std::vector<std::vector<std::size_t>> AllChainOrders(std::size_t m, std::size_t 
 ChainOrderExplanation ExplainChain(const Learner& learner, const MultiOutputData& data,
                                    const std::vector<std::size_t>& order, const std::vector<std::size_t>& train_rows,
                                    const std::vector<std::size_t>& explain_rows, const ChainOptions& options) {
+  {
+    const std::size_t nb = std::min(options.background, train_rows.size());
+    const ExecutionOptions& execution = options.shap.solver_options.execution;
+    CheckCost(EstimateFitCost("chains", learner, train_rows.size(), data.features.n_features() + order.size()),
+              execution, kFitRemedy, {"features"});
+    CheckCost(EstimateChainsCost(explain_rows.size(), nb, data.features.n_features(), order.size(), 1, options.shap),
+              execution, kChainsRemedy, {"rows", "background", "solver", "budget"});
+  }
+  ChainOptions link_options = options;
+  link_options.shap.solver_options.execution.on_estimate = nullptr;  // estimated above
   const ClassifierChain chain = ClassifierChain::Fit(learner, data, order, train_rows);
   const std::size_t F = data.features.n_features();
   const std::size_t m = order.size();
@@ -169,7 +180,7 @@ ChainOrderExplanation ExplainChain(const Learner& learner, const MultiOutputData
   std::vector<std::string> names = data.features.feature_names();
   for (std::size_t j = 0; j < m; ++j) {
     const ShapExplanation e = ExplainInterventional(chain.link(j), {ine[j], explain_rows.size()}, {inb[j], nb}, {},
-                                                    names, options.shap);
+                                                    names, link_options.shap);
     out.direct.push_back(e.phi);  // rows x 1 x (F + j)
     out.base.push_back(e.base.empty() ? 0.0 : e.base[0]);
     names.push_back(out.outputs[j]);

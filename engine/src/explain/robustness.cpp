@@ -18,10 +18,11 @@
 #include <tuple>
 #include <utility>
 
-#include "common/count_text.hpp"
 #include "explain/finite_result.hpp"
 #include "explain/players.hpp"
+#include "explain/solver_choice.hpp"
 #include "games/retrain_game.hpp"
+#include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/solver.hpp"
 #include "perfshap/welford.hpp"
@@ -444,41 +445,35 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   PERFSHAP_CHECK(options.learner != nullptr, "ExplainRobustness: no learner");
   const Learner& learner = *options.learner;
   const std::vector<const MetricDefinition*> metrics = CheckOptions(options, learner);
-  const int limit = std::clamp(options.max_features, 1, 30);
-
   const std::vector<Player> players = detail::ResolvePlayers(data, options.features, options.players);
   const std::size_t p = players.size();
   PERFSHAP_CHECK(p >= 1, source + " has no feature column to explain", {"features"});
   SolverOptions solver_options;
-  static_cast<SamplingOptions&>(solver_options) = options.sampling;
-  solver_options.max_players = limit;
-  solver_options.execution = options.execution;
-  const std::string solver_name = ResolveSolverName(options.solver, static_cast<int>(p), solver_options);
+  const std::string solver_name = detail::RobustnessSolver(source, p, options, solver_options);
   const bool exact = solver_name == "exact";
   PERFSHAP_CHECK(exact || (options.sampling.tolerance > 0.0 && options.sampling.tolerance < 1.0),
                  "the tolerance must lie in (0, 1) (the largest standard error as a share of the range of the "
                  "values, e.g. 0.01), got " + std::to_string(options.sampling.tolerance),
                  {"tolerance"});
-  PERFSHAP_CHECK(!(exact && options.sampling.keep_samples),
-                 "keeping samples needs a sampled solver, and " +
-                     std::string(options.solver == "auto" ? "the auto solver chose the exact one (2^n fits the budget)"
-                                                          : "the exact solver draws none") +
-                     "; choose the kernel or permutation solver",
-                 {"solver", "keep_samples"});
   // The result is the splits' mean, whose sampling error is the splits' over sqrt(R): each split
   // is solved to 0.8 t sqrt(R) (the mean's range is a little below the largest split's), and the
   // run has converged when the mean's own ratio is below t (checked below).
   if (!exact && plan.size() > 1)
     solver_options.tolerance =
         std::min(0.5, options.sampling.tolerance * 0.8 * std::sqrt(static_cast<double>(plan.size())));
-  if (p > static_cast<std::size_t>(limit) && exact)
-    throw InvalidArgument(source + " has " + std::to_string(p) + " features: exact ShapAUC needs " +
-                              detail::PowerOfTwoText(p) + " trainings per split, above the exact limit of " +
-                              std::to_string(limit) +
-                              " features; use a sampled solver (kernel, permutation or auto), select fewer "
-                              "features, group them, or raise the exact limit (at most 30)",
-                          {"solver", "features", "groups", "max_features"});
   CheckData(data, players);
+  {
+    RobustnessShape shape;
+    shape.source = source;
+    shape.rows = data.n_rows();
+    shape.columns = 0;
+    for (const Player& player : players) shape.columns += player.columns.size();
+    shape.players = p;
+    shape.splits = plan.size();
+    for (const Split& split : plan) shape.test_rows = std::max(shape.test_rows, split.test.size());
+    CheckCost(EstimateRobustnessCost(shape, options), options.execution, kRobustnessRemedy,
+              {"plan", "solver", "budget", "features"});
+  }
 
   const CurveGridEvaluator evaluator(CurveOptions(options));
   const std::size_t n_splits = plan.size();

@@ -9,9 +9,11 @@
 #include <cmath>
 #include <utility>
 
-#include "common/count_text.hpp"
+#include "common/allocation.hpp"
 #include "explain/finite_result.hpp"
+#include "explain/solver_choice.hpp"
 #include "games/prediction_game.hpp"
+#include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/treeshap.hpp"
 
@@ -65,8 +67,8 @@ ShapExplanation FromShapley(const ShapleyValues& sv, std::size_t n_rows, std::si
   e.n_outputs = K;
   e.n_players = static_cast<std::size_t>(sv.n_players);
   const std::size_t P = e.n_players;
-  e.phi.resize(n_rows * K * P);
-  if (!sv.phi_se.empty()) e.phi_se.resize(n_rows * K * P);
+  detail::ResizeOrThrow(e.phi, n_rows * K * P, "the SHAP values (rows x outputs x players)");
+  if (!sv.phi_se.empty()) detail::ResizeOrThrow(e.phi_se, n_rows * K * P, "the SHAP values' standard errors");
   for (std::size_t j = 0; j < P; ++j)
     for (std::size_t out = 0; out < n_rows * K; ++out) {
       e.phi[out * P + j] = sv.phi[j * sv.n_outputs + out];
@@ -98,15 +100,7 @@ void RequireFiniteExplanation(const ShapExplanation& e) {
 }
 
 std::unique_ptr<Solver> SolverFor(const Game& game, const ShapOptions& options, std::string& name) {
-  name = ResolveSolverName(options.solver, game.n_players(), options.solver_options);
-  if (name == "exact" && game.n_players() > options.solver_options.max_players)
-    throw InvalidArgument(
-        "exact SHAP of " + std::to_string(game.n_players()) + " players needs " +
-            detail::PowerOfTwoText(static_cast<std::size_t>(game.n_players())) +
-            " coalitions per explained row block, above the limit of " +
-            std::to_string(options.solver_options.max_players) +
-            " players; use a sampled solver (kernel, permutation or auto) or group the features",
-        {"solver", "groups"});
+  name = detail::ShapSolver(static_cast<std::size_t>(game.n_players()), options);
   return MakeSolver(name, options.solver_options);
 }
 
@@ -140,6 +134,14 @@ ShapExplanation ExplainInterventional(const Model& model, RowMatrix rows, RowMat
                                     options.row_block);
   std::string name;
   const auto solver = SolverFor(game, options, name);
+  ShapShape shape;
+  shape.rows = rows.n_rows;
+  shape.background = background.n_rows;
+  shape.features = model.n_features();
+  shape.players = static_cast<std::size_t>(game.n_players());
+  shape.outputs = model.n_outputs();
+  CheckCost(EstimateShapCost(shape, options), options.solver_options.execution, kShapRemedy,
+            {"rows", "background", "solver", "budget"});
   ShapExplanation e = FromShapley(solver->Solve(game), rows.n_rows, model.n_outputs());
   e.outputs = OutputNames(model, options.output);
   e.approach = "interventional";
@@ -155,6 +157,17 @@ ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train
   const auto t0 = std::chrono::steady_clock::now();
   PERFSHAP_CHECK(train.feature_names() == explain.feature_names(),
                  "the explained rows must have the training data's columns, in its order");
+  {
+    ShapShape shape;
+    shape.approach = "retrain";
+    shape.rows = explain_rows.size();
+    shape.features = train.n_features();
+    shape.players = players.empty() ? train.n_features() : players.size();
+    shape.train_rows = train_rows.size();
+    detail::ShapSolver(shape.players, options);
+    CheckCost(EstimateShapCost(shape, options), options.solver_options.execution, kShapRemedy,
+              {"rows", "solver", "budget"});
+  }
   // One data set holding the training rows and then the explained ones: the split's test rows.
   std::vector<std::vector<double>> columns(train.n_features());
   std::vector<double> label;
@@ -204,6 +217,22 @@ ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatri
                              std::span<const std::string> feature_names, const ExecutionOptions& execution) {
   const auto t0 = std::chrono::steady_clock::now();
   const bool interventional = background.n_rows > 0;
+  {
+    ShapShape shape;
+    shape.approach = "tree";
+    shape.rows = rows.n_rows;
+    shape.background = background.n_rows;
+    shape.features = model.n_features();
+    shape.players = model.n_features();
+    shape.outputs = model.n_outputs();
+    shape.trees = model.trees().size();
+    for (const Tree& tree : model.trees())
+      for (std::size_t i = 0; i < tree.n_nodes(); ++i) shape.leaves += tree.is_leaf(i) ? 1 : 0;
+    shape.depth = static_cast<std::size_t>(model.max_depth());
+    ShapOptions options;
+    options.solver_options.execution = execution;
+    CheckCost(EstimateShapCost(shape, options), execution, kTreeShapRemedy, {"rows", "background"});
+  }
   const std::vector<double> out =
       interventional
           ? InterventionalTreeShap(model, rows.values, rows.n_rows, background.values, background.n_rows, execution)

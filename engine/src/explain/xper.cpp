@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 // ExplainXper: XperGame + ExactSolver, unpacked into an XperResult.
-#include "perfshap/xper.hpp"
-
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -12,13 +10,16 @@
 #include <string>
 #include <utility>
 
-#include "common/count_text.hpp"
+#include "common/allocation.hpp"
 #include "explain/finite_result.hpp"
 #include "explain/players.hpp"
+#include "explain/solver_choice.hpp"
 #include "games/xper_game.hpp"
+#include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/random.hpp"
 #include "perfshap/solver.hpp"
+#include "perfshap/xper.hpp"
 
 namespace perfshap {
 
@@ -31,6 +32,13 @@ std::vector<std::size_t> DrawPermutation(std::size_t n, std::uint64_t seed) {
   RandomStream rng(seed, kXperPermutationStream);
   for (std::size_t k = n; k > 1; --k) std::swap(pi[k - 1], pi[rng.Below(k)]);
   return pi;
+}
+
+// Whether the model has additive terms (asked on no rows: nothing is computed).
+bool HasAdditiveTerms(const Model& model) {
+  double intercept = 0.0;
+  Link link = Link::kIdentity;
+  return model.AdditiveTerms({}, 0, intercept, {}, link);
 }
 
 }  // namespace
@@ -50,30 +58,18 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   const std::vector<Player> players = detail::ResolvePlayers(sample, {}, options.players);
   const std::size_t p = players.size();
   const std::size_t n = sample.n_rows();
-  const int limit = std::clamp(options.max_features, 1, kMaxExactPlayers);
   SolverOptions solver_options;
-  static_cast<SamplingOptions&>(solver_options) = options.sampling;
-  solver_options.max_players = limit;
-  solver_options.store_values = options.store_coalition_values;
-  solver_options.execution = options.execution;
-  const std::string solver_name = ResolveSolverName(options.solver, static_cast<int>(p), solver_options);
-  PERFSHAP_CHECK(!(solver_name == "exact" && options.sampling.keep_samples),
-                 "keeping samples needs a sampled solver, and " +
-                     std::string(options.solver == "auto" ? "the auto solver chose the exact one (2^n fits the budget)"
-                                                          : "the exact solver draws none") +
-                     "; choose the kernel or permutation solver",
-                 {"solver", "keep_samples"});
-  if (p > static_cast<std::size_t>(limit) && solver_name == "exact")
-    throw InvalidArgument(
-        "exact XPER of " + std::to_string(p) + " features needs " + detail::PowerOfTwoText(p) +
-            " coalitions, above the limit of " + std::to_string(limit) +
-            " features; use a sampled solver (kernel, permutation or auto), select fewer features "
-            "or group them",
-        {"solver", "features", "groups", "max_features"});
-  if (options.store_coalition_values && solver_name != "exact")
-    throw InvalidArgument("the values of every coalition are kept by the exact solver only; the " + solver_name +
-                              " solver can keep the coalitions it sampled instead",
-                          {"store_coalition_values", "keep_samples"});
+  const std::string solver_name = detail::XperSolver(p, options, solver_options);
+
+  {
+    XperShape shape;
+    shape.rows = n;
+    shape.columns = sample.n_features();
+    shape.players = p;
+    shape.additive = options.use_additive_terms && HasAdditiveTerms(model);
+    CheckCost(EstimateXperCost(shape, options), options.execution, kXperRemedy,
+              {"comparator", "solver", "budget", "rows"});
+  }
 
   detail::XperGameSettings settings;
   settings.metric = &FindMetric(options.metric, "xper");
@@ -111,7 +107,7 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   }
   r.individual_base.assign(sv.base.begin() + 1, sv.base.end());
   r.individual_value.assign(sv.full.begin() + 1, sv.full.end());
-  r.individual_phi.resize(n * p);
+  detail::ResizeOrThrow(r.individual_phi, n * p, "the individual XPER values (rows x players)");
   for (std::size_t j = 0; j < p; ++j) {
     const auto row = sv.player(static_cast<int>(j));
     for (std::size_t i = 0; i < n; ++i) r.individual_phi[i * p + j] = row[1 + i];

@@ -10,6 +10,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/random.hpp"
 #include "perfshap/xper_montecarlo.hpp"
+#include "perfshap/cost_estimates.hpp"
 #include "schedule/schedule.hpp"
 
 namespace perfshap {
@@ -49,6 +50,10 @@ XperMonteCarloResult RunXperMonteCarlo(const XperMonteCarloOptions& options) {
   const std::size_t q = options.design.variances.size();
   if (options.design.beta.size() != q + 1 || q == 0)
     throw InvalidArgument("Monte Carlo XPER: the design needs q >= 1 variances and q + 1 coefficients");
+
+  CheckCost(EstimateXperMonteCarloCost(options.samples, options.rows, options.train_rows,
+                                       options.comparator == XperComparator::kFull, ResolvedThreads(options.execution)),
+            options.execution, kXperMonteCarloRemedy, {"samples", "rows"});
 
   XperMonteCarloResult r;
   for (std::size_t j = 0; j < q; ++j) r.features.push_back(std::string("x").append(std::to_string(j + 1)));

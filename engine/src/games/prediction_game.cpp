@@ -2,6 +2,8 @@
 // Copyright 2026 The perfshap authors
 #include "games/prediction_game.hpp"
 
+#include "common/allocation.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -58,8 +60,8 @@ class PredictionWorker final : public GameWorker {
     const std::size_t nb = g.background().n_rows;
     in_.resize(F);
     if (g.row_terms().empty()) {
-      hybrid_.resize(F * g.row_block() * nb);
-      predictions_.resize(g.model().n_outputs() * g.row_block() * nb);
+      ResizeOrThrow(hybrid_, F * g.row_block() * nb, "the hybrid rows of a block of explained rows");
+      ResizeOrThrow(predictions_, g.model().n_outputs() * g.row_block() * nb, "the predictions of the hybrid rows");
     } else {
       row_sum_.resize(g.rows().n_rows);
       background_sum_.resize(nb);

@@ -2,6 +2,8 @@
 // Copyright 2026 The perfshap authors
 #include "games/xper_game.hpp"
 
+#include "common/allocation.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <span>
@@ -286,7 +288,7 @@ class XperWorker final : public GameWorker {
         PermutedRankAdditive(a_, b_, g_.settings_.permutation, g_.positive_, totals_, rank_);
       }
     } else if (full) {
-      grid_all_.resize(n * n);
+      ResizeOrThrow(grid_all_, n * n, "XPER's comparison grid (the " + std::to_string(n) + "^2 hybrid predictions of a coalition)");
       ForEachHybridRow([&](std::size_t i, std::span<const double> row) {
         std::copy(row.begin(), row.end(), grid_all_.begin() + static_cast<std::ptrdiff_t>(i * n));
       });

@@ -12,6 +12,11 @@ PreparedSplit::~PreparedSplit() = default;
 CoalitionFitter::~CoalitionFitter() = default;
 Learner::~Learner() = default;
 
+FitCost Learner::EstimateFit(std::size_t rows, std::size_t columns) const {
+  const double cells = static_cast<double>(rows) * static_cast<double>(columns);
+  return {cells, 0.0};
+}
+
 int CoalitionFitter::Fit(Coalition s) {
   std::uint32_t players[64];
   std::size_t k = 0;

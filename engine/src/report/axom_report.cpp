@@ -287,20 +287,24 @@ void WriteAxomReport(OutputDir& out, const AxomDataReport& d, const AxomReportSe
     }
   }
   out.Write("points.csv", points.Text());
-  out.Write("robustness_box.svg", BoxSvg({&d}));
-  Json files = {"points.csv", "robustness_box.svg"};
+  out.WriteFigure("robustness_box.svg", FigureSet::kSummary, [&] { return BoxSvg({&d}); });
+  std::vector<std::string> files = {"points.csv", "robustness_box.svg"};
   if (d.heatmaps.grid > 0) {
+    // grid x grid cells each, as --heatmap-grid asks: bounded by the computation, not by the rows.
     for (int m = 0; m < 3; ++m) {
       const std::string model = kModels[m];
-      out.Write("heat_difference_" + model + ".svg",
-                HeatSvg(d.heatmaps, d.heatmaps.difference[m], std::string("eq. 2: ||g(x_i) - g(x_m)||, ") + kModelNames[m],
-                        d.feature_names));
-      out.Write("heat_ratio_" + model + ".svg",
-                HeatSvg(d.heatmaps, d.heatmaps.ratio[m],
-                        std::string("eq. 3: ||g(x_i) - g(x_m)|| / ||x_i - x_m||, ") + kModelNames[m], d.feature_names));
-      out.Write("heat_mean_ratio_" + model + ".svg",
-                HeatSvg(d.heatmaps, d.heatmaps.mean_ratio[m],
-                        std::string("eq. 6: eq. 3 averaged over the test points, ") + kModelNames[m], d.feature_names));
+      out.WriteFigure("heat_difference_" + model + ".svg", FigureSet::kSummary, [&] {
+        return HeatSvg(d.heatmaps, d.heatmaps.difference[m],
+                       std::string("eq. 2: ||g(x_i) - g(x_m)||, ") + kModelNames[m], d.feature_names);
+      });
+      out.WriteFigure("heat_ratio_" + model + ".svg", FigureSet::kSummary, [&] {
+        return HeatSvg(d.heatmaps, d.heatmaps.ratio[m],
+                       std::string("eq. 3: ||g(x_i) - g(x_m)|| / ||x_i - x_m||, ") + kModelNames[m], d.feature_names);
+      });
+      out.WriteFigure("heat_mean_ratio_" + model + ".svg", FigureSet::kSummary, [&] {
+        return HeatSvg(d.heatmaps, d.heatmaps.mean_ratio[m],
+                       std::string("eq. 6: eq. 3 averaged over the test points, ") + kModelNames[m], d.feature_names);
+      });
       for (const char* kind : {"heat_difference_", "heat_ratio_", "heat_mean_ratio_"}) files.push_back(kind + model + ".svg");
     }
   }
@@ -327,7 +331,8 @@ void WriteAxomReport(OutputDir& out, const AxomDataReport& d, const AxomReportSe
                                       d.feature_names[static_cast<std::size_t>(d.heatmaps.feature_b)]}},
                         {"grid", d.heatmaps.grid},
                         {"center_row", first.test_rows.front()}};
-  body["files"] = files;
+  body["files"] = FilesDrawn(out, files);
+  body["figures"] = out.figures();
   out.Write("result.json",
             ResultJsonText({"axom", d.feature_names, d.seeds.front(), settings.threads, settings.elapsed_seconds}, body));
 }
@@ -430,7 +435,7 @@ void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& rep
   out.Write("table3.csv", t3.Text());
   out.Write("table4.csv", t4.Text());
   out.Write("tables.md", AxomPaperText(reports, settings));
-  out.Write("fig6_boxplots.svg", BoxSvg(all));
+  out.WriteFigure("fig6_boxplots.svg", FigureSet::kSummary, [&] { return BoxSvg(all); });
   Json body;
   body["paper"] = true;
   body["eps"] = settings.eps;
@@ -438,7 +443,8 @@ void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& rep
   body["g"] = settings.full_matrix ? "classes x features" : "predicted class";
   body["tune"] = settings.tune;
   body["datasets"] = datasets;
-  body["files"] = {"table1.csv", "table2.csv", "table3.csv", "table4.csv", "tables.md", "fig6_boxplots.svg"};
+  body["files"] = FilesDrawn(out, {"table1.csv", "table2.csv", "table3.csv", "table4.csv", "tables.md", "fig6_boxplots.svg"});
+  body["figures"] = out.figures();
   std::vector<std::string> names;
   for (const AxomDataReport& d : reports) names.push_back(d.name);
   out.Write("result.json", ResultJsonText({"axom", names, reports.front().seeds.front(), settings.threads,

@@ -177,8 +177,7 @@ void WriteChainsReport(OutputDir& out, const ChainsReport& r) {
   for (const ChainOrderExplanation& e : r.orders) {
     std::string name = "chains_" + OrderName(e) + ".svg";
     std::replace(name.begin(), name.end(), '>', '-');
-    out.Write(name, OrderSvg(r, e));
-    files.push_back(name);
+    if (out.WriteFigure(name, FigureSet::kSummary, [&] { return OrderSvg(r, e); })) files.push_back(name);
   }
   Json body;
   body["data"] = r.data;
@@ -217,6 +216,7 @@ void WriteChainsReport(OutputDir& out, const ChainsReport& r) {
   for (const ChainOrderExplanation& e : r.orders) hamming += e.hamming_loss / static_cast<double>(r.orders.size());
   body["hamming_loss"] = hamming;
   body["files"] = files;
+  body["figures"] = out.figures();
   out.Write("result.json", ResultJsonText({"chains", r.features, r.seed, r.threads, r.elapsed_seconds}, body));
 }
 

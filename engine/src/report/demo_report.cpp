@@ -262,9 +262,9 @@ Json DemoResultJson(const DemoReport& d) {
 }
 
 void WriteDemoReport(OutputDir& out, const DemoReport& d) {
-  out.Write(
-      "result.json",
-      ResultJsonText({"demo", d.features, d.seed, d.threads, d.elapsed_seconds}, DemoResultJson(d)));
+  Json body = DemoResultJson(d);
+  body["figures"] = out.figures();  // none: the demo's results are numbers
+  out.Write("result.json", ResultJsonText({"demo", d.features, d.seed, d.threads, d.elapsed_seconds}, body));
 }
 
 }  // namespace perfshap::detail

@@ -98,10 +98,11 @@ std::string MonteCarloSamplesCsv(const XperMonteCarloResult& r, const MonteCarlo
 void WriteMonteCarloReport(OutputDir& out, const XperMonteCarloResult& r,
                            const XperMonteCarloOptions& options, const MonteCarloColumns& columns) {
   out.Write("samples.csv", MonteCarloSamplesCsv(r, columns));
-  out.Write("xper_montecarlo_hist.svg", MonteCarloHistogramSvg(r));
+  out.WriteFigure("xper_montecarlo_hist.svg", FigureSet::kSummary, [&] { return MonteCarloHistogramSvg(r); });
+  Json body = MonteCarloResultJson(r, options, columns);
+  body["figures"] = out.figures();
   out.Write("result.json",
-            ResultJsonText({"xper-montecarlo", r.features, options.seed, r.threads, r.elapsed_seconds},
-                           MonteCarloResultJson(r, options, columns)));
+            ResultJsonText({"xper-montecarlo", r.features, options.seed, r.threads, r.elapsed_seconds}, body));
 }
 
 Json SummaryJson(const DistributionSummary& s) {

@@ -2,26 +2,52 @@
 // Copyright 2026 The perfshap authors
 #pragma once
 
+// A run's output as one set: the reporters write their files into an OutputDir, which keeps
+// them in memory; Commit publishes them into the output directory at once (a fresh temporary
+// directory beside it, every file and the directory fsynced, then renamed into place, or swapped
+// with the directory there), so a reader sees the earlier set or the new one, never a mix, and a
+// run that fails or is killed leaves the earlier set as it was.
+
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace perfshap::detail {
 
+/** @brief Which figures a run draws. */
+enum class FigureSet : std::uint8_t {
+  kNone,     ///< no figure (no SVG file)
+  kSummary,  ///< the summary figures, each bounded (at most kMaxPointsPerFeature rows, kMaxFeaturesShown
+             ///< features)
+  kAll,      ///< also the per-row figures a reporter offers (at most kMaxRowFigures of them)
+};
+
+/** @brief The names of FigureSet, in order: none, summary, all. */
+std::vector<std::string> FigureSetNames();
+
+/** @brief The FigureSet named `name` (FigureSetNames). @throws InvalidArgument naming the option
+ *  `figures` for another name. */
+FigureSet ParseFigureSet(const std::string& name);
+
+/** @brief What every reporter honours besides its results. */
+struct ReportOptions {
+  FigureSet figures = FigureSet::kSummary;
+};
+
 /**
- * @brief Makes `dir` ready for a run's outputs: creates it when absent; refuses a directory
- * that already holds files unless `force` (nothing a user wrote is overwritten without asking).
+ * @brief Checks, before a run computes anything, that its outputs can go to `dir`: an existing
+ * `dir` must be a directory, empty, or (with `force`) hold an earlier run's files (a result.json
+ * and no folder: the whole set is replaced, so a folder of other files is refused); the folder
+ * that holds `dir` is created when missing and must be writable (the set is written beside
+ * `dir`, then renamed into place); `dir` may not be the working directory or hold it. Removes
+ * what killed runs into `dir` left beside it (PublishFiles). `dir` itself is not created: a run
+ * that fails leaves no empty directory behind.
  * @throws Error naming the directory and the options (`out`, `force`) that resolve it.
  */
 void PrepareOutputDir(const std::filesystem::path& dir, bool force);
-
-/**
- * @brief Writes `content` to `path` atomically: a temporary file in the same directory,
- * flushed, then renamed over `path`; a reader never sees a half-written file.
- * @throws Error naming the path when the file cannot be written.
- */
-void WriteFileAtomic(const std::filesystem::path& path, const std::string& content);
 
 /** @brief One file of a run's report: its name in the output directory and its content. */
 struct ReportFile {
@@ -30,34 +56,83 @@ struct ReportFile {
 };
 
 /**
- * @brief A run's output: every file a reporter writes goes through Write and is kept, in order,
- * so the reporter can list what it wrote and the HTML report (report/html_report.hpp) or an
- * embedding front end (the Python module) can read it back. With a directory, each file is also
- * written there atomically (WriteFileAtomic); without one, the files stay in memory.
+ * @brief Publishes `files` as the whole content of the directory `dir`, atomically as a set:
+ * writes them into a fresh directory `.<name>.perfshap-tmp-<pid>-<n>` beside `dir`, fsyncs each
+ * file and that directory, then renames it to `dir` when `dir` does not exist, or swaps the two
+ * with renameat2(RENAME_EXCHANGE) when it does and removes the earlier set. On a filesystem
+ * without RENAME_EXCHANGE the swap is two renames (`dir` aside, the new set in): a reader may
+ * then find no `dir` for that moment, but still never a mix. Temporary directories beside `dir`
+ * of processes that no longer run (a killed run) are removed first. On any failure the
+ * temporary directory is removed and `dir` is left as it was.
+ * @param replace whether an existing non-empty `dir` may be replaced (`force`); an empty one
+ * always may.
+ * @throws Error naming the path and the system's reason (disk full, permissions).
+ */
+void PublishFiles(const std::filesystem::path& dir, const std::vector<ReportFile>& files, bool replace);
+
+/**
+ * @brief A run's output: every file a reporter writes goes through Write (figures through
+ * WriteFigure) and is kept, in order, so the reporter can list what it wrote and the HTML report
+ * (report/html_report.hpp) or an embedding front end (the Python module) can read it back. With
+ * a directory, Commit then publishes the whole set there (PublishFiles); nothing reaches the
+ * directory before it, so a reporter that throws leaves the directory as it was.
  */
 class OutputDir {
  public:
   /** @brief Files kept in memory only. */
   OutputDir() = default;
-  /** @brief The directory, already prepared (PrepareOutputDir). */
-  explicit OutputDir(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  /** @brief Files kept in memory only, drawn as `options` ask. */
+  explicit OutputDir(ReportOptions options) : options_(options) {}
+  /** @brief Files for the directory `dir` (checked by PrepareOutputDir), published by Commit;
+   *  `replace` as PublishFiles takes it (`force`). */
+  OutputDir(std::filesystem::path dir, ReportOptions options, bool replace)
+      : dir_(std::move(dir)), options_(options), replace_(replace) {}
 
-  /** @brief Writes `name` (a file name inside the directory) atomically and keeps it; a second
-   *  write of the same name replaces the kept content.
-   *  @throws Error naming the path when the file cannot be written. */
+  /** @brief Keeps `name` (a file name inside the directory, not a figure: WriteFigure); a second
+   *  write of the same name replaces the kept content. */
   void Write(const std::string& name, const std::string& content);
+
+  /** @brief Whether the options ask for the figures of `level` (kSummary or kAll). */
+  bool Draws(FigureSet level) const noexcept {
+    return level != FigureSet::kNone && options_.figures >= level;
+  }
+
+  /**
+   * @brief Draws (calls `draw`) and keeps the figure `name` when the options ask for `level`
+   * (Draws); otherwise draws nothing. @return whether the figure was kept.
+   */
+  bool WriteFigure(const std::string& name, FigureSet level, const std::function<std::string()>& draw);
+
+  /** @brief Publishes the files kept into the directory (PublishFiles); nothing for files kept
+   *  in memory only. @throws Error as PublishFiles. */
+  void Commit() const;
 
   /** @brief The names written so far, in order. */
   const std::vector<std::string>& files() const noexcept { return files_; }
+  /** @brief The figures kept so far (WriteFigure), in order: what result.json lists. */
+  const std::vector<std::string>& figures() const noexcept { return figures_; }
   /** @brief The files written so far, in order, with their contents. */
   const std::vector<ReportFile>& contents() const noexcept { return contents_; }
   /** @brief The directory (empty for files kept in memory only). */
   const std::filesystem::path& path() const noexcept { return dir_; }
+  /** @brief The options the reporters honour. */
+  const ReportOptions& options() const noexcept { return options_; }
+  /** @brief Sets the options (a front end that runs a kept reporter later). */
+  void set_options(const ReportOptions& options) noexcept { options_ = options; }
 
  private:
+  void Keep(const std::string& name, const std::string& content);
+
   std::filesystem::path dir_;
+  ReportOptions options_;
+  bool replace_ = false;
   std::vector<std::string> files_;
+  std::vector<std::string> figures_;
   std::vector<ReportFile> contents_;
 };
+
+/** @brief `listed` (the files a reporter's result.json names) without the SVG figures that
+ *  `out` did not draw (--figures none), in their order. */
+std::vector<std::string> FilesDrawn(const OutputDir& out, const std::vector<std::string>& listed);
 
 }  // namespace perfshap::detail

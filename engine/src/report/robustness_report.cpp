@@ -402,9 +402,10 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
                          : " (" + sampling + ")";
   const std::string curve_name = r.n_splits > 1 ? " (mean ± std)" : "";
 
-  out.Write("waterfall_auc.svg", RenderSvg(FeatureWaterfall(r, "ShapAUC: contributions to the AUC" + bands,
-                                                            "AUC", "random classifier", 0.5, r.phi_auc_mean,
-                                                            r.phi_auc_std, "AUC", r.auc_mean, r.auc_std)));
+  out.WriteFigure("waterfall_auc.svg", FigureSet::kSummary, [&] {
+    return RenderSvg(FeatureWaterfall(r, "ShapAUC: contributions to the AUC" + bands, "AUC", "random classifier", 0.5,
+                                      r.phi_auc_mean, r.phi_auc_std, "AUC", r.auc_mean, r.auc_std));
+  });
 
   BarChart bars;
   bars.frame.title = "ShapAUC per feature" + bands;
@@ -414,7 +415,7 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
     bars.values.push_back(r.phi_auc_mean[i]);
     bars.stds.push_back(r.phi_auc_std[i]);
   }
-  out.Write("bars_auc.svg", RenderSvg(bars));
+  out.WriteFigure("bars_auc.svg", FigureSet::kSummary, [&] { return RenderSvg(bars); });
 
   LineChart roc;
   roc.frame.title = "ROC curve" + bands + ", AUC " + Fmt("%.4f", r.auc_mean);
@@ -423,19 +424,20 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
   roc.fixed_x = roc.fixed_y = true;
   roc.series.push_back({"ROC curve" + curve_name, r.fpr_grid, r.tpr_mean, r.tpr_std, false, ""});
   roc.series.push_back({"random classifier", {0.0, 1.0}, {0.0, 1.0}, {}, true, "#7f7f7f"});
-  out.Write("roc.svg", RenderSvg(roc));
+  out.WriteFigure("roc.svg", FigureSet::kSummary, [&] { return RenderSvg(roc); });
 
   LineChart shap_roc =
       ContributionCurves(r, "ShapROC: contributions to TPR - FPR" + bands, "false positive rate",
                          "phi (contribution to TPR - FPR)", r.fpr_grid, r.shap_roc_mean, r.shap_roc_std);
   shap_roc.x_markers = {r.fpr_grid[slice]};
-  out.Write("shap_roc.svg", RenderSvg(shap_roc));
+  out.WriteFigure("shap_roc.svg", FigureSet::kSummary, [&] { return RenderSvg(shap_roc); });
 
-  out.Write("waterfall_slice.svg",
-            RenderSvg(FeatureWaterfall(
-                r, "ShapROC slice at FPR = " + Fmt("%g", r.fpr_grid[slice]) + bands, "true positive rate",
-                "random classifier (TPR = FPR)", r.fpr_grid[slice], Column(r.shap_roc_mean, p, nf, slice),
-                Column(r.shap_roc_std, p, nf, slice), "TPR", r.tpr_mean[slice], r.tpr_std[slice])));
+  out.WriteFigure("waterfall_slice.svg", FigureSet::kSummary, [&] {
+    return RenderSvg(FeatureWaterfall(r, "ShapROC slice at FPR = " + Fmt("%g", r.fpr_grid[slice]) + bands,
+                                      "true positive rate", "random classifier (TPR = FPR)", r.fpr_grid[slice],
+                                      Column(r.shap_roc_mean, p, nf, slice), Column(r.shap_roc_std, p, nf, slice),
+                                      "TPR", r.tpr_mean[slice], r.tpr_std[slice]));
+  });
 
   LineChart prc;
   prc.frame.title = "Precision-recall curve" + bands + ", AUPRC " + Fmt("%.4f", r.auprc_mean);
@@ -446,16 +448,19 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
       {"PR curve" + curve_name, r.recall_grid, r.precision_mean, r.precision_std, false, ""});
   prc.series.push_back(
       {"baseline b = " + Fmt("%.4g", baseline), {0.0, 1.0}, {baseline, baseline}, {}, true, "#7f7f7f"});
-  out.Write("prc.svg", RenderSvg(prc));
+  out.WriteFigure("prc.svg", FigureSet::kSummary, [&] { return RenderSvg(prc); });
 
-  out.Write("shap_prc.svg", RenderSvg(ContributionCurves(r, "ShapPRC: contributions to precision - b" + bands,
-                                                         "recall", "phi (contribution to precision - b)",
-                                                         r.recall_grid, r.shap_prc_mean, r.shap_prc_std)));
+  out.WriteFigure("shap_prc.svg", FigureSet::kSummary, [&] {
+    return RenderSvg(ContributionCurves(r, "ShapPRC: contributions to precision - b" + bands, "recall",
+                                        "phi (contribution to precision - b)", r.recall_grid, r.shap_prc_mean,
+                                        r.shap_prc_std));
+  });
 
-  out.Write("waterfall_auprc.svg",
-            RenderSvg(FeatureWaterfall(r, "ShapAUPRC: contributions to the AUPRC" + bands, "AUPRC",
-                                       "baseline b (random classifier)", baseline, r.phi_auprc_mean,
-                                       r.phi_auprc_std, "AUPRC", r.auprc_mean, r.auprc_std)));
+  out.WriteFigure("waterfall_auprc.svg", FigureSet::kSummary, [&] {
+    return RenderSvg(FeatureWaterfall(r, "ShapAUPRC: contributions to the AUPRC" + bands, "AUPRC",
+                                      "baseline b (random classifier)", baseline, r.phi_auprc_mean, r.phi_auprc_std,
+                                      "AUPRC", r.auprc_mean, r.auprc_std));
+  });
 }
 
 void WriteRobustnessReport(OutputDir& out, const RobustnessResult& r,
@@ -464,8 +469,9 @@ void WriteRobustnessReport(OutputDir& out, const RobustnessResult& r,
   WriteRobustnessFigures(out, r, run);
   std::vector<std::string> files{"result.json"};
   files.insert(files.end(), out.files().begin(), out.files().end());
-  out.Write("result.json", ResultJsonText({"robustness", r.features, run.seed, r.threads, r.elapsed_seconds},
-                                          RobustnessResultJson(r, run, files)));
+  Json body = RobustnessResultJson(r, run, files);
+  body["figures"] = out.figures();
+  out.Write("result.json", ResultJsonText({"robustness", r.features, run.seed, r.threads, r.elapsed_seconds}, body));
 }
 
 }  // namespace perfshap::detail

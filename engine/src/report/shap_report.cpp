@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <sstream>
 
 #include "report/csv.hpp"
+#include "report/figure_bounds.hpp"
 #include "report/format.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"
@@ -42,33 +44,9 @@ std::string BarSvg(const ShapExplanation& e, std::size_t o) {
   return RenderSvg(chart);
 }
 
-std::string BeeswarmSvg(const ShapReport& report, std::size_t o) {
+/** The waterfall of explained row `r` (an index into run.rows), its top features by |phi|. */
+std::string WaterfallSvg(const ShapReport& report, std::size_t r, std::size_t o) {
   const ShapExplanation& e = report.result;
-  const std::size_t P = e.n_players;
-  StripChart chart;
-  chart.frame.title = "SHAP values of " + std::to_string(e.n_rows) + " rows (" + e.outputs[o] + ")";
-  chart.frame.x_label = "phi (" + std::string(ScaleName(e.output)) + " scale)";
-  for (std::size_t j : ByImportance(e.MeanAbs(), P, o)) {
-    StripRow row;
-    row.label = e.players[j];
-    bool colour = report.run.player_values.size() == e.n_rows * P;
-    for (std::size_t r = 0; r < e.n_rows; ++r) {
-      row.values.push_back(e(r, o, j));
-      if (colour) {
-        const double v = report.run.player_values[r * P + j];
-        if (!std::isfinite(v)) colour = false;
-        row.color_values.push_back(v);
-      }
-    }
-    if (!colour) row.color_values.clear();
-    chart.rows.push_back(std::move(row));
-  }
-  return RenderSvg(chart);
-}
-
-std::string WaterfallSvg(const ShapReport& report, std::size_t o) {
-  const ShapExplanation& e = report.result;
-  const std::size_t r = report.run.explain_row;
   const std::size_t P = e.n_players;
   std::vector<std::size_t> order(P);
   std::iota(order.begin(), order.end(), std::size_t{0});
@@ -86,6 +64,7 @@ std::string WaterfallSvg(const ShapReport& report, std::size_t o) {
   }
   chart.end_label = "f(x)";
   chart.end_value = e.prediction[r * e.n_outputs + o];
+  BoundWaterfall(chart);
   return RenderSvg(chart);
 }
 
@@ -96,7 +75,11 @@ Json PerOutput(const ShapExplanation& e, const std::vector<double>& values) {
   return j;
 }
 
-Json ResultBody(const ShapReport& report) {
+std::string WaterfallName(const ShapReport& report, std::size_t r) {
+  return "shap_waterfall_row" + std::to_string(report.run.rows[r]) + ".svg";
+}
+
+Json ResultBody(const ShapReport& report, const OutputDir& out) {
   const ShapExplanation& e = report.result;
   const ShapRun& run = report.run;
   const std::size_t P = e.n_players;
@@ -150,12 +133,32 @@ Json ResultBody(const ShapReport& report) {
   er["prediction"] = pred;
   er["phi"] = phi;
   body["explained_row"] = er;
-  body["files"] = {"contributions.csv", "shap_bar.svg", "shap_beeswarm.svg",
-                   "shap_waterfall_row" + std::to_string(run.rows[r]) + ".svg"};
+  std::vector<std::string> files = {"contributions.csv", "shap_bar.svg", "shap_beeswarm.svg", WaterfallName(report, r)};
+  for (const std::string& figure : out.figures())
+    if (std::find(files.begin(), files.end(), figure) == files.end()) files.push_back(figure);
+  body["files"] = FilesDrawn(out, files);
+  body["figures"] = out.figures();
   return body;
 }
 
 }  // namespace
+
+std::string ShapBeeswarmSvg(const ShapReport& report, std::size_t o) {
+  const ShapExplanation& e = report.result;
+  const std::size_t P = e.n_players;
+  // Bounded (report/figure_bounds.hpp): evenly spaced rows, the top features by mean |phi|.
+  const std::vector<std::size_t> rows = RowsShown(e.n_rows);
+  StripChart chart;
+  chart.frame.title = "SHAP values of " + std::to_string(e.n_rows) + " rows (" + e.outputs[o] + ")" +
+                      RowsShownNote(rows.size(), e.n_rows, "rows");
+  chart.frame.x_label = "phi (" + std::string(ScaleName(e.output)) + " scale)";
+  const std::vector<double>& values = report.run.player_values;
+  std::function<double(std::size_t, std::size_t)> colour;
+  if (values.size() == e.n_rows * P) colour = [&](std::size_t r, std::size_t j) { return values[r * P + j]; };
+  chart.rows = BoundedStripRows(ByImportance(e.MeanAbs(), P, o), rows, e.players,
+                                [&](std::size_t r, std::size_t j) { return e(r, o, j); }, colour);
+  return RenderSvg(chart);
+}
 
 std::string ShapContributionsCsv(const ShapReport& report) {
   const ShapExplanation& e = report.result;
@@ -219,12 +222,16 @@ void WriteShapReport(OutputDir& out, const ShapReport& report) {
   const ShapExplanation& e = report.result;
   out.Write("contributions.csv", ShapContributionsCsv(report));
   // The figures show the first output (P(y=1), the margin) or, for several classes, the first class.
-  out.Write("shap_bar.svg", BarSvg(e, 0));
-  out.Write("shap_beeswarm.svg", BeeswarmSvg(report, 0));
-  out.Write("shap_waterfall_row" + std::to_string(report.run.rows[report.run.explain_row]) + ".svg",
-            WaterfallSvg(report, 0));
+  out.WriteFigure("shap_bar.svg", FigureSet::kSummary, [&] { return BarSvg(e, 0); });
+  out.WriteFigure("shap_beeswarm.svg", FigureSet::kSummary, [&] { return ShapBeeswarmSvg(report, 0); });
+  const std::size_t explained = report.run.explain_row;
+  out.WriteFigure(WaterfallName(report, explained), FigureSet::kSummary,
+                  [&] { return WaterfallSvg(report, explained, 0); });
+  // --figures all: the waterfall of each of the first kMaxRowFigures explained rows.
+  for (std::size_t r = 0; r < std::min(e.n_rows, kMaxRowFigures); ++r)
+    if (r != explained) out.WriteFigure(WaterfallName(report, r), FigureSet::kAll, [&] { return WaterfallSvg(report, r, 0); });
   out.Write("result.json", ResultJsonText({"shap", e.players, report.run.seed, report.run.threads, e.elapsed_seconds},
-                                          ResultBody(report)));
+                                          ResultBody(report, out)));
 }
 
 }  // namespace perfshap::detail

@@ -5,7 +5,8 @@
 // The report of `perfshap shap` / `perfshap treeshap`: the console summary, contributions.csv
 // (one row per explained row, and per class of a multi-class model: a column per player, then
 // `bias`), result.json ("method": "shap") and the SVGs (global bar chart, beeswarm, waterfall of
-// one row).
+// one row; with FigureSet::kAll also the waterfalls of the first kMaxRowFigures rows). The
+// beeswarm and the waterfalls are bounded (report/figure_bounds.hpp).
 
 #include <cstddef>
 #include <filesystem>
@@ -44,10 +45,19 @@ struct ShapReport {
 /** @brief The console summary (global importance per output, the explained row). */
 std::string ShapConsoleText(const ShapReport& report, const std::string& out);
 
+/**
+ * @brief The beeswarm of output `o`: one row per player by decreasing mean |phi|, the points
+ * coloured by the player's value (run.player_values), bounded as report/figure_bounds.hpp says
+ * (at most kMaxPointsPerFeature evenly spaced rows, stated in the title; at most
+ * kMaxFeaturesShown players, the others summed into one row).
+ */
+std::string ShapBeeswarmSvg(const ShapReport& report, std::size_t o);
+
 /** @brief contributions.csv. */
 std::string ShapContributionsCsv(const ShapReport& report);
 
-/** @brief Writes contributions.csv, result.json and the SVGs into `out`. */
+/** @brief Writes contributions.csv, the SVGs `out`'s options ask for and, last, result.json
+ *  (its "files" and "figures" name the figures drawn) into `out`. */
 void WriteShapReport(OutputDir& out, const ShapReport& report);
 
 }  // namespace perfshap::detail

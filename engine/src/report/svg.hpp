@@ -3,7 +3,7 @@
 #pragma once
 
 // Dependency-free SVG charts for the CLI reports: each Render*Svg returns a complete SVG 1.1
-// document (write it with WriteFileAtomic). Text is XML-escaped; sans-serif fonts of 12 px and
+// document (a reporter keeps it with OutputDir::WriteFigure). Text is XML-escaped; sans-serif fonts of 12 px and
 // more; tick values at "nice" steps (1, 2, 2.5, 5 x 10^k). The output depends only on the input
 // (no clock, no randomness: the beeswarm jitter is a deterministic packing), so the same input
 // gives the same bytes. Every chart @throws InvalidArgument for a non-finite value or a length

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <sstream>
 
 #include "perfshap/metric_registry.hpp"
 #include "report/csv.hpp"
+#include "report/figure_bounds.hpp"
 #include "report/format.hpp"
 #include "report/sampling_report.hpp"
 #include "report/svg.hpp"
@@ -27,6 +29,29 @@ std::vector<std::size_t> ByDecreasingPhi(const XperResult& r) {
 }
 
 bool XperSampled(const XperResult& r) { return !r.phi_se.empty(); }
+
+/** The strip chart's feature order: by decreasing phi (the paper's order); when not every
+ *  feature is shown (FeaturesShown), those with the largest mean |phi_ij| come first, still by
+ *  decreasing phi among themselves, then the rest (summed into one row). */
+std::vector<std::size_t> StripOrder(const XperResult& r) {
+  std::vector<std::size_t> order = ByDecreasingPhi(r);
+  const std::size_t shown = FeaturesShown(order.size());
+  if (shown == order.size()) return order;
+  std::vector<double> mean_abs(r.n_features(), 0.0);
+  for (std::size_t i = 0; i < r.n_rows; ++i)
+    for (std::size_t f = 0; f < r.n_features(); ++f) mean_abs[f] += std::fabs(r.individual(i, f));
+  std::vector<std::size_t> by_size(order.size());
+  std::iota(by_size.begin(), by_size.end(), std::size_t{0});
+  std::stable_sort(by_size.begin(), by_size.end(),
+                   [&](std::size_t a, std::size_t b) { return mean_abs[a] > mean_abs[b]; });
+  std::vector<bool> top(order.size(), false);
+  for (std::size_t k = 0; k < shown; ++k) top[by_size[k]] = true;
+  std::stable_partition(order.begin(), order.end(), [&](std::size_t f) { return top[f]; });
+  return order;
+}
+
+/** A player that is no single column (a group): its points have no colour. */
+constexpr std::size_t kNoColumn = static_cast<std::size_t>(-1);
 
 SolverSummary XperSolverSummary(const XperResult& r) {
   SolverSummary s;
@@ -80,25 +105,24 @@ std::string XperBarSvg(const XperResult& r, const std::string& sample_name) {
 
 std::string XperStripSvg(const XperResult& r, const Dataset& sample) {
   detail::StripChart c;
-  for (std::size_t f : ByDecreasingPhi(r)) {
-    detail::StripRow row;
-    row.label = r.features[f];
-    row.values.resize(r.n_rows);
-    for (std::size_t i = 0; i < r.n_rows; ++i) row.values[i] = r.individual(i, f);
+  // Bounded (report/figure_bounds.hpp): evenly spaced individuals, the top features (StripOrder).
+  const std::vector<std::size_t> rows = RowsShown(r.n_rows);
+  std::vector<std::size_t> column(r.n_features(), kNoColumn);
+  for (std::size_t f = 0; f < r.n_features(); ++f)
     // Coloured by the feature's value; a group of columns has none (one colour).
-    if (r.players.empty() || r.players[f].columns.size() == 1) {
-      const auto col = sample.column(r.players.empty() ? f : r.players[f].columns[0]);
-      row.color_values.assign(col.begin(), col.end());
-    }
-    c.rows.push_back(std::move(row));
-  }
+    if (r.players.empty() || r.players[f].columns.size() == 1) column[f] = r.players.empty() ? f : r.players[f].columns[0];
+  c.rows = BoundedStripRows(
+      StripOrder(r), rows, r.features, [&](std::size_t i, std::size_t f) { return r.individual(i, f); },
+      [&](std::size_t i, std::size_t f) {
+        return column[f] == kNoColumn ? std::numeric_limits<double>::quiet_NaN() : sample.column(column[f])[i];
+      });
   c.frame.title = "Individual XPER values of the " + XperMetricLabel(r.metric) + " (" +
-                  std::to_string(r.n_rows) + " individuals)";
+                  std::to_string(r.n_rows) + " individuals)" + RowsShownNote(rows.size(), r.n_rows, "individuals");
   c.frame.x_label = "\u03c6\u1d62\u2c7c: contribution of feature j to individual i's " +
                     XperMetricLabel(r.metric) + " term";
   c.frame.width = 860;
-  const std::size_t rows = std::max<std::size_t>(c.rows.size(), 1);
-  c.frame.height = static_cast<int>(110 + 96 * rows);
+  const std::size_t n_rows = std::max<std::size_t>(c.rows.size(), 1);
+  c.frame.height = static_cast<int>(110 + 96 * n_rows);
   c.point_radius = r.n_rows > 1000 ? 1.6 : 2.4;
   c.color_label = "feature value";
   return detail::RenderSvg(c);
@@ -126,6 +150,7 @@ std::string XperWaterfallSvg(const XperResult& r, const Dataset& sample, std::si
   c.frame.title = "XPER of row " + std::to_string(i) + " (y = " + Fmt("%g", sample.label()[i]) + ")";
   c.frame.x_label = "individual " + m + " term";
   c.frame.width = 820;
+  BoundWaterfall(c);
   return detail::RenderSvg(c);
 }
 
@@ -468,7 +493,8 @@ std::string XperIndividualCsv(const XperResult& r) {
 void WriteXperFiles(OutputDir& out, const XperReport& report) {
   const XperResult& r = report.result;
   const XperRun& run = report.run;
-  if (run.overfit && report.train != nullptr) out.Write("xper_overfit.svg", XperOverfitSvg(*report.train, r));
+  if (run.overfit && report.train != nullptr)
+    out.WriteFigure("xper_overfit.svg", FigureSet::kSummary, [&] { return XperOverfitSvg(*report.train, r); });
   if (report.clusters != nullptr) {
     const XperClusters& clusters = *report.clusters;
     const std::string label = report.sample.label_name();
@@ -483,15 +509,22 @@ void WriteXperFiles(OutputDir& out, const XperReport& report) {
     }
     out.Write("clusters.csv", ClusterProfilesCsv(clusters, report.sample.feature_names(), r.features, label));
     out.Write("cluster_assignment.csv", assignment.Text());
-    out.Write("silhouette.svg",
-              SilhouetteSvg(clusters, run.have_train ? "the training sample" : "the sample"));
-    out.Write("xper_clusters.svg", ClusterPhiSvg(clusters, r.features, label));
+    out.WriteFigure("silhouette.svg", FigureSet::kSummary, [&] {
+      return SilhouetteSvg(clusters, run.have_train ? "the training sample" : "the sample");
+    });
+    out.WriteFigure("xper_clusters.svg", FigureSet::kSummary, [&] { return ClusterPhiSvg(clusters, r.features, label); });
   }
-  out.Write("xper_bar.svg", XperBarSvg(r, run.have_train ? "the test sample" : "the sample"));
-  out.Write("xper_individual.svg", XperStripSvg(r, report.sample));
+  out.WriteFigure("xper_bar.svg", FigureSet::kSummary,
+                  [&] { return XperBarSvg(r, run.have_train ? "the test sample" : "the sample"); });
+  out.WriteFigure("xper_individual.svg", FigureSet::kSummary, [&] { return XperStripSvg(r, report.sample); });
+  const auto waterfall = [&](std::size_t i) { return "xper_waterfall_row" + std::to_string(i) + ".svg"; };
   if (run.explain_row)
-    out.Write("xper_waterfall_row" + std::to_string(*run.explain_row) + ".svg",
-              XperWaterfallSvg(r, report.sample, *run.explain_row));
+    out.WriteFigure(waterfall(*run.explain_row), FigureSet::kSummary,
+                    [&] { return XperWaterfallSvg(r, report.sample, *run.explain_row); });
+  // --figures all: the waterfall of each of the first kMaxRowFigures individuals.
+  for (std::size_t i = 0; i < std::min(r.n_rows, kMaxRowFigures); ++i)
+    if (!run.explain_row || i != *run.explain_row)
+      out.WriteFigure(waterfall(i), FigureSet::kAll, [&] { return XperWaterfallSvg(r, report.sample, i); });
   out.Write("individual.csv", XperIndividualCsv(r));
   if (!r.sample_value.empty())
     out.Write("samples.csv", SamplesCsv(r.sample_coalitions, {}, static_cast<int>(r.features.size()), r.sample_value,
@@ -501,8 +534,9 @@ void WriteXperFiles(OutputDir& out, const XperReport& report) {
 void WriteXperReport(OutputDir& out, const XperReport& report) {
   WriteXperFiles(out, report);
   const XperResult& r = report.result;
-  out.Write("result.json", ResultJsonText({"xper", r.features, report.run.seed, r.threads, r.elapsed_seconds},
-                                          XperResultJson(report)));
+  Json body = XperResultJson(report);
+  body["figures"] = out.figures();
+  out.Write("result.json", ResultJsonText({"xper", r.features, report.run.seed, r.threads, r.elapsed_seconds}, body));
 }
 
 }  // namespace perfshap::detail

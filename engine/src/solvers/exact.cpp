@@ -2,16 +2,15 @@
 // Copyright 2026 The perfshap authors
 #include <algorithm>
 #include <atomic>
-#include <bit>
-#include <chrono>
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <bit>
+#include <chrono>
 #include <string>
 #include <vector>
 
 #include "aggregate/block_partials.hpp"
-#include "common/count_text.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/solver.hpp"
 #include "schedule/schedule.hpp"
@@ -92,9 +91,8 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
     PERFSHAP_CHECK(g->n_players() == n && g->n_outputs() == k,
                    "ExactSolver::SolveBatch: every game needs the same players and outputs");
   if (n > options_.max_players) {
-    throw InvalidArgument("exact Shapley values need " + detail::PowerOfTwoText(static_cast<std::size_t>(n)) +
-                              " coalitions for " + std::to_string(n) + " players, above the exact limit of " +
-                              std::to_string(options_.max_players) +
+    throw InvalidArgument("exact Shapley values need 2^" + std::to_string(n) + " coalitions for " + std::to_string(n) +
+                              " players, above the exact limit of " + std::to_string(options_.max_players) +
                               " players; select fewer features (or group them) or use a sampling solver",
                           {"max_players", "solver"});
   }

@@ -4,8 +4,6 @@
 // from the split's per-class moments. The fast paths (AVX2 moments, the per-split term cache and
 // its AVX-512 sums, the ranking by log-odds of gaussian_nb_rank) sit next to the portable loops
 // they replace; each gives the same bits (tested with the vector kernels on and off).
-#include "models/gaussian_nb/gaussian_nb_learner.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -15,6 +13,7 @@
 
 #include "common/vector_kernels.hpp"
 #include "models/gaussian_nb/gaussian_nb_kernels.hpp"
+#include "models/gaussian_nb/gaussian_nb_learner.hpp"
 #include "models/gaussian_nb/gaussian_nb_model.hpp"
 #include "models/gaussian_nb/gaussian_nb_rank.hpp"
 #include "models/learner_params.hpp"
@@ -493,6 +492,7 @@ class GaussianNbLearner final : public Learner {
   }
   const std::string& name() const noexcept override { return name_; }
   bool is_classifier() const noexcept override { return true; }
+  bool makes_additive_models() const noexcept override { return true; }
   LearnerParams params() const override { return {{"var_smoothing", ParamText(options_.var_smoothing)}}; }
   std::unique_ptr<PreparedSplit> Prepare(const Dataset& data, std::span<const Player> players,
                                          std::span<const std::size_t> train_rows,

@@ -287,6 +287,13 @@ class NewtonLearner final : public Learner {
   }
   const std::string& name() const noexcept override { return name_; }
   bool is_classifier() const noexcept override { return true; }
+  bool makes_additive_models() const noexcept override { return true; }
+  /** A Newton step builds and factors the columns x columns Hessian: rows x columns^2 operations
+   *  (about ten steps to the optimum), the Hessian and its factor held. */
+  FitCost EstimateFit(std::size_t rows, std::size_t columns) const override {
+    const double c = static_cast<double>(columns);
+    return {10.0 * (static_cast<double>(rows) * c * c + c * c * c), 3.0 * c * c * sizeof(double)};
+  }
   LearnerParams params() const override {
     LearnerParams p;
     if (!settings_.probit) p["C"] = ParamText(settings_.C);

@@ -105,6 +105,12 @@ class LeastSquaresLearner final : public Learner {
   }
   const std::string& name() const noexcept override { return name_; }
   bool is_classifier() const noexcept override { return false; }
+  bool makes_additive_models() const noexcept override { return true; }
+  /** The Gram matrix (rows x columns^2) and its Cholesky factor (columns^3 / 3). */
+  FitCost EstimateFit(std::size_t rows, std::size_t columns) const override {
+    const double c = static_cast<double>(columns);
+    return {static_cast<double>(rows) * c * c + c * c * c / 3.0, 2.0 * c * c * sizeof(double)};
+  }
   LearnerParams params() const override {
     return {{"ridge", ParamText(options_.ridge)}, {"standardize", options_.standardize ? "true" : "false"}};
   }

@@ -214,6 +214,16 @@ class TreeLearner final : public Learner {
   bool is_classifier() const noexcept override { return !settings_.cart.regression; }
   /** Trees split on sorted codes as on any number: a code's order is the levels' byte order. */
   TextColumns text_columns() const noexcept override { return TextColumns::kCodes; }
+  /** Every tree sorts its rows on each column it tries (rows log2 rows a column and level, at
+   *  most log2 rows levels when balanced, rows levels when not: the estimate takes a balanced
+   *  tree) and keeps a sorted index per column. */
+  FitCost EstimateFit(std::size_t rows, std::size_t columns) const override {
+    const double n = static_cast<double>(std::max<std::size_t>(rows, 2));
+    const double trees = settings_.forest ? static_cast<double>(settings_.n_trees) : 1.0;
+    const double levels = std::log2(n);
+    return {trees * n * levels * levels * static_cast<double>(columns),
+            n * static_cast<double>(columns) * (sizeof(std::uint32_t) + sizeof(double))};
+  }
   LearnerParams params() const override {
     const CartSettings& c = settings_.cart;
     LearnerParams p{{"criterion", CriterionName(c.criterion)},

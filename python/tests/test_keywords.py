@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The perfshap authors
+"""Keywords the engine reads as integers or numbers are checked in Python before a run, against
+the CLI's declarations (type, range), and refused naming the keyword and its range."""
+import numpy as np
+import pytest
+
+import perfshap
+from perfshap import _perfshap, _run
+from support import MODEL, assert_same_run, read
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 2**70])
+def test_a_seed_out_of_range_is_refused(seed):
+    with pytest.raises(ValueError, match=r"seed=.* is out of range: seed takes an integer in 0 \.\. 2\*\*64-1"):
+        perfshap.robustness(cv="mc:2", seed=seed)
+
+
+@pytest.mark.parametrize("seed", [1.5, 3.0, np.float64(2.0), True, False, np.bool_(True), "1e3", [1]])
+def test_a_seed_that_is_not_an_integer_is_refused(seed):
+    with pytest.raises(TypeError, match=r"seed takes an integer in 0 \.\. 2\*\*64-1"):
+        perfshap.robustness(cv="mc:2", seed=seed)
+
+
+def test_seeds_at_the_ends_of_the_range_and_of_any_integer_type_run_as_given():
+    top = perfshap.robustness(cv="mc:2", rows=200, seed=2**64 - 1)
+    assert top.json["seed"] == 2**64 - 1
+    assert_same_run(perfshap.robustness(cv="mc:2", rows=200, seed=np.uint64(2**64 - 1)), top)
+    assert_same_run(perfshap.robustness(cv="mc:2", rows=200, seed=np.int8(7)),
+                    perfshap.robustness(cv="mc:2", rows=200, seed=7))
+
+
+def test_every_integer_keyword_of_every_command_is_checked_in_python():
+    """Each unsigned flag refuses -1 and 2**64, each signed one 2**31, before any run, with the
+    keyword's name and range; in range, it passes as a decimal integer."""
+    checked = 0
+    for command in ("robustness", "xper", "xper-montecarlo", "shap", "treeshap", "axom", "chains", "demo"):
+        for flag, spec in _run.options_of(command).items():
+            base = spec["type"].split(":")[0]
+            if base not in ("UINT", "INT"):
+                continue
+            key = flag.replace("-", "_")
+            for bad in ([-1, 2**64] if base == "UINT" else [2**31, -(2**31) - 1]):
+                with pytest.raises(ValueError, match=rf"{key}=.* is out of range: {key} takes an integer in"):
+                    _run.arguments(command, {key: bad}, command)
+            with pytest.raises(TypeError, match=rf"{key} takes an integer"):
+                _run.arguments(command, {key: 2.5}, command)
+            checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"threads": -1}, r"threads=-1 is out of range: threads takes an integer in 0 \.\. 2\*\*31-1"),
+    ({"threads": 2**40}, r"threads=1099511627776 is out of range"),
+    ({"rows": -5}, r"rows=-5 is out of range: rows takes an integer in 10 \.\. 100000000"),
+    ({"budget": 2**64}, r"budget=18446744073709551616 is out of range: budget takes an integer in 0 \.\. 2\*\*64-1"),
+    ({"test_size": float("nan")}, r"test_size=nan is out of range: test_size takes a finite number in \[0.01, 0.99\]"),
+    ({"stratify": "yes"}, r"stratify is a switch: pass True or False"),
+])
+def test_bounded_keywords_are_refused_by_name(options, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        perfshap.robustness(cv="mc:2", **options)
+
+
+def test_shap_background_count_and_treeshap_threads_are_checked():
+    X, _ = read("breast_cancer.csv")
+    with pytest.raises(ValueError, match=r"background=-1 is out of range: .* an integer in 0 \.\. 2\*\*64-1"):
+        perfshap.shap(MODEL, X.iloc[:3], background=-1)
+    with pytest.raises(TypeError, match=r"background takes an integer .*not a bool"):
+        perfshap.shap(MODEL, X.iloc[:3], background=True)
+    a = perfshap.shap(MODEL, X.iloc[:30], approach="tree", background=np.int64(20), seed=1)
+    b = perfshap.shap(MODEL, X.iloc[:30], approach="tree", background=20, seed=1)
+    assert a.json["background"]["rows"] == 20
+    np.testing.assert_array_equal(a.values, b.values)
+    for threads, error in ((-1, ValueError), (2**40, ValueError), (1.0, TypeError)):
+        with pytest.raises(error, match=r"threads"):
+            perfshap.treeshap(MODEL, X.iloc[:3], threads=threads)
+
+
+def test_command_options_declare_types_from_the_cli():
+    specs = {name: spec for spec in _perfshap.command_options("robustness") for name in spec["names"]}
+    assert specs["seed"]["type"].startswith("UINT") and not specs["seed"]["switch"]
+    assert specs["threads"]["type"] == "INT:NONNEGATIVE"
+    assert specs["stratify"]["switch"]
+    assert specs["test-size"]["type"].startswith("FLOAT")

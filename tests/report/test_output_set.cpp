@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// A run's outputs as one set (report/output.hpp): published into a new directory, an empty one,
+// or over an earlier run's set (no earlier file left beside the new ones); a reporter that throws,
+// a file that cannot be written or a refused replacement leaves the earlier set exactly as it was
+// and no temporary directory behind; temporaries of dead processes are removed; the checks
+// before a run refuse what would be lost.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "perfshap/error.hpp"
+#include "report/output.hpp"
+
+namespace perfshap {
+namespace {
+
+namespace fs = std::filesystem;
+using detail::FigureSet;
+using detail::OutputDir;
+using detail::ReportFile;
+
+/** A fresh scratch folder of the running test, removed again when the test ends. */
+class Scratch {
+ public:
+  Scratch() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = fs::temp_directory_path() / ("perfshap_outset_" + std::to_string(::getpid()) + "_" +
+                                         info->test_suite_name() + "_" + info->name());
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~Scratch() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+/** Every entry of `dir` (hidden ones too) by name, with the content of the files. */
+std::map<std::string, std::string> Listing(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    files[entry.path().filename().string()] =
+        entry.is_directory() ? "<dir>" : std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  return files;
+}
+
+std::map<std::string, std::string> AsMap(const std::vector<ReportFile>& files) {
+  std::map<std::string, std::string> m;
+  for (const auto& f : files) m[f.name] = f.content;
+  return m;
+}
+
+void WriteSet(const fs::path& dir, const std::map<std::string, std::string>& files) {
+  fs::create_directories(dir);
+  for (const auto& [name, content] : files) std::ofstream(dir / name, std::ios::binary) << content;
+}
+
+const std::vector<ReportFile> kNewSet = {{"contributions.csv", "row,a\n0,1\n"},
+                                         {"result.json", "{\"new\": 1}\n"}};
+const std::map<std::string, std::string> kOldSet = {
+    {"result.json", "{\"old\": 1}\n"}, {"phi.csv", "old\n"}, {"roc.svg", "<svg/>"}};
+
+TEST(OutputSet, PublishesIntoANewDirectoryAndLeavesNothingBeside) {
+  const Scratch scratch;
+  const fs::path& root = scratch.path();
+  detail::PublishFiles(root / "out", kNewSet, false);
+  EXPECT_EQ(Listing(root / "out"), AsMap(kNewSet));
+  EXPECT_EQ(Listing(root).size(), 1u) << "a temporary directory was left beside the output";
+}
+
+TEST(OutputSet, ReplacesAnEmptyDirectoryKeepingItsPermissions) {
+  const Scratch scratch;
+  const fs::path& root = scratch.path();
+  fs::create_directories(root / "out");
+  ASSERT_EQ(::chmod((root / "out").c_str(), 0750), 0);
+  detail::PublishFiles(root / "out", kNewSet, false);
+  EXPECT_EQ(Listing(root / "out"), AsMap(kNewSet));
+  struct stat st {};
+  ASSERT_EQ(::stat((root / "out").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0750u);
+  EXPECT_EQ(Listing(root).size(), 1u);
+}
+
+TEST(OutputSet, ForceReplacesTheWholeEarlierSet) {
+  const Scratch scratch;
+  const fs::path& root = scratch.path();
+  WriteSet(root / "out", kOldSet);
+  detail::PrepareOutputDir(root / "out", true);
+  detail::PublishFiles(root / "out", kNewSet, true);
+  // No file of the earlier run beside the new result.json (phi.csv and roc.svg are gone).
+  EXPECT_EQ(Listing(root / "out"), AsMap(kNewSet));
+  EXPECT_EQ(Listing(root).size(), 1u);
+}
+
+TEST(OutputSet, ThroughASymbolicLinkTheLinkStaysAndItsDirectoryHoldsTheNewSet) {
+  const Scratch scratch;
+  const fs::path& root = scratch.path();
+  WriteSet(root / "real", kOldSet);
+  fs::create_directory_symlink(root / "real", root / "link");
+  detail::PublishFiles(root / "link", kNewSet, true);
+  EXPECT_TRUE(fs::is_symlink(root / "link"));
+  EXPECT_EQ(Listing(root / "real"), AsMap(kNewSet));
+  EXPECT_EQ(Listing(root).size(), 2u);
+}
+
+TEST(OutputSet, ANonEmptyDirectoryIsNotReplacedWithoutForce) {
+  const Scratch scratch;
+  const fs::path& root = scratch.path();
+  WriteSet(root / "out", kOldSet);
+  EXPECT_THROW(detail::PublishFiles(root / "out", kNewSet, false), Error);
+  EXPECT_EQ(Listing(root / "out"), kOldSet);
+  EXPECT_EQ(Listing(root).size(), 1u);
+}
+
+TEST(OutputSet, AReporterThatThrowsHalfwayLeavesTheEarlierSet) {
+  const Scratch scratch;
+  const fs::path& root = scratch.path();
+  WriteSet(root / "out", kOldSet);
+  detail::PrepareOutputDir(root / "out", true);
+  // What the CLI's Report does: the reporter into an OutputDir, then Commit.
+  const auto run = [&] {
+    OutputDir out(root / "out", {}, true);
+    out.Write("contributions.csv", "row,a\n0,1\n");
+    out.WriteFigure("shap_bar.svg", FigureSet::kSummary, [] { return std::string("<svg/>"); });
+    out.WriteFigure("shap_beeswarm.svg", FigureSet::kSummary,
+                    []() -> std::string { throw DataError("a value is not finite"); });
+    out.Write("result.json", "{}\n");
+    out.Commit();
+  };
+  EXPECT_THROW(run(), DataError);
+  EXPECT_EQ(Listing(root / "out"), kOldSet);
+  EXPECT_EQ(Listing(root).size(), 1u);
+}
+
+TEST(OutputSet, AFileThatCannotBeWrittenLeavesTheEarlierSetAndNoTemporary) {
+  const Scratch scratch;
+  const fs::path& root = scratch.path();
+  WriteSet(root / "out", kOldSet);
+  // A name longer than any file system takes (ENAMETOOLONG) fails after the first file is written.
+  std::vector<ReportFile> files = kNewSet;
+  files.insert(files.begin() + 1, ReportFile{std::string(300, 'x') + ".csv", "1\n"});
+  try {
+    detail::PublishFiles(root / "out", files, true);
+    ADD_FAILURE() << "the write did not fail";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("left as it was"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  EXPECT_EQ(Listing(root / "out"), kOldSet);
+  EXPECT_EQ(Listing(root).size(), 1u);
+}
+
+TEST(OutputSet, TemporariesOfDeadProcessesAreRemovedOthersKept) {
+  const Scratch scratch;
+  const fs::path& root = scratch.path();
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) ::_exit(0);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);  // reaped: its pid no longer runs
+  const std::string dead = ".out.perfshap-tmp-" + std::to_string(child) + "-0";
+  const std::string alive = ".out.perfshap-tmp-" + std::to_string(::getppid()) + "-3";
+  const std::string other = ".other.perfshap-tmp-" + std::to_string(child) + "-0";  // another output's
+  const std::string unlike = ".out.perfshap-tmp-" + std::to_string(child) + "-0x";  // not a name of ours
+  for (const std::string& name : {dead, alive, other, unlike})
+    WriteSet(root / name, {{"result.json", "{}\n"}});
+  detail::PrepareOutputDir(root / "out", false);
+  EXPECT_FALSE(fs::exists(root / dead));
+  EXPECT_TRUE(fs::exists(root / alive));
+  EXPECT_TRUE(fs::exists(root / other));
+  EXPECT_TRUE(fs::exists(root / unlike));
+  WriteSet(root / dead, {{"result.json", "{}\n"}});  // the next run's publication removes them too
+  detail::PublishFiles(root / "out", kNewSet, false);
+  EXPECT_FALSE(fs::exists(root / dead));
+  EXPECT_TRUE(fs::exists(root / alive));
+}
+
+TEST(OutputSet, PrepareChecksWithoutCreatingTheDirectory) {
+  const Scratch scratch;
+  const fs::path& root = scratch.path();
+  detail::PrepareOutputDir(root / "a" / "b" / "out", false);
+  EXPECT_TRUE(fs::is_directory(root / "a" / "b"));
+  EXPECT_FALSE(fs::exists(root / "a" / "b" / "out")) << "a run that fails must leave no empty --out";
+  fs::create_directories(root / "empty");
+  EXPECT_NO_THROW(detail::PrepareOutputDir(root / "empty", false));
+  std::ofstream(root / "file") << "x";
+  EXPECT_THROW(detail::PrepareOutputDir(root / "file", true), Error);
+}
+
+TEST(OutputSet, ForceReplacesOnlyAnEarlierRunsResults) {
+  const Scratch scratch;
+  const fs::path& root = scratch.path();
+  WriteSet(root / "run", kOldSet);
+  EXPECT_THROW(detail::PrepareOutputDir(root / "run", false), Error);
+  EXPECT_NO_THROW(detail::PrepareOutputDir(root / "run", true));
+  // A folder of the user's own files is never replaced, --force or not.
+  WriteSet(root / "mine", {{"notes.txt", "keep me\n"}});
+  try {
+    detail::PrepareOutputDir(root / "mine", true);
+    ADD_FAILURE() << "a directory without result.json was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no result.json"), std::string::npos) << e.what();
+  }
+  WriteSet(root / "nested", kOldSet);
+  fs::create_directories(root / "nested" / "data");
+  EXPECT_THROW(detail::PrepareOutputDir(root / "nested", true), Error);
+  EXPECT_EQ(Listing(root / "mine").size(), 1u);
+}
+
+TEST(OutputSet, TheWorkingDirectoryIsRefused) {
+  const Scratch scratch;
+  const fs::path& root = scratch.path();
+  fs::create_directories(root / "work" / "sub");
+  const fs::path before = fs::current_path();
+  fs::current_path(root / "work" / "sub");
+  const auto restore = [&] { fs::current_path(before); };
+  try {
+    EXPECT_THROW(detail::PrepareOutputDir(".", true), Error);
+    EXPECT_THROW(detail::PrepareOutputDir("..", true), Error);
+    EXPECT_NO_THROW(detail::PrepareOutputDir("results", false));
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+}
+
+TEST(OutputSet, FiguresFollowTheOptions) {
+  int drawn = 0;
+  const auto draw = [&] {
+    ++drawn;
+    return std::string("<svg/>");
+  };
+  OutputDir none(detail::ReportOptions{FigureSet::kNone});
+  EXPECT_FALSE(none.WriteFigure("a.svg", FigureSet::kSummary, draw));
+  EXPECT_EQ(drawn, 0) << "--figures none drew a figure";
+  EXPECT_TRUE(none.contents().empty());
+  OutputDir summary;  // the default
+  EXPECT_TRUE(summary.WriteFigure("a.svg", FigureSet::kSummary, draw));
+  EXPECT_FALSE(summary.WriteFigure("row1.svg", FigureSet::kAll, draw));
+  EXPECT_EQ(summary.figures(), std::vector<std::string>({"a.svg"}));
+  OutputDir all(detail::ReportOptions{FigureSet::kAll});
+  EXPECT_TRUE(all.WriteFigure("a.svg", FigureSet::kSummary, draw));
+  EXPECT_TRUE(all.WriteFigure("row1.svg", FigureSet::kAll, draw));
+  EXPECT_EQ(drawn, 3);
+  EXPECT_EQ(detail::FilesDrawn(summary, {"x.csv", "a.svg", "row1.svg"}),
+            std::vector<std::string>({"x.csv", "a.svg"}));
+  EXPECT_EQ(detail::ParseFigureSet("none"), FigureSet::kNone);
+  EXPECT_EQ(detail::ParseFigureSet("all"), FigureSet::kAll);
+  EXPECT_THROW(detail::ParseFigureSet("some"), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace perfshap
