@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "explain/solver_choice.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "games/additive_score_game.hpp"
 #include "perfshap/axom.hpp"
@@ -53,7 +54,7 @@ void RunDemo(const DemoOptions& o) {
   const std::size_t p = players.size();
   if (static_cast<int>(p) > o.exact_limit)
     throw InvalidArgument(data.source() + " has " + std::to_string(p) + " features, above --exact-limit " +
-                          std::to_string(o.exact_limit) + " (2^" + std::to_string(p) +
+                          std::to_string(o.exact_limit) + " (" + detail::CoalitionCountText(p) +
                           " coalitions); raise --exact-limit (at most 30) or select fewer columns");
 
   // The estimate of every section before any of them runs (each section checks its own again).
@@ -103,14 +104,26 @@ void RunDemo(const DemoOptions& o) {
 
   const Split split = HoldoutSplit(data.n_rows(), o.test_size, c.seed, data.label());
   // The linear probability model: the linear learner (OLS) on the training rows; its raw-scale
-  // coefficients, intercept first (a GLM's additive terms at x = 1 are its slopes).
+  // coefficients, intercept first: a GLM's additive terms are linear, so the slope is the term at
+  // x = 1 minus the term at x = 0 and the intercept takes the terms at 0 (both 0 when the terms
+  // are raw coefficient x value, as they are unless a column's scale is extreme).
   std::vector<double> coef(data.n_features() + 1);
   {
     const auto ols = MakeLearner("linear")->Train(data, split.train, std::span<const Player>(players));
-    const std::vector<double> ones(data.n_features(), 1.0);
+    const std::size_t f = data.n_features();
+    std::vector<double> at(2 * f);  // terms at x = 1 (row 0) and x = 0 (row 1), column-major
+    std::vector<double> x01(2 * f);
+    for (std::size_t j = 0; j < f; ++j) {
+      x01[2 * j] = 1.0;
+      x01[2 * j + 1] = 0.0;
+    }
     Link link = Link::kIdentity;
-    if (!ols->AdditiveTerms(ones, 1, coef[0], std::span<double>(coef).subspan(1), link))
+    if (!ols->AdditiveTerms(x01, 2, coef[0], at, link))
       throw Error("demo: the linear model has no additive terms");
+    for (std::size_t j = 0; j < f; ++j) {
+      coef[j + 1] = at[2 * j] - at[2 * j + 1];
+      coef[0] += at[2 * j + 1];
+    }
   }
 
   // Test-row scores of the linear probability model; an excluded feature sits at its
@@ -125,7 +138,19 @@ void RunDemo(const DemoOptions& o) {
       const auto col = data.column(j);
       double mean = 0;
       for (std::size_t r : split.train) mean += col[r];
-      mean /= static_cast<double>(split.train.size());
+      if (!std::isfinite(mean)) {
+        // The sum overflowed (values near the largest double): summed scaled by a power of two,
+        // which is exact, so the mean is the one the sum would give with room to hold it.
+        double largest = 0.0;
+        for (std::size_t r : split.train) largest = std::max(largest, std::abs(col[r]));
+        int e = 0;
+        std::frexp(largest, &e);
+        mean = 0;
+        for (std::size_t r : split.train) mean += std::ldexp(col[r], -e);
+        mean = std::ldexp(mean / static_cast<double>(split.train.size()), e);
+      } else {
+        mean /= static_cast<double>(split.train.size());
+      }
       centred_intercept += coef[j + 1] * mean;
       for (std::size_t t = 0; t < m; ++t) {
         contrib[i][t] += coef[j + 1] * (col[split.test[t]] - mean);

@@ -128,10 +128,11 @@ std::vector<std::size_t> ModelColumns(const Dataset& d, const TreeEnsemble& mode
 }
 
 /** How --data is read: its label column, when it has one, is not a feature (the rows to explain
- *  need no label). */
+ *  need no label). The file is read once (it may be a pipe): the header says which. */
 CsvOptions DataCsv(const CommonOptions& c, bool keep_missing) {
   CsvOptions csv;
-  csv.label = !c.label.empty() && InputHasColumn(c.data, c.label) ? c.label : std::string();
+  csv.label = c.label;
+  csv.label_optional = true;
   csv.allow_no_label = csv.label.empty();
   csv.regression = c.positive.empty();
   csv.positive = c.positive;

@@ -235,23 +235,6 @@ Dataset ReadInput(const std::string& path, const CsvOptions& csv) {
   return ReadCsv(path, csv);
 }
 
-bool InputHasColumn(const std::string& path, const std::string& column) {
-  if (const Embedding* embedding = CurrentEmbedding()) {
-    const auto it = embedding->tables.find(path);
-    if (it != embedding->tables.end())
-      return std::any_of(it->second.columns.begin(), it->second.columns.end(),
-                         [&](const TableColumn& c) { return c.name == column; });
-  }
-  std::ifstream in(path);
-  std::string line;
-  if (!std::getline(in, line)) return false;
-  for (std::string& cell : detail::SplitCells(line)) {
-    while (!cell.empty() && (cell.back() == '\r' || cell.back() == ' ')) cell.pop_back();
-    if (cell == column) return true;
-  }
-  return false;
-}
-
 std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path, const XgboostReadOptions& options) {
   if (const Embedding* embedding = CurrentEmbedding()) {
     const auto it = embedding->models.find(path);

@@ -111,10 +111,6 @@ void Say(const CommonOptions& opts, const std::string& text);
 /** @brief Reads the CSV file `path`, or the embedding's table of that name (embed.hpp). */
 Dataset ReadInput(const std::string& path, const CsvOptions& csv);
 
-/** @brief Whether the header of CSV `path` (or the embedding's table of that name) names `column`;
- *  false for an unreadable file (ReadCsv then says why). */
-bool InputHasColumn(const std::string& path, const std::string& column);
-
 /** @brief Reads the XGBoost JSON model `path`, or the embedding's model text of that name. */
 std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path, const XgboostReadOptions& options = {});
 

@@ -50,7 +50,11 @@ TEST(WideCoalition, DefaultEvaluateWideUsesTheMaskOrRefuses) {
     worker->EvaluateWide(WideCoalition{wide}, out);
     FAIL() << "expected InvalidArgument";
   } catch (const InvalidArgument& e) {
-    EXPECT_EQ(std::string(e.what()), "this game supports at most 64 players");
+    EXPECT_EQ(
+        std::string(e.what()),
+        "this game's coalitions are 64-bit masks (its worker does not override GameWorker::EvaluateWide), "
+        "so it takes at most 64 players, and a sampled coalition holds player 64; group the players into "
+        "at most 64, or give the game's worker an EvaluateWide");
   }
 }
 

@@ -125,6 +125,10 @@ struct CsvOptions {
   char delimiter = ',';
   /** When true, an empty `label` reads every column as a feature and the label is empty. */
   bool allow_no_label = false;
+  /** When true, a `label` that no column is named is no error: every column is read as a
+   *  feature and the label is empty (the rows to explain may come with or without their label;
+   *  the file is read once either way). */
+  bool label_optional = false;
 };
 
 /**

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "data/message_text.hpp"
+#include "data/text_lines.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
 
@@ -222,14 +223,18 @@ std::string ReadFileText(const std::string& path) {
   std::string text;
   std::error_code size_ec;
   const auto size = fs::file_size(path, size_ec);
-  if (!size_ec) text.reserve(static_cast<std::size_t>(size));
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in.gcount()));
-  }
-  if (in.bad()) {
-    throw DataError(OneLine(path) + ": reading the file failed; check the disk and retry");
-  }
+  // A gzip file is named as such (its header holds NUL bytes); other binary input (a NUL byte,
+  // or a line beyond kMaxLineBytes) is refused as soon as it is read, not after the whole file.
+  char magic[2] = {0, 0};
+  in.read(magic, 2);
+  const auto got = static_cast<std::size_t>(in.gcount());
+  if (got == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
+      static_cast<unsigned char>(magic[1]) == 0x8b)
+    throw DataError(OneLine(path) + ": is gzip-compressed; decompress it first (gunzip)");
+  text.append(magic, got);
+  detail::ReadCheckedText(
+      in, text, [&](std::size_t line) { return Where(path, line); }, {},
+      size_ec ? 0 : static_cast<std::size_t>(size));
   return text;
 }
 
@@ -481,12 +486,6 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
       static_cast<unsigned char>(view[1]) == 0x8b) {
     throw DataError(OneLine(path) + ": is gzip-compressed; decompress it first (gunzip)");
   }
-  if (view.find('\0') != std::string_view::npos) {
-    throw DataError(Where(path, 1 + static_cast<std::size_t>(std::count(
-                                        view.begin(),
-                                        view.begin() + static_cast<std::ptrdiff_t>(view.find('\0')), '\n'))) +
-                    "the file holds a NUL byte, so it is not a text CSV file; pass a CSV file");
-  }
 
   std::deque<std::string> store;
   CsvSplitter splitter(path, view, delim, store);
@@ -529,7 +528,7 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
     }
   } else {
     label_col = static_cast<std::size_t>(std::find(names.begin(), names.end(), label_name) - names.begin());
-    if (label_col == n_cols) {
+    if (label_col == n_cols && !options.label_optional) {
       throw DataError(Where(path, header_line) + "no column named " + Show(label_name) +
                       " for the label; the columns are " + ListNames(names) +
                       "; name one of them as the label",

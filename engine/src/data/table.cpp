@@ -151,7 +151,7 @@ class Reader {
                         {"label"});
     } else {
       label_col = static_cast<std::size_t>(std::find(names.begin(), names.end(), o_.label) - names.begin());
-      if (label_col == n)
+      if (label_col == n && !o_.label_optional)
         throw DataError(t_.source + ": no column named " + detail::Quoted(o_.label) + " for the label; the columns are " +
                             detail::QuotedList(names) + "; name one of them as the label",
                         {"label"});

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "explain/finite_result.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/random.hpp"
 #include "schedule/schedule.hpp"
@@ -340,6 +341,13 @@ AxomExplanation ExplainAxom(const TreeEnsemble& forest, RowMatrix rows, const Ex
     }
     e.kept_trees[r] = kept;
   });
+  // The last guard of the result path (explain/finite_result.hpp).
+  const auto where = [&](std::size_t t) {
+    return "row " + std::to_string(t / (K * F)) + ", class " + std::to_string(t / F % K) + ", feature " +
+           std::to_string(t % F);
+  };
+  detail::RequireFinite("AXOM", "an AXOM value", e.axom, where);
+  detail::RequireFinite("AXOM", "a forest SHAP value", e.forest, where);
   return e;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "explain/finite_result.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/random.hpp"
 
@@ -215,6 +216,24 @@ ChainOrderExplanation ExplainChain(const Learner& learner, const MultiOutputData
     wrong += static_cast<double>(out.n_rows - right);
   }
   out.hamming_loss = wrong / static_cast<double>(std::max<std::size_t>(out.n_rows * m, 1));
+  // The last guard of the result path (explain/finite_result.hpp).
+  for (std::size_t j = 0; j < m; ++j) {
+    const std::string link = "output '" + out.outputs[j] + "'";
+    const auto direct = [&](std::size_t t) {
+      return "row " + std::to_string(t / (F + j)) + ", input '" + names[t % (F + j)] + "'";
+    };
+    const auto indirect = [&](std::size_t t) {
+      return "row " + std::to_string(t / F) + ", feature '" + names[t % F] + "'";
+    };
+    detail::RequireFinite("Shapley chains", "a direct contribution to " + link, out.direct[j], direct);
+    detail::RequireFinite("Shapley chains", "the base value of " + link, out.base[j]);
+    detail::RequireFinite("Shapley chains", "an indirect contribution to " + link, out.indirect[j], indirect);
+    detail::RequireFinite("Shapley chains", "a global direct contribution to " + link, out.global_direct[j],
+                          [&](std::size_t i) { return "input '" + names[i] + "'"; });
+    detail::RequireFinite("Shapley chains", "a global indirect contribution to " + link,
+                          out.global_indirect[j],
+                          [&](std::size_t i) { return "feature '" + names[i] + "'"; });
+  }
   return out;
 }
 

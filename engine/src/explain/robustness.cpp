@@ -18,6 +18,7 @@
 #include <tuple>
 #include <utility>
 
+#include "explain/finite_result.hpp"
 #include "explain/players.hpp"
 #include "explain/solver_choice.hpp"
 #include "games/retrain_game.hpp"
@@ -401,6 +402,42 @@ const char* PrcBaselineName(PrcBaseline baseline) noexcept {
   return baseline == PrcBaseline::kPrevalence ? "prevalence" : "0.5";
 }
 
+namespace {
+
+/** The last guard of the result path (explain/finite_result.hpp): every reported value finite. */
+void RequireFiniteResult(const RobustnessResult& r) {
+  const std::size_t p = r.features.size();
+  const auto player = [&](std::size_t i) {
+    return "feature '" + r.features[i % std::max<std::size_t>(p, 1)] + "'";
+  };
+  const auto split_player = [&](std::size_t t) {
+    return "split " + std::to_string(t / std::max<std::size_t>(p, 1)) + ", " + player(t);
+  };
+  const auto point = [](std::size_t g) { return "grid point " + std::to_string(g); };
+  detail::RequireFinite("robustness", "the mean AUC", r.auc_mean);
+  detail::RequireFinite("robustness", "the mean AUPRC", r.auprc_mean);
+  detail::RequireFinite("robustness", "the AUC of a split", r.auc_by_split,
+                        [](std::size_t s) { return "split " + std::to_string(s); });
+  detail::RequireFinite("robustness", "phi of the AUC", r.phi_auc_mean, player);
+  detail::RequireFinite("robustness", "phi of the AUC of a split", r.phi_auc_by_split, split_player);
+  detail::RequireFinite("robustness", "phi of the AUPRC", r.phi_auprc_mean, player);
+  detail::RequireFinite("robustness", "the mean TPR", r.tpr_mean, point);
+  detail::RequireFinite("robustness", "the mean precision", r.precision_mean, point);
+  const std::size_t g_roc = std::max<std::size_t>(r.fpr_grid.size(), 1);
+  const std::size_t g_prc = std::max<std::size_t>(r.recall_grid.size(), 1);
+  detail::RequireFinite("robustness", "ShapROC", r.shap_roc_mean,
+                        [&](std::size_t t) { return player(t / g_roc) + ", " + point(t % g_roc); });
+  detail::RequireFinite("robustness", "ShapPRC", r.shap_prc_mean,
+                        [&](std::size_t t) { return player(t / g_prc) + ", " + point(t % g_prc); });
+  for (const RobustnessMetricResult& m : r.metrics) {
+    detail::RequireFinite("robustness", "the mean " + m.metric, m.value_mean);
+    detail::RequireFinite("robustness", "the " + m.metric + " of no feature", m.base_mean);
+    detail::RequireFinite("robustness", "phi of the " + m.metric, m.phi_mean, player);
+  }
+}
+
+}  // namespace
+
 RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, const RobustnessOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::string& source = data.source();
@@ -499,6 +536,7 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
       result.converged = false;
   }
   WriteEq12(result);
+  RequireFiniteResult(result);
   trainings += Select(result, games, baselines, options.select, options.execution);
   result.n_trainings = trainings;
   result.threads = ResolvedThreads(options.execution);

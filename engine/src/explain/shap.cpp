@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "common/allocation.hpp"
+#include "explain/finite_result.hpp"
 #include "explain/solver_choice.hpp"
 #include "games/prediction_game.hpp"
 #include "perfshap/cost_estimates.hpp"
@@ -82,6 +83,22 @@ ShapExplanation FromShapley(const ShapleyValues& sv, std::size_t n_rows, std::si
   return e;
 }
 
+/** The last guard of the result path (explain/finite_result.hpp): phi, base and prediction. */
+void RequireFiniteExplanation(const ShapExplanation& e) {
+  const std::size_t P = std::max<std::size_t>(e.n_players, 1);
+  const std::size_t K = std::max<std::size_t>(e.n_outputs, 1);
+  const auto row_output = [&](std::size_t t) {
+    return "row " + std::to_string(t / K) + (K > 1 ? ", output " + std::to_string(t % K) : std::string());
+  };
+  detail::RequireFinite("SHAP", "phi", e.phi, [&](std::size_t t) {
+    const std::size_t j = t % P;
+    return row_output(t / P) + ", feature '" + (j < e.players.size() ? e.players[j] : std::to_string(j)) +
+           "'";
+  });
+  detail::RequireFinite("SHAP", "the base value", e.base, row_output);
+  detail::RequireFinite("SHAP", "the prediction", e.prediction, row_output);
+}
+
 std::unique_ptr<Solver> SolverFor(const Game& game, const ShapOptions& options, std::string& name) {
   name = detail::ShapSolver(static_cast<std::size_t>(game.n_players()), options);
   return MakeSolver(name, options.solver_options);
@@ -129,6 +146,7 @@ ShapExplanation ExplainInterventional(const Model& model, RowMatrix rows, RowMat
   e.outputs = OutputNames(model, options.output);
   e.approach = "interventional";
   e.output = options.output;
+  RequireFiniteExplanation(e);
   e.elapsed_seconds = Seconds(t0);
   return e;
 }
@@ -190,6 +208,7 @@ ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train
   }
   e.approach = "retrain";
   e.output = options.output;
+  RequireFiniteExplanation(e);
   e.elapsed_seconds = Seconds(t0);
   return e;
 }
@@ -244,6 +263,7 @@ ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatri
   e.approach = interventional ? "tree-interventional" : "tree";
   e.solver = "treeshap";
   e.output = ShapOutputScale::kMargin;
+  RequireFiniteExplanation(e);
   e.elapsed_seconds = Seconds(t0);
   return e;
 }

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "common/allocation.hpp"
+#include "explain/finite_result.hpp"
 #include "explain/players.hpp"
 #include "explain/solver_choice.hpp"
 #include "games/xper_game.hpp"
@@ -130,6 +131,17 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   if (uses_comparison) r.permutation = game.settings().permutation;
   r.coalition_values = std::move(sv.coalition_values);
   r.additive_fast_path = game.additive();
+  // The last guard of the result path (explain/finite_result.hpp); phi_normalised is NaN by
+  // definition when value == base.
+  const auto feature = [&](std::size_t t) { return "feature '" + r.features[t % p] + "'"; };
+  const auto individual = [&](std::size_t t) { return "row " + std::to_string(t / p) + ", " + feature(t); };
+  const auto row = [](std::size_t i) { return "row " + std::to_string(i); };
+  detail::RequireFinite("XPER", "the " + r.metric, r.value);
+  detail::RequireFinite("XPER", "the benchmark (no feature)", r.base);
+  detail::RequireFinite("XPER", "phi", r.phi, feature);
+  detail::RequireFinite("XPER", "an individual benchmark", r.individual_base, row);
+  detail::RequireFinite("XPER", "an individual value", r.individual_value, row);
+  detail::RequireFinite("XPER", "an individual phi", r.individual_phi, individual);
   r.n_coalitions = sv.n_evaluations;
   r.threads = ResolvedThreads(options.execution);
   r.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -2,14 +2,35 @@
 // Copyright 2026 The perfshap authors
 #include "perfshap/game.hpp"
 
+#include <bit>
+#include <string>
+
 #include "perfshap/error.hpp"
 
 namespace perfshap {
 
+namespace {
+
+/** The first player of s beyond the 64 a mask holds. */
+std::size_t FirstWidePlayer(WideCoalition s) {
+  for (std::size_t w = 1; w < s.words.size(); ++w)
+    if (s.words[w] != 0) return w * 64 + static_cast<std::size_t>(std::countr_zero(s.words[w]));
+  return 64;
+}
+
+}  // namespace
+
 GameWorker::~GameWorker() = default;
 
 void GameWorker::EvaluateWide(WideCoalition s, std::span<double> out) {
-  PERFSHAP_CHECK(s.fits_mask(), "this game supports at most 64 players");
+  // perfshap's own games (retraining, XPER, prediction SHAP, chains) override EvaluateWide; a
+  // game that does not (a host's own) takes bit masks, so players 0..63 only.
+  PERFSHAP_CHECK(s.fits_mask(),
+                 "this game's coalitions are 64-bit masks (its worker does not override "
+                 "GameWorker::EvaluateWide), so it takes at most 64 players, and a sampled coalition holds "
+                 "player " +
+                     std::to_string(FirstWidePlayer(s)) +
+                     "; group the players into at most 64, or give the game's worker an EvaluateWide");
   Evaluate(s.AsMask(), out);
 }
 Game::~Game() = default;

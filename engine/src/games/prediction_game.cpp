@@ -5,8 +5,11 @@
 #include "common/allocation.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <utility>
 
+#include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/trees.hpp"
 
@@ -68,14 +71,37 @@ class PredictionWorker final : public GameWorker {
   void Evaluate(Coalition s, std::span<double> out) override {
     const std::vector<int>& owner = g_.feature_player();
     for (std::size_t j = 0; j < in_.size(); ++j) in_[j] = Contains(s, owner[j]) ? 1 : 0;
+    EvaluateFeatures(out);
+  }
+
+  // Any number of players (the sampled solvers' coalitions beyond 64 players).
+  void EvaluateWide(WideCoalition s, std::span<double> out) override {
+    const std::vector<int>& owner = g_.feature_player();
+    for (std::size_t j = 0; j < in_.size(); ++j) in_[j] = s.contains(owner[j]) ? 1 : 0;
+    EvaluateFeatures(out);
+  }
+
+ private:
+  // v(S) for the coalition whose features in_ flags.
+  void EvaluateFeatures(std::span<double> out) {
     if (g_.row_terms().empty()) {
       Hybrids(out);
     } else {
       Additive(out);
     }
+    // A non-finite value would reach every Shapley value of its row: named where it appears.
+    const std::size_t K = g_.model().n_outputs();
+    for (std::size_t v = 0; v < g_.n_outputs(); ++v)
+      if (!std::isfinite(out[v]))
+        throw DataError(
+            "SHAP: the model's mean " +
+            std::string(g_.scale() == ShapOutputScale::kMargin ? "margin" : "prediction") +
+            " over the background for explained row " + std::to_string(v / K) +
+            " is not finite (the model gave NaN or infinity on the row's values mixed with the "
+            "background's); scale the features whose values are extreme (e.g. to values near 1), or "
+            "drop them, or check the model");
   }
 
- private:
   void Hybrids(std::span<double> out) {
     const std::size_t F = in_.size();
     const std::size_t K = g_.model().n_outputs();
@@ -145,15 +171,45 @@ class PredictionWorker final : public GameWorker {
 class RetrainPredictionWorker final : public GameWorker {
  public:
   RetrainPredictionWorker(const PreparedSplit& split, ShapOutputScale scale)
-      : fitter_(split.MakeFitter()), scale_(scale) {}
+      : fitter_(split.MakeFitter()), scale_(scale) {
+    members_.reserve(static_cast<std::size_t>(split.n_players()));
+  }
   void Reset() override { fitter_->Reset(); }
   void Evaluate(Coalition s, std::span<double> out) override {
-    fitter_->Score(s, out, scale_ == ShapOutputScale::kMargin ? ScoreScale::kIndex : ScoreScale::kProbability);
+    fitter_->Score(s, out, Scale());
+    CheckScores(out);
+  }
+
+  // Any number of players (the sampled solvers' coalitions beyond 64 players).
+  void EvaluateWide(WideCoalition s, std::span<double> out) override {
+    members_.clear();
+    for (std::size_t w = 0; w < s.words.size(); ++w)
+      for (std::uint64_t rest = s.words[w]; rest != 0; rest &= rest - 1)
+        members_.push_back(
+            static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(rest))));
+    fitter_->Fit(members_);
+    fitter_->ScoreTest(out, Scale());
+    CheckScores(out);
   }
 
  private:
+  ScoreScale Scale() const noexcept {
+    return scale_ == ShapOutputScale::kMargin ? ScoreScale::kIndex : ScoreScale::kProbability;
+  }
+
+  // A non-finite prediction would reach every Shapley value of its row: named where it appears.
+  static void CheckScores(std::span<const double> out) {
+    for (std::size_t r = 0; r < out.size(); ++r)
+      if (!std::isfinite(out[r]))
+        throw DataError(
+            "SHAP by retraining: the refitted model's prediction for explained row " + std::to_string(r) +
+            " is not finite (a value overflowed); scale the features whose values are extreme (e.g. to "
+            "values near 1), or drop them");
+  }
+
   std::unique_ptr<CoalitionFitter> fitter_;
   ShapOutputScale scale_;
+  std::vector<std::uint32_t> members_;
 };
 
 }  // namespace
@@ -194,6 +250,21 @@ PredictionGame::PredictionGame(const Model& model, RowMatrix rows, RowMatrix bac
     Link link = Link::kIdentity;
     if (model.AdditiveTerms(rows.values, rows.n_rows, c, tx, link) &&
         model.AdditiveTerms(background.values, background.n_rows, c, tb, link)) {
+      // A term that overflows names its feature here, before any coalition.
+      const auto check = [&](const std::vector<double>& terms, std::size_t n, const char* what) {
+        for (std::size_t j = 0; j < F; ++j)
+          for (std::size_t r = 0; r < n; ++r)
+            if (!std::isfinite(terms[j * n + r]))
+              throw DataError(
+                  "SHAP: the model's term of feature " +
+                  detail::Quoted(players_[static_cast<std::size_t>(feature_player_[j])].name) + " for " +
+                  what + " row " + std::to_string(r) +
+                  " is not finite (its value times its coefficient overflows); scale the feature (e.g. "
+                  "to values near 1), or drop it");
+      };
+      check(tx, rows.n_rows, "explained");
+      check(tb, background.n_rows, "background");
+      PERFSHAP_CHECK(std::isfinite(c), "the model's intercept is not finite");
       row_terms_ = std::move(tx);
       background_terms_ = std::move(tb);
       intercept_ = c;

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
 
+#include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/metric.hpp"
 
@@ -63,6 +65,7 @@ class RetrainWorker final : public GameWorker {
       evaluator_->EvaluateRanked(ranking_.positive, ranking_.tie, scratch_, values_);
     } else {
       fitter_->ScoreTest(scores_, ScoreScale::kProbability);
+      CheckScores(members);
       evaluator_->Evaluate(y, scores_, scratch_, values_);
     }
     if (members.empty()) {
@@ -82,6 +85,21 @@ class RetrainWorker final : public GameWorker {
     sample.average_precision = values_.average_precision;
     std::size_t k = curve_outputs;
     for (const MetricDefinition* m : settings.extra_metrics) out[k++] = m->retrain(sample);
+  }
+
+  // A non-finite score would reach the curves and the metrics (and every Shapley value through
+  // them): named here, where it first appears. O(n_test), next to the fit and the sort.
+  void CheckScores(std::span<const std::uint32_t> members) const {
+    for (std::size_t r = 0; r < scores_.size(); ++r) {
+      if (std::isfinite(scores_[r])) continue;
+      std::vector<std::string> names;
+      for (std::uint32_t i : members) names.push_back(split_->player_names()[i]);
+      throw DataError(
+          split_->learner_name() + " on " + split_->split_name() + " with features {" + QuotedList(names) +
+          "}: the fitted model's score of test row " + std::to_string(r) +
+          " is not finite (a value overflowed); scale the features whose values are extreme (e.g. to "
+          "values near 1), or drop them");
+    }
   }
 
   // Everything but the trainer: sizes only grow.

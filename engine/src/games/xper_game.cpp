@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 
+#include "data/message_text.hpp"
 #include "metrics/xper_rank.hpp"
 #include "perfshap/error.hpp"
 
@@ -151,6 +152,15 @@ XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings s
     terms_.assign(p_ * n_, 0.0);
     additive_ = model.AdditiveTerms(x_, n_, intercept_, terms_, link_);
     if (!additive_) terms_.clear();
+    // A term that overflows names its feature here, before any coalition.
+    for (std::size_t j = 0; additive_ && j < p_; ++j)
+      for (std::size_t r = 0; r < n_; ++r)
+        if (!std::isfinite(terms_[j * n_ + r]))
+          throw DataError(
+              "XPER: the model's term of feature " + Quoted(names_[static_cast<std::size_t>(player_of_[j])]) +
+              " for sample row " + std::to_string(r) +
+              " is not finite (its value times its coefficient overflows); scale the feature (e.g. to "
+              "values near 1), or drop it");
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "perfshap/error.hpp"
@@ -17,6 +18,17 @@ std::string FormatNumber(double v) {
   os.precision(17);
   os << v;
   return os.str();
+}
+
+std::string FormatMagnitude(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2g", v);
+  return buf;
+}
+
+bool ExtremeMagnitude(double largest) noexcept {
+  constexpr int kExponent = 400;
+  return largest >= std::ldexp(1.0, kExponent) || (largest > 0.0 && largest < std::ldexp(1.0, -kExponent));
 }
 
 void SplitBase::InitCommon(const std::string& learner, bool classifier, const Dataset& data,

@@ -22,6 +22,15 @@ namespace perfshap::detail {
 std::string Quote(const std::string& s);
 /** @brief A double with 17 significant digits. */
 std::string FormatNumber(double v);
+/** @brief A magnitude for a message, with 2 significant digits ("3.6e+154"). */
+std::string FormatMagnitude(double v);
+/**
+ * @brief Whether values of this largest magnitude are beyond the range in which a learner can
+ * square them and add n squares in a double: |x| >= 2^400 (about 2.6e120), or 0 < |x| < 2^-400
+ * (about 3.9e-121). Ordinary data lies far inside; a learner scales such a column exactly (by a
+ * power of two) or refuses it, naming the feature.
+ */
+bool ExtremeMagnitude(double largest) noexcept;
 
 /**
  * @brief The part of a PreparedSplit that is the same for every learner.

@@ -14,6 +14,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/solver.hpp"
 #include "schedule/schedule.hpp"
+#include "solvers/finite_values.hpp"
 
 namespace perfshap {
 
@@ -258,6 +259,7 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
   stages.deliver = [&](std::size_t g, std::size_t slot) {
     ShapleyValues& result = slots[slot].result;
     result.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    detail::CheckFiniteValues(result);
     sink(g, std::move(result));
   };
   schedule.RunPipeline(stages);

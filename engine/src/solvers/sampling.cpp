@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "perfshap/error.hpp"
+#include "solvers/finite_values.hpp"
 
 namespace perfshap::detail {
 
@@ -166,6 +167,7 @@ void SolveSampledBatch(std::span<const Game* const> games, const Solver::GameSin
   };
   stages.deliver = [&](std::size_t g, std::size_t slot) {
     results[slot].elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CheckFiniteValues(results[slot]);
     sink(g, std::move(results[slot]));
   };
   schedule.RunPipeline(stages);

@@ -6,6 +6,7 @@
 // they replace; each gives the same bits (tested with the vector kernels on and off).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <string>
 #include <type_traits>
@@ -79,6 +80,12 @@ class GaussianNbSplit final : public SplitBase {
   std::vector<double> var;
   std::vector<double> total_var;
   std::vector<std::uint8_t> test_positive;  // the test labels as bytes, for the ranking
+
+ private:
+  /// DataError naming the first column whose variance or test terms leave a double's range.
+  void CheckMagnitudes(const std::vector<const double*>& col, std::span<const std::size_t> train_rows,
+                       const std::vector<std::uint8_t>& varies,
+                       const std::vector<double>& test_largest) const;
 };
 
 GaussianNbSplit::GaussianNbSplit(const GaussianNbOptions& options, const Dataset& data,
@@ -98,14 +105,18 @@ GaussianNbSplit::GaussianNbSplit(const GaussianNbOptions& options, const Dataset
   std::vector<const double*> col(p);
   for (std::size_t q = 0; q < p; ++q) col[q] = data.column(columns_[q]).data();
   std::vector<std::uint8_t> finite(p, 1);
+  std::vector<double> test_largest(p, 0.0);  // largest |x| among the test values
   for (std::size_t q = 0; q < p; ++q) {
     double* te = test.data() + q * n_test;
     bool ok = true;
+    double largest = 0.0;
     for (std::size_t i = 0; i < n_test; ++i) {
       te[i] = col[q][test_rows[i]];
       ok = ok && std::isfinite(te[i]);
+      largest = std::max(largest, std::abs(te[i]));
     }
     finite[q] = ok ? 1 : 0;
+    test_largest[q] = largest;
   }
   // Pass 1: sums (overall, per class), whether the column varies, whether all is finite; up to
   // four columns at a time, their sums kept in registers.
@@ -212,6 +223,36 @@ GaussianNbSplit::GaussianNbSplit(const GaussianNbOptions& options, const Dataset
     theta[p + q] = theta1[q];
     var[q] = ss0[q] / class_count_[0];
     var[p + q] = ss1[q] / class_count_[1];
+  }
+  CheckMagnitudes(col, train_rows, varies, test_largest);
+}
+
+void GaussianNbSplit::CheckMagnitudes(const std::vector<const double*>& col,
+                                      std::span<const std::size_t> train_rows,
+                                      const std::vector<std::uint8_t>& varies,
+                                      const std::vector<double>& test_largest) const {
+  // The model needs log(2 pi var) and (x - theta)^2 / var for every test value x: with a
+  // column's values beyond about 1e154 the squares overflow, and sklearn's GaussianNB gives
+  // NaN; with values so close together that their squared deviations underflow, the variance
+  // is 0 or keeps few digits. Such a column is named here, before any fit.
+  constexpr double kLargestVariance = std::numeric_limits<double>::max() / 16.0;
+  const double kSmallestVariance = std::ldexp(1.0, -970);  // 2^52 x the smallest normal double
+  const std::size_t p = n_columns();
+  for (std::size_t q = 0; q < p; ++q) {
+    bool overflow = !(total_var[q] <= kLargestVariance);
+    for (std::size_t c = 0; c < 2; ++c) {
+      overflow = overflow || !(var[c * p + q] <= kLargestVariance);
+      const double reach = test_largest[q] + std::abs(theta[c * p + q]);
+      overflow = overflow || !std::isfinite(reach * reach);
+    }
+    const bool underflow = !overflow && varies[q] != 0 && total_var[q] < kSmallestVariance;
+    if (!overflow && !underflow) continue;
+    double largest = test_largest[q];
+    for (std::size_t r : train_rows) largest = std::max(largest, std::abs(col[q][r]));
+    throw DataError(
+        source() + ": feature " + Quote(column_name(q)) + " has values of magnitude up to " +
+        FormatMagnitude(largest) + ", whose squared deviations " + (overflow ? "overflow" : "underflow") +
+        " a double in Gaussian naive Bayes' variances; scale it (e.g. to values near 1), or drop it");
   }
 }
 
@@ -334,7 +375,14 @@ class GaussianNbFitter final : public FitterBase {
     }
     for (std::size_t i = 0; i < k; ++i)
       if (!(nb_var_[i] > 0.0) || !(nb_var_[p + i] > 0.0))
-        ThrowForCoalition("a class variance is 0 and var_smoothing is 0", "set var_smoothing > 0", {"var_smoothing"});
+        ThrowForCoalition(
+            "feature " + Quote(split_->column_name(members_[i])) + " is constant within class " +
+                (nb_var_[i] > 0.0 ? "1" : "0") +
+                " of the training rows (variance 0) and the smoothing added to it (the learner option "
+                "var_smoothing " +
+                FormatNumber(split_->var_smoothing) + " x the largest feature variance) is 0",
+            "drop that feature, or give var_smoothing a value > 0 (sklearn's default is 1e-9)",
+            {"var_smoothing"});
   }
 
   // Member `slot`'s quadratic term (x - theta_cq)^2 / var_cq (var smoothed by this coalition's

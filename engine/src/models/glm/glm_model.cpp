@@ -3,6 +3,7 @@
 #include "models/glm/glm_model.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "models/glm/normal.hpp"
@@ -41,6 +42,8 @@ bool Model::AdditiveTerms(std::span<const double>, std::size_t, double&, std::sp
 
 namespace {
 
+constexpr double kSmallestNormal = std::numeric_limits<double>::min();
+
 class GlmModel final : public Model {
  public:
   GlmModel(Link link, bool classifier, double intercept, std::vector<double> weights, std::vector<double> center,
@@ -59,6 +62,11 @@ class GlmModel final : public Model {
       raw_intercept -= coef_[j + 1] * center_[j];
     }
     coef_[0] = raw_intercept;
+    // A column scaled by an extreme standard deviation (say 1e-310, or 1e300 with a small
+    // weight) may have a raw coefficient that overflows or falls among the subnormals, where a
+    // double keeps few digits: the additive terms are then taken in the standardised space.
+    for (double c : coef_)
+      raw_terms_ = raw_terms_ && std::isfinite(c) && (c == 0.0 || std::abs(c) >= kSmallestNormal);
   }
 
   std::size_t n_features() const override { return weights_.size(); }
@@ -84,10 +92,18 @@ class GlmModel final : public Model {
       for (std::size_t r = 0; r < n_rows; ++r) out[r] = ApplyLink(link_, out[r]);
   }
 
-  bool AdditiveTerms(std::span<const double> x, std::size_t n_rows, double& intercept, std::span<double> terms,
-                     Link& link) const override {
-    intercept = coef_[0];
+  bool AdditiveTerms(std::span<const double> x, std::size_t n_rows, double& intercept,
+                     std::span<double> terms, Link& link) const override {
     link = link_;
+    if (!raw_terms_) {
+      // The index as Predict forms it: intercept + sum_j w_j (x_j - center_j) / scale_j.
+      intercept = intercept_;
+      for (std::size_t j = 0; j < n_features(); ++j)
+        for (std::size_t r = 0; r < n_rows; ++r)
+          terms[j * n_rows + r] = weights_[j] * ((x[j * n_rows + r] - center_[j]) / scale_[j]);
+      return true;
+    }
+    intercept = coef_[0];
     for (std::size_t j = 0; j < n_features(); ++j)
       for (std::size_t r = 0; r < n_rows; ++r) terms[j * n_rows + r] = coef_[j + 1] * x[j * n_rows + r];
     return true;
@@ -104,6 +120,7 @@ class GlmModel final : public Model {
   double intercept_;
   std::vector<double> weights_, center_, scale_;
   std::vector<double> coef_;
+  bool raw_terms_ = true;  // the additive terms from the raw coefficients coef_
 };
 
 }  // namespace

@@ -56,17 +56,31 @@ void GlmSplit::Gather(const std::string& learner, Link link, bool classifier, co
       const std::size_t i = PlayerOf(q);
       if (player_begin_[i + 1] - player_begin_[i] == 1) ThrowConstant(i, lo);
     }
-    const double mean = sum / n;
-    double ss = 0.0;
-    for (std::size_t i = 0; i < n_train; ++i) {
-      const double d = tr[i] - mean;
-      ss += d * d;
-    }
-    if (centre || standardize) center_[q] = mean;
-    if (standardize && constant_[q] == 0) scale_[q] = std::sqrt(ss / n);
-    if (center_[q] != 0.0 || scale_[q] != 1.0) {
-      for (std::size_t i = 0; i < n_train; ++i) tr[i] = (tr[i] - center_[q]) / scale_[q];
-      for (std::size_t i = 0; i < n_test; ++i) te[i] = (te[i] - center_[q]) / scale_[q];
+    const double largest = std::max(std::abs(lo), std::abs(hi));
+    if (ExtremeMagnitude(largest)) {
+      // Squares of these values (and sums of n of them) overflow or underflow a double, and so
+      // may their sum. A constant column is never fitted: centred on its value, not scaled.
+      if (constant_[q] != 0) {
+        if (centre || standardize) center_[q] = lo;
+        for (std::size_t i = 0; i < n_train; ++i) tr[i] -= center_[q];
+        for (std::size_t i = 0; i < n_test; ++i) te[i] -= center_[q];
+      } else {
+        if (!standardize) ThrowExtreme(q, largest);
+        StandardizeScaled(q, largest, tr, te, n_test);
+      }
+    } else {
+      const double mean = sum / n;
+      double ss = 0.0;
+      for (std::size_t i = 0; i < n_train; ++i) {
+        const double d = tr[i] - mean;
+        ss += d * d;
+      }
+      if (centre || standardize) center_[q] = mean;
+      if (standardize && constant_[q] == 0) scale_[q] = std::sqrt(ss / n);
+      if (center_[q] != 0.0 || scale_[q] != 1.0) {
+        for (std::size_t i = 0; i < n_train; ++i) tr[i] = (tr[i] - center_[q]) / scale_[q];
+        for (std::size_t i = 0; i < n_test; ++i) te[i] = (te[i] - center_[q]) / scale_[q];
+      }
     }
     for (std::size_t i = 0; i < n_train; ++i) abs_sum_[q] += std::abs(tr[i]);
   }
@@ -75,6 +89,47 @@ void GlmSplit::Gather(const std::string& learner, Link link, bool classifier, co
     for (std::size_t q = player_begin_[i]; q < player_begin_[i + 1]; ++q) all_constant = all_constant && constant_[q] != 0;
     if (all_constant) ThrowConstant(i, data.column(columns_[player_begin_[i]])[train_rows[0]]);
   }
+}
+
+void GlmSplit::StandardizeScaled(std::size_t q, double largest, double* tr, double* te, std::size_t n_test) {
+  // The same mean, standard deviation and (x - mean) / sd as the plain path, computed on
+  // x * 2^-e with 2^e the column's magnitude: multiplying by a power of two is exact, and
+  // every operation of the plain path commutes with it, so the results are the plain path's
+  // wherever that path itself neither overflows nor underflows (and correct where it would).
+  const std::size_t n_train = n_train_;
+  int e = 0;
+  std::frexp(largest, &e);
+  const double n = static_cast<double>(n_train);
+  double sum = 0.0;
+  for (std::size_t i = 0; i < n_train; ++i) {
+    tr[i] = std::ldexp(tr[i], -e);
+    sum += tr[i];
+  }
+  const double mean = sum / n;
+  double ss = 0.0;
+  for (std::size_t i = 0; i < n_train; ++i) {
+    const double d = tr[i] - mean;
+    ss += d * d;
+  }
+  const double sd = std::sqrt(ss / n);
+  center_[q] = std::ldexp(mean, e);
+  scale_[q] = std::ldexp(sd, e);
+  for (std::size_t i = 0; i < n_train; ++i) tr[i] = (tr[i] - mean) / sd;
+  for (std::size_t i = 0; i < n_test; ++i) te[i] = (std::ldexp(te[i], -e) - mean) / sd;
+  for (std::size_t i = 0; i < n_test; ++i)
+    if (!std::isfinite(te[i]))
+      throw DataError(source() + ": feature " + Quote(column_name(q)) +
+                      " has a test value too far from its training values to score (more standard deviations "
+                      "away than a double holds); scale the feature, or drop it");
+}
+
+void GlmSplit::ThrowExtreme(std::size_t q, double largest) const {
+  throw DataError(
+      source() + ": feature " + Quote(column_name(q)) + " has values of magnitude up to " +
+      FormatMagnitude(largest) + ", whose squares " + (largest > 1.0 ? "overflow" : "underflow") +
+      " a double in " + learner_name() +
+      "'s fit on raw columns; scale it (e.g. to values near 1), or drop it, or fit on standardised "
+      "columns (the default)");
 }
 
 void GlmFitterBase::BindGlm(const GlmSplit& split) {

@@ -50,6 +50,13 @@ class GlmSplit : public SplitBase {
               std::span<const std::size_t> test_rows, const std::string& split_name, bool standardize, bool centre);
 
   Link link_ = Link::kIdentity;
+  // Position q, not constant, of extreme magnitude `largest` (ExtremeMagnitude) on the training
+  // rows: its standardisation computed on the column scaled by a power of two (exact), into
+  // center_[q], scale_[q] and the transformed training (tr) and test (te) values.
+  void StandardizeScaled(std::size_t q, double largest, double* tr, double* te, std::size_t n_test);
+  // DataError: position q's values (largest magnitude `largest`) cannot be fitted unscaled.
+  [[noreturn]] void ThrowExtreme(std::size_t q, double largest) const;
+
   bool classifier_ = false;
   std::vector<double> train_;
   std::vector<double> test_;
