@@ -178,6 +178,8 @@ CostEstimate EstimateAxomCost(std::size_t points, std::size_t neighbours, std::s
 
 CostEstimate EstimateChainsCost(std::size_t rows, std::size_t background, std::size_t features, std::size_t outputs,
                                 std::size_t orders, const ShapOptions& options) {
+  // The last link has every feature and every earlier output: the exact solver's limit first.
+  if (outputs > 0) (void)detail::ShapSolver(features + outputs - 1, options);
   CostEstimate e;
   e.method = "chains";
   const int last = static_cast<int>(std::min<std::size_t>(features + outputs, 1u << 20));
