@@ -347,8 +347,10 @@ TEST(CliNumerics, MessagesAboutHugeCountsAreTrue) {
        "exact SHAP of 71 players needs 2^71 (about 2.4e+21) coalitions per explained row block, above the "
        "limit of "
        "20 players; use a sampled solver"},
+      // The last link has the 70 features and the earlier output: 71 players.
       {"chains --data " + Quote(wide) + " --outputs label,other --solver exact",
-       "needs 2^70 (about 1.2e+21) coalitions"},
+       "exact SHAP of 71 players needs 2^71 (about 2.4e+21) coalitions per explained row block, above the "
+       "limit of 30 players; use a sampled solver"},
       {"robustness --data " + Quote(huge) + " --label label --model logistic --solver exact",
        "exact ShapAUC needs 2^1101 (about 2.7e+331) trainings per split"},
       {"xper --data " + Quote(huge) + " --train " + Quote(huge) +
