@@ -12,3 +12,11 @@ if(PERFSHAP_SANITIZE)
     add_compile_options(-fno-sanitize=vptr)
   endif()
 endif()
+# The fuzz build (preset fuzz) instruments every object for libFuzzer's coverage feedback; only
+# the fuzz targets link libFuzzer itself (fuzz/CMakeLists.txt).
+if(PERFSHAP_BUILD_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "PERFSHAP_BUILD_FUZZ needs clang++ (libFuzzer): configure with the preset fuzz")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()

@@ -61,6 +61,13 @@ TEST(RowPermutation, BadFilesNameFileLineAndOption) {
                          {"line 2: index 3 is outside 0..2"}, "permutation");
   ExpectError<DataError>([] { ReadRowPermutation(testing::WriteTempFile("text.txt", "k,perm_k\n"), 1); },
                          {"line 1: 'k,perm_k' is not a 0-based row index"}, "permutation");
+  // Found by fuzz_permutation: a carriage return inside a line is escaped (one-line message),
+  // and a long line is quoted only in part.
+  ExpectError<DataError>([] { ReadRowPermutation(testing::WriteTempFile("cr.txt", "21\r2\n"), 1); },
+                         {"line 1: '21\\r2' is not a 0-based row index"}, "permutation");
+  ExpectError<DataError>(
+      [] { ReadRowPermutation(testing::WriteTempFile("long.txt", std::string(100000, '7') + "x\n"), 1); },
+      {"line 1: '7777777777777777777777777777777777777777...' is not a 0-based row index"}, "permutation");
   ExpectError<DataError>([] { ReadRowPermutation(::testing::TempDir() + "no_such_perm.txt", 3); },
                          {"cannot open the file"}, "permutation");
 }

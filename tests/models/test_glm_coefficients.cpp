@@ -46,6 +46,8 @@ TEST(GlmCoefficients, BadFilesNameTheFileAndLine) {
   ExpectBadFile("ragged.csv", "name,coef\nconst,1\nx1,2,3\n", "line 3: 3 cells, the header has 2");
   ExpectBadFile("text.csv", "name,coef\nconst,0.1\nx1,abc\n", "line 3: the coefficient of 'x1' is 'abc'");
   ExpectBadFile("nan.csv", "name,coef\nconst,nan\n", "line 2: the coefficient of 'const' is 'nan'");
+  // Found by fuzz_coefficients: a carriage return in the header is escaped (one-line message).
+  ExpectBadFile("cr_header.csv", "name,coefJ\rx1,1\n", "(found 'name,coefJ\\rx1,1')");
   ExpectBadFile("noconst.csv", "name,coef\nx1,0.5\n", "the first coefficient must be 'const'");
   ExpectBadFile("twice.csv", "name,coef\nconst,1\nx1,2\nx1,3\n",
                 "line 4: 'x1' appears twice (first on line 3)");

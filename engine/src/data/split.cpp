@@ -315,8 +315,8 @@ std::size_t PlanCount(std::string_view spec, std::string_view text, std::size_t 
   std::size_t v = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || ptr != text.data() + text.size() || v < lo)
-    throw InvalidArgument("split plan " + std::string(spec) + ": '" + std::string(text) +
-                              "' is not an integer >= " + std::to_string(lo) +
+    throw InvalidArgument("split plan " + detail::EscapeControls(spec.substr(0, 60)) + ": " + detail::Quoted(text) +
+                              " is not an integer >= " + std::to_string(lo) +
                               "; use holdout, mc:R (R Monte-Carlo splits) or kfold:K",
                           {"plan"});
   return v;
@@ -340,8 +340,8 @@ SplitPlan MakeSplitPlan(std::string_view spec, std::size_t n_rows, double test_f
     return MonteCarloSplits(n_rows, PlanCount(spec, spec.substr(3), 1), test_fraction, seed, stratify_labels);
   if (spec.substr(0, 6) == "kfold:")
     return KFoldSplits(n_rows, PlanCount(spec, spec.substr(6), 2), seed, stratify_labels);
-  throw InvalidArgument("split plan '" + std::string(spec) +
-                            "' is not understood; use holdout, mc:R (e.g. mc:100) or kfold:K (e.g. kfold:5)",
+  throw InvalidArgument("split plan " + detail::Quoted(spec) +
+                            " is not understood; use holdout, mc:R (e.g. mc:100) or kfold:K (e.g. kfold:5)",
                         {"plan"});
 }
 
@@ -358,7 +358,7 @@ std::vector<std::size_t> ReadRowPermutation(const std::string& path, std::size_t
     std::size_t v = 0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
-      throw DataError(where + ": '" + text + "' is not a 0-based row index; the file holds one index per line" +
+      throw DataError(where + ": " + detail::Quoted(text) + " is not a 0-based row index; the file holds one index per line" +
                           " (line k+1 = pi(k)), e.g. the perm_k column of a k,perm_k CSV without its header",
                       {"permutation"});
     if (v >= n_rows)

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "data/text_lines.hpp"
+#include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/model.hpp"
 
@@ -37,7 +38,7 @@ GlmCoefficients ReadGlmCoefficients(const std::string& path) {
   const auto coef_col = std::find(header.begin(), header.end(), "coef");
   if (name_col == header.end() || coef_col == header.end())
     throw DataError(file + " line " + std::to_string(first + 1) +
-                        ": the header needs the columns name and coef (found '" + lines[first] + "')",
+                        ": the header needs the columns name and coef (found " + detail::Quoted(lines[first]) + ")",
                     options);
   const auto ni = static_cast<std::size_t>(name_col - header.begin());
   const auto ci = static_cast<std::size_t>(coef_col - header.begin());
@@ -56,7 +57,7 @@ GlmCoefficients ReadGlmCoefficients(const std::string& path) {
     if (name.empty()) throw DataError(where + ": empty name", options);
     if (!ParseFinite(cells[ci], v))
       throw DataError(
-          where + ": the coefficient of '" + name + "' is '" + cells[ci] + "', not a finite number", options);
+          where + ": the coefficient of " + detail::Quoted(name) + " is " + detail::Quoted(cells[ci]) + ", not a finite number", options);
     if (c.values.empty()) {
       if (name != "const")
         throw DataError(
@@ -67,7 +68,7 @@ GlmCoefficients ReadGlmCoefficients(const std::string& path) {
     if (name == "const") throw DataError(where + ": 'const' appears twice", options);
     if (const auto it = seen.find(name); it != seen.end())
       throw DataError(
-          where + ": '" + name + "' appears twice (first on line " + std::to_string(it->second) + ")",
+          where + ": " + detail::Quoted(name) + " appears twice (first on line " + std::to_string(it->second) + ")",
           options);
     seen[name] = l + 1;
     c.names.push_back(name);
