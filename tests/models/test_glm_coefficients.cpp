@@ -48,6 +48,7 @@ TEST(GlmCoefficients, BadFilesNameTheFileAndLine) {
   ExpectBadFile("nan.csv", "name,coef\nconst,nan\n", "line 2: the coefficient of 'const' is 'nan'");
   // Found by fuzz_coefficients: a carriage return in the header is escaped (one-line message).
   ExpectBadFile("cr_header.csv", "name,coefJ\rx1,1\n", "(found 'name,coefJ\\rx1,1')");
+  ExpectBadFile("cr_name.csv", "name,coef\ncon\r\r\x7f,0.5\n", "found 'con\\r\\r\\x7f'");
   ExpectBadFile("noconst.csv", "name,coef\nx1,0.5\n", "the first coefficient must be 'const'");
   ExpectBadFile("twice.csv", "name,coef\nconst,1\nx1,2\nx1,3\n",
                 "line 4: 'x1' appears twice (first on line 3)");

@@ -61,7 +61,7 @@ GlmCoefficients ReadGlmCoefficients(const std::string& path) {
     if (c.values.empty()) {
       if (name != "const")
         throw DataError(
-            where + ": the first coefficient must be 'const' (the intercept), found '" + name + "'", options);
+            where + ": the first coefficient must be 'const' (the intercept), found " + detail::Quoted(name), options);
       c.values.push_back(v);
       continue;
     }
