@@ -30,6 +30,7 @@ struct ChainsCliOptions {
   std::string order;
   std::string orders;
   std::string model = "logistic";
+  std::vector<std::string> model_params;
   std::size_t background = 100;
   std::size_t rows = 0;
   std::size_t xor_rows = 1000;
@@ -126,7 +127,7 @@ void RunChains(const ChainsCliOptions& o) {
   const Split split = HoldoutSplit(m.features.n_rows(), o.test_size, c.seed);
   std::vector<std::size_t> explain = split.test;
   if (o.rows > 0 && o.rows < explain.size()) explain.resize(o.rows);
-  const auto learner = MakeLearner(o.model);
+  const auto learner = MakeLearner(o.model, ModelParams(o.model_params));
   ChainOptions co;
   co.background = o.background;
   co.seed = c.seed;
@@ -182,6 +183,7 @@ void SetupChains(CLI::App& app) {
   app.add_option("--orders", o->orders, "all: every order of the outputs (eq. 3 averages them)");
   app.add_option("--max-outputs", o->max_outputs, "--orders all refuses more outputs than this")->capture_default_str();
   app.add_option("--model", o->model, Join(LearnerNames(), "|") + ": the links' binary learner")->capture_default_str();
+  AddModelParamOption(app, o->model_params);
   app.add_option("--background", o->background, "background rows of the links' SHAP, drawn from the training rows")
       ->capture_default_str();
   app.add_option("--rows", o->rows, "explain the first N test rows (default: every test row)");

@@ -26,6 +26,7 @@ namespace {
 struct RobustnessCliOptions {
   CommonOptions common;
   std::string model = "gnb";
+  std::vector<std::string> model_params;
   double C = 1.0;
   bool no_standardize = false;
   std::string cv = "holdout";
@@ -56,7 +57,8 @@ void RunRobustness(const RobustnessCliOptions& o) {
   LearnerParams params;
   if (o.C_option != nullptr && o.C_option->count() > 0) params["C"] = Fmt("%.17g", o.C);
   if (o.no_standardize) params["standardize"] = "false";
-  opt.learner = MakeLearner(o.model, params);
+  opt.learner =
+      MakeLearner(o.model, ModelParams(o.model_params, params, {{"C", "--C"}, {"standardize", "--no-standardize"}}));
   // The players: --features, text columns as the learner takes them, --groups.
   const Design design = LoadDesign(c, o.rows, o.features, opt.learner->text_columns());
   const Dataset& data = design.data;
@@ -119,6 +121,7 @@ void SetupRobustness(CLI::App& app) {
                     ->capture_default_str();
   app.add_flag("--no-standardize", o->no_standardize,
                "logistic/probit/linear: fit on raw columns (no StandardScaler)");
+  AddModelParamOption(app, o->model_params);
   o->cv_option =
       app.add_option("--cv", o->cv, "splits: holdout, mc:R (Monte-Carlo) or kfold:K")->capture_default_str();
   app.add_option("--test-size", o->test_size, "test fraction of holdout and mc splits")

@@ -43,7 +43,10 @@ struct ShapCliOptions {
   long long explain_row = -1;
   int trees = 100;
   int max_depth = 0;
+  std::vector<std::string> model_params;
   SolverCliOptions solver;
+  CLI::Option* trees_option = nullptr;
+  CLI::Option* max_depth_option = nullptr;
   CLI::Option* output_option = nullptr;
   CLI::Option* background_option = nullptr;
 };
@@ -148,6 +151,10 @@ void RunShap(const ShapCliOptions& o) {
     throw InvalidArgument("give the model: --model-file m.json (an XGBoost model) or --model NAME --train FILE");
   if (!o.model.empty() && o.train.empty())
     throw InvalidArgument("--model " + o.model + " needs --train FILE, the data to fit it on");
+  if (!o.model_params.empty() && o.model.empty())
+    throw InvalidArgument("--model-param sets an option of the learner fitted with --model NAME --train FILE; an "
+                          "XGBoost --model-file is already fitted",
+                          {"model_params"});
   if (o.solver.keep_samples) throw InvalidArgument("--keep-samples is not offered by shap; drop it");
   if (o.approach != "interventional" && o.approach != "retrain" && o.approach != "tree")
     throw InvalidArgument("--approach " + o.approach + ": choose interventional, retrain or tree");
@@ -201,14 +208,18 @@ void RunShap(const ShapCliOptions& o) {
     if (!c.groups.empty())
       throw InvalidArgument("--groups takes the columns of a --train file; an XGBoost model's features are single columns");
   } else {
-    // --max-depth and --trees are the tree learners' options; the seed draws a forest's trees.
+    // --max-depth and --trees are the tree learners' options (their defaults are the learners'
+    // own, so a flag counts only when given); the seed draws a forest's trees.
     LearnerParams params;
-    if (o.model == "tree" || o.model == "forest") params["max_depth"] = std::to_string(o.max_depth);
+    if ((o.model == "tree" || o.model == "forest") && o.max_depth_option->count() > 0)
+      params["max_depth"] = std::to_string(o.max_depth);
     if (o.model == "forest") {
-      params["n_estimators"] = std::to_string(o.trees);
+      if (o.trees_option->count() > 0) params["n_estimators"] = std::to_string(o.trees);
       params["seed"] = std::to_string(c.seed);
     }
-    learner = MakeLearner(o.model, params);
+    learner = MakeLearner(o.model, ModelParams(o.model_params, params,
+                                               {{"max_depth", "--max-depth"}, {"n_estimators", "--trees"},
+                                                {"seed", "--seed"}}));
     if (c.label.empty()) throw InvalidArgument("--train " + o.train + " needs --label COLUMN, its label column");
     CsvOptions csv;
     csv.label = c.label;
@@ -386,10 +397,13 @@ void Setup(CLI::App& app, bool treeshap) {
                  "CSV of background rows with the model's feature columns (a label column is ignored)");
   app.add_option("--rows", o->rows, "I..J: explain rows I to J of --data (0-based, both included; default all)");
   app.add_option("--explain-row", o->explain_row, "the row of --data the waterfall shows (default: the first explained)");
-  app.add_option("--trees", o->trees, "--model forest: number of trees")->capture_default_str()->check(CLI::Range(1, 100000));
-  app.add_option("--max-depth", o->max_depth, "--model tree|forest: largest depth (0 = unlimited)")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 1000));
+  o->trees_option = app.add_option("--trees", o->trees, "--model forest: number of trees")
+                        ->capture_default_str()
+                        ->check(CLI::Range(1, 100000));
+  o->max_depth_option = app.add_option("--max-depth", o->max_depth, "--model tree|forest: largest depth (0 = unlimited)")
+                            ->capture_default_str()
+                            ->check(CLI::Range(0, 1000));
+  AddModelParamOption(app, o->model_params);
   if (!treeshap) {
     AddSolverOptions(app, o->solver, "coalitions per block of explained rows");
     o->solver.solver = "auto";

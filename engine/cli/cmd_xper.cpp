@@ -179,6 +179,7 @@ void SetupXper(CLI::App& app) {
   app.add_option("--model", o->model,
                  Join(GlmModelNames(), "|") + " with --coef; " + Join(LearnerNames(), "|") +
                      " with --train (default with no --data: probit with the design's true coefficients)");
+  AddModelParamOption(app, o->model_params);
   app.add_option("--coef", o->coef, "CSV name,coef with 'const' first: an already-fitted model");
   app.add_option("--model-file", o->model_file, "an XGBoost model saved as JSON (binary:logistic or reg:squarederror)");
   AddIterationRangeOption(app, o->iteration_range);

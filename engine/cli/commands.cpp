@@ -3,6 +3,15 @@
 #include "commands.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <system_error>
+
+#include "data/message_text.hpp"
+#include "perfshap/error.hpp"
 
 namespace perfshap::cli {
 
@@ -31,9 +40,15 @@ std::vector<std::string> OptionFlags(const Command& command, const std::vector<s
   for (const std::string& option : options) {
     const auto own = command.flags.find(option);
     const auto common = CommonFlags().find(option);
-    const std::string flag = own != command.flags.end()       ? own->second
-                             : common != CommonFlags().end() ? common->second
-                                                             : std::string();
+    std::string flag = own != command.flags.end()       ? own->second
+                       : common != CommonFlags().end() ? common->second
+                                                       : std::string();
+    // A learner's option without a flag of its own is set by --model-param.
+    if (flag.empty())
+      for (const LearnerEntry& entry : RegisteredLearners())
+        if (std::any_of(entry.options.begin(), entry.options.end(),
+                        [&](const OptionInfo& info) { return info.name == option; }))
+          flag = "--model-param";
     if (!flag.empty() && std::find(out.begin(), out.end(), flag) == out.end()) out.push_back(flag);
   }
   return out;
@@ -69,6 +84,91 @@ std::vector<Command> AllCommands() {
        SetupChains, {{"outputs", "--outputs"}, {"order", "--order"}, {"orders", "--orders"},
                      {"max_outputs", "--max-outputs"}, {"background", "--background"}}},
   };
+}
+
+namespace {
+
+/// A whole number as the user meant it: decimal digits (a '-' only where the field is signed),
+/// within [lo, hi]. CLI11 reads integers with strtoull / strtoll in base 0, so "-1" wraps to
+/// 2^64 - 1, "2^64" or more saturates, and "010" is octal: each would silently run with another
+/// number.
+template <class Int>
+std::string CheckWholeNumber(const std::string& text) {
+  Int value{};
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  const bool digits = !text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) ||
+                                        (std::numeric_limits<Int>::is_signed && text[0] == '-' && text.size() > 1));
+  const auto [end, ec] = std::from_chars(first, last, value);
+  if (digits && ec == std::errc() && end == last) return {};
+  const std::string range = std::to_string(std::numeric_limits<Int>::min()) + ".." +
+                            std::to_string(std::numeric_limits<Int>::max());
+  return detail::Quoted(text) + " is not a whole number in " + range + " (decimal digits" +
+         (std::numeric_limits<Int>::is_signed ? std::string(", maybe a leading -") : std::string()) + ")";
+}
+
+}  // namespace
+
+CLI::App* AddCommand(CLI::App& parent, const Command& command) {
+  CLI::App* sub = parent.add_subcommand(command.name, command.description);
+  command.setup(*sub);
+  for (CLI::Option* option : sub->get_options()) {
+    // Flags without a value (--quiet) have no type to check; "UINT" / "INT" are CLI11's names
+    // of unsigned and signed integer fields.
+    if (option->get_expected_min() == 0) continue;
+    const std::string type = option->get_type_name();
+    if (type == "UINT")
+      option->check(CLI::Validator(CheckWholeNumber<std::uint64_t>, "", "whole number"));
+    else if (type == "INT")
+      option->check(CLI::Validator(CheckWholeNumber<std::int64_t>, "", "whole number"));
+  }
+  return sub;
+}
+
+void AddModelParamOption(CLI::App& app, std::vector<std::string>& items) {
+  // The learners' options as they declare them (a host's registered learner too): name=default.
+  std::string options;
+  for (const LearnerEntry& entry : RegisteredLearners()) {
+    if (entry.options.empty()) continue;
+    options += "\n  " + entry.name + ":";
+    for (const OptionInfo& info : entry.options) {
+      const std::string range = info.RangeText();
+      options += " " + info.name + "=" + info.default_text + (range.empty() ? "" : " (" + range + ")");
+    }
+  }
+  app.add_option("--model-param", items,
+                 "KEY=VALUE: an option of the --model learner (repeatable), e.g. --model-param C=0.5. The "
+                 "learners' options, with their defaults:" + options)
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);  // one KEY=VALUE per --model-param, repeated as often as needed
+}
+
+LearnerParams ModelParams(const std::vector<std::string>& items, LearnerParams from_flags,
+                          const std::map<std::string, std::string>& flag_of) {
+  LearnerParams params = std::move(from_flags);
+  std::map<std::string, std::string> given;  // key -> the item that set it
+  for (const std::string& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InvalidArgument("--model-param " + detail::Quoted(item) +
+                                ": give KEY=VALUE, an option of the learner, e.g. --model-param C=0.5",
+                            {"model_params"});
+    const std::string key = item.substr(0, eq);
+    if (given.count(key) != 0)
+      throw InvalidArgument("--model-param " + detail::Quoted(key) + " is given twice (" +
+                                detail::Quoted(given[key]) + " and " + detail::Quoted(item) + "); give it once",
+                            {"model_params"});
+    if (params.count(key) != 0) {
+      const auto flag = flag_of.find(key);
+      throw InvalidArgument("--model-param " + detail::Quoted(item) + " sets " + key + ", which " +
+                                (flag != flag_of.end() ? flag->second : std::string("another flag")) +
+                                " sets too; give one of them",
+                            {"model_params"});
+    }
+    given[key] = item;
+    params[key] = item.substr(eq + 1);
+  }
+  return params;
 }
 
 }  // namespace perfshap::cli

@@ -14,6 +14,7 @@
 
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
+#include "perfshap/learner.hpp"
 #include "perfshap/players.hpp"
 #include "perfshap/solver.hpp"
 #include "perfshap/trees.hpp"
@@ -167,5 +168,26 @@ std::vector<std::string> OptionFlags(const Command& command, const std::vector<s
 
 /** @brief Every subcommand of the tool, in the order `--help` lists them. */
 std::vector<Command> AllCommands();
+
+/**
+ * @brief Adds `command` to `parent` (its setup, then one rule for all its whole-number flags:
+ * plain decimal digits within the field's range, so that `--seed -1`, `--seed 2^64` or
+ * `--rows 010` are refused rather than wrapped or read as octal). Every front end that builds
+ * the command line (the perfshap binary, the embedding) adds commands with this.
+ */
+CLI::App* AddCommand(CLI::App& parent, const Command& command);
+
+/** @brief Adds --model-param KEY=VALUE (repeatable): any option of the --model learner, as the
+ *  learner declares it (perfshap/options.hpp), with no flag of its own needed. */
+void AddModelParamOption(CLI::App& app, std::vector<std::string>& items);
+
+/**
+ * @brief The learner options of a run: `from_flags` (what dedicated flags such as --C set, only
+ * when given) and the --model-param items. @throws InvalidArgument for an item that is not
+ * KEY=VALUE, a key given twice, or a key that a given flag also sets. Whether the learner has
+ * the option, and its value's type and range, the learner checks (MakeLearner).
+ */
+LearnerParams ModelParams(const std::vector<std::string>& items, LearnerParams from_flags = {},
+                          const std::map<std::string, std::string>& flag_of = {});
 
 }  // namespace perfshap::cli

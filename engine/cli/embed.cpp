@@ -55,8 +55,7 @@ void RunEmbedded(const std::vector<std::string>& args, Embedding& embedding) {
   const Command& command = FindCommand(commands, args.front());
   CLI::App app{"perfshap", "perfshap"};
   app.require_subcommand(1);
-  CLI::App* sub = app.add_subcommand(command.name, command.description);
-  command.setup(*sub);
+  AddCommand(app, command);
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes the arguments last first
   EmbeddingScope scope(embedding);
   try {
@@ -74,8 +73,7 @@ std::vector<std::string> CommandFlags(const std::string& name) {
   const std::vector<Command> commands = AllCommands();
   const Command& command = FindCommand(commands, name);
   CLI::App app{"perfshap", "perfshap"};
-  CLI::App* sub = app.add_subcommand(command.name, command.description);
-  command.setup(*sub);
+  CLI::App* sub = AddCommand(app, command);
   std::vector<std::string> flags;
   for (const CLI::Option* option : sub->get_options())
     for (const std::string& flag : option->get_lnames()) flags.push_back(flag);

@@ -18,8 +18,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const std::vector<perfshap::cli::Command> commands = perfshap::cli::AllCommands();
   for (const auto& cmd : commands) {
-    CLI::App* sub = app.add_subcommand(cmd.name, cmd.description);
-    cmd.setup(*sub);
+    perfshap::cli::AddCommand(app, cmd);
   }
   try {
     app.parse(argc, argv);

@@ -149,6 +149,11 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
   const CommonOptions& c = o.common;
   XperModel m;
   const std::vector<FeatureGroup> groups = LoadGroups(c);
+  const bool fits_learner = o.model_file.empty() && o.coef.empty() && !(o.train.empty() && c.data.empty());
+  if (!o.model_params.empty() && !fits_learner)
+    throw InvalidArgument("--model-param sets an option of the learner fitted with --model NAME --train FILE; "
+                          "an already-fitted model (--coef, --model-file, the design's probit) has none",
+                          {"model_params"});
   if (!o.model_file.empty()) {
     // An XGBoost model, through the generic predict path: its features by name (or in order).
     const auto ensemble = ReadModelInput(o.model_file, ModelReadOptions(o.iteration_range, o.model_file));
@@ -190,7 +195,7 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
     features = names;
     return m;
   }
-  m.learner = MakeLearner(o.model);
+  m.learner = MakeLearner(o.model, ModelParams(o.model_params));
   CsvOptions csv;
   csv.label = c.label.empty() ? std::string("y") : c.label;
   csv.positive = c.positive;

@@ -27,6 +27,8 @@ struct XperCliOptions {
   double cfn = 1.0;
   double threshold = 0.5;
   std::string model;
+  /** --model-param KEY=VALUE: options of the --model learner. */
+  std::vector<std::string> model_params;
   std::string coef;
   std::string train;
   /** --model-file: an XGBoost JSON model (binary or regression), explained as it is. */

@@ -372,8 +372,7 @@ py::list CommandOptions(const std::string& name) {
     return py::list();
   }
   CLI::App app{"perfshap", "perfshap"};
-  CLI::App* sub = app.add_subcommand(it->name, it->description);
-  it->setup(*sub);
+  CLI::App* sub = perfshap::cli::AddCommand(app, *it);
   py::list out;
   for (CLI::Option* option : sub->get_options()) {
     if (option->get_lnames().empty()) continue;

@@ -22,6 +22,7 @@
 #include "perfshap/coalition.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/export.hpp"
+#include "perfshap/options.hpp"
 #include "perfshap/model.hpp"
 #include "perfshap/players.hpp"
 
@@ -211,8 +212,9 @@ using LearnerFactory = std::function<std::shared_ptr<const Learner>(const Learne
 struct LearnerEntry {
   std::string name;
   std::string description;
-  /** Option name -> what it does and its default. */
-  std::map<std::string, std::string> options;
+  /** The learner's options as declared once (name, type, default, range, help; options.hpp):
+   *  MakeLearner's parser, the help text and result.json all come from the declaration. */
+  std::vector<OptionInfo> options;
   LearnerFactory make;
 };
 
@@ -229,6 +231,10 @@ PERFSHAP_EXPORT std::vector<LearnerEntry> RegisteredLearners();
 /** @brief Registers a learner (for a library user's own), after the built-in ones.
  *  @throws InvalidArgument when the name is taken or empty. Thread-safe. */
 PERFSHAP_EXPORT void RegisterLearner(LearnerEntry entry);
+
+/** @brief Removes the learner called `name` (a host unloading its own); learners made earlier
+ *  stay valid. @return whether one was registered. Thread-safe. */
+PERFSHAP_EXPORT bool UnregisterLearner(const std::string& name);
 
 /** @brief MakeLearner(name, params)->Train(data, rows, columns). */
 PERFSHAP_EXPORT std::unique_ptr<Model> Train(const std::string& learner, const Dataset& data,

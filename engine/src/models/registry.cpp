@@ -2,6 +2,7 @@
 // Copyright 2026 The perfshap authors
 // The learner registry: the built-in learners (one line each below, defined in their folders)
 // and those a library user registers.
+#include <algorithm>
 #include <mutex>
 #include <utility>
 
@@ -59,6 +60,15 @@ void RegisterLearner(LearnerEntry entry) {
   for (const LearnerEntry& e : r.entries)
     PERFSHAP_CHECK(e.name != entry.name, "RegisterLearner: a learner called '" + entry.name + "' is registered already");
   r.entries.push_back(std::move(entry));
+}
+
+bool UnregisterLearner(const std::string& name) {
+  Registry& r = TheRegistry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  const auto it = std::find_if(r.entries.begin(), r.entries.end(), [&](const LearnerEntry& e) { return e.name == name; });
+  if (it == r.entries.end()) return false;
+  r.entries.erase(it);
+  return true;
 }
 
 std::shared_ptr<const Learner> MakeLearner(const std::string& name, const LearnerParams& params) {

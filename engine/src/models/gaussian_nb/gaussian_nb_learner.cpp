@@ -508,15 +508,22 @@ class GaussianNbLearner final : public Learner {
 
 }  // namespace
 
+const OptionTable<GaussianNbOptions>& GaussianNbOptionTable() {
+  static const OptionTable<GaussianNbOptions> table = [] {
+    OptionTable<GaussianNbOptions> t("learner gnb");
+    t.Add("var_smoothing", &GaussianNbOptions::var_smoothing)
+        .Help("variance smoothing, x the largest column variance")
+        .AtLeast(0.0);
+    return t;
+  }();
+  return table;
+}
+
 LearnerEntry GaussianNbEntry() {
-  return {"gnb",
-          "Gaussian naive Bayes, exactly scikit-learn's GaussianNB()",
-          {{"var_smoothing", "variance smoothing, x the largest column variance (default 1e-9)"}},
+  return {"gnb", "Gaussian naive Bayes, exactly scikit-learn's GaussianNB()", GaussianNbOptionTable().infos(),
           [](const LearnerParams& params) {
             GaussianNbOptions o;
-            ParamReader reader("gnb", params);
-            reader.Read("var_smoothing", o.var_smoothing);
-            reader.Finish();
+            GaussianNbOptionTable().Parse(params, o);
             return MakeGaussianNbLearner(o);
           }};
 }

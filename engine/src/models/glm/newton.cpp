@@ -314,9 +314,37 @@ class NewtonLearner final : public Learner {
   NewtonSettings settings_;
 };
 
-void ReadNewton(ParamReader& reader, NewtonOptions& options) {
-  reader.Read("gradient_tolerance", options.gradient_tolerance);
-  reader.Read("max_iterations", options.max_iterations);
+// The Newton options every GLM learner declares (T has a NewtonOptions `newton`).
+template <class T>
+void DeclareNewton(OptionTable<T>& t) {
+  t.template AddVia<double>("gradient_tolerance", [](T& o) -> double& { return o.newton.gradient_tolerance; })
+      .Help("Newton stopping rule, relative")
+      .Above(0.0)
+      .AtMost(0.01);
+  t.template AddVia<int>("max_iterations", [](T& o) -> int& { return o.newton.max_iterations; })
+      .Help("Newton iteration limit")
+      .AtLeast(1);
+}
+
+const OptionTable<LogisticOptions>& LogisticOptionTable() {
+  static const OptionTable<LogisticOptions> table = [] {
+    OptionTable<LogisticOptions> t("learner logistic");
+    t.Add("C", &LogisticOptions::C).Help("inverse L2 strength").Above(0.0);
+    t.Add("standardize", &LogisticOptions::standardize).Help("fit on standardised columns");
+    DeclareNewton(t);
+    return t;
+  }();
+  return table;
+}
+
+const OptionTable<ProbitOptions>& ProbitOptionTable() {
+  static const OptionTable<ProbitOptions> table = [] {
+    OptionTable<ProbitOptions> t("learner probit");
+    t.Add("standardize", &ProbitOptions::standardize).Help("fit on standardised columns (the optimum is invariant)");
+    DeclareNewton(t);
+    return t;
+  }();
+  return table;
 }
 
 }  // namespace
@@ -324,33 +352,18 @@ void ReadNewton(ParamReader& reader, NewtonOptions& options) {
 LearnerEntry LogisticEntry() {
   return {"logistic",
           "L2 logistic regression at its optimum (sklearn StandardScaler + LogisticRegression(C)), by Newton",
-          {{"C", "inverse L2 strength (default 1)"},
-           {"standardize", "fit on standardised columns (default true)"},
-           {"gradient_tolerance", "Newton stopping rule, relative (default 1e-12)"},
-           {"max_iterations", "Newton iteration limit (default 100)"}},
-          [](const LearnerParams& params) {
+          LogisticOptionTable().infos(), [](const LearnerParams& params) {
             LogisticOptions o;
-            ParamReader reader("logistic", params);
-            reader.Read("C", o.C);
-            reader.Read("standardize", o.standardize);
-            ReadNewton(reader, o.newton);
-            reader.Finish();
+            LogisticOptionTable().Parse(params, o);
             return MakeLogisticLearner(o);
           }};
 }
 
 LearnerEntry ProbitEntry() {
-  return {"probit",
-          "maximum-likelihood probit (statsmodels Probit), by Newton",
-          {{"standardize", "fit on standardised columns (default true; the optimum is invariant)"},
-           {"gradient_tolerance", "Newton stopping rule, relative (default 1e-12)"},
-           {"max_iterations", "Newton iteration limit (default 100)"}},
+  return {"probit", "maximum-likelihood probit (statsmodels Probit), by Newton", ProbitOptionTable().infos(),
           [](const LearnerParams& params) {
             ProbitOptions o;
-            ParamReader reader("probit", params);
-            reader.Read("standardize", o.standardize);
-            ReadNewton(reader, o.newton);
-            reader.Finish();
+            ProbitOptionTable().Parse(params, o);
             return MakeProbitLearner(o);
           }};
 }

@@ -128,17 +128,22 @@ class LeastSquaresLearner final : public Learner {
 
 }  // namespace
 
+const OptionTable<LinearOptions>& LinearOptionTable() {
+  static const OptionTable<LinearOptions> table = [] {
+    OptionTable<LinearOptions> t("learner linear");
+    t.Add("ridge", &LinearOptions::ridge).Help("ridge penalty alpha on ||w||^2 (0: OLS)").AtLeast(0.0);
+    t.Add("standardize", &LinearOptions::standardize)
+        .Help("fit on standardised columns (changes only the ridge optimum)");
+    return t;
+  }();
+  return table;
+}
+
 LearnerEntry LinearEntry() {
-  return {"linear",
-          "least squares with intercept (OLS; ridge with `ridge` > 0), from the Gram matrix",
-          {{"ridge", "ridge penalty alpha on ||w||^2 (default 0: OLS)"},
-           {"standardize", "fit on standardised columns (default true; changes only the ridge optimum)"}},
-          [](const LearnerParams& params) {
+  return {"linear", "least squares with intercept (OLS; ridge with `ridge` > 0), from the Gram matrix",
+          LinearOptionTable().infos(), [](const LearnerParams& params) {
             LinearOptions o;
-            ParamReader reader("linear", params);
-            reader.Read("ridge", o.ridge);
-            reader.Read("standardize", o.standardize);
-            reader.Finish();
+            LinearOptionTable().Parse(params, o);
             return MakeLinearLearner(o);
           }};
 }

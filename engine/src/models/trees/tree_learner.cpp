@@ -250,98 +250,65 @@ class TreeLearner final : public Learner {
   TreeLearnerSettings settings_;
 };
 
-const std::vector<std::string>& TreeOptionNames(bool forest) {
-  static const std::vector<std::string> tree{
-      "criterion",        "regression",   "max_depth", "min_samples_split",
-      "min_samples_leaf", "max_features", "seed"};
-  static const std::vector<std::string> both = [] {
-    std::vector<std::string> v = tree;
-    v.push_back("n_estimators");
-    v.push_back("bootstrap");
-    return v;
+// The options a tree and a forest share, then the forest's own: declared once for both.
+template <class T>
+OptionTable<T> TreeOptionTable(const std::string& learner, bool forest) {
+  OptionTable<T> t("learner " + learner);
+  t.template Add<std::string>("criterion", static_cast<std::string T::*>(&TreeOptions::criterion))
+      .Help("split criterion: gini or entropy, squared_error for regression (default gini / squared_error)");
+  t.template Add<bool>("regression", static_cast<bool T::*>(&TreeOptions::regression))
+      .Help("a regression tree of the raw label instead of a 0/1 classifier");
+  t.template Add<int>("max_depth", static_cast<int T::*>(&TreeOptions::max_depth))
+      .Help("deepest node depth, 0 = no limit")
+      .AtLeast(0);
+  t.template Add<int>("min_samples_split", static_cast<int T::*>(&TreeOptions::min_samples_split))
+      .Help("rows a node needs to be split")
+      .AtLeast(2);
+  t.template Add<int>("min_samples_leaf", static_cast<int T::*>(&TreeOptions::min_samples_leaf))
+      .Help("rows each child of a split keeps")
+      .AtLeast(1);
+  t.template Add<std::string>("max_features", static_cast<std::string T::*>(&TreeOptions::max_features))
+      .Help(std::string("candidate features per node: all, sqrt, log2, a count or a fraction such as 0.5 (default ") +
+            (forest ? "sqrt; all for regression)" : "all)"));
+  t.template Add<std::uint64_t>("seed", static_cast<std::uint64_t T::*>(&TreeOptions::seed))
+      .Help(forest ? "seed of the bootstraps and the feature draws" : "seed of the feature draws");
+  return t;
+}
+
+const OptionTable<TreeOptions>& TreeOnlyOptionTable() {
+  static const OptionTable<TreeOptions> table = TreeOptionTable<TreeOptions>("tree", false);
+  return table;
+}
+
+const OptionTable<ForestOptions>& ForestOptionTable() {
+  static const OptionTable<ForestOptions> table = [] {
+    OptionTable<ForestOptions> t = TreeOptionTable<ForestOptions>("forest", true);
+    t.Add("n_estimators", &ForestOptions::n_estimators).Help("trees").AtLeast(1);
+    t.Add("bootstrap", &ForestOptions::bootstrap).Help("each tree on a bootstrap sample of the training rows");
+    return t;
   }();
-  return forest ? both : tree;
-}
-
-/** Reads the text options of "tree" (forest == nullptr) or "forest" into `tree` / `forest`. */
-void ReadTreeParams(const std::string& learner, const LearnerParams& params, TreeOptions& tree,
-                    ForestOptions* forest) {
-  const std::vector<std::string>& names = TreeOptionNames(forest != nullptr);
-  for (const auto& [name, text] : params) {
-    if (std::find(names.begin(), names.end(), name) != names.end()) continue;
-    std::string list;
-    for (const std::string& k : names) list.append(list.empty() ? "" : ", ").append(k);
-    throw InvalidArgument("learner " + learner + " has no option " + name + " (its options: " + list + ")",
-                          {name});
-  }
-  LearnerParams typed;
-  for (const auto& [name, text] : params)
-    if (name != "criterion" && name != "max_features" && name != "seed") typed.emplace(name, text);
-  ParamReader reader(learner, typed);
-  reader.Read("regression", tree.regression);
-  reader.Read("max_depth", tree.max_depth);
-  reader.Read("min_samples_split", tree.min_samples_split);
-  reader.Read("min_samples_leaf", tree.min_samples_leaf);
-  if (forest != nullptr) {
-    reader.Read("n_estimators", forest->n_estimators);
-    reader.Read("bootstrap", forest->bootstrap);
-  }
-  reader.Finish();
-  if (const auto it = params.find("criterion"); it != params.end()) tree.criterion = it->second;
-  if (const auto it = params.find("max_features"); it != params.end()) tree.max_features = it->second;
-  if (const auto it = params.find("seed"); it != params.end()) {
-    const std::string& text = it->second;
-    std::uint64_t seed = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
-    if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
-      throw InvalidArgument("learner " + learner + ": option seed = '" + text + "' is not an integer >= 0",
-                            {"seed"});
-    tree.seed = seed;
-  }
-}
-
-std::map<std::string, std::string> TreeOptionHelp(bool forest) {
-  std::map<std::string, std::string> help{
-      {"criterion",
-       "split criterion: gini or entropy, squared_error for regression (default gini / squared_error)"},
-      {"regression", "a regression tree of the raw label instead of a 0/1 classifier (default false)"},
-      {"max_depth", "deepest node depth, 0 = no limit (default 0)"},
-      {"min_samples_split", "rows a node needs to be split (default 2)"},
-      {"min_samples_leaf", "rows each child of a split keeps (default 1)"},
-      {"max_features",
-       std::string(
-           "candidate features per node: all, sqrt, log2, a count or a fraction such as 0.5 (default ") +
-           (forest ? "sqrt; all for regression)" : "all)")},
-      {"seed", forest ? "seed of the bootstraps and the feature draws (default 0)"
-                      : "seed of the feature draws (default 0)"}};
-  if (forest) {
-    help["n_estimators"] = "trees (default 100)";
-    help["bootstrap"] = "each tree on a bootstrap sample of the training rows (default true)";
-  }
-  return help;
+  return table;
 }
 
 }  // namespace
 
 LearnerEntry TreeEntry() {
-  return {"tree",
-          "CART decision tree (scikit-learn's DecisionTreeClassifier / DecisionTreeRegressor, best splits)",
-          TreeOptionHelp(false), [](const LearnerParams& params) {
+  return {"tree", "CART decision tree (scikit-learn's DecisionTreeClassifier / DecisionTreeRegressor, best splits)",
+          TreeOnlyOptionTable().infos(), [](const LearnerParams& params) {
             TreeOptions o;
-            ReadTreeParams("tree", params, o, nullptr);
+            TreeOnlyOptionTable().Parse(params, o);
             return MakeTreeLearner(o);
           }};
 }
 
 LearnerEntry ForestEntry() {
-  return {
-      "forest",
-      "random forest of CART trees on bootstrap samples (scikit-learn's RandomForestClassifier / Regressor)",
-      TreeOptionHelp(true), [](const LearnerParams& params) {
-        ForestOptions o;
-        ReadTreeParams("forest", params, o, &o);
-        return MakeForestLearner(o);
-      }};
+  return {"forest",
+          "random forest of CART trees on bootstrap samples (scikit-learn's RandomForestClassifier / Regressor)",
+          ForestOptionTable().infos(), [](const LearnerParams& params) {
+            ForestOptions o;
+            ForestOptionTable().Parse(params, o);
+            return MakeForestLearner(o);
+          }};
 }
 
 }  // namespace perfshap::detail

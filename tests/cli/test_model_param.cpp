@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// --model-param: a learner a host registers, with an option declared once (OptionTable), is
+// reachable with its option from every subcommand that trains a learner, with no CLI edit. The
+// toy learner lives here: naive Bayes that ignores one player named by its option `ignore`, so
+// the option's effect is exact and visible (that player's value is 0 in every method).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "embed.hpp"
+#include "perfshap/error.hpp"
+#include "perfshap/learner.hpp"
+#include "perfshap/options.hpp"
+#include "support/test_paths.hpp"
+
+namespace perfshap {
+namespace {
+
+struct IgnoreOptions {
+  std::string ignore;
+};
+
+const OptionTable<IgnoreOptions>& IgnoreTable() {
+  static const OptionTable<IgnoreOptions> table = [] {
+    OptionTable<IgnoreOptions> t("learner toy_ignore");
+    t.Add("ignore", &IgnoreOptions::ignore).Help("the player (feature) the model never sees");
+    return t;
+  }();
+  return table;
+}
+
+/// The coalition's columns the base model reads: the full coalition is the players' columns in
+/// player order; the base model was trained on the kept players' columns in that order.
+class ColumnSubsetModel final : public Model {
+ public:
+  ColumnSubsetModel(std::unique_ptr<Model> base, std::vector<std::size_t> columns, std::size_t n_full)
+      : base_(std::move(base)), columns_(std::move(columns)), n_full_(n_full) {}
+  std::size_t n_features() const override { return n_full_; }
+  bool is_classifier() const override { return base_->is_classifier(); }
+  void Predict(std::span<const double> x, std::size_t n_rows, std::span<double> out) const override {
+    std::vector<double> kept(columns_.size() * n_rows);
+    for (std::size_t k = 0; k < columns_.size(); ++k)
+      std::copy_n(x.begin() + static_cast<std::ptrdiff_t>(columns_[k] * n_rows), n_rows,
+                  kept.begin() + static_cast<std::ptrdiff_t>(k * n_rows));
+    base_->Predict(kept, n_rows, out);
+  }
+  std::string Describe() const override { return "toy: " + base_->Describe(); }
+
+ private:
+  std::unique_ptr<Model> base_;
+  std::vector<std::size_t> columns_;
+  std::size_t n_full_;
+};
+
+class IgnoringSplit final : public PreparedSplit {
+ public:
+  IgnoringSplit(std::unique_ptr<PreparedSplit> base, std::vector<int> kept_index, std::vector<std::size_t> widths,
+                std::vector<std::string> names)
+      : base_(std::move(base)), kept_index_(std::move(kept_index)), widths_(std::move(widths)) {
+    learner_name_ = "toy_ignore";
+    split_name_ = base_->split_name();
+    player_names_ = std::move(names);
+    n_train_ = base_->n_train();
+    test_label_.assign(base_->test_labels().begin(), base_->test_labels().end());
+  }
+  std::unique_ptr<CoalitionFitter> MakeFitter() const override;
+  const PreparedSplit& base() const { return *base_; }
+  const std::vector<int>& kept_index() const { return kept_index_; }
+  const std::vector<std::size_t>& widths() const { return widths_; }
+
+ private:
+  std::unique_ptr<PreparedSplit> base_;
+  std::vector<int> kept_index_;      // player -> index among the kept players, -1 if ignored
+  std::vector<std::size_t> widths_;  // columns per player
+};
+
+class IgnoringFitter final : public CoalitionFitter {
+ public:
+  explicit IgnoringFitter(const IgnoringSplit& split) : split_(&split), base_(split.base().MakeFitter()) {}
+  bool Rebind(const PreparedSplit& split) override {
+    const auto* s = dynamic_cast<const IgnoringSplit*>(&split);
+    if (s == nullptr || !base_->Rebind(s->base())) return false;
+    split_ = s;
+    return true;
+  }
+  void Reset() noexcept override { base_->Reset(); }
+  int Fit(std::span<const std::uint32_t> players) override {
+    last_.assign(players.begin(), players.end());
+    kept_.clear();
+    for (std::uint32_t p : players)
+      if (split_->kept_index()[p] >= 0) kept_.push_back(static_cast<std::uint32_t>(split_->kept_index()[p]));
+    return base_->Fit(kept_);
+  }
+  void ScoreTest(std::span<double> out, ScoreScale scale) override { base_->ScoreTest(out, scale); }
+  std::unique_ptr<Model> MakeModel() const override {
+    std::vector<std::size_t> columns;
+    std::size_t at = 0;
+    for (std::uint32_t p : last_) {
+      const std::size_t w = split_->widths()[p];
+      if (split_->kept_index()[p] >= 0)
+        for (std::size_t c = 0; c < w; ++c) columns.push_back(at + c);
+      at += w;
+    }
+    return std::make_unique<ColumnSubsetModel>(base_->MakeModel(), std::move(columns), at);
+  }
+
+ private:
+  const IgnoringSplit* split_;
+  std::unique_ptr<CoalitionFitter> base_;
+  std::vector<std::uint32_t> last_;
+  std::vector<std::uint32_t> kept_;
+};
+
+std::unique_ptr<CoalitionFitter> IgnoringSplit::MakeFitter() const { return std::make_unique<IgnoringFitter>(*this); }
+
+class IgnoringLearner final : public Learner {
+ public:
+  explicit IgnoringLearner(IgnoreOptions options) : options_(std::move(options)), base_(MakeLearner("gnb")) {}
+  const std::string& name() const noexcept override { return name_; }
+  bool is_classifier() const noexcept override { return true; }
+  LearnerParams params() const override { return IgnoreTable().Format(options_); }
+  std::unique_ptr<PreparedSplit> Prepare(const Dataset& data, std::span<const Player> players,
+                                         std::span<const std::size_t> train_rows,
+                                         std::span<const std::size_t> test_rows,
+                                         const std::string& split_name) const override {
+    std::vector<Player> kept;
+    std::vector<int> index(players.size(), -1);
+    std::vector<std::size_t> widths;
+    std::vector<std::string> names;
+    for (std::size_t p = 0; p < players.size(); ++p) {
+      widths.push_back(players[p].columns.size());
+      names.push_back(players[p].name);
+      if (players[p].name == options_.ignore) continue;
+      index[p] = static_cast<int>(kept.size());
+      kept.push_back(players[p]);
+    }
+    return std::make_unique<IgnoringSplit>(base_->Prepare(data, kept, train_rows, test_rows, split_name),
+                                           std::move(index), std::move(widths), std::move(names));
+  }
+
+ private:
+  std::string name_ = "toy_ignore";
+  IgnoreOptions options_;
+  std::shared_ptr<const Learner> base_;
+};
+
+/// Registers the toy learner for one test and removes it after, so that no other test sees it.
+class ToyLearnerRegistered {
+ public:
+  ToyLearnerRegistered() {
+    RegisterLearner({"toy_ignore", "naive Bayes that never sees the player named by `ignore`", IgnoreTable().infos(),
+                     [](const LearnerParams& params) {
+                       IgnoreOptions o;
+                       IgnoreTable().Parse(params, o);
+                       return std::make_shared<IgnoringLearner>(o);
+                     }});
+  }
+  ~ToyLearnerRegistered() { UnregisterLearner("toy_ignore"); }
+  ToyLearnerRegistered(const ToyLearnerRegistered&) = delete;
+  ToyLearnerRegistered& operator=(const ToyLearnerRegistered&) = delete;
+};
+
+/// Runs a subcommand in this process (the registered learner is visible only here) and returns
+/// its result.json.
+nlohmann::json RunInProcess(const std::vector<std::string>& args) {
+  cli::Embedding embedding;
+  cli::RunEmbedded(args, embedding);
+  for (const auto& file : embedding.files)
+    if (file.name == "result.json") return nlohmann::json::parse(file.content);
+  ADD_FAILURE() << "no result.json from " << args.front();
+  return {};
+}
+
+/// The value of every feature a run reports, as the method's result.json keys them.
+std::vector<std::pair<std::string, double>> FeatureValues(const std::string& command, const nlohmann::json& r) {
+  const nlohmann::json* values = nullptr;
+  if (command == "robustness" || command == "xper") values = &r.at("phi");
+  if (command == "shap") values = &r.at("global").at("mean_abs").at("P(y=1)");
+  if (command == "chains") values = &r.at("direct").at("and");
+  std::vector<std::pair<std::string, double>> out;
+  if (values == nullptr) return out;
+  for (const auto& [name, v] : values->items()) out.emplace_back(name, v.get<double>());
+  return out;
+}
+
+struct Case {
+  std::string command;
+  std::vector<std::string> args;
+  std::string ignored;  // the feature the option removes
+};
+
+std::vector<Case> Cases() {
+  const std::string banknote = testing::FixturePath("data/banknote.csv");
+  return {
+      {"robustness", {"robustness", "--data", banknote, "--label", "label", "--quiet"}, "skewness"},
+      {"xper", {"xper", "--data", banknote, "--train", banknote, "--label", "label", "--quiet"}, "curtosis"},
+      {"shap",
+       {"shap", "--data", banknote, "--train", banknote, "--label", "label", "--rows", "0..9", "--quiet"},
+       "variance"},
+      {"chains", {"chains", "--quiet"}, "x1"},
+  };
+}
+
+TEST(ModelParam, AHostsLearnerAndItsOptionReachEverySubcommand) {
+  const ToyLearnerRegistered registered;
+  for (const Case& c : Cases()) {
+    SCOPED_TRACE(c.command);
+    std::vector<std::string> plain = c.args;
+    plain.insert(plain.end(), {"--model", "toy_ignore"});
+    std::vector<std::string> ignoring = plain;
+    ignoring.insert(ignoring.end(), {"--model-param", "ignore=" + c.ignored});
+    const auto before = FeatureValues(c.command, RunInProcess(plain));
+    const auto after = FeatureValues(c.command, RunInProcess(ignoring));
+    ASSERT_EQ(before.size(), after.size());
+    ASSERT_FALSE(before.empty());
+    bool seen = false;
+    for (std::size_t j = 0; j < before.size(); ++j) {
+      if (after[j].first != c.ignored) continue;
+      seen = true;
+      // A null player: zero up to the rounding of the coalition values' differences.
+      EXPECT_GT(std::abs(before[j].second), 1e-6) << "without the option " << c.ignored << " counts";
+      EXPECT_NEAR(after[j].second, 0.0, 1e-12) << "the learner never sees " << c.ignored;
+    }
+    EXPECT_TRUE(seen) << c.ignored << " is not among the reported features";
+  }
+}
+
+TEST(ModelParam, BadItemsAndUnknownOptionsAreOneLineErrors) {
+  const ToyLearnerRegistered registered;
+  const std::string banknote = testing::FixturePath("data/banknote.csv");
+  const std::vector<std::string> base = {"robustness", "--data", banknote, "--label", "label", "--quiet"};
+  const auto message = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    cli::Embedding embedding;
+    try {
+      cli::RunEmbedded(args, embedding);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_NE(message({"--model", "toy_ignore", "--model-param", "colour=red"})
+                .find("learner toy_ignore has no option colour (its options: ignore"),
+            std::string::npos);
+  EXPECT_NE(message({"--model-param", "ignore"}).find("give KEY=VALUE"), std::string::npos);
+  EXPECT_NE(message({"--model", "logistic", "--model-param", "C=0.5", "--model-param", "C=2"}).find("given twice"),
+            std::string::npos);
+  EXPECT_NE(message({"--model", "logistic", "--C", "2", "--model-param", "C=0.5"}).find("which --C sets too"),
+            std::string::npos);
+  EXPECT_NE(message({"--model", "logistic", "--model-param", "C=-1"}).find("learner logistic: option C must be"),
+            std::string::npos);
+  EXPECT_NE(message({"--model", "gnb", "--model-param", "var_smoothing=x"}).find("(--model-param)"),
+            std::string::npos);
+}
+
+// --model-param sets the same option as its dedicated flag, bit for bit.
+TEST(ModelParam, SameNumbersAsTheDedicatedFlag) {
+  const std::string banknote = testing::FixturePath("data/banknote.csv");
+  const std::vector<std::string> base = {"robustness", "--data", banknote, "--label", "label", "--quiet",
+                                         "--model", "logistic", "--seed", "3"};
+  std::vector<std::string> flag = base;
+  flag.insert(flag.end(), {"--C", "0.25"});
+  std::vector<std::string> param = base;
+  param.insert(param.end(), {"--model-param", "C=0.25"});
+  const nlohmann::json a = RunInProcess(flag);
+  const nlohmann::json b = RunInProcess(param);
+  EXPECT_EQ(a.at("phi"), b.at("phi"));
+  EXPECT_EQ(a.at("value"), b.at("value"));
+  EXPECT_NE(a.at("phi"), RunInProcess(base).at("phi"));  // and C changes the numbers
+}
+
+// Whole-number flags take decimal digits in range: no wrapping or saturating (the seed), and a
+// number the field cannot hold is refused. A flag with a range of its own (--rows) is checked by
+// that range first, so "010" is refused as out of range; "1.5" for an integer is CLI11's "could
+// not convert". Each is refused, none runs with another number.
+TEST(WholeNumberFlags, RefusedRatherThanWrapped) {
+  struct Bad {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  for (const Bad& bad : std::vector<Bad>{{{"demo", "--seed", "-1"}, "is not a whole number"},
+                                         {{"demo", "--seed", "18446744073709551616"}, "is not a whole number"},
+                                         {{"demo", "--rows", "010"}, "not in range"},
+                                         {{"robustness", "--threads", "1.5"}, "Could not convert"}}) {
+    SCOPED_TRACE(bad.args[1] + " " + bad.args[2]);
+    cli::Embedding embedding;
+    try {
+      cli::RunEmbedded(bad.args, embedding);
+      ADD_FAILURE() << "accepted";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(bad.says), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace perfshap
