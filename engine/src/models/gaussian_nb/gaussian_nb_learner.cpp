@@ -520,12 +520,10 @@ const OptionTable<GaussianNbOptions>& GaussianNbOptionTable() {
 }
 
 LearnerEntry GaussianNbEntry() {
-  return {"gnb", "Gaussian naive Bayes, exactly scikit-learn's GaussianNB()", GaussianNbOptionTable().infos(),
-          [](const LearnerParams& params) {
-            GaussianNbOptions o;
-            GaussianNbOptionTable().Parse(params, o);
-            return MakeGaussianNbLearner(o);
-          }};
+  return DeclaredLearnerEntry(
+      "gnb",
+      "Gaussian naive Bayes, exactly scikit-learn's GaussianNB()",
+      GaussianNbOptionTable(), [](const GaussianNbOptions& o) { return MakeGaussianNbLearner(o); });
 }
 
 bool RankGaussianNbTest(CoalitionFitter& fitter, RankedTest& out, RankKernel kernel) {

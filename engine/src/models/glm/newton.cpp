@@ -350,22 +350,17 @@ const OptionTable<ProbitOptions>& ProbitOptionTable() {
 }  // namespace
 
 LearnerEntry LogisticEntry() {
-  return {"logistic",
-          "L2 logistic regression at its optimum (sklearn StandardScaler + LogisticRegression(C)), by Newton",
-          LogisticOptionTable().infos(), [](const LearnerParams& params) {
-            LogisticOptions o;
-            LogisticOptionTable().Parse(params, o);
-            return MakeLogisticLearner(o);
-          }};
+  return DeclaredLearnerEntry(
+      "logistic",
+      "L2 logistic regression at its optimum (sklearn StandardScaler + LogisticRegression(C)), by Newton",
+      LogisticOptionTable(), [](const LogisticOptions& o) { return MakeLogisticLearner(o); });
 }
 
 LearnerEntry ProbitEntry() {
-  return {"probit", "maximum-likelihood probit (statsmodels Probit), by Newton", ProbitOptionTable().infos(),
-          [](const LearnerParams& params) {
-            ProbitOptions o;
-            ProbitOptionTable().Parse(params, o);
-            return MakeProbitLearner(o);
-          }};
+  return DeclaredLearnerEntry(
+      "probit",
+      "maximum-likelihood probit (statsmodels Probit), by Newton",
+      ProbitOptionTable(), [](const ProbitOptions& o) { return MakeProbitLearner(o); });
 }
 
 }  // namespace perfshap::detail

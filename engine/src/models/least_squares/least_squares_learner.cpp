@@ -140,12 +140,10 @@ const OptionTable<LinearOptions>& LinearOptionTable() {
 }
 
 LearnerEntry LinearEntry() {
-  return {"linear", "least squares with intercept (OLS; ridge with `ridge` > 0), from the Gram matrix",
-          LinearOptionTable().infos(), [](const LearnerParams& params) {
-            LinearOptions o;
-            LinearOptionTable().Parse(params, o);
-            return MakeLinearLearner(o);
-          }};
+  return DeclaredLearnerEntry(
+      "linear",
+      "least squares with intercept (OLS; ridge with `ridge` > 0), from the Gram matrix",
+      LinearOptionTable(), [](const LinearOptions& o) { return MakeLinearLearner(o); });
 }
 
 }  // namespace perfshap::detail

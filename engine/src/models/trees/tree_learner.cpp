@@ -293,22 +293,17 @@ const OptionTable<ForestOptions>& ForestOptionTable() {
 }  // namespace
 
 LearnerEntry TreeEntry() {
-  return {"tree", "CART decision tree (scikit-learn's DecisionTreeClassifier / DecisionTreeRegressor, best splits)",
-          TreeOnlyOptionTable().infos(), [](const LearnerParams& params) {
-            TreeOptions o;
-            TreeOnlyOptionTable().Parse(params, o);
-            return MakeTreeLearner(o);
-          }};
+  return DeclaredLearnerEntry(
+      "tree",
+      "CART decision tree (scikit-learn's DecisionTreeClassifier / DecisionTreeRegressor, best splits)",
+      TreeOnlyOptionTable(), [](const TreeOptions& o) { return MakeTreeLearner(o); });
 }
 
 LearnerEntry ForestEntry() {
-  return {"forest",
-          "random forest of CART trees on bootstrap samples (scikit-learn's RandomForestClassifier / Regressor)",
-          ForestOptionTable().infos(), [](const LearnerParams& params) {
-            ForestOptions o;
-            ForestOptionTable().Parse(params, o);
-            return MakeForestLearner(o);
-          }};
+  return DeclaredLearnerEntry(
+      "forest",
+      "random forest of CART trees on bootstrap samples (scikit-learn's RandomForestClassifier / Regressor)",
+      ForestOptionTable(), [](const ForestOptions& o) { return MakeForestLearner(o); });
 }
 
 }  // namespace perfshap::detail
