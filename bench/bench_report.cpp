@@ -49,7 +49,7 @@ const Synthetic& Explanation() {
     e.outputs = {"margin"};
     e.output = perfshap::ShapOutputScale::kMargin;
     e.approach = "tree";
-    e.solver = "treeshap";
+    e.solve.solver = "treeshap";
     for (std::size_t j = 0; j < kPlayers; ++j) {
       std::string name("feature_");  // appended: GCC 12 warns falsely (-Wrestrict) on "feature_" + std::string
       name += std::to_string(j);

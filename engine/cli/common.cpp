@@ -99,7 +99,7 @@ void AddSolverOptions(CLI::App& app, SolverCliOptions& opts, const std::string& 
                "sampled solvers: write every sampled coalition and its value to samples.csv in --out");
 }
 
-void ApplySolverOptions(const SolverCliOptions& opts, std::uint64_t seed, std::string& solver,
+void ApplySolverOptions(const SolverCliOptions& opts, std::uint64_t seed, SolverSpec& solver,
                         SamplingOptions& sampling) {
   if (!(opts.tolerance > 0.0 && opts.tolerance < 1.0))
     throw InvalidArgument("--tolerance " + Fmt("%g", opts.tolerance) +

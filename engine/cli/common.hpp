@@ -75,7 +75,7 @@ void AddSolverOptions(CLI::App& app, SolverCliOptions& opts, const std::string& 
 /** @brief The solver name and the sampling options of the flags (seed: the run's --seed).
  *  @throws InvalidArgument for a tolerance outside (0, 1) or a negative time limit, whatever
  *  the solver (a flag that would be ignored is still an error). */
-void ApplySolverOptions(const SolverCliOptions& opts, std::uint64_t seed, std::string& solver,
+void ApplySolverOptions(const SolverCliOptions& opts, std::uint64_t seed, SolverSpec& solver,
                         SamplingOptions& sampling);
 
 /** @brief ExecutionOptions from the flags: threads, and a progress renderer on stderr (a bar

@@ -59,7 +59,7 @@ Synthetic MakeExplanation(std::size_t rows, std::size_t players) {
   e.outputs = {"margin"};
   e.output = ShapOutputScale::kMargin;
   e.approach = "tree";
-  e.solver = "treeshap";
+  e.solve.solver = "treeshap";
   for (std::size_t j = 0; j < players; ++j) e.players.push_back(Named("p", j));
   e.phi.resize(rows * players);
   e.base.assign(rows, 0.25);

@@ -77,7 +77,7 @@ TEST_P(SampledSolvers, ConvergeToTheExactValues) {
       previous = sq;
       EXPECT_LE(v.n_evaluations, budget);
       EXPECT_FALSE(v.converged);
-      EXPECT_EQ(v.stopped_by, "budget");
+      EXPECT_EQ(v.stopped_by, StopReason::kBudget);
     }
   }
 }
@@ -189,12 +189,12 @@ TEST_P(SampledSolvers, StopOnTheToleranceOrSayTheyDidNot) {
   const std::uint64_t budget = Kernel() ? 12000 : 200000;
   const ShapleyValues loose = Make(Sampled(budget, 2, 0.05))->Solve(game);
   EXPECT_TRUE(loose.converged);
-  EXPECT_EQ(loose.stopped_by, "tolerance");
+  EXPECT_EQ(loose.stopped_by, StopReason::kTolerance);
   EXPECT_LT(loose.convergence_ratio, 0.05);
   EXPECT_LT(loose.n_evaluations, budget);
   const ShapleyValues tight = Make(Sampled(3000, 2, 1e-6))->Solve(game);
   EXPECT_FALSE(tight.converged);
-  EXPECT_EQ(tight.stopped_by, "budget");
+  EXPECT_EQ(tight.stopped_by, StopReason::kBudget);
   EXPECT_GT(tight.convergence_ratio, 1e-6);
 }
 

@@ -34,10 +34,10 @@ inline constexpr const char* kChainsRemedy =
 inline constexpr const char* kXperMonteCarloRemedy = "use fewer samples or rows";
 inline constexpr const char* kFitRemedy = "use fewer features, group them, or a learner that needs less";
 
-/** @brief The coalitions a solver evaluates on a game of n players: 2^n for the exact solver
+/** @brief The coalitions a solver evaluates on a game of n players: 2^n for an exact solver
  *  (+infinity past 2^1023), the budget (or kDefaultSampleBudget) for a sampled one ("auto"
- *  resolved as ResolveSolverName does). */
-PERFSHAP_EXPORT double SolverCoalitions(const std::string& solver, int n_players, const SolverOptions& options);
+ *  resolved as ResolveSolverName does; an object by Solver::Exact). */
+PERFSHAP_EXPORT double SolverCoalitions(const SolverSpec& solver, int n_players, const SolverOptions& options);
 
 /** @brief The shape of a robustness request. */
 struct RobustnessShape {

@@ -74,12 +74,14 @@ struct RobustnessOptions {
   /** Section 4.4: after the explanation, retrain without the selected features on the same
    *  splits and report AUC and AUPRC before and after. */
   bool select = false;
-  /** The Shapley solver, by name (MakeSolver: "exact", "permutation", "kernel", "auto"). */
-  std::string solver = "exact";
+  /** The Shapley solver: a name (MakeSolver: "exact", "permutation", "kernel", "auto"), made
+   *  here with `sampling` and each split's share of the tolerance, or a solver object used as
+   *  it is (SolverSpec). */
+  SolverSpec solver = "exact";
   /** The sampled solvers' budget (trainings per split), tolerance, time limit and seed. */
   SamplingOptions sampling;
-  /** The exact solver refuses more players than this (2^n trainings per split); 1..30. The
-   *  sampled solvers take any number. */
+  /** The exact solver refuses more players than this (2^n trainings per split); clamped to
+   *  1..kExactPlayerLimit. The sampled solvers take any number. */
   int max_features = 20;
   /** How messages name the plan, e.g. "mc:100" or a splits file ("split 3 of 100 (mc:100)"). */
   std::string plan_name;
@@ -124,10 +126,9 @@ struct PERFSHAP_EXPORT RobustnessResult {
   std::vector<std::string> features;
   /** The players and their columns of the data set. */
   std::vector<Player> players;
-  /** The learner's name and options, and the solver's name. */
+  /** The learner's name and options. */
   std::string learner;
   LearnerParams learner_params;
-  std::string solver;
   CurveGridOptions curves;
   PrcBaseline prc_baseline = PrcBaseline::kHalf;
   std::size_t n_splits = 0;
@@ -192,19 +193,15 @@ struct PERFSHAP_EXPORT RobustnessResult {
    *  but the empty one otherwise (+1 with extra metrics: the prior-only model), plus one per
    *  split for the selection retraining. */
   std::uint64_t n_trainings = 0;
-  /** Coalitions the solver evaluated, over all splits (2^n per split when exact). */
-  std::uint64_t n_coalitions_evaluated = 0;
-  /** Sampled solvers: true when the mean over the splits meets the tolerance, max_j phi_auc_se_j
-   *  / (max phi_auc_mean - min phi_auc_mean) = convergence_ratio < tolerance. Each split is
-   *  solved to 0.8 tolerance sqrt(R) (its share: the mean of R independent splits has 1/sqrt(R)
-   *  of their sampling error); `stopped_by` is "budget" or "time" when a split stopped on those
-   *  first, "tolerance" when every split met its share (converged may still be false then, if
-   *  the mean's ratio is above the tolerance), "exact" when every coalition was evaluated. */
-  bool converged = true;
-  std::string stopped_by = "exact";
-  double convergence_ratio = 0;
-  /** The sampling options the run used (budget 0 = the default). */
-  SamplingOptions sampling;
+  /** How the splits' games were solved. n_evaluations: coalitions over all splits (2^n per
+   *  split when exact). Sampled solvers: converged when the mean over the splits meets the
+   *  tolerance, max_j phi_auc_se_j / (max phi_auc_mean - min phi_auc_mean) = convergence_ratio
+   *  < tolerance. Each split is solved to 0.8 tolerance sqrt(R) (its share: the mean of R
+   *  independent splits has 1/sqrt(R) of their sampling error); stopped_by is kBudget or kTime
+   *  when a split stopped on those first, kTolerance when every split met its share (converged
+   *  may still be false then, if the mean's ratio is above the tolerance), kExact when every
+   *  coalition was evaluated. */
+  SolveReport solve;
   /** With sampling.keep_samples: every sampled coalition of every split (CoalitionWords(n)
    *  words each), its split and its AUC, in the solver's order. */
   std::vector<std::uint64_t> sample_coalitions;

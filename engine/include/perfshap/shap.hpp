@@ -48,9 +48,11 @@ struct RowMatrix {
 /** @brief Options of the explanation functions. */
 struct ShapOptions {
   ShapOutputScale output = ShapOutputScale::kPrediction;
-  /** Solver by name (MakeSolver): "exact", "permutation", "kernel", "auto". Not used by TreeSHAP. */
-  std::string solver = "auto";
-  /** Budget, tolerance, seed of the sampled solvers; threads, progress, cancellation. */
+  /** The solver: a name (MakeSolver: "exact", "permutation", "kernel", "auto"), made with
+   *  solver_options, or a solver object used as it is (SolverSpec). Not used by TreeSHAP. */
+  SolverSpec solver = "auto";
+  /** Budget, tolerance, seed of the sampled solvers; the exact limit (max_players, clamped to
+   *  kExactPlayerLimit); threads, progress, cancellation (these three for an object too). */
   SolverOptions solver_options;
   /** Explained rows per block of the interventional game: one coalition's hybrid rows are built
    *  for this many explained rows at once (0 = chosen from the background size). */
@@ -78,12 +80,10 @@ struct PERFSHAP_EXPORT ShapExplanation {
   std::vector<double> prediction;
   /** "interventional", "retrain", "tree" (path-dependent) or "tree-interventional". */
   std::string approach;
-  /** The solver that ran ("exact", "kernel", ... or "treeshap"). */
-  std::string solver;
   ShapOutputScale output = ShapOutputScale::kPrediction;
-  bool converged = true;
-  std::string stopped_by = "exact";
-  std::uint64_t n_evaluations = 0;
+  /** How it was solved: the solver that ran ("exact", "kernel", ... or "treeshap"), the
+   *  coalitions evaluated, whether it converged and why it stopped. */
+  SolveReport solve;
   double elapsed_seconds = 0.0;
 
   double operator()(std::size_t r, std::size_t o, std::size_t j) const {

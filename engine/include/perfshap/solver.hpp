@@ -8,6 +8,8 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "perfshap/execution.hpp"
@@ -15,6 +17,17 @@
 #include "perfshap/game.hpp"
 
 namespace perfshap {
+
+/** @brief Why a solver stopped. */
+enum class StopReason : std::uint8_t {
+  kExact,      ///< every coalition evaluated: the values are exact
+  kTolerance,  ///< the convergence rule held (max se / (max phi - min phi) < tolerance)
+  kBudget,     ///< the coalition budget was spent first
+  kTime,       ///< the time limit came first
+};
+
+/** @brief "exact", "tolerance", "budget" or "time" (result.json's "stopped_by"). */
+PERFSHAP_EXPORT const char* StopReasonName(StopReason reason) noexcept;
 
 /**
  * @brief Shapley values of a vector game, with the metadata to read them.
@@ -44,8 +57,8 @@ struct PERFSHAP_EXPORT ShapleyValues {
   /** The solver that computed them ("exact", "permutation", "kernel"; "auto" names the one it
    *  chose). */
   std::string solver;
-  /** Why a sampled solver stopped: "exact", "tolerance", "budget" or "time". */
-  std::string stopped_by = "exact";
+  /** Why the solver stopped (kExact for an exact solver). */
+  StopReason stopped_by = StopReason::kExact;
   /** With SolverOptions::keep_samples: every sampled coalition (CoalitionWords(n) words each,
    *  row-major) and its values (k each, row-major), in the order drawn. */
   std::vector<std::uint64_t> sample_coalitions;
@@ -102,6 +115,36 @@ struct SolverOptions : SamplingOptions {
 };
 
 /**
+ * @brief The most players any method solves exactly: 2^30 (about 1.07e9) coalitions per game.
+ * Each method's own exact limit (RobustnessOptions::max_features, XperOptions::max_features,
+ * ShapOptions::solver_options.max_players) is clamped to it; ExactSolver itself, used directly,
+ * takes up to 63.
+ */
+inline constexpr int kExactPlayerLimit = 30;
+
+/**
+ * @brief How a method's games were solved: the same type in every method's result
+ * (RobustnessResult::solve, XperResult::solve, ShapExplanation::solve).
+ */
+struct SolveReport {
+  /** The solver that ran ("auto" resolved: "exact" or "kernel"; a host's solver by its name;
+   *  "treeshap" for TreeSHAP, which needs no solver). */
+  std::string solver = "exact";
+  /** True when the values carry a sampling error (a solver that is not exact on the games). */
+  bool sampled = false;
+  /** Coalitions evaluated, over all the games. */
+  std::uint64_t n_evaluations = 0;
+  /** False when a sampled solver stopped on its budget or time limit before its convergence
+   *  rule held (always true when exact). */
+  bool converged = true;
+  StopReason stopped_by = StopReason::kExact;
+  /** max_j se_j / (max_j phi_j - min_j phi_j) of what the method reports (0 when exact). */
+  double convergence_ratio = 0.0;
+  /** The sampling options the method was given (budget 0 = the default). */
+  SamplingOptions sampling;
+};
+
+/**
  * @brief A Shapley solver: which coalitions of a game are evaluated, with which weights.
  *
  * Solvers are chosen by name (MakeSolver); a method receives one and never constructs a
@@ -113,6 +156,10 @@ class PERFSHAP_EXPORT Solver {
   virtual ~Solver();
   /** @brief The registered name ("exact"). */
   virtual const std::string& name() const noexcept = 0;
+  /** @brief True when this solver's values of a game of n players are exact: every coalition
+   *  evaluated, no standard errors (ExactSolver; "auto" where it would enumerate). A method
+   *  refuses keep_samples with such a solver. Default: false (a sampled solver). */
+  virtual bool Exact(int n_players) const noexcept;
   /** @brief Receives one solved game: its index in the batch and its values. */
   using GameSink = std::function<void(std::size_t game, ShapleyValues&& values)>;
   /**
@@ -158,6 +205,7 @@ class PERFSHAP_EXPORT ExactSolver final : public Solver {
  public:
   explicit ExactSolver(ExactOptions options = {});
   const std::string& name() const noexcept override;
+  bool Exact(int n_players) const noexcept override;
   using Solver::SolveBatch;
   /** @throws InvalidArgument when n_players() > options.max_players (the message says how many
    *  coalitions that would be and what to do) or n_players() < 1; see Solver::SolveBatch. */
@@ -183,6 +231,33 @@ PERFSHAP_EXPORT std::unique_ptr<Solver> MakeSolver(const std::string& name, cons
  * else "kernel"; any other name is itself. Methods use it to know beforehand what "auto" runs.
  */
 PERFSHAP_EXPORT std::string ResolveSolverName(const std::string& name, int n_players, const SolverOptions& options);
+
+/**
+ * @brief A method's solver: a name (MakeSolver's: "exact", "permutation", "kernel", "auto"),
+ * made by the method with its own sampling options and exact limit, or a solver object used as
+ * it is (a host's own Solver subclass, or one MakeSolver made with options of the caller's).
+ * A name converts implicitly, so `options.solver = "kernel"` reads as before.
+ */
+class PERFSHAP_EXPORT SolverSpec {
+ public:
+  SolverSpec(std::string name = "auto");  // NOLINT(google-explicit-constructor): a name is a spec
+  SolverSpec(const char* name);           // NOLINT(google-explicit-constructor)
+  /** @throws InvalidArgument for a null solver. */
+  SolverSpec(std::shared_ptr<const Solver> solver);  // NOLINT(google-explicit-constructor)
+  /** @brief A host's own solver type: `options.solver = std::make_shared<MySolver>()`. */
+  template <class S>
+    requires std::is_base_of_v<Solver, S>
+  SolverSpec(std::shared_ptr<S> solver)  // NOLINT(google-explicit-constructor)
+      : SolverSpec(std::shared_ptr<const Solver>(std::move(solver))) {}
+  /** @brief The name given, or the object's name(). */
+  const std::string& name() const noexcept;
+  /** @brief The solver object given; null for a name. */
+  const std::shared_ptr<const Solver>& object() const noexcept { return object_; }
+
+ private:
+  std::string name_;
+  std::shared_ptr<const Solver> object_;
+};
 
 /** @brief The names MakeSolver knows. */
 PERFSHAP_EXPORT std::vector<std::string> SolverNames();

@@ -70,15 +70,17 @@ struct XperOptions {
   bool use_additive_terms = true;
   /** Keep every v(S) and v_i(S) in XperResult::coalition_values (2^p (n + 1) doubles). */
   bool store_coalition_values = false;
-  /** The Shapley solver, by name (MakeSolver: "exact", "permutation", "kernel", "auto"). */
-  std::string solver = "exact";
+  /** The Shapley solver: a name (MakeSolver: "exact", "permutation", "kernel", "auto"), made
+   *  here with `sampling`, or a solver object used as it is (SolverSpec). */
+  SolverSpec solver = "exact";
   /** The sampled solvers' budget (coalitions), tolerance (on the global value), time limit
    *  and seed (of the coalitions drawn; `seed` above draws the comparison permutation). */
   SamplingOptions sampling;
   /** The players as groups of the sample's columns (a one-hot text column, a group); empty =
    *  one player per column. Every column in exactly one player. */
   std::vector<Player> players;
-  /** Refuse more features than this for the exact solver (2^p coalitions, each O(n^2)). */
+  /** Refuse more features than this for the exact solver (2^p coalitions, each O(n^2));
+   *  clamped to 1..kExactPlayerLimit. */
   int max_features = 20;
   /** Threads, progress (units: coalitions), cancellation. Results do not depend on threads. */
   ExecutionOptions execution;
@@ -128,16 +130,10 @@ struct PERFSHAP_EXPORT XperResult {
   std::vector<double> coalition_values;
   /** True when the additive-score fast path was used (no model calls per coalition). */
   bool additive_fast_path = false;
-  /** Coalitions evaluated (2^p when exact). */
-  std::uint64_t n_coalitions = 0;
-  /** The solver used ("auto" resolved), whether its tolerance held (always when exact), why it
-   *  stopped ("exact", "tolerance", "budget", "time") and its convergence ratio then. */
-  std::string solver = "exact";
-  bool converged = true;
-  std::string stopped_by = "exact";
-  double convergence_ratio = 0.0;
-  /** The sampling options the run used (budget 0 = the default). */
-  SamplingOptions sampling;
+  /** How the game was solved: the solver ("auto" resolved), coalitions evaluated (2^p when
+   *  exact), whether its tolerance held (always when exact), why it stopped and its
+   *  convergence ratio then. */
+  SolveReport solve;
   /** With sampling.keep_samples: every sampled coalition (CoalitionWords(p) words each) and
    *  its v(S), in the solver's order. */
   std::vector<std::uint64_t> sample_coalitions;

@@ -25,9 +25,10 @@ std::string Count(std::size_t v) { return FormatCount(D(v)); }
 
 // The solver's memory besides the game's: the exact solver's per-block partial sums
 // (ExactBlockSize's policy), the kernel solver's normal matrices and right-hand sides.
-double SolverBytes(const std::string& solver, int n, std::size_t k, const BlockHint& hint) {
+double SolverBytes(const detail::SolverChoice& choice, int n, std::size_t k, const BlockHint& hint) {
   const double nd = static_cast<double>(n);
-  if (solver == "exact") {
+  const std::string& solver = choice.name;
+  if (choice.exact) {
     if (n < 1 || n > kMaxExactPlayers) return 0.0;
     const double total = std::ldexp(1.0, n);
     const double block = static_cast<double>(ExactBlockSize(n, k, hint));
@@ -47,15 +48,16 @@ BlockHint DefaultHint() { return BlockHint{}; }
 
 }  // namespace
 
-double SolverCoalitions(const std::string& solver, int n_players, const SolverOptions& options) {
-  const std::string name = ResolveSolverName(solver, n_players, options);
-  if (name == "exact") return n_players > 1023 ? HUGE_VAL : std::ldexp(1.0, n_players);
+double SolverCoalitions(const SolverSpec& solver, int n_players, const SolverOptions& options) {
+  const bool exact = solver.object() ? solver.object()->Exact(n_players)
+                                     : ResolveSolverName(solver.name(), n_players, options) == "exact";
+  if (exact) return n_players > 1023 ? HUGE_VAL : std::ldexp(1.0, n_players);
   return static_cast<double>(options.budget > 0 ? options.budget : kDefaultSampleBudget);
 }
 
 CostEstimate EstimateRobustnessCost(const RobustnessShape& shape, const RobustnessOptions& options) {
   SolverOptions so;
-  const std::string solver =
+  const detail::SolverChoice solver =
       detail::RobustnessSolver(shape.source.empty() ? std::string("the data") : shape.source, shape.players, options, so);
   const int p = static_cast<int>(std::min<std::size_t>(shape.players, 1u << 20));
   const double coalitions = SolverCoalitions(options.solver, p, so);
@@ -72,7 +74,7 @@ CostEstimate EstimateRobustnessCost(const RobustnessShape& shape, const Robustne
   e.AddMemory("split games", D(shape.splits) * 768.0);
   const double k = 2.0 * options.grid_points + 2.0 + D(options.extra_metrics.size());
   e.AddMemory("per-split values", D(shape.splits) * D(shape.players) * 3.0 * kDouble + D(shape.players) * k * 6.0 * kDouble);
-  if (solver == "exact" && p <= 22 && D(shape.splits) * std::ldexp(1.0, p) <= std::ldexp(1.0, 22))
+  if (solver.exact && p <= 22 && D(shape.splits) * std::ldexp(1.0, p) <= std::ldexp(1.0, 22))
     e.AddMemory("coalition AUCs", D(shape.splits) * std::ldexp(1.0, p) * kDouble);
   const double in_flight = std::min(D(shape.splits), 2.0 * ResolvedThreads(options.execution) + 2.0);
   const FitCost fit = options.learner ? options.learner->EstimateFit(shape.rows, shape.columns) : FitCost{};
@@ -85,7 +87,7 @@ CostEstimate EstimateRobustnessCost(const RobustnessShape& shape, const Robustne
 
 CostEstimate EstimateXperCost(const XperShape& shape, const XperOptions& options) {
   SolverOptions so;
-  const std::string solver = detail::XperSolver(shape.players, options, so);
+  const detail::SolverChoice solver = detail::XperSolver(shape.players, options, so);
   const int p = static_cast<int>(std::min<std::size_t>(shape.players, 1u << 20));
   const double coalitions = SolverCoalitions(options.solver, p, so);
   const double n = D(shape.rows);
@@ -103,7 +105,7 @@ CostEstimate EstimateXperCost(const XperShape& shape, const XperOptions& options
     e.AddMemory("hybrid rows", threads * n * (D(shape.columns) + 2.0) * kDouble);
     if (full && rank) e.AddMemory("comparison grid", threads * n * n * kDouble);
   }
-  e.AddMemory("individual values", n * D(shape.players) * (solver == "exact" ? 1.0 : 2.0) * kDouble);
+  e.AddMemory("individual values", n * D(shape.players) * (solver.exact ? 1.0 : 2.0) * kDouble);
   e.AddMemory("solver state", SolverBytes(solver, p, shape.rows + 1, DefaultHint()));
   if (options.store_coalition_values && p <= 40) e.AddMemory("coalition values", std::ldexp(1.0, p) * (n + 1.0) * kDouble);
   return e;
@@ -133,8 +135,9 @@ CostEstimate EstimateShapCost(const ShapShape& shape, const ShapOptions& options
     return e;
   }
   const int p = static_cast<int>(std::min<std::size_t>(shape.players, 1u << 20));
-  const std::string solver = detail::ShapSolver(shape.players, options);
-  const double coalitions = SolverCoalitions(options.solver, p, options.solver_options);
+  SolverOptions so;
+  const detail::SolverChoice solver = detail::ShapSolver(shape.players, options, so);
+  const double coalitions = SolverCoalitions(options.solver, p, so);
   e.units = coalitions;
   if (shape.approach == "retrain") {
     e.work = FormatCount(coalitions) + " coalition trainings on " + Count(shape.train_rows) + " rows";
@@ -147,7 +150,7 @@ CostEstimate EstimateShapCost(const ShapShape& shape, const ShapOptions& options
     const double batch = std::max(1.0, std::floor(4096.0 / std::max(1.0, B))) * B;
     e.AddMemory("hybrid rows", threads * std::min(batch, R * B) * (F + K) * kDouble);
   }
-  if (solver != "exact") e.AddMemory("standard errors", R * K * P * kDouble);
+  if (!solver.exact) e.AddMemory("standard errors", R * K * P * kDouble);
   e.AddMemory("solver state", SolverBytes(solver, p, static_cast<std::size_t>(R * K), BlockHint{1, 256, std::uint64_t{256} << 20}));
   return e;
 }
@@ -179,20 +182,26 @@ CostEstimate EstimateAxomCost(std::size_t points, std::size_t neighbours, std::s
 CostEstimate EstimateChainsCost(std::size_t rows, std::size_t background, std::size_t features, std::size_t outputs,
                                 std::size_t orders, const ShapOptions& options) {
   // The last link has every feature and every earlier output: the exact solver's limit first.
-  if (outputs > 0) (void)detail::ShapSolver(features + outputs - 1, options);
+  SolverOptions so = options.solver_options;
+  detail::SolverChoice solver;
+  solver.name = options.solver.name();
+  if (outputs > 0) solver = detail::ShapSolver(features + outputs - 1, options, so);
   CostEstimate e;
   e.method = "chains";
   const int last = static_cast<int>(std::min<std::size_t>(features + outputs, 1u << 20));
   double coalitions = 0.0;
   for (std::size_t j = 0; j < outputs; ++j)
-    coalitions += SolverCoalitions(options.solver, static_cast<int>(std::min<std::size_t>(features + j, 1u << 20)),
-                                   options.solver_options);
+    coalitions += SolverCoalitions(options.solver, static_cast<int>(std::min<std::size_t>(features + j, 1u << 20)), so);
   e.work = Count(orders) + (orders == 1 ? " order x " : " orders x ") + FormatCount(coalitions) +
            " link coalitions x " + Count(rows) + " rows x " + Count(background) + " background rows";
   e.model_evaluations = D(orders) * coalitions * D(rows) * D(background);
   e.units = D(orders) * coalitions;
-  const std::string solver = ResolveSolverName(options.solver, last, options.solver_options);
   e.AddMemory("SHAP values", D(orders) * D(outputs) * D(rows) * D(features + outputs) * 2.0 * kDouble);
+  // The solver state of the widest game, the last link's (its own resolution of "auto").
+  if (!options.solver.object()) {
+    solver.name = ResolveSolverName(options.solver.name(), last, options.solver_options);
+    solver.exact = solver.name == "exact";
+  }
   e.AddMemory("solver state", SolverBytes(solver, last, rows, BlockHint{1, 256, std::uint64_t{256} << 20}));
   return e;
 }

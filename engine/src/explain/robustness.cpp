@@ -449,8 +449,8 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   const std::size_t p = players.size();
   PERFSHAP_CHECK(p >= 1, source + " has no feature column to explain", {"features"});
   SolverOptions solver_options;
-  const std::string solver_name = detail::RobustnessSolver(source, p, options, solver_options);
-  const bool exact = solver_name == "exact";
+  const detail::SolverChoice choice = detail::RobustnessSolver(source, p, options, solver_options);
+  const bool exact = choice.exact;
   PERFSHAP_CHECK(exact || (options.sampling.tolerance > 0.0 && options.sampling.tolerance < 1.0),
                  "the tolerance must lie in (0, 1) (the largest standard error as a share of the range of the "
                  "values, e.g. 0.01), got " + std::to_string(options.sampling.tolerance),
@@ -487,21 +487,26 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   std::vector<const Game*> game_ptrs;
   for (const auto& g : games) game_ptrs.push_back(g.get());
 
-  const std::unique_ptr<Solver> solver = MakeSolver(solver_name, solver_options);
+  const std::shared_ptr<const Solver> solver = choice.Make(solver_options);
   RobustnessBands bands(*games[0], p, metrics.size(), baselines);
   result.phi_auc_by_split.resize(n_splits * p);
   result.phi_auc_se_by_split.resize(n_splits * p);
   result.auc_by_split.resize(n_splits);
   std::uint64_t trainings = 0;
+  SolveReport& solve = result.solve;
+  solve.solver = choice.name;
+  solve.sampled = !exact;
+  solve.sampling = options.sampling;
   solver->SolveBatch(game_ptrs, [&](std::size_t r, ShapleyValues&& sv) {
     bands.Add(r, sv, result);
-    result.n_coalitions_evaluated += sv.n_evaluations;
+    if (r == 0 && !sv.solver.empty()) solve.solver = sv.solver;
+    solve.n_evaluations += sv.n_evaluations;
     // Every coalition evaluated is a training, but the empty one without extra metrics (the
     // random classifier).
     trainings += sv.n_evaluations - (metrics.empty() ? 1 : 0);
-    if (!sv.converged && result.converged) result.stopped_by = sv.stopped_by;
-    result.converged = result.converged && sv.converged;
-    if (result.converged) result.stopped_by = sv.stopped_by;
+    if (!sv.converged && solve.converged) solve.stopped_by = sv.stopped_by;
+    solve.converged = solve.converged && sv.converged;
+    if (solve.converged) solve.stopped_by = sv.stopped_by;
     if (options.sampling.keep_samples && !sv.sample_values.empty()) {
       const std::size_t k = sv.n_outputs;
       result.sample_coalitions.insert(result.sample_coalitions.end(), sv.sample_coalitions.begin(),
@@ -519,8 +524,6 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   result.players = players;
   result.learner = learner.name();
   result.learner_params = learner.params();
-  result.solver = solver->name();
-  result.sampling = options.sampling;
   result.curves = evaluator.options();
   result.prc_baseline = options.prc_baseline;
   result.n_splits = n_splits;
@@ -531,9 +534,10 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
     const auto [lo, hi] = std::minmax_element(result.phi_auc_mean.begin(), result.phi_auc_mean.end());
     const double range = *hi - *lo;
     const double se = *std::max_element(result.phi_auc_se.begin(), result.phi_auc_se.end());
-    result.convergence_ratio = range > 0.0 ? se / range : (se > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
-    if (result.converged && result.stopped_by != "exact" && !(result.convergence_ratio < options.sampling.tolerance))
-      result.converged = false;
+    solve.convergence_ratio = range > 0.0 ? se / range : (se > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
+    if (solve.converged && solve.stopped_by != StopReason::kExact &&
+        !(solve.convergence_ratio < options.sampling.tolerance))
+      solve.converged = false;
   }
   WriteEq12(result);
   RequireFiniteResult(result);

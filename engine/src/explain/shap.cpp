@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <utility>
 
 #include "common/allocation.hpp"
@@ -60,7 +61,8 @@ std::vector<std::string> OutputNames(const Model& model, ShapOutputScale scale) 
 }
 
 /** A solver's values (players x (rows * K)) as an explanation (rows x K x players). */
-ShapExplanation FromShapley(const ShapleyValues& sv, std::size_t n_rows, std::size_t K) {
+ShapExplanation FromShapley(const ShapleyValues& sv, const detail::SolverChoice& choice,
+                            const SamplingOptions& sampling, std::size_t n_rows, std::size_t K) {
   ShapExplanation e;
   e.players = sv.players;
   e.n_rows = n_rows;
@@ -76,10 +78,7 @@ ShapExplanation FromShapley(const ShapleyValues& sv, std::size_t n_rows, std::si
     }
   e.base = sv.base;
   e.prediction = sv.full;
-  e.solver = sv.solver;
-  e.converged = sv.converged;
-  e.stopped_by = sv.stopped_by;
-  e.n_evaluations = sv.n_evaluations;
+  e.solve = detail::ReportOf(choice, sv, sampling);
   return e;
 }
 
@@ -99,9 +98,14 @@ void RequireFiniteExplanation(const ShapExplanation& e) {
   detail::RequireFinite("SHAP", "the prediction", e.prediction, row_output);
 }
 
-std::unique_ptr<Solver> SolverFor(const Game& game, const ShapOptions& options, std::string& name) {
-  name = detail::ShapSolver(static_cast<std::size_t>(game.n_players()), options);
-  return MakeSolver(name, options.solver_options);
+/** The solved game as an explanation of n_rows rows and K outputs. */
+ShapExplanation SolveExplanation(const Game& game, const ShapOptions& options, std::size_t n_rows, std::size_t K,
+                                 const std::function<void()>& before_solving = {}) {
+  SolverOptions solver_options;
+  const detail::SolverChoice choice =
+      detail::ShapSolver(static_cast<std::size_t>(game.n_players()), options, solver_options);
+  if (before_solving) before_solving();
+  return FromShapley(choice.Make(solver_options)->Solve(game), choice, solver_options, n_rows, K);
 }
 
 std::vector<Player> DefaultPlayers(std::size_t n_features, std::span<const Player> players,
@@ -132,17 +136,16 @@ ShapExplanation ExplainInterventional(const Model& model, RowMatrix rows, RowMat
   const detail::PredictionGame game(model, rows, background,
                                     DefaultPlayers(model.n_features(), players, feature_names), options.output,
                                     options.row_block);
-  std::string name;
-  const auto solver = SolverFor(game, options, name);
-  ShapShape shape;
-  shape.rows = rows.n_rows;
-  shape.background = background.n_rows;
-  shape.features = model.n_features();
-  shape.players = static_cast<std::size_t>(game.n_players());
-  shape.outputs = model.n_outputs();
-  CheckCost(EstimateShapCost(shape, options), options.solver_options.execution, kShapRemedy,
-            {"rows", "background", "solver", "budget"});
-  ShapExplanation e = FromShapley(solver->Solve(game), rows.n_rows, model.n_outputs());
+  ShapExplanation e = SolveExplanation(game, options, rows.n_rows, model.n_outputs(), [&] {
+    ShapShape shape;
+    shape.rows = rows.n_rows;
+    shape.background = background.n_rows;
+    shape.features = model.n_features();
+    shape.players = static_cast<std::size_t>(game.n_players());
+    shape.outputs = model.n_outputs();
+    CheckCost(EstimateShapCost(shape, options), options.solver_options.execution, kShapRemedy,
+              {"rows", "background", "solver", "budget"});
+  });
   e.outputs = OutputNames(model, options.output);
   e.approach = "interventional";
   e.output = options.output;
@@ -164,7 +167,8 @@ ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train
     shape.features = train.n_features();
     shape.players = players.empty() ? train.n_features() : players.size();
     shape.train_rows = train_rows.size();
-    detail::ShapSolver(shape.players, options);
+    SolverOptions checked;
+    (void)detail::ShapSolver(shape.players, options, checked);
     CheckCost(EstimateShapCost(shape, options), options.solver_options.execution, kShapRemedy,
               {"rows", "solver", "budget"});
   }
@@ -198,9 +202,7 @@ ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train
                       : std::vector<Player>(players.begin(), players.end());
   const auto split = learner.Prepare(both, ps, rows_train, rows_test, "the training rows");
   const detail::RetrainPredictionGame game(*split, options.output);
-  std::string name;
-  const auto solver = SolverFor(game, options, name);
-  ShapExplanation e = FromShapley(solver->Solve(game), explain_rows.size(), 1);
+  ShapExplanation e = SolveExplanation(game, options, explain_rows.size(), 1);
   if (options.output == ShapOutputScale::kMargin) {
     e.outputs = {"margin"};
   } else {
@@ -261,7 +263,7 @@ ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatri
     e.base[ro] = v[F];
   }
   e.approach = interventional ? "tree-interventional" : "tree";
-  e.solver = "treeshap";
+  e.solve.solver = "treeshap";
   e.output = ShapOutputScale::kMargin;
   RequireFiniteExplanation(e);
   e.elapsed_seconds = Seconds(t0);

@@ -21,67 +21,100 @@ std::string CoalitionCountText(std::size_t n_players) {
   return buf;
 }
 
-std::string RobustnessSolver(const std::string& source, std::size_t p, const RobustnessOptions& options,
-                             SolverOptions& out) {
-  const int limit = std::clamp(options.max_features, 1, 30);
-  static_cast<SamplingOptions&>(out) = options.sampling;
-  out.max_players = limit;
-  out.execution = options.execution;
-  const int n = static_cast<int>(std::min<std::size_t>(p, 1u << 20));
-  const std::string name = ResolveSolverName(options.solver, n, out);
-  const bool exact = name == "exact";
-  PERFSHAP_CHECK(!(exact && options.sampling.keep_samples),
-                 "keeping samples needs a sampled solver, and " +
-                     std::string(options.solver == "auto" ? "the auto solver chose the exact one (2^n fits the budget)"
-                                                          : "the exact solver draws none") +
-                     "; choose the kernel or permutation solver",
-                 {"solver", "keep_samples"});
-  if (p > static_cast<std::size_t>(limit) && exact)
-    throw InvalidArgument(source + " has " + std::to_string(p) + " features: exact ShapAUC needs " +
-                              CoalitionCountText(p) + " trainings per split, above the exact limit of " +
-                              std::to_string(limit) +
-                              " features; use a sampled solver (kernel, permutation or auto), select fewer "
-                              "features, group them, or raise the exact limit (at most 30)",
-                          {"solver", "features", "groups", "max_features"});
-  return name;
+std::shared_ptr<const Solver> SolverChoice::Make(const SolverOptions& options) const {
+  if (given) return given;
+  return MakeSolver(name, options);
 }
 
-std::string XperSolver(std::size_t p, const XperOptions& options, SolverOptions& out) {
-  const int limit = std::clamp(options.max_features, 1, kMaxExactPlayers);
+SolverChoice ChooseSolver(const SolverSpec& spec, std::size_t n_players, SolverOptions& options,
+                          const ExactLimit& limit) {
+  const int max_players = std::clamp(limit.players, 1, kExactPlayerLimit);
+  options.max_players = max_players;
+  const int n = static_cast<int>(std::min<std::size_t>(n_players, 1u << 20));
+  SolverChoice choice;
+  choice.given = spec.object();
+  if (choice.given) {
+    choice.name = choice.given->name();
+    choice.exact = choice.given->Exact(n);
+  } else {
+    choice.name = ResolveSolverName(spec.name(), n, options);
+    choice.exact = choice.name == "exact";
+  }
+  PERFSHAP_CHECK(!(choice.exact && options.keep_samples),
+                 "keeping samples needs a sampled solver, and " +
+                     std::string(choice.given ? "the " + choice.name + " solver given computes exact values"
+                                 : spec.name() == "auto" ? "the auto solver chose the exact one (2^n fits the budget)"
+                                                         : "the exact solver draws none") +
+                     "; choose the kernel or permutation solver",
+                 {"solver", "keep_samples"});
+  // A named exact solver past the limit; an object is the host's to size.
+  if (!choice.given && choice.exact && n_players > static_cast<std::size_t>(max_players))
+    throw InvalidArgument(limit.message(n_players, max_players), limit.options);
+  return choice;
+}
+
+SolverChoice RobustnessSolver(const std::string& source, std::size_t p, const RobustnessOptions& options,
+                              SolverOptions& out) {
   static_cast<SamplingOptions&>(out) = options.sampling;
-  out.max_players = limit;
+  out.execution = options.execution;
+  ExactLimit limit;
+  limit.players = options.max_features;
+  limit.message = [&source](std::size_t n, int max) {
+    return source + " has " + std::to_string(n) + " features: exact ShapAUC needs " + CoalitionCountText(n) +
+           " trainings per split, above the exact limit of " + std::to_string(max) +
+           " features; use a sampled solver (kernel, permutation or auto), select fewer features, group them, or "
+           "raise the exact limit (at most " +
+           std::to_string(kExactPlayerLimit) + ")";
+  };
+  limit.options = {"solver", "features", "groups", "max_features"};
+  return ChooseSolver(options.solver, p, out, limit);
+}
+
+SolverChoice XperSolver(std::size_t p, const XperOptions& options, SolverOptions& out) {
+  static_cast<SamplingOptions&>(out) = options.sampling;
   out.store_values = options.store_coalition_values;
   out.execution = options.execution;
-  const std::string name = ResolveSolverName(options.solver, static_cast<int>(std::min<std::size_t>(p, 1u << 20)), out);
-  PERFSHAP_CHECK(!(name == "exact" && options.sampling.keep_samples),
-                 "keeping samples needs a sampled solver, and " +
-                     std::string(options.solver == "auto" ? "the auto solver chose the exact one (2^n fits the budget)"
-                                                          : "the exact solver draws none") +
-                     "; choose the kernel or permutation solver",
-                 {"solver", "keep_samples"});
-  if (p > static_cast<std::size_t>(limit) && name == "exact")
-    throw InvalidArgument("exact XPER of " + std::to_string(p) + " features needs " + CoalitionCountText(p) +
-                              " coalitions, above the limit of " + std::to_string(limit) +
-                              " features; use a sampled solver (kernel, permutation or auto), select fewer features "
-                              "or group them",
-                          {"solver", "features", "groups", "max_features"});
-  if (options.store_coalition_values && name != "exact")
-    throw InvalidArgument("the values of every coalition are kept by the exact solver only; the " + name +
-                              " solver can keep the coalitions it sampled instead",
+  ExactLimit limit;
+  limit.players = options.max_features;
+  limit.message = [](std::size_t n, int max) {
+    return "exact XPER of " + std::to_string(n) + " features needs " + CoalitionCountText(n) +
+           " coalitions, above the limit of " + std::to_string(max) +
+           " features; use a sampled solver (kernel, permutation or auto), select fewer features or group them";
+  };
+  limit.options = {"solver", "features", "groups", "max_features"};
+  SolverChoice choice = ChooseSolver(options.solver, p, out, limit);
+  if (options.store_coalition_values && (choice.given || !choice.exact))
+    throw InvalidArgument(choice.given ? "the values of every coalition are kept by the named exact solver only (a "
+                                         "solver object keeps to its own options); give solver = \"exact\""
+                                       : "the values of every coalition are kept by the exact solver only; the " +
+                                             choice.name + " solver can keep the coalitions it sampled instead",
                           {"store_coalition_values", "keep_samples"});
-  return name;
+  return choice;
 }
 
-std::string ShapSolver(std::size_t n_players, const ShapOptions& options) {
-  const int n = static_cast<int>(std::min<std::size_t>(n_players, 1u << 20));
-  std::string name = ResolveSolverName(options.solver, n, options.solver_options);
-  if (name == "exact" && n > options.solver_options.max_players)
-    throw InvalidArgument("exact SHAP of " + std::to_string(n_players) + " players needs " +
-                              CoalitionCountText(n_players) + " coalitions per explained row block, above the limit of " +
-                              std::to_string(options.solver_options.max_players) +
-                              " players; use a sampled solver (kernel, permutation or auto) or group the features",
-                          {"solver", "groups"});
-  return name;
+SolverChoice ShapSolver(std::size_t n_players, const ShapOptions& options, SolverOptions& out) {
+  out = options.solver_options;
+  ExactLimit limit;
+  limit.players = options.solver_options.max_players;
+  limit.message = [](std::size_t n, int max) {
+    return "exact SHAP of " + std::to_string(n) + " players needs " + CoalitionCountText(n) +
+           " coalitions per explained row block, above the limit of " + std::to_string(max) +
+           " players; use a sampled solver (kernel, permutation or auto) or group the features";
+  };
+  limit.options = {"solver", "groups"};
+  return ChooseSolver(options.solver, n_players, out, limit);
+}
+
+SolveReport ReportOf(const SolverChoice& choice, const ShapleyValues& values, const SamplingOptions& sampling) {
+  SolveReport report;
+  report.solver = values.solver.empty() ? choice.name : values.solver;
+  report.sampled = !choice.exact;
+  report.n_evaluations = values.n_evaluations;
+  report.converged = values.converged;
+  report.stopped_by = values.stopped_by;
+  report.convergence_ratio = values.convergence_ratio;
+  report.sampling = sampling;
+  return report;
 }
 
 }  // namespace perfshap::detail

@@ -59,7 +59,7 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   const std::size_t p = players.size();
   const std::size_t n = sample.n_rows();
   SolverOptions solver_options;
-  const std::string solver_name = detail::XperSolver(p, options, solver_options);
+  const detail::SolverChoice choice = detail::XperSolver(p, options, solver_options);
 
   {
     XperShape shape;
@@ -87,7 +87,7 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
         options.permutation.empty() ? DrawPermutation(n, options.seed) : options.permutation;
 
   const detail::XperGame game(model, sample, std::move(settings));
-  ShapleyValues sv = MakeSolver(solver_name, solver_options)->Solve(game);
+  ShapleyValues sv = choice.Make(solver_options)->Solve(game);
 
   XperResult r;
   r.features = game.player_names();
@@ -121,11 +121,7 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
       for (std::size_t i = 0; i < n; ++i) r.individual_phi_se[i * p + j] = sv.phi_se[j * k + 1 + i];
     }
   }
-  r.solver = sv.solver;
-  r.converged = sv.converged;
-  r.stopped_by = sv.stopped_by;
-  r.convergence_ratio = sv.convergence_ratio;
-  r.sampling = options.sampling;
+  r.solve = detail::ReportOf(choice, sv, options.sampling);
   r.sample_coalitions = std::move(sv.sample_coalitions);
   for (std::size_t t = 0; t < sv.sample_values.size(); t += sv.n_outputs) r.sample_value.push_back(sv.sample_values[t]);
   if (uses_comparison) r.permutation = game.settings().permutation;
@@ -142,7 +138,6 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   detail::RequireFinite("XPER", "an individual benchmark", r.individual_base, row);
   detail::RequireFinite("XPER", "an individual value", r.individual_value, row);
   detail::RequireFinite("XPER", "an individual phi", r.individual_phi, individual);
-  r.n_coalitions = sv.n_evaluations;
   r.threads = ResolvedThreads(options.execution);
   r.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;

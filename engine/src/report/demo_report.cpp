@@ -20,7 +20,7 @@ std::string XperText(const DemoReport& d) {
   const XperResult& xr = *d.xper;
   std::ostringstream x;
   x << "\nXPER: the probit's test AUC decomposed (" << XperComparatorName(xr.comparator) << " comparator, "
-    << xr.n_coalitions << " coalitions, " << d.n_test << " x " << d.n_test << " hybrid points each)\n"
+    << xr.solve.n_evaluations << " coalitions, " << d.n_test << " x " << d.n_test << " hybrid points each)\n"
     << "  benchmark phi_0    " << Fmt("%.6f", xr.base) << "\n";
   for (std::size_t j = 0; j < xr.features.size(); ++j) {
     x << "  " << PadRight(xr.features[j], 19, 1) << Fmt("%+.6f", xr.phi[j]) << "   ("
@@ -49,12 +49,13 @@ std::string SampledText(const DemoReport& d) {
   if (d.sampled == nullptr) return "";
   const RobustnessResult& rr = *d.sampled;
   std::ostringstream r;
+  const SolveReport& solve = rr.solve;
   r << "\nSampled solver (kernel): ShapAUC of a generated 40-feature probit design (x1..x4 matter),\n"
     << "  naive Bayes on " << rr.n_splits << " Monte-Carlo CV splits: " << rr.n_trainings
     << " trainings instead of 3 x 2^40\n"
-    << "  " << (rr.converged ? "converged" : "did not converge") << ": max se / (max phi - min phi) = "
-    << Fmt("%.4f", rr.convergence_ratio) << " (tolerance " << Fmt("%g", rr.sampling.tolerance) << ", stopped by "
-    << rr.stopped_by << ")\n"
+    << "  " << (solve.converged ? "converged" : "did not converge") << ": max se / (max phi - min phi) = "
+    << Fmt("%.4f", solve.convergence_ratio) << " (tolerance " << Fmt("%g", solve.sampling.tolerance)
+    << ", stopped by " << StopReasonName(solve.stopped_by) << ")\n"
     << "  feature            phi(AUC) +- std over splits   se (sampling)\n";
   std::vector<std::size_t> order(rr.n_features());
   for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
@@ -213,23 +214,23 @@ Json DemoResultJson(const DemoReport& d) {
   if (d.sampled != nullptr) {
     const RobustnessResult& rr = *d.sampled;
     Json sampled;
-    sampled["solver"] = rr.solver;
+    sampled["solver"] = rr.solve.solver;
     sampled["n_features"] = rr.n_features();
     sampled["value"] = rr.auc_mean;
     sampled["phi"] = NamedValues(rr.features, rr.phi_auc_mean);
     sampled["phi_std"] = NamedValues(rr.features, rr.phi_auc_std);
     sampled["phi_se"] = NamedValues(rr.features, rr.phi_auc_se);
-    sampled["n_coalitions_evaluated"] = rr.n_coalitions_evaluated;
-    sampled["converged"] = rr.converged;
-    sampled["stopped_by"] = rr.stopped_by;
-    sampled["convergence_ratio"] = rr.convergence_ratio;
+    sampled["n_coalitions_evaluated"] = rr.solve.n_evaluations;
+    sampled["converged"] = rr.solve.converged;
+    sampled["stopped_by"] = StopReasonName(rr.solve.stopped_by);
+    sampled["convergence_ratio"] = rr.solve.convergence_ratio;
     result["sampled"] = sampled;
   }
   if (d.treeshap != nullptr && d.interventional != nullptr) {
     auto one = [](const ShapExplanation& e) {
       Json j;
       j["approach"] = e.approach;
-      j["solver"] = e.solver;
+      j["solver"] = e.solve.solver;
       j["rows"] = e.n_rows;
       j["base"] = e.base[0];
       j["mean_abs"] = NamedValues(e.players, e.MeanAbs());

@@ -141,12 +141,7 @@ namespace {
 
 SolverSummary RobustnessSolverSummary(const RobustnessResult& r) {
   SolverSummary s;
-  s.solver = r.solver;
-  s.n_evaluated = r.n_coalitions_evaluated;
-  s.converged = r.converged;
-  s.stopped_by = r.stopped_by;
-  s.convergence_ratio = r.convergence_ratio;
-  s.sampling = r.sampling;
+  s.solve = r.solve;
   s.unit = "coalitions";
   s.n_games = r.n_splits;
   s.games = "splits";
@@ -181,7 +176,7 @@ std::string RobustnessConsoleText(const RobustnessResult& r, const RobustnessRun
   const auto cell = [&](double m, double sd) {
     return PadRight(BandCell(m, sd, n_splits, true), cell_width);
   };
-  const bool sampled = r.solver != "exact";
+  const bool sampled = r.solve.sampled;
   s << "  " << PadRight("feature", width) << PadRight("phi(AUC)", cell_width)
     << (sampled ? PadRight("se(AUC)", 11) : std::string()) << PadRight("phi(AUPRC)", cell_width)
     << PadRight("trapz(ROC)", cell_width) << PadRight("trapz(PRC)", cell_width) << "phi(TPR @ FPR "
@@ -197,7 +192,7 @@ std::string RobustnessConsoleText(const RobustnessResult& r, const RobustnessRun
   s << "  trapz(ROC), trapz(PRC): grid trapezoid of the feature's ShapROC / ShapPRC curve\n";
   if (sampled)
     s << "  " << (n_splits > 1 ? "+- is the spread across splits (std); " : "")
-      << "se(AUC) is the sampling standard error of phi(AUC) (" << r.solver << " solver)\n";
+      << "se(AUC) is the sampling standard error of phi(AUC) (" << r.solve.solver << " solver)\n";
   for (const auto& m : r.metrics) {
     s << "  " << m.metric << ": " << BandCell(m.value_mean, m.value_std, n_splits, false)
       << " = prior-only model " << BandCell(m.base_mean, m.base_std, n_splits, false) << " + sum of phi\n";
@@ -349,7 +344,7 @@ void WriteRobustnessTables(OutputDir& out, const RobustnessResult& r, const Robu
   out.Write("pr_curve.csv", CurveCsv(r, "recall", "precision", r.recall_grid, r.precision_mean,
                                      r.precision_std, r.shap_prc_mean, r.shap_prc_std));
 
-  const bool sampled = r.solver != "exact";
+  const bool sampled = r.solve.sampled;
   std::vector<std::string> split_header{"split", "n_train", "n_test", "auc"};
   for (const auto& f : r.features) split_header.push_back("phi_" + f);
   if (sampled)
@@ -394,7 +389,7 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
   double largest_se = 0.0;
   for (double se : r.phi_auc_se) largest_se = std::max(largest_se, se);
   const std::string sampling =
-      r.solver != "exact" ? r.solver + " sampling se of phi(AUC) <= " + Fmt("%.2g", largest_se) : "";
+      r.solve.sampled ? r.solve.solver + " sampling se of phi(AUC) <= " + Fmt("%.2g", largest_se) : "";
   const std::string bands =
       r.n_splits > 1 ? " (mean ± std over " + std::to_string(r.n_splits) + " splits" +
                            (sampling.empty() ? "" : "; " + sampling) + ")"

@@ -11,38 +11,43 @@
 
 namespace perfshap::detail {
 
-std::string SolverConsoleText(const SolverSummary& s) {
+std::string SolverConsoleText(const SolverSummary& summary) {
+  const SolveReport& s = summary.solve;
+  const std::size_t n_games = summary.n_games;
+  const std::string& games = summary.games;
   std::ostringstream out;
-  const std::string over = s.n_games > 1 ? " over " + std::to_string(s.n_games) + " " + s.games : "";
-  if (!Sampled(s)) {
-    out << "  solver: exact, " << s.n_evaluated << " " << s.unit << over << "\n";
+  const std::string over = n_games > 1 ? " over " + std::to_string(n_games) + " " + games : "";
+  if (!s.sampled) {
+    out << "  solver: " << s.solver << ", " << s.n_evaluations << " " << summary.unit << over << "\n";
     return out.str();
   }
-  out << "  solver: " << s.solver << " (sampled), " << s.n_evaluated << " " << s.unit << over << "; ";
+  out << "  solver: " << s.solver << " (sampled), " << s.n_evaluations << " " << summary.unit << over << "; ";
   const std::string ratio = Fmt("%.3g", s.convergence_ratio);
   const std::string tolerance = Fmt("%g", s.sampling.tolerance);
-  if (s.stopped_by == "exact") {
+  if (s.stopped_by == StopReason::kExact) {
     out << "every coalition evaluated: exact values\n";
   } else if (s.converged) {
     out << "converged: max se / (max phi - min phi) = " << ratio << " < tolerance " << tolerance << "\n";
-  } else if (s.stopped_by == "tolerance") {
-    out << "did not converge: every " << (s.n_games > 1 ? s.games.substr(0, s.games.size() - 1) : "game")
+  } else if (s.stopped_by == StopReason::kTolerance) {
+    out << "did not converge: every " << (n_games > 1 ? games.substr(0, games.size() - 1) : "game")
         << " met its share of the tolerance, but their mean's max se / (max phi - min phi) = " << ratio
         << " is above " << tolerance << "; lower the tolerance\n";
   } else {
-    out << "did not converge: stopped by the " << (s.stopped_by == "time" ? "time limit" : "budget")
+    const bool time = s.stopped_by == StopReason::kTime;
+    out << "did not converge: stopped by the " << (time ? "time limit" : "budget")
         << " at max se / (max phi - min phi) = " << ratio << " (tolerance " << tolerance << "); raise the "
-        << (s.stopped_by == "time" ? "time limit" : "budget") << " or the tolerance\n";
+        << (time ? "time limit" : "budget") << " or the tolerance\n";
   }
   return out.str();
 }
 
-void AddSolverJson(Json& result, const SolverSummary& s) {
+void AddSolverJson(Json& result, const SolverSummary& summary) {
+  const SolveReport& s = summary.solve;
   result["solver"] = s.solver;
-  result["n_coalitions_evaluated"] = s.n_evaluated;
+  result["n_coalitions_evaluated"] = s.n_evaluations;
   result["converged"] = s.converged;
-  result["stopped_by"] = s.stopped_by;
-  if (Sampled(s)) {
+  result["stopped_by"] = StopReasonName(s.stopped_by);
+  if (s.sampled) {
     result["convergence_ratio"] = s.convergence_ratio;
     result["tolerance"] = s.sampling.tolerance;
     result["budget"] = s.sampling.budget > 0 ? s.sampling.budget : kDefaultSampleBudget;

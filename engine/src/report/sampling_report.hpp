@@ -17,12 +17,7 @@ namespace perfshap::detail {
 
 /** @brief How a run was solved, as the reporters print it. */
 struct SolverSummary {
-  std::string solver = "exact";
-  std::uint64_t n_evaluated = 0;
-  bool converged = true;
-  std::string stopped_by = "exact";
-  double convergence_ratio = 0.0;
-  SamplingOptions sampling;
+  SolveReport solve;
   /** What an evaluation is ("trainings", "coalitions") and over how many games ("splits"). */
   std::string unit = "coalitions";
   std::size_t n_games = 1;
@@ -30,7 +25,7 @@ struct SolverSummary {
 };
 
 /** @brief True when a sampled solver ran (its values carry standard errors). */
-inline bool Sampled(const SolverSummary& s) { return s.solver != "exact"; }
+inline bool Sampled(const SolverSummary& s) { return s.solve.sampled; }
 
 /** @brief The console lines: "solver: exact, N coalitions", or the sampled solver, its
  *  evaluations and "converged (...)" / "did not converge: stopped by the budget ...; raise

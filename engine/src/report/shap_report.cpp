@@ -97,8 +97,8 @@ Json ResultBody(const ShapReport& report, const OutputDir& out) {
   body["rows"] = run.rows;
   body["players"] = e.players;
   body["outputs"] = e.outputs;
-  Json solver = {{"name", e.solver}, {"converged", e.converged}, {"stopped_by", e.stopped_by},
-                 {"evaluations", e.n_evaluations}};
+  Json solver = {{"name", e.solve.solver}, {"converged", e.solve.converged},
+                 {"stopped_by", StopReasonName(e.solve.stopped_by)}, {"evaluations", e.solve.n_evaluations}};
   body["solver"] = solver;
   if (e.approach == "interventional" || e.approach == "tree-interventional")
     body["background"] = {{"rows", run.background_rows}, {"source", run.background_source}};
@@ -200,9 +200,11 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
     << ScaleName(e.output) << " scale";
   if (e.approach == "interventional" || e.approach == "tree-interventional")
     s << ", background " << run.background_rows << " rows (" << run.background_source << ")";
-  s << "\n  solver " << e.solver;
-  if (e.solver != "treeshap") s << ", " << e.n_evaluations << " coalitions";
-  if (!e.converged) s << "; did not converge: stopped by the " << e.stopped_by << "; raise the budget or the tolerance";
+  s << "\n  solver " << e.solve.solver;
+  if (e.solve.solver != "treeshap") s << ", " << e.solve.n_evaluations << " coalitions";
+  if (!e.solve.converged)
+    s << "; did not converge: stopped by the " << StopReasonName(e.solve.stopped_by)
+      << "; raise the budget or the tolerance";
   s << ", " << Fmt("%.3f", e.elapsed_seconds) << " s\n";
   const std::vector<double> mean_abs = e.MeanAbs();
   const std::vector<double> mean = e.Mean();

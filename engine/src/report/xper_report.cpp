@@ -55,12 +55,7 @@ constexpr std::size_t kNoColumn = static_cast<std::size_t>(-1);
 
 SolverSummary XperSolverSummary(const XperResult& r) {
   SolverSummary s;
-  s.solver = r.solver;
-  s.n_evaluated = r.n_coalitions;
-  s.converged = r.converged;
-  s.stopped_by = r.stopped_by;
-  s.convergence_ratio = r.convergence_ratio;
-  s.sampling = r.sampling;
+  s.solve = r.solve;
   s.unit = "coalitions";
   return s;
 }
@@ -405,7 +400,7 @@ std::string XperConsoleText(const XperReport& report, const std::string& out) {
     for (std::size_t k = 0; k < refit.notes.size(); ++k)
       if (!refit.notes[k].empty()) s << "  cluster " << k << ": " << refit.notes[k] << "\n";
   }
-  s << "\n  " << r.n_coalitions << " coalitions in " << Fmt("%.3f", r.elapsed_seconds) << " s on "
+  s << "\n  " << r.solve.n_evaluations << " coalitions in " << Fmt("%.3f", r.elapsed_seconds) << " s on "
     << r.threads << " thread(s)\n";
   if (!out.empty()) s << "  wrote " << out << "/ (result.json, individual.csv, SVG figures)\n";
   return s.str();
@@ -456,7 +451,7 @@ Json XperResultJson(const XperReport& report) {
     result["cfn"] = run.cfn;
   }
   result["additive_fast_path"] = r.additive_fast_path;
-  result["n_coalitions"] = r.n_coalitions;
+  result["n_coalitions"] = r.solve.n_evaluations;
   if (run.explain_row) {
     const std::size_t i = *run.explain_row;
     Json explained;

@@ -70,9 +70,23 @@ std::vector<ShapleyValues> Solver::SolveBatch(std::span<const Game* const> games
   return results;
 }
 
+bool Solver::Exact(int /*n_players*/) const noexcept { return false; }
+
 const std::string& ExactSolver::name() const noexcept {
   static const std::string kName = "exact";
   return kName;
+}
+
+bool ExactSolver::Exact(int /*n_players*/) const noexcept { return true; }
+
+const char* StopReasonName(StopReason reason) noexcept {
+  switch (reason) {
+    case StopReason::kExact: return "exact";
+    case StopReason::kTolerance: return "tolerance";
+    case StopReason::kBudget: return "budget";
+    case StopReason::kTime: return "time";
+  }
+  return "exact";
 }
 
 ExactSolver::ExactSolver(ExactOptions options) : options_(std::move(options)) {

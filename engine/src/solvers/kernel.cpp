@@ -27,6 +27,7 @@
 #include <limits>
 #include <math.h>  // lgamma_r
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -542,7 +543,7 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
     ProjectEfficiency(out.phi, n, k, out.base, out.full);
     out.n_evaluations = used;
     forecast.Update(used);
-    out.stopped_by = "exact";
+    out.stopped_by = StopReason::kExact;
     out.converged = true;
     out.solver = "kernel";
     return out;
@@ -583,6 +584,7 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
   const double t_over_z = batches >= 2 ? StudentT975(batches - 1.0) / 1.959963984540054 : 1.0;
   std::vector<std::vector<double>> batch_phi(static_cast<std::size_t>(batches), estimate);
   double ratio = std::numeric_limits<double>::infinity();
+  std::optional<StopReason> stop;
   for (;;) {
     const std::uint64_t per_round = static_cast<std::uint64_t>(batches) * per_cycle;
     std::uint64_t round_cycles = used + per_round <= planned ? (planned - used) / per_round : 0;
@@ -702,8 +704,8 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
       }
     }
     ratio = ConvergenceRatio(estimate, out.phi_se, n, k);
-    out.stopped_by = rule.Check(used, ratio);
-    if (!out.stopped_by.empty()) break;
+    stop = rule.Check(used, ratio);
+    if (stop) break;
     // The forecast n (ratio / t)^2 assumes se ~ 1/sqrt(n); early on (few samples per player
     // pair) the regression's se falls faster, and a forecast from the first round can overshoot
     // many times: a round at most quadruples the evaluations.
@@ -712,12 +714,12 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
     forecast.Update(total);
   }
   forecast.Update(used);
-  if (out.stopped_by.empty()) out.stopped_by = "budget";
+  out.stopped_by = stop.value_or(StopReason::kBudget);
   out.phi = estimate;
   ProjectEfficiency(out.phi, n, k, out.base, out.full);
   out.n_evaluations = used;
   out.convergence_ratio = ratio;
-  out.converged = out.stopped_by == "tolerance";
+  out.converged = out.stopped_by == StopReason::kTolerance;
   out.solver = "kernel";
   return out;
 }

@@ -17,6 +17,7 @@
 #include <bit>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,7 @@ ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, cons
   std::uint64_t pairs = 0;
   std::uint64_t planned = std::min<std::uint64_t>(rule.budget(), 2 + 8 * per_pair * pairs_per_block);
   double ratio = std::numeric_limits<double>::infinity();
+  std::optional<StopReason> stop;
   for (;;) {
     // This round: the pairs up to the planned evaluations, in whole blocks, at most 64 blocks.
     const std::uint64_t affordable = used + per_pair <= planned ? (planned - used) / per_pair : 0;
@@ -156,20 +158,20 @@ ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, cons
     used += round_pairs * per_pair;
     total.StandardErrors(se);
     ratio = ConvergenceRatio(total.mean(), se, n, k);
-    out.stopped_by = rule.Check(used, ratio);
-    if (!out.stopped_by.empty()) break;
+    stop = rule.Check(used, ratio);
+    if (stop) break;
     // The next round aims at the forecast of the evaluations the rule will need.
     planned = std::max(rule.Forecast(used, ratio), used + per_pair);
     forecast.Update(planned);
   }
   forecast.Update(used);
-  if (out.stopped_by.empty()) out.stopped_by = "budget";
+  out.stopped_by = stop.value_or(StopReason::kBudget);
   out.phi = total.mean();
   ProjectEfficiency(out.phi, n, k, out.base, out.full);
   out.phi_se = se;
   out.n_evaluations = used;
   out.convergence_ratio = ratio;
-  out.converged = out.stopped_by == "tolerance";
+  out.converged = out.stopped_by == StopReason::kTolerance;
   out.solver = "permutation";
   return out;
 }

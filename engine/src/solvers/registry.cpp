@@ -3,6 +3,7 @@
 // The solver registry: one line per solver below (each defined in its own file).
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfshap/error.hpp"
@@ -23,6 +24,9 @@ class AutoSolver final : public Solver {
   const std::string& name() const noexcept override {
     static const std::string kName = "auto";
     return kName;
+  }
+  bool Exact(int n_players) const noexcept override {
+    return ResolveSolverName(name(), n_players, options_) == "exact";
   }
   void SolveBatch(std::span<const Game* const> games, const GameSink& sink) const override {
     PERFSHAP_CHECK(!games.empty(), "AutoSolver: no games to solve");
@@ -66,6 +70,17 @@ std::string ResolveSolverName(const std::string& name, int n_players, const Solv
   const bool exact = n_players <= options.max_players && n_players < 63 && (std::uint64_t{1} << n_players) <= budget;
   return exact ? "exact" : "kernel";
 }
+
+SolverSpec::SolverSpec(std::string name) : name_(std::move(name)) {}
+
+SolverSpec::SolverSpec(const char* name) : name_(name != nullptr ? name : "") {}
+
+SolverSpec::SolverSpec(std::shared_ptr<const Solver> solver) : object_(std::move(solver)) {
+  PERFSHAP_CHECK(object_ != nullptr, "a solver object must not be null; give a solver or a solver's name",
+                 {"solver"});
+}
+
+const std::string& SolverSpec::name() const noexcept { return object_ ? object_->name() : name_; }
 
 std::vector<std::string> SolverNames() {
   std::vector<std::string> names;

@@ -129,13 +129,13 @@ ShapleyValues BeginSampledValues(const Game& game, const BlockLoop& loop) {
 StopRule::StopRule(const SolverOptions& options, std::uint64_t budget, std::chrono::steady_clock::time_point start)
     : budget_(budget), tolerance_(options.tolerance), time_limit_(options.time_limit_seconds), start_(start) {}
 
-std::string StopRule::Check(std::uint64_t used, double ratio) const {
-  if (ratio < tolerance_) return "tolerance";
-  if (used >= budget_) return "budget";
+std::optional<StopReason> StopRule::Check(std::uint64_t used, double ratio) const {
+  if (ratio < tolerance_) return StopReason::kTolerance;
+  if (used >= budget_) return StopReason::kBudget;
   if (time_limit_ > 0.0 &&
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >= time_limit_)
-    return "time";
-  return "";
+    return StopReason::kTime;
+  return std::nullopt;
 }
 
 std::uint64_t StopRule::Forecast(std::uint64_t used, double ratio) const {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -74,9 +75,9 @@ ShapleyValues BeginSampledValues(const Game& game, const BlockLoop& loop);
 class StopRule {
  public:
   StopRule(const SolverOptions& options, std::uint64_t budget, std::chrono::steady_clock::time_point start);
-  /** @brief "" to go on, or why to stop ("tolerance", "budget", "time") after `used`
+  /** @brief Nothing to go on, or why to stop (kTolerance, kBudget, kTime) after `used`
    *  evaluations with convergence ratio `ratio`. */
-  std::string Check(std::uint64_t used, double ratio) const;
+  std::optional<StopReason> Check(std::uint64_t used, double ratio) const;
   /** @brief How many evaluations the rule forecasts it will have taken in all: used x
    *  (ratio / tolerance)^2 (SAGE's forecast), within the budget. */
   std::uint64_t Forecast(std::uint64_t used, double ratio) const;
