@@ -9,8 +9,9 @@
 // An ensemble's raw score (its margin) for output o is
 //   margin_o(x) = base_margin[o] + tree_scale * sum over trees t adding to o of leaf_t(x)
 // and its prediction is the transform of the margins: the identity (regressors, forests, whose
-// leaves hold class fractions), the logistic function (XGBoost binary:logistic) or the softmax
-// over the outputs (XGBoost multi:softprob). TreeSHAP explains the margin.
+// leaves hold class fractions), the logistic function (XGBoost binary:logistic), the softmax
+// over the outputs (XGBoost multi:softprob), the exponential (XGBoost's log-link objectives) or
+// a step at 0 (binary:hinge). TreeSHAP explains the margin.
 
 #include <cstddef>
 #include <cstdint>
@@ -48,6 +49,8 @@ enum class TreeTransform : std::uint8_t {
   kIdentity,  ///< prediction = margin (regression trees, forests' class fractions)
   kLogistic,  ///< one output, prediction = 1 / (1 + exp(-margin))
   kSoftmax,   ///< prediction_o = exp(margin_o) / sum_k exp(margin_k)
+  kExp,       ///< prediction = exp(margin) (XGBoost count:poisson, reg:gamma, reg:tweedie, survival)
+  kStep,      ///< one output, prediction = 1 if margin > 0 else 0 (XGBoost binary:hinge)
 };
 
 /**
@@ -185,11 +188,22 @@ struct PERFSHAP_EXPORT XgboostReadOptions {
 
 /**
  * @brief Reads an XGBoost model saved as JSON (`Booster.save_model("m.json")`, XGBoost 1.x and
- * 2.x): booster gbtree, objective binary:logistic (one output, logistic transform, base_score
- * on the logit scale), reg:squarederror (identity) or multi:softprob / multi:softmax (one output
- * per class, softmax: a multi:softmax model predicts the class probabilities here, where
- * XGBoost's predict() returns the class index); feature names when the model has them. Checked
- * against XGBoost 1.7.4; the 2.x / 3.x forms of base_score are read as documented.
+ * 2.x): booster gbtree and any gbtree objective of XGBoost 1.7, each with XGBoost's prediction
+ * transform and base_score link (base_score is on the output scale; the margin's base is its
+ * logit, log or itself):
+ * - binary:logistic and binary:logitraw (classifiers: logistic transform; logit base, and
+ *   base_score as it is for logitraw, which predicts the probability here, its margin being
+ *   XGBoost's predict()),
+ *   binary:hinge (a classifier predicting 1{margin > 0}), reg:logistic (logistic regression
+ *   output in (0, 1));
+ * - reg:squarederror, reg:squaredlogerror, reg:pseudohubererror, reg:absoluteerror and
+ *   rank:pairwise / ndcg / map (identity);
+ * - count:poisson, reg:gamma, reg:tweedie, survival:cox, survival:aft (exp transform, log base);
+ * - multi:softprob / multi:softmax (one output per class, softmax: a multi:softmax model
+ *   predicts the class probabilities here, where XGBoost's predict() returns the class index).
+ * Feature names when the model has them. Checked against XGBoost 1.7.4 (margins, predictions
+ * and pred_contribs of a model of each objective); the 2.x / 3.x forms of base_score are read
+ * as documented.
  * The rounds kept are in info().rounds (and in Describe() when not all of them).
  * @throws DataError (one line, naming the file and what to do) for a file that cannot be read,
  *   is not JSON or is truncated, nests arrays and objects more than 64 levels deep, holds a

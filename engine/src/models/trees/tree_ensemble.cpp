@@ -141,8 +141,9 @@ TreeEnsemble::TreeEnsemble(std::vector<Tree> trees, TreeEnsembleInfo info) : tre
   PERFSHAP_CHECK(info_.base_margin.empty() || info_.base_margin.size() == info_.n_outputs,
                  "a tree model's base margin has " + std::to_string(info_.base_margin.size()) + " values for " +
                      std::to_string(info_.n_outputs) + " outputs");
-  PERFSHAP_CHECK(info_.transform != TreeTransform::kLogistic || info_.n_outputs == 1,
-                 "a logistic tree model has one output");
+  PERFSHAP_CHECK((info_.transform != TreeTransform::kLogistic && info_.transform != TreeTransform::kStep) ||
+                     info_.n_outputs == 1,
+                 "a logistic or step tree model has one output");
   PERFSHAP_CHECK(std::isfinite(info_.tree_scale) && info_.tree_scale > 0.0, "a tree model's tree scale must be > 0");
   // Names are how data columns are matched to the model's features: two features of one name
   // would take the same column (and xper's players would collide), an empty one none.
@@ -205,6 +206,12 @@ void TreeEnsemble::TransformMargins(std::span<double> m, std::size_t n_rows) con
         }
         for (std::size_t o = 0; o < K; ++o) m[o * n_rows + r] /= total;
       }
+      return;
+    case TreeTransform::kExp:
+      for (std::size_t t = 0; t < n_rows * K; ++t) m[t] = std::exp(m[t]);
+      return;
+    case TreeTransform::kStep:
+      for (std::size_t r = 0; r < n_rows; ++r) m[r] = m[r] > 0.0 ? 1.0 : 0.0;
       return;
   }
 }

@@ -46,7 +46,10 @@ namespace {
 using Json = nlohmann::json;
 
 constexpr const char* kSaveAgain = "save the model again with Booster.save_model(\"model.json\")";
-constexpr const char* kSupportedObjectives = "binary:logistic, reg:squarederror, multi:softprob and multi:softmax";
+constexpr const char* kSupportedObjectives =
+    "binary:logistic, binary:logitraw, binary:hinge, reg:logistic, reg:squarederror, reg:squaredlogerror, "
+    "reg:pseudohubererror, reg:absoluteerror, count:poisson, reg:gamma, reg:tweedie, survival:cox, survival:aft, "
+    "rank:pairwise, rank:ndcg, rank:map, multi:softprob and multi:softmax";
 
 /** @brief v rounded to float32 as XGBoost holds it; beyond float's range, an infinity (a plain
  *  cast of such a value is undefined). */
@@ -185,21 +188,60 @@ class Reader {
   std::string prefix_;
 };
 
+/** @brief How base_score (on the output scale) moves to the margin: XGBoost's ProbToMargin. */
+enum class BaseLink : std::uint8_t {
+  kIdentity,  // the margin's base is base_score
+  kLogit,     // base_score is a probability: the base is its logit
+  kLog,       // base_score is a positive mean: the base is its log
+};
+
 /** @brief What the objective makes of the model. */
 struct Objective {
   TreeTransform transform = TreeTransform::kIdentity;
   bool classifier = false;
   bool multiclass = false;
-  bool logit_base = false;  // base_score is a probability: the margin's base is its logit
+  BaseLink base = BaseLink::kIdentity;
+};
+
+/** @brief The gbtree objectives, with XGBoost's (1.7 to 3.x) prediction transform and
+ *  base_score link; what shap's TreeExplainer explains on the margin. */
+struct ObjectiveEntry {
+  const char* name;
+  Objective objective;
+};
+
+constexpr ObjectiveEntry kObjectives[] = {
+    {"binary:logistic", {TreeTransform::kLogistic, true, false, BaseLink::kLogit}},
+    // XGBoost's predict() returns binary:logitraw's margin; as a classifier perfshap predicts
+    // its probability, the logistic of the margin (the margin scale is XGBoost's output). Its
+    // base_score is added to the margin as it is.
+    {"binary:logitraw", {TreeTransform::kLogistic, true, false, BaseLink::kIdentity}},
+    {"binary:hinge", {TreeTransform::kStep, true, false, BaseLink::kIdentity}},
+    // reg:logistic: a regression whose predictions lie in (0, 1).
+    {"reg:logistic", {TreeTransform::kLogistic, false, false, BaseLink::kLogit}},
+    {"reg:squarederror", {TreeTransform::kIdentity, false, false, BaseLink::kIdentity}},
+    // reg:linear is the name XGBoost before 1.0 gave reg:squarederror.
+    {"reg:linear", {TreeTransform::kIdentity, false, false, BaseLink::kIdentity}},
+    {"reg:squaredlogerror", {TreeTransform::kIdentity, false, false, BaseLink::kIdentity}},
+    {"reg:pseudohubererror", {TreeTransform::kIdentity, false, false, BaseLink::kIdentity}},
+    {"reg:absoluteerror", {TreeTransform::kIdentity, false, false, BaseLink::kIdentity}},
+    {"count:poisson", {TreeTransform::kExp, false, false, BaseLink::kLog}},
+    {"reg:gamma", {TreeTransform::kExp, false, false, BaseLink::kLog}},
+    {"reg:tweedie", {TreeTransform::kExp, false, false, BaseLink::kLog}},
+    {"survival:cox", {TreeTransform::kExp, false, false, BaseLink::kLog}},
+    {"survival:aft", {TreeTransform::kExp, false, false, BaseLink::kLog}},
+    {"rank:pairwise", {TreeTransform::kIdentity, false, false, BaseLink::kIdentity}},
+    {"rank:ndcg", {TreeTransform::kIdentity, false, false, BaseLink::kIdentity}},
+    {"rank:map", {TreeTransform::kIdentity, false, false, BaseLink::kIdentity}},
+    // multi:softmax predicts the class index in XGBoost; its margins are multi:softprob's, and
+    // perfshap predicts the class probabilities of both.
+    {"multi:softprob", {TreeTransform::kSoftmax, true, true, BaseLink::kIdentity}},
+    {"multi:softmax", {TreeTransform::kSoftmax, true, true, BaseLink::kIdentity}},
 };
 
 Objective ReadObjective(const Reader& r, const std::string& name) {
-  if (name == "binary:logistic") return {TreeTransform::kLogistic, true, false, true};
-  // reg:linear is the name XGBoost before 1.0 gave reg:squarederror.
-  if (name == "reg:squarederror" || name == "reg:linear") return {TreeTransform::kIdentity, false, false, false};
-  // multi:softmax predicts the class index in XGBoost; its margins are multi:softprob's, and
-  // perfshap predicts the class probabilities of both.
-  if (name == "multi:softprob" || name == "multi:softmax") return {TreeTransform::kSoftmax, true, true, false};
+  for (const ObjectiveEntry& entry : kObjectives)
+    if (name == entry.name) return entry.objective;
   r.Fail("the objective is " + detail::Quoted(name) + ", which perfshap does not read; it reads " +
          kSupportedObjectives + ": retrain with one of them");
 }
@@ -501,11 +543,16 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
   // base_score is float32 in XGBoost: round it as XGBoost does before moving it to the margin.
   const double base_score = AsFloat(r.Number(r.Member(param, "base_score", pwhere), pwhere + ".base_score"));
   double base = base_score;
-  if (objective.logit_base) {
+  if (objective.base == BaseLink::kLogit) {
     if (!(base_score > 0.0 && base_score < 1.0))
       r.Fail(pwhere + ".base_score is " + Reader::Shown(Json(base_score)) + "; " + objective_text +
              " needs a probability in (0, 1): retrain with another base_score");
     base = std::log(base_score / (1.0 - base_score));
+  } else if (objective.base == BaseLink::kLog) {
+    if (!(base_score > 0.0 && std::isfinite(base_score)))
+      r.Fail(pwhere + ".base_score is " + Reader::Shown(Json(base_score)) + "; " + objective_text +
+             " needs a positive base_score (its margin is the log): retrain with another base_score");
+    base = std::log(base_score);
   } else if (!std::isfinite(base_score)) {
     r.Fail(pwhere + ".base_score is not finite; retrain with a finite base_score");
   }
