@@ -154,6 +154,7 @@ void RunChains(const ChainsCliOptions& o) {
   report.background = std::min(o.background, split.train.size());
   report.signed_weights = o.signed_weights;
   report.learner = learner->name();
+  report.learner_params = learner->params();
   report.seed = c.seed;
   report.threads = ResolvedThreads(co.shap.solver_options.execution);
   for (const auto& order : orders) report.orders.push_back(ExplainChain(*learner, m, order, split.train, explain, co));

@@ -268,9 +268,17 @@ void RunShap(const ShapCliOptions& o) {
         opt.solver_options.execution.on_estimate = nullptr;  // said once
       }
     }
-    if ((o.model == "tree" || o.model == "forest") && !zero_one && learner->is_classifier()) {
+    const bool model_from_learner = !((o.model == "tree" || o.model == "forest") && !zero_one && learner->is_classifier());
+    if (!model_from_learner) {
       if (o.approach == "retrain")
         throw InvalidArgument("--approach retrain takes a 0/1 label; name the positive class with --positive");
+      // The class-fraction trees of a label with more than two classes take --max-depth,
+      // --trees and --seed only: another option would be silently left out.
+      if (!o.model_params.empty())
+        throw InvalidArgument("--model-param is not applied to a " + o.model + " of " +
+                                  "a label with more than two classes (only --max-depth, --trees and --seed are); "
+                                  "drop it, or name the positive class with --positive",
+                              {"model_params"});
       ForestOptions fo;
       fo.max_depth = o.max_depth;
       fo.seed = c.seed;
@@ -289,6 +297,10 @@ void RunShap(const ShapCliOptions& o) {
     train_rows_all = std::move(train_rows);
     run.model = model->Describe();
     run.model_source = "--model " + o.model + " trained on " + o.train;
+    if (model_from_learner) {
+      run.learner = learner->name();
+      run.learner_params = learner->params();
+    }
     run.data = data_raw.source();
     // Players as the encoder grouped them (a one-hot text column, a --groups group); none when
     // every column is its own.

@@ -224,6 +224,7 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
   features = encoder.column_names();
   m.players = PlayersInOrder(encoder.players(), features, features);
   m.info.kind = m.learner->name();
+  m.info.learner_params = m.learner->params();
   m.info.from_coefficients = false;
   m.info.train = o.train;
   m.info.n_train = train.n_rows();

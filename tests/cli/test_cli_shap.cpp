@@ -238,6 +238,9 @@ TEST(CliShap, BadModelsAndDataGiveOneLineErrors) {
       {"treeshap --model-file " + Fixture("xgboost/multi_softprob.json") + " --data " + bc, "13 features"},
       {"shap --model logistic --approach tree --train " + bc + " --data " + bc + " --label label", "tree model"},
       {"shap --model logistic --train " + bc + " --data " + bc + " --label label --rows 5..2", "--rows"},
+      {"shap --model forest --train " + Fixture("data/wine.csv") + " --data " + Fixture("data/wine.csv") +
+           " --label label --model-param min_samples_leaf=3",
+       "--model-param is not applied"},
       {"shap --model logistic --train " + bc + " --data " + bc + " --label label --solver exact", "2^30"},
       {"treeshap --model-file " + Fixture("xgboost/binary_logistic.json") + " --data /nonexistent/x.csv", "no such file"},
       {"shap --model-file " + Fixture("xgboost/binary_logistic.json") + " --approach retrain --data " + bc,

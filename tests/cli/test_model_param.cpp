@@ -264,6 +264,39 @@ TEST(ModelParam, BadItemsAndUnknownOptionsAreOneLineErrors) {
             std::string::npos);
 }
 
+// result.json's "model_params": the learner's options in effect, typed by its declaration, in
+// every subcommand that trains a learner (a host's learner's too).
+TEST(ModelParam, ResultJsonHasTheOptionsInEffectTyped) {
+  const std::string banknote = testing::FixturePath("data/banknote.csv");
+  // Robustness: a number and a bool of the logistic learner, set and default.
+  const nlohmann::json rob = RunInProcess({"robustness", "--data", banknote, "--label", "label", "--quiet", "--cv",
+                                           "mc:2", "--model", "logistic", "--model-param", "C=0.25"});
+  EXPECT_EQ(rob.at("model_params").at("C"), 0.25);
+  EXPECT_EQ(rob.at("model_params").at("standardize"), true);
+  EXPECT_EQ(rob.at("C"), 0.25);  // the older key stays
+  // XPER and SHAP: the forest's whole numbers and texts.
+  const nlohmann::json xper = RunInProcess({"xper", "--data", banknote, "--train", banknote, "--label", "label",
+                                            "--quiet", "--model", "forest", "--model-param", "n_estimators=7",
+                                            "--model-param", "max_features=sqrt"});
+  EXPECT_EQ(xper.at("model_params").at("n_estimators"), 7);
+  EXPECT_EQ(xper.at("model_params").at("max_features"), "sqrt");
+  EXPECT_EQ(xper.at("model_params").at("bootstrap"), true);
+  const nlohmann::json shap =
+      RunInProcess({"shap", "--data", banknote, "--train", banknote, "--label", "label", "--rows", "0..4", "--quiet",
+                    "--model", "gnb", "--model-param", "var_smoothing=1e-06"});
+  EXPECT_EQ(shap.at("model_params").at("var_smoothing"), 1e-06);
+  // A model file has no learner, so no model_params.
+  const nlohmann::json file =
+      RunInProcess({"treeshap", "--model-file", testing::FixturePath("xgboost/binary_logistic.json"), "--data",
+                    testing::FixturePath("data/breast_cancer.csv"), "--quiet"});
+  EXPECT_FALSE(file.contains("model_params"));
+  // Chains, with a host's learner: its text option.
+  const ToyLearnerRegistered registered;
+  const nlohmann::json chains =
+      RunInProcess({"chains", "--quiet", "--model", "toy_ignore", "--model-param", "ignore=x1"});
+  EXPECT_EQ(chains.at("model_params").at("ignore"), "x1");
+}
+
 // --model-param sets the same option as its dedicated flag, bit for bit.
 TEST(ModelParam, SameNumbersAsTheDedicatedFlag) {
   const std::string banknote = testing::FixturePath("data/banknote.csv");

@@ -8,6 +8,7 @@
 
 #include "report/csv.hpp"
 #include "report/format.hpp"
+#include "report/learner_json.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"
 #include "report/svg.hpp"
@@ -185,6 +186,7 @@ void WriteChainsReport(OutputDir& out, const ChainsReport& r) {
   body["rows"] = r.rows.size();
   body["background"] = r.background;
   body["learner"] = r.learner;
+  body["model_params"] = LearnerParamsJson(r.learner, r.learner_params);
   body["signed"] = r.signed_weights;
   Json orders = Json::array();
   for (const ChainOrderExplanation& e : r.orders) orders.push_back(OrderJson(e));

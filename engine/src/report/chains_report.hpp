@@ -29,6 +29,8 @@ struct ChainsReport {
   std::size_t background = 0;
   bool signed_weights = false;
   std::string learner;
+  /** The learner's options in effect (result.json "model_params"). */
+  LearnerParams learner_params;
   std::uint64_t seed = 0;
   int threads = 0;
   double elapsed_seconds = 0.0;

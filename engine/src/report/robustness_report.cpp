@@ -10,6 +10,7 @@
 #include "perfshap/curves.hpp"
 #include "report/csv.hpp"
 #include "report/format.hpp"
+#include "report/learner_json.hpp"
 #include "report/sampling_report.hpp"
 #include "report/svg.hpp"
 
@@ -295,6 +296,7 @@ Json RobustnessResultJson(const RobustnessResult& r, const RobustnessRun& run,
   if (r.learner_params.count("C") != 0) result["C"] = std::stod(r.learner_params.at("C"));
   if (r.learner_params.count("standardize") != 0)
     result["standardize"] = r.learner_params.at("standardize") == "true";
+  result["model_params"] = LearnerParamsJson(r.learner, r.learner_params);
   result["cv"] = run.plan;
   result["n_splits"] = r.n_splits;
   result["test_size"] = run.test_size ? Json(*run.test_size) : Json(nullptr);

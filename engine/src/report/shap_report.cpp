@@ -11,6 +11,7 @@
 #include "report/csv.hpp"
 #include "report/figure_bounds.hpp"
 #include "report/format.hpp"
+#include "report/learner_json.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"
 #include "report/svg.hpp"
@@ -88,6 +89,7 @@ Json ResultBody(const ShapReport& report, const OutputDir& out) {
   body["approach"] = e.approach;
   body["output"] = ScaleName(e.output);
   body["model"] = {{"description", run.model}, {"source", run.model_source}};
+  if (!run.learner.empty()) body["model_params"] = LearnerParamsJson(run.learner, run.learner_params);
   // The rounds of an XGBoost model file explained, as XGBoost's iteration_range [begin, end).
   if (run.rounds.total > 0) {
     body["iteration_range"] = {run.rounds.begin, run.rounds.end};

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "perfshap/learner.hpp"
 #include "perfshap/shap.hpp"
 #include "perfshap/trees.hpp"
 #include "report/output.hpp"
@@ -23,6 +24,10 @@ namespace perfshap::detail {
 struct ShapRun {
   std::string model;        ///< the model's description
   std::string model_source; ///< the model file, or "trained on FILE"
+  /** The learner fitted or retrained (--model NAME; empty for a model file) and its options in
+   *  effect (result.json "model_params"). */
+  std::string learner;
+  LearnerParams learner_params;
   std::string data;
   /** The data rows explained (0-based indices into --data), one per explained row. */
   std::vector<std::size_t> rows;

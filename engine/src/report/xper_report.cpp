@@ -12,6 +12,7 @@
 #include "report/csv.hpp"
 #include "report/figure_bounds.hpp"
 #include "report/format.hpp"
+#include "report/learner_json.hpp"
 #include "report/sampling_report.hpp"
 #include "report/svg.hpp"
 
@@ -440,6 +441,7 @@ Json XperResultJson(const XperReport& report) {
   result["data"] = run.data;
   result["label"] = report.sample.label_name();
   result["model"] = model;
+  if (!m.from_coefficients && m.kind != "xgboost") result["model_params"] = LearnerParamsJson(m.kind, m.learner_params);
   // The rounds of an XGBoost model file explained, as XGBoost's iteration_range [begin, end).
   if (m.rounds.total > 0) {
     result["iteration_range"] = {m.rounds.begin, m.rounds.end};

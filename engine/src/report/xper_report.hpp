@@ -15,6 +15,7 @@
 
 #include "perfshap/cluster.hpp"
 #include "perfshap/dataset.hpp"
+#include "perfshap/learner.hpp"
 #include "perfshap/trees.hpp"
 #include "perfshap/xper.hpp"
 #include "report/json.hpp"
@@ -37,6 +38,8 @@ struct XperModelInfo {
   std::string train;
   std::size_t n_train = 0;
   std::string description;
+  /** Trained by a learner: its options in effect (result.json "model_params"). */
+  LearnerParams learner_params;
   /** An XGBoost model file: the boosting rounds used (total 0 for any other model). */
   BoostingRounds rounds;
 };
