@@ -102,9 +102,11 @@ std::vector<std::size_t> DrawRows(std::size_t n, std::size_t count, std::uint64_
 }
 
 /** The columns of `d` that are the model's features, by name, or all of them in order. */
-std::vector<std::size_t> ModelColumns(const Dataset& d, const TreeEnsemble& model, const std::string& model_file,
+std::vector<std::size_t> ModelColumns(const Dataset& d, const Model& model, const std::string& model_file,
                                       const std::string& what) {
-  const auto& names = model.info().feature_names;
+  const auto* trees = dynamic_cast<const TreeEnsemble*>(&model);
+  static const std::vector<std::string> kNone;
+  const auto& names = trees != nullptr ? trees->info().feature_names : kNone;
   std::vector<std::size_t> columns;
   if (!names.empty()) {
     for (const std::string& name : names) {
@@ -125,7 +127,7 @@ std::vector<std::size_t> ModelColumns(const Dataset& d, const TreeEnsemble& mode
   }
   for (std::size_t c : columns)
     if (d.encoding(c))
-      throw DataError(what + " column '" + d.feature_names()[c] + "' holds text; the XGBoost model " + model_file +
+      throw DataError(what + " column '" + d.feature_names()[c] + "' holds text; the model " + model_file +
                       " takes numbers");
   return columns;
 }
@@ -194,15 +196,29 @@ void RunShap(const ShapCliOptions& o) {
 
   const XgboostReadOptions read_options = ModelReadOptions(o.iteration_range, o.model_file);
   if (!o.model_file.empty()) {
-    const auto ensemble = ReadModelInput(o.model_file, read_options);
-    model = ensemble;
-    run.rounds = ensemble->info().rounds;
+    // The host's own model (a Python function), or a tree model (an XGBoost file, a converted one).
+    std::shared_ptr<const Model> given = HostModelInput(o.model_file);
+    if (given != nullptr) {
+      if (o.approach != "interventional")
+        throw InvalidArgument("--approach " + o.approach + " needs a tree model or a learner; the model " +
+                                  o.model_file + " is a function, explained by the interventional approach",
+                              {"approach"});
+      if (!o.iteration_range.empty())
+        throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; the model " + o.model_file +
+                                  " is a function: drop it",
+                              {"iteration_range"});
+    } else {
+      const auto ensemble = ReadModelInput(o.model_file, read_options);
+      run.rounds = ensemble->info().rounds;
+      given = ensemble;
+    }
+    model = given;
     const Dataset data = ReadInput(c.data, DataCsv(c, true));
-    model_columns = ModelColumns(data, *ensemble, o.model_file, "--data " + c.data);
+    model_columns = ModelColumns(data, *model, o.model_file, "--data " + c.data);
     for (std::size_t col : model_columns) feature_names.push_back(data.feature_names()[col]);
     explain = data;
     background_source = data;
-    run.model = ensemble->Describe();
+    run.model = model->Describe();
     run.model_source = o.model_file;
     run.data = data.source();
     if (!c.groups.empty())

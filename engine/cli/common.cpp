@@ -237,10 +237,24 @@ Dataset ReadInput(const std::string& path, const CsvOptions& csv) {
 
 std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path, const XgboostReadOptions& options) {
   if (const Embedding* embedding = CurrentEmbedding()) {
+    if (const auto tree = embedding->tree_models.find(path); tree != embedding->tree_models.end()) {
+      if (options.iteration_range)
+        throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; " + tree->second->Describe() +
+                                  " is not one: drop it",
+                              {"iteration_range"});
+      return tree->second;
+    }
     const auto it = embedding->models.find(path);
     if (it != embedding->models.end()) return ParseXgboostModel(it->second, path, options);
   }
   return ReadXgboostModel(path, options);
+}
+
+std::shared_ptr<const Model> HostModelInput(const std::string& path) {
+  const Embedding* embedding = CurrentEmbedding();
+  if (embedding == nullptr) return nullptr;
+  const auto it = embedding->host_models.find(path);
+  return it == embedding->host_models.end() ? nullptr : it->second;
 }
 
 XgboostReadOptions ModelReadOptions(const std::string& iteration_range, const std::string& model_file) {

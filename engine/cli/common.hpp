@@ -114,6 +114,9 @@ Dataset ReadInput(const std::string& path, const CsvOptions& csv);
 
 /** @brief Reads the XGBoost JSON model `path`, or the embedding's model text of that name. */
 std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path, const XgboostReadOptions& options = {});
+/** @brief The host's own model (not a tree model) that --model-file names in an embedded run,
+ *  or null. */
+std::shared_ptr<const Model> HostModelInput(const std::string& path);
 
 /**
  * @brief --iteration-range BEGIN:END (BEGIN,END too: a Python tuple arrives so): boosting rounds

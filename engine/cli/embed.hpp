@@ -9,12 +9,14 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "perfshap/error.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/table.hpp"
+#include "perfshap/trees.hpp"
 #include "report/output.hpp"
 
 namespace perfshap::cli {
@@ -25,6 +27,12 @@ struct Embedding {
   std::map<std::string, Table> tables;
   /** XGBoost JSON texts that --model-file may name instead of a file. */
   std::map<std::string, std::string> models;
+  /** Tree models built by the host (a scikit-learn model converted from its arrays) that
+   *  --model-file may name: used as they are. */
+  std::map<std::string, std::shared_ptr<const TreeEnsemble>> tree_models;
+  /** Any model of the host (a Python function f(X)) that --model-file may name, for the methods
+   *  that only predict with it (shap's interventional approach, xper). */
+  std::map<std::string, std::shared_ptr<const Model>> host_models;
   /** Progress of the computations (units as the CLI's bar counts them). */
   ProgressCallback progress;
   /** Raised by the host to stop the run (it then throws Cancelled). */

@@ -3,7 +3,11 @@
 #include "xper_inputs.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
+#include <span>
+#include <string>
+#include <utility>
 
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
@@ -13,6 +17,22 @@
 namespace perfshap::cli {
 
 namespace {
+
+/** A model the host shares (its own), as the unique model XperModel owns: forwards every call. */
+class SharedModel final : public Model {
+ public:
+  explicit SharedModel(std::shared_ptr<const Model> model) : model_(std::move(model)) {}
+  std::size_t n_features() const override { return model_->n_features(); }
+  std::size_t n_outputs() const override { return model_->n_outputs(); }
+  bool is_classifier() const override { return model_->is_classifier(); }
+  void Predict(std::span<const double> x, std::size_t n_rows, std::span<double> out) const override {
+    model_->Predict(x, n_rows, out);
+  }
+  std::string Describe() const override { return model_->Describe(); }
+
+ private:
+  std::shared_ptr<const Model> model_;
+};
 
 Link LinkOf(const std::string& model) {
   if (model == "probit") return Link::kProbit;
@@ -154,6 +174,36 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
     throw InvalidArgument("--model-param sets an option of the learner fitted with --model NAME --train FILE; "
                           "an already-fitted model (--coef, --model-file, the design's probit) has none",
                           {"model_params"});
+  if (!o.model_file.empty() && HostModelInput(o.model_file) != nullptr) {
+    // The host's own model (a Python function f(X)): the data's columns in order.
+    const std::shared_ptr<const Model> host = HostModelInput(o.model_file);
+    if (!o.iteration_range.empty())
+      throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; the model " + o.model_file +
+                                " is a function: drop it",
+                            {"iteration_range"});
+    if (host->n_outputs() != 1)
+      throw InvalidArgument("the model " + o.model_file + " returns " + std::to_string(host->n_outputs()) +
+                                " values a row; XPER decomposes the metric of one score a row (P(y=1) or the "
+                                "prediction): return that one column",
+                            {"model"});
+    if (!groups.empty()) throw InvalidArgument("--groups takes a --train or --coef model's columns, not a function's");
+    if (data.n_features() != host->n_features())
+      throw DataError("the model " + o.model_file + " takes " + std::to_string(host->n_features()) + " features and " +
+                      data.source() + " has " + std::to_string(data.n_features()) +
+                      " columns besides the label; give data with the model's columns");
+    for (std::size_t j = 0; j < data.n_features(); ++j)
+      if (data.encoding(j))
+        throw DataError(data.source() + " column '" + data.feature_names()[j] + "' holds text; the model " +
+                        o.model_file + " takes numbers");
+    m.sample = data;
+    m.model = std::make_unique<SharedModel>(host);
+    m.info.kind = "function";
+    m.info.from_coefficients = false;
+    m.info.train = o.model_file;
+    m.info.description = host->Describe();
+    features = data.feature_names();
+    return m;
+  }
   if (!o.model_file.empty()) {
     // An XGBoost model, through the generic predict path: its features by name (or in order).
     const auto ensemble = ReadModelInput(o.model_file, ModelReadOptions(o.iteration_range, o.model_file));
@@ -177,7 +227,8 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
     }
     m.sample = SelectColumns(data, names);
     m.model = std::make_unique<TreeEnsemble>(ensemble->trees(), ensemble->info());
-    m.info.kind = "xgboost";
+    // An XGBoost file, or a tree model a host built (a scikit-learn model from Python).
+    m.info.kind = ensemble->info().rule == SplitRule::kLessFloat ? "xgboost" : "tree_model";
     m.info.from_coefficients = false;
     m.info.train = o.model_file;
     m.info.description = ensemble->Describe();

@@ -41,7 +41,7 @@ import tempfile
 
 import numpy as np
 
-from . import _inputs, _perfshap, _run
+from . import _inputs, _perfshap, _run, _sklearn
 from .result import Result
 
 __all__ = ["Result", "ShapResult", "TreeShapResult", "axom", "chains", "demo", "load_model", "robustness", "shap", "treeshap",
@@ -69,7 +69,10 @@ def _model_json(model):
 
 
 def load_model(model, *, iteration_range=None) -> _perfshap.TreeModel:
-    """A tree model (XGBoost gbtree) from a path, JSON text/bytes or an xgboost Booster.
+    """A tree model: XGBoost gbtree from a path, JSON text/bytes or an xgboost Booster, or a
+    fitted scikit-learn tree model (DecisionTree*, RandomForest*, ExtraTrees*,
+    GradientBoosting*, HistGradientBoosting*), converted from its arrays with its own raw
+    scores as the margins (perfshap/_sklearn.py).
 
     iteration_range=(begin, end): the boosting rounds [begin, end) to use (end 0 = to the last).
     By default an early-stopped model is used up to its best_iteration, as XGBoost's
@@ -78,7 +81,15 @@ def load_model(model, *, iteration_range=None) -> _perfshap.TreeModel:
     if isinstance(model, _perfshap.TreeModel):
         if iteration_range is None:
             return model
+        if not model.json:
+            raise ValueError("iteration_range selects boosting rounds of an XGBoost model; this model was converted "
+                             "from scikit-learn: drop iteration_range")
         return _perfshap.TreeModel(model.json, model.source, iteration_range)
+    if _sklearn.is_tree_model(model):
+        if iteration_range is not None:
+            raise ValueError("iteration_range selects boosting rounds of an XGBoost model; drop it for a "
+                             "scikit-learn model")
+        return _sklearn.convert(model)
     text, source = _model_json(model)
     return _perfshap.TreeModel(text, source, iteration_range)
 
@@ -140,13 +151,21 @@ class TreeShapResult:
 
 
 def treeshap(model, X, *, background=None, threads: int = 0, iteration_range=None) -> TreeShapResult:
-    """TreeSHAP of an XGBoost model's margins: path-dependent, or interventional against
+    """TreeSHAP of a tree model's margins (an XGBoost model, or a scikit-learn tree model: see
+    load_model): path-dependent, or interventional against
     `background` rows. Bitwise the same at any `threads` (0 = every core). iteration_range:
     as load_model (default: up to an early-stopped model's best_iteration)."""
     threads = _run.checked("threads", threads, {"type": "INT:NONNEGATIVE", "switch": False}, "treeshap")
     m = load_model(model, iteration_range=iteration_range)
     x, names = _matrix(X, m, "X")
     bg = None if background is None else _matrix(background, m, "the background")[0]
+    if _sklearn.is_tree_model(model) and not _sklearn.allows_missing(model):
+        for what, a in (("X", x), ("the background", bg)):
+            if a is not None and np.isnan(a).any():
+                r, j = np.argwhere(np.isnan(a))[0]
+                raise ValueError(f"{what} has a missing value (NaN) at row {r}, feature '{names[j] if names else j}'; "
+                                 f"the {type(model).__name__} does not predict missing values (scikit-learn 1.2): "
+                                 "impute them, or use HistGradientBoosting")
     return TreeShapResult(m.treeshap(x, threads, bg), names, tuple(m.iteration_range), m.best_iteration)
 
 
@@ -340,16 +359,91 @@ def _train(train, label, options, tables):
     options["label"] = label
 
 
-def _model(model, options, models, X=None, feature_names=None):
+def _is_function_model(model) -> bool:
+    """A callable f(X) or a fitted estimator with predict_proba / predict that is not a model the
+    engine reads itself (a learner name, an XGBoost model, a scikit-learn tree model)."""
+    if model is None or isinstance(model, (str, bytes, bytearray, os.PathLike, _perfshap.TreeModel)):
+        return False
+    if _sklearn.is_tree_model(model) or hasattr(model, "get_booster") or hasattr(model, "save_raw"):
+        return False
+    return callable(model) or hasattr(model, "predict_proba") or hasattr(model, "predict")
+
+
+def _function_model(model, X, one_output: bool):
+    """The engine's CallableModel of a function or an estimator, probed on X's first row for its
+    number of outputs. An estimator gives predict_proba (P(class 1) alone where one output is
+    needed, for a binary classifier) or predict; a DataFrame X makes each batch a DataFrame with
+    its column names (a Pipeline whose ColumnTransformer selects columns by name)."""
+    name = getattr(model, "__qualname__", None) or type(model).__name__
+    classifier = False
+    if callable(model) and not hasattr(model, "fit"):
+        f = model
+        owner = getattr(model, "__self__", None)
+        classifier = getattr(model, "__name__", "") == "predict_proba" and owner is not None
+    elif hasattr(model, "predict_proba"):
+        _check_fitted(model)
+        classes = len(getattr(model, "classes_", [0, 1]))
+        f = (lambda Z: model.predict_proba(Z)[:, 1]) if one_output and classes == 2 else model.predict_proba
+        name, classifier = type(model).__name__ + ".predict_proba", True
+    else:
+        _check_fitted(model)
+        f = model.predict
+        name = type(model).__name__ + ".predict"
+    if X is None or np.ndim(X) != 2:
+        raise TypeError("a function model needs X, a rows x features array or DataFrame, to explain")
+    columns = [str(c) for c in X.columns] if _inputs.is_frame(X) else None
+    if columns is not None:
+        import pandas as pd  # X is a DataFrame: pandas is there
+
+        call = lambda Z: f(pd.DataFrame(Z, columns=columns))  # noqa: E731
+    else:
+        call = f
+    first = np.asarray(X.iloc[:1] if columns is not None else X[:1])
+    try:
+        probe = np.asarray(f(X.iloc[:1]) if columns is not None else call(np.asarray(first, dtype=np.float64)))
+    except Exception as e:
+        raise type(e)(f"the model {name} failed on the first row of X: {e}") from e
+    if probe.ndim not in (1, 2) or probe.shape[0] != 1:
+        raise ValueError(f"the model {name} returned an array of shape {probe.shape} for 1 row; it must return one "
+                         "value per row, or rows x outputs")
+    k = 1 if probe.ndim == 1 else probe.shape[1]
+    return _perfshap.CallableModel(call, int(np.shape(X)[1]), int(k), bool(classifier), "the function " + name)
+
+
+def _check_fitted(estimator):
+    try:
+        from sklearn.utils.validation import check_is_fitted
+    except ImportError:  # not a scikit-learn estimator: its own calls say what is wrong
+        return
+    try:
+        check_is_fitted(estimator)
+    except Exception as e:  # NotFittedError, or not an estimator
+        raise ValueError(f"the {type(estimator).__name__} is not fitted; call fit(X, y) first ({e})") from None
+
+
+def _model(model, options, models, X=None, feature_names=None, one_output=False):
     """A learner name (--model), or an XGBoost model (Booster, XGBClassifier, path, JSON text),
     handed to the engine as its JSON text. Returns X's feature names: feature_names=, or, for a
     numpy X without them, the XGBoost model's own when their count is X's (the model is then
     parsed here too; a DataFrame's column names need no parse)."""
     if model is None:
         return feature_names
+    if _is_function_model(model):
+        models["model"] = _function_model(model, X, one_output)
+        options["model_file"] = "model"
+        return feature_names
     if isinstance(model, str) and not model.lstrip().startswith("{") and model in _perfshap_learners():
         options["model"] = model
         return feature_names
+    if _sklearn.is_tree_model(model) or (isinstance(model, _perfshap.TreeModel) and not model.json):
+        # A scikit-learn tree model: converted from its arrays and handed over as it is.
+        tree = model if isinstance(model, _perfshap.TreeModel) else _sklearn.convert(model)
+        models["model"] = tree
+        options["model_file"] = "model"
+        names = list(tree.feature_names)
+        if feature_names is not None or X is None or _inputs.is_frame(X) or np.ndim(X) != 2:
+            return feature_names
+        return names if names and len(names) == np.shape(X)[1] else None
     text = model.json if isinstance(model, _perfshap.TreeModel) else _model_json(model)[0]
     models["model"] = text
     options["model_file"] = "model"
@@ -388,7 +482,7 @@ def xper(X=None, y=None, *, model=None, train=None, label=None, feature_names=No
     """
     tables: dict = {}
     models: dict = {}
-    feature_names = _model(model, options, models, X, feature_names)
+    feature_names = _model(model, options, models, X, feature_names, one_output=True)
     _labelled(X, y, label, feature_names, options, tables)
     _train(train, options.get("label"), options, tables)
     return _call("xper", options, tables=tables, models=models, progress=progress, function="xper")
@@ -446,7 +540,9 @@ class ShapResult(Result):
             names = [p["name"] if isinstance(p, dict) else p for p in players]
             cols = [head.index(n) for n in names]
             bias = head.index("bias")
-            m = np.array([[float(x) if x != "" else np.nan for x in row] for row in body], dtype=float)
+            text = head.index("class") if "class" in head else -1  # the output's name, not a number
+            m = np.array([[np.nan if x == "" or j == text else float(x) for j, x in enumerate(row)] for row in body],
+                         dtype=float)
             m = m.reshape(len(body), len(head))
             values, base = m[:, cols], m[:, bias]
             if "class" in head:

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -20,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -51,11 +53,140 @@ std::vector<double> ColumnMajor(const Array& x, std::size_t& n_rows, std::size_t
   return out;
 }
 
+/** A Python exception raised by a host's function inside the engine: carried to the caller's
+ *  thread, where Run raises it again (the engine stops as for a failing task). */
+struct PythonRaised : std::exception {
+  explicit PythonRaised(py::error_already_set e) : error(std::make_shared<py::error_already_set>(std::move(e))) {}
+  const char* what() const noexcept override { return "a Python exception"; }
+  std::shared_ptr<py::error_already_set> error;
+};
+
+/**
+ * The user's own model: a Python callable f(X) -> rows x outputs (or rows), X a float64 array
+ * rows x features. The engine calls it from its worker threads with whole batches of hybrid rows
+ * (thousands of rows a call), each call holding the GIL only while f runs; the batches are
+ * fixed by the game's blocks, so the result is bitwise the same at any thread count. A call that
+ * raises stops the run and the exception reaches the caller; a wrong shape or a NaN is a
+ * one-line error naming the batch.
+ */
+class PyCallableModel final : public perfshap::Model {
+ public:
+  PyCallableModel(py::object f, std::size_t n_features, std::size_t n_outputs, bool classifier,
+                  std::string description)
+      : f_(std::make_shared<py::object>(std::move(f))), n_features_(n_features), n_outputs_(n_outputs),
+        classifier_(classifier), description_(std::move(description)) {}
+  ~PyCallableModel() override {
+    const py::gil_scoped_acquire gil;
+    f_.reset();
+  }
+  std::size_t n_features() const override { return n_features_; }
+  std::size_t n_outputs() const override { return n_outputs_; }
+  bool is_classifier() const override { return classifier_; }
+  std::string Describe() const override { return description_; }
+  void Predict(std::span<const double> x, std::size_t n_rows, std::span<double> out) const override {
+    const py::gil_scoped_acquire gil;
+    try {
+      py::array_t<double> rows({static_cast<py::ssize_t>(n_rows), static_cast<py::ssize_t>(n_features_)});
+      auto r = rows.mutable_unchecked<2>();
+      for (std::size_t j = 0; j < n_features_; ++j)
+        for (std::size_t i = 0; i < n_rows; ++i)
+          r(static_cast<py::ssize_t>(i), static_cast<py::ssize_t>(j)) = x[j * n_rows + i];
+      const py::object result = (*f_)(rows);
+      const auto y = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(result);
+      if (!y) throw perfshap::DataError(description_ + " returned " + py::str(py::type::of(result)).cast<std::string>() +
+                                        ", not an array of numbers; return rows x outputs numbers");
+      const bool one = y.ndim() == 1 && n_outputs_ == 1;
+      if (!(one || (y.ndim() == 2 && static_cast<std::size_t>(y.shape(1)) == n_outputs_)) ||
+          static_cast<std::size_t>(y.shape(0)) != n_rows)
+        throw perfshap::DataError(description_ + " returned an array of shape " + ShapeText(y) + " for " +
+                                  std::to_string(n_rows) + " rows; it must return " + std::to_string(n_rows) +
+                                  (n_outputs_ == 1 ? " values (or rows x 1)" : " x " + std::to_string(n_outputs_)) +
+                                  ", as it did on the first call");
+      const double* v = y.data();
+      for (std::size_t i = 0; i < n_rows; ++i)
+        for (std::size_t o = 0; o < n_outputs_; ++o) {
+          const double value = v[i * n_outputs_ + o];
+          if (!std::isfinite(value))
+            throw perfshap::DataError(description_ + " returned " + (std::isnan(value) ? "NaN" : "an infinity") +
+                                      " for row " + std::to_string(i) + " of a batch of " + std::to_string(n_rows) +
+                                      " rows (output " + std::to_string(o) +
+                                      "); it must return finite numbers for every row");
+          out[o * n_rows + i] = value;
+        }
+    } catch (py::error_already_set& e) {
+      throw PythonRaised(std::move(e));
+    }
+  }
+
+ private:
+  static std::string ShapeText(const py::array& a) {
+    std::string s = "(";
+    for (py::ssize_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.shape(d));
+    return s + (a.ndim() == 1 ? ",)" : ")");
+  }
+  std::shared_ptr<py::object> f_;
+  std::size_t n_features_;
+  std::size_t n_outputs_;
+  bool classifier_;
+  std::string description_;
+};
+
 /** A fitted tree model read from an XGBoost JSON text. */
 class PyTreeModel {
  public:
   PyTreeModel(const std::string& json, const std::string& source, const py::object& iteration_range)
       : json_(json), source_(source), model_(perfshap::ParseXgboostModel(json, source, ReadOptions(iteration_range))) {}
+  /** A model built from its trees' arrays (a scikit-learn model converted by perfshap/_sklearn.py). */
+  PyTreeModel(std::shared_ptr<const perfshap::TreeEnsemble> model, std::string source)
+      : source_(std::move(source)), model_(std::move(model)) {}
+
+  /**
+   * The ensemble of `trees`: dicts of equal-length node arrays (feature, threshold, left, right,
+   * default_left, cover; value: nodes x width, flattened) with `output` and `width`; x <= threshold
+   * goes left in double, NaN follows default_left. TreeEnsemble checks the trees (children,
+   * cycles, features, finite values) and says which tree and node is wrong.
+   */
+  static PyTreeModel FromTrees(const py::list& trees, std::size_t n_features, std::size_t n_outputs,
+                               const std::vector<double>& base_margin, double tree_scale, const std::string& transform,
+                               bool classifier, const std::vector<std::string>& feature_names,
+                               const std::string& description, const std::string& source) {
+    std::vector<perfshap::Tree> out;
+    out.reserve(trees.size());
+    for (const py::handle item : trees) {
+      const py::dict d = item.cast<py::dict>();
+      perfshap::Tree t;
+      t.feature = d["feature"].cast<std::vector<std::int32_t>>();
+      t.threshold = d["threshold"].cast<std::vector<double>>();
+      t.left = d["left"].cast<std::vector<std::int32_t>>();
+      t.right = d["right"].cast<std::vector<std::int32_t>>();
+      t.default_left = d["default_left"].cast<std::vector<std::uint8_t>>();
+      t.cover = d["cover"].cast<std::vector<double>>();
+      t.value = d["value"].cast<std::vector<double>>();
+      t.output = d["output"].cast<int>();
+      t.width = d["width"].cast<int>();
+      const std::size_t n = t.feature.size();
+      PERFSHAP_CHECK(t.threshold.size() == n && t.left.size() == n && t.right.size() == n &&
+                         t.default_left.size() == n && t.cover.size() == n && t.width >= 1 &&
+                         t.value.size() == n * static_cast<std::size_t>(t.width),
+                     source + ": tree " + std::to_string(out.size()) + " has node arrays of different lengths");
+      out.push_back(std::move(t));
+    }
+    perfshap::TreeEnsembleInfo info;
+    info.n_features = n_features;
+    info.n_outputs = n_outputs;
+    info.base_margin = base_margin;
+    info.tree_scale = tree_scale;
+    if (transform == "identity") info.transform = perfshap::TreeTransform::kIdentity;
+    else if (transform == "logistic") info.transform = perfshap::TreeTransform::kLogistic;
+    else if (transform == "softmax") info.transform = perfshap::TreeTransform::kSoftmax;
+    else if (transform == "exp") info.transform = perfshap::TreeTransform::kExp;
+    else throw perfshap::InvalidArgument("unknown tree transform '" + transform + "'");
+    info.rule = perfshap::SplitRule::kLessEqual;
+    info.classifier = classifier;
+    info.feature_names = feature_names;
+    info.description = description;
+    return PyTreeModel(std::make_shared<const perfshap::TreeEnsemble>(std::move(out), std::move(info)), source);
+  }
   const std::string& json() const { return json_; }
   const std::string& source() const { return source_; }
   /** The boosting rounds used, [begin, end) as XGBoost's iteration_range. */
@@ -69,6 +200,7 @@ class PyTreeModel {
     return b >= 0 ? py::object(py::int_(b)) : py::object(py::none());
   }
   std::size_t n_features() const { return model_->n_features(); }
+  const std::shared_ptr<const perfshap::TreeEnsemble>& model() const { return model_; }
   std::size_t n_outputs() const { return model_->n_outputs(); }
   std::vector<std::string> feature_names() const { return model_->info().feature_names; }
   std::string describe() const { return model_->Describe(); }
@@ -101,8 +233,14 @@ class PyTreeModel {
     return result;
   }
 
+  /** Predictions on the model's output scale (probabilities of a classifier), rows x outputs. */
+  py::array_t<double> predict(const Array& x) const { return Outputs(x, true); }
+
   /** Margins, rows x outputs. */
-  py::array_t<double> margin(const Array& x) const {
+  py::array_t<double> margin(const Array& x) const { return Outputs(x, false); }
+
+ private:
+  py::array_t<double> Outputs(const Array& x, bool transformed) const {
     std::size_t n = 0;
     std::size_t f = 0;
     const std::vector<double> cm = ColumnMajor(x, n, f);
@@ -110,7 +248,8 @@ class PyTreeModel {
                                                   std::to_string(model_->n_features()) + " features");
     const std::size_t K = model_->n_outputs();
     std::vector<double> m(K * n);
-    model_->PredictMargin(cm, n, m);
+    if (transformed) model_->Predict(cm, n, m);
+    else model_->PredictMargin(cm, n, m);
     py::array_t<double> result({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(K)});
     auto r = result.mutable_unchecked<2>();
     for (std::size_t i = 0; i < n; ++i)
@@ -118,7 +257,6 @@ class PyTreeModel {
     return result;
   }
 
- private:
   /** iteration_range=None (the model's best_iteration, else all rounds) or (begin, end). */
   static perfshap::XgboostReadOptions ReadOptions(const py::object& range) {
     perfshap::XgboostReadOptions options;
@@ -276,7 +414,14 @@ py::dict Run(const std::vector<std::string>& args, const py::dict& tables, const
   perfshap::cli::Embedding embedding;
   embedding.defer_files = defer;
   for (const auto& [name, spec] : tables) embedding.tables[name.cast<std::string>()] = MakeTable(spec.cast<py::tuple>(), keep);
-  for (const auto& [name, text] : models) embedding.models[name.cast<std::string>()] = text.cast<std::string>();
+  for (const auto& [name, model] : models) {
+    if (py::isinstance<PyCallableModel>(model))
+      embedding.host_models[name.cast<std::string>()] = model.cast<std::shared_ptr<PyCallableModel>>();
+    else if (py::isinstance<PyTreeModel>(model) && model.cast<const PyTreeModel&>().json().empty())
+      embedding.tree_models[name.cast<std::string>()] = model.cast<const PyTreeModel&>().model();
+    else
+      embedding.models[name.cast<std::string>()] = model.cast<std::string>();
+  }
   std::atomic<bool> cancel{false};
   embedding.cancel = &cancel;
   auto box = std::make_shared<ProgressBox>();
@@ -340,7 +485,13 @@ py::dict Run(const std::vector<std::string>& args, const py::dict& tables, const
   }
   worker.join();
   if (interrupted) throw py::error_already_set();
-  if (failure) std::rethrow_exception(failure);
+  if (failure) {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const PythonRaised& raised) {  // the user's function raised: raise it here
+      throw py::error_already_set(*raised.error);
+    }
+  }
   if (!progress.is_none() && box->latest)
     progress(box->latest->done, box->latest->total, box->latest->elapsed_seconds, 0.0);
   py::dict out;
@@ -413,9 +564,18 @@ PYBIND11_MODULE(_perfshap, m) {
       .def_property_readonly("n_outputs", &PyTreeModel::n_outputs)
       .def_property_readonly("feature_names", &PyTreeModel::feature_names)
       .def_property_readonly("json", &PyTreeModel::json)
+      .def_static("from_trees", &PyTreeModel::FromTrees, py::arg("trees"), py::arg("n_features"), py::arg("n_outputs"),
+                  py::arg("base_margin"), py::arg("tree_scale"), py::arg("transform"), py::arg("classifier"),
+                  py::arg("feature_names"), py::arg("description"), py::arg("source"),
+                  "A tree model from its trees' node arrays (scikit-learn models: perfshap/_sklearn.py)")
+      .def("predict", &PyTreeModel::predict, py::arg("X"))
       .def("describe", &PyTreeModel::describe)
       .def("treeshap", &PyTreeModel::treeshap, py::arg("X"), py::arg("threads") = 0, py::arg("background") = py::none())
       .def("margin", &PyTreeModel::margin, py::arg("X"));
+  py::class_<PyCallableModel, std::shared_ptr<PyCallableModel>>(m, "CallableModel")
+      .def(py::init<py::object, std::size_t, std::size_t, bool, std::string>(), py::arg("f"), py::arg("n_features"),
+           py::arg("n_outputs"), py::arg("classifier"), py::arg("description"),
+           "The user's own model f(X) -> rows x outputs, for shap and xper (perfshap/__init__.py makes it)");
   py::class_<DeferredFiles>(m, "DeferredFiles")
       .def("files", &DeferredFiles::Files, "Writes the run's files (once) and returns [(name, content)]");
   m.def("run", &Run, py::arg("args"), py::arg("tables"), py::arg("models"), py::arg("progress") = py::none(),

@@ -441,7 +441,8 @@ Json XperResultJson(const XperReport& report) {
   result["data"] = run.data;
   result["label"] = report.sample.label_name();
   result["model"] = model;
-  if (!m.from_coefficients && m.kind != "xgboost") result["model_params"] = LearnerParamsJson(m.kind, m.learner_params);
+  if (!m.from_coefficients && m.kind != "xgboost" && m.kind != "tree_model" && m.kind != "function")
+    result["model_params"] = LearnerParamsJson(m.kind, m.learner_params);
   // The rounds of an XGBoost model file explained, as XGBoost's iteration_range [begin, end).
   if (m.rounds.total > 0) {
     result["iteration_range"] = {m.rounds.begin, m.rounds.end};
