@@ -127,7 +127,7 @@ void RunChains(const ChainsCliOptions& o) {
   const Split split = HoldoutSplit(m.features.n_rows(), o.test_size, c.seed);
   std::vector<std::size_t> explain = split.test;
   if (o.rows > 0 && o.rows < explain.size()) explain.resize(o.rows);
-  const auto learner = MakeLearner(o.model, ModelParams(o.model_params));
+  const auto learner = MakeCommandLearner(o.model, ModelParams(o.model_params));
   ChainOptions co;
   co.background = o.background;
   co.seed = c.seed;

@@ -58,7 +58,7 @@ void RunRobustness(const RobustnessCliOptions& o) {
   if (o.C_option != nullptr && o.C_option->count() > 0) params["C"] = Fmt("%.17g", o.C);
   if (o.no_standardize) params["standardize"] = "false";
   opt.learner =
-      MakeLearner(o.model, ModelParams(o.model_params, params, {{"C", "--C"}, {"standardize", "--no-standardize"}}));
+      MakeCommandLearner(o.model, ModelParams(o.model_params, params, {{"C", "--C"}, {"standardize", "--no-standardize"}}));
   // The players: --features, text columns as the learner takes them, --groups.
   const Design design = LoadDesign(c, o.rows, o.features, opt.learner->text_columns());
   const Dataset& data = design.data;

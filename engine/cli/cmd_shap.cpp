@@ -233,7 +233,7 @@ void RunShap(const ShapCliOptions& o) {
       if (o.trees_option->count() > 0) params["n_estimators"] = std::to_string(o.trees);
       params["seed"] = std::to_string(c.seed);
     }
-    learner = MakeLearner(o.model, ModelParams(o.model_params, params,
+    learner = MakeCommandLearner(o.model, ModelParams(o.model_params, params,
                                                {{"max_depth", "--max-depth"}, {"n_estimators", "--trees"},
                                                 {"seed", "--seed"}}));
     if (c.label.empty()) throw InvalidArgument("--train " + o.train + " needs --label COLUMN, its label column");

@@ -257,6 +257,19 @@ std::shared_ptr<const Model> HostModelInput(const std::string& path) {
   return it == embedding->host_models.end() ? nullptr : it->second;
 }
 
+std::shared_ptr<const Learner> MakeCommandLearner(const std::string& name, const LearnerParams& params) {
+  if (const Embedding* embedding = CurrentEmbedding()) {
+    if (const auto it = embedding->host_learners.find(name); it != embedding->host_learners.end()) {
+      if (!params.empty())
+        throw InvalidArgument("the learner " + name + " is the host's own and keeps its own options; set them on it "
+                              "instead of model_params (" + params.begin()->first + ")",
+                              {"model_params"});
+      return it->second;
+    }
+  }
+  return MakeLearner(name, params);
+}
+
 XgboostReadOptions ModelReadOptions(const std::string& iteration_range, const std::string& model_file) {
   XgboostReadOptions options;
   if (iteration_range.empty()) return options;

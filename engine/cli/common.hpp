@@ -117,6 +117,9 @@ std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path, cons
 /** @brief The host's own model (not a tree model) that --model-file names in an embedded run,
  *  or null. */
 std::shared_ptr<const Model> HostModelInput(const std::string& path);
+/** @brief The learner --model names: the embedding's own learner of that name (no options: it
+ *  has its own), else MakeLearner(name, params). */
+std::shared_ptr<const Learner> MakeCommandLearner(const std::string& name, const LearnerParams& params);
 
 /**
  * @brief --iteration-range BEGIN:END (BEGIN,END too: a Python tuple arrives so): boosting rounds

@@ -15,6 +15,7 @@
 
 #include "perfshap/error.hpp"
 #include "perfshap/execution.hpp"
+#include "perfshap/learner.hpp"
 #include "perfshap/table.hpp"
 #include "perfshap/trees.hpp"
 #include "report/output.hpp"
@@ -33,6 +34,9 @@ struct Embedding {
   /** Any model of the host (a Python function f(X)) that --model-file may name, for the methods
    *  that only predict with it (shap's interventional approach, xper). */
   std::map<std::string, std::shared_ptr<const Model>> host_models;
+  /** Learners of the host (a scikit-learn estimator, cloned and fitted per coalition) that
+   *  --model may name, before the registered ones. */
+  std::map<std::string, std::shared_ptr<const Learner>> host_learners;
   /** Progress of the computations (units as the CLI's bar counts them). */
   ProgressCallback progress;
   /** Raised by the host to stop the run (it then throws Cancelled). */

@@ -246,7 +246,7 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
     features = names;
     return m;
   }
-  m.learner = MakeLearner(o.model, ModelParams(o.model_params));
+  m.learner = MakeCommandLearner(o.model, ModelParams(o.model_params));
   CsvOptions csv;
   csv.label = c.label.empty() ? std::string("y") : c.label;
   csv.positive = c.positive;

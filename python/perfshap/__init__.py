@@ -465,10 +465,27 @@ def robustness(X=None, y=None, *, label=None, feature_names=None, progress=None,
     ``perfshap robustness``: model="gnb", cv="holdout" | "mc:R" | "kfold:K", test_size, stratify,
     metrics, solver, budget, threads, seed, out, report ... Result keys: value (AUC), phi,
     phi_std, phi_se, phi_auprc, curves, players, auc_by_split ...
+    model= may also be a scikit-learn estimator (fit and predict_proba, e.g. a Pipeline): a
+    fresh sklearn.base.clone of it is trained on every coalition of every split.
     """
     tables: dict = {}
+    models: dict = {}
+    _learner(options, models)
     _labelled(X, y, label, feature_names, options, tables)
-    return _call("robustness", options, tables=tables, progress=progress, function="robustness")
+    return _call("robustness", options, tables=tables, models=models, progress=progress, function="robustness")
+
+
+def _learner(options, models):
+    """model= a scikit-learn estimator: the engine's EstimatorLearner of it, named by its class."""
+    est = options.get("model")
+    if est is None or isinstance(est, str) or not hasattr(est, "fit"):
+        return
+    if not (hasattr(est, "predict_proba") or hasattr(est, "predict")):
+        raise TypeError(f"model: the {type(est).__name__} has no predict_proba or predict; give a scikit-learn "
+                        "estimator or a learner name")
+    name = type(est).__name__
+    models[name] = _perfshap.EstimatorLearner(est, name, hasattr(est, "predict_proba"))
+    options["model"] = name
 
 
 def xper(X=None, y=None, *, model=None, train=None, label=None, feature_names=None, progress=None,

@@ -31,6 +31,8 @@
 #include "report/html_report.hpp"
 
 #include "perfshap/error.hpp"
+#include "perfshap/learner.hpp"
+#include "perfshap/options.hpp"
 #include "perfshap/treeshap.hpp"
 #include "perfshap/trees.hpp"
 
@@ -130,6 +132,259 @@ class PyCallableModel final : public perfshap::Model {
   bool classifier_;
   std::string description_;
 };
+
+/** A Python object that is released with the GIL held, whichever thread drops it last. */
+using PyHandle = std::shared_ptr<py::object>;
+PyHandle MakeHandle(py::object o) {
+  return PyHandle(new py::object(std::move(o)), [](py::object* p) {
+    const py::gil_scoped_acquire gil;
+    delete p;
+  });
+}
+
+/** Rows x columns of a row-major block as a float64 numpy array (a copy: the fit keeps it). */
+py::array_t<double> RowsOf(const std::vector<double>& rows, std::size_t n, std::size_t all,
+                           const std::vector<std::size_t>& columns) {
+  py::array_t<double> a({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(columns.size())});
+  auto m = a.mutable_unchecked<2>();
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      m(static_cast<py::ssize_t>(i), static_cast<py::ssize_t>(c)) = rows[i * all + columns[c]];
+  return a;
+}
+
+/** The scores of a fitted estimator on rows: predict_proba's class-1 column, or predict. */
+std::vector<double> EstimatorScores(const py::object& fitted, const py::array_t<double>& x, bool classifier,
+                                    const std::string& who) {
+  const std::size_t n = static_cast<std::size_t>(x.shape(0));
+  py::object result;
+  std::size_t column = 0;
+  std::size_t width = 1;
+  if (classifier) {
+    result = fitted.attr("predict_proba")(x);
+    const py::list classes = py::list(fitted.attr("classes_"));
+    width = classes.size();
+    bool found = false;
+    for (std::size_t k = 0; k < width; ++k)
+      if (classes[k].cast<double>() == 1.0) {
+        column = k;
+        found = true;
+      }
+    if (!found) throw perfshap::DataError(who + " was fitted without the class 1; every training split needs both classes");
+  } else {
+    result = fitted.attr("predict")(x);
+  }
+  const auto y = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(result);
+  if (!y || static_cast<std::size_t>(y.shape(0)) != n || static_cast<std::size_t>(y.size()) != n * width)
+    throw perfshap::DataError(who + (classifier ? ".predict_proba" : ".predict") + " returned " +
+                              std::to_string(y ? y.size() : 0) + " values for " + std::to_string(n) + " rows");
+  std::vector<double> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = y.data()[i * width + column];
+    if (!std::isfinite(out[i]))
+      throw perfshap::DataError(who + " predicted " + (std::isnan(out[i]) ? "NaN" : "an infinity") + " for test row " +
+                                std::to_string(i) + "; it must predict finite numbers");
+  }
+  return out;
+}
+
+class PyEstimatorSplit;
+
+/** A fitted copy of the estimator as a Model over a coalition's columns. */
+class PyFittedModel final : public perfshap::Model {
+ public:
+  PyFittedModel(PyHandle fitted, std::size_t n_features, bool classifier, double prior, std::string who)
+      : fitted_(std::move(fitted)), n_features_(n_features), classifier_(classifier), prior_(prior), who_(std::move(who)) {}
+  std::size_t n_features() const override { return n_features_; }
+  bool is_classifier() const override { return classifier_; }
+  std::string Describe() const override { return who_; }
+  void Predict(std::span<const double> x, std::size_t n_rows, std::span<double> out) const override {
+    if (!fitted_) {  // the empty coalition: the training prior
+      std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n_rows), prior_);
+      return;
+    }
+    const py::gil_scoped_acquire gil;
+    try {
+      std::vector<double> rows(n_rows * n_features_);
+      for (std::size_t j = 0; j < n_features_; ++j)
+        for (std::size_t i = 0; i < n_rows; ++i) rows[i * n_features_ + j] = x[j * n_rows + i];
+      std::vector<std::size_t> all(n_features_);
+      for (std::size_t j = 0; j < n_features_; ++j) all[j] = j;
+      const std::vector<double> s = EstimatorScores(*fitted_, RowsOf(rows, n_rows, n_features_, all), classifier_, who_);
+      std::copy(s.begin(), s.end(), out.begin());
+    } catch (py::error_already_set& e) {
+      throw PythonRaised(std::move(e));
+    }
+  }
+
+ private:
+  PyHandle fitted_;
+  std::size_t n_features_;
+  bool classifier_;
+  double prior_;
+  std::string who_;
+};
+
+/**
+ * A scikit-learn estimator (anything with fit and predict_proba / predict) as a learner: each
+ * coalition trains a fresh sklearn.base.clone of it on the coalition's columns of the training
+ * rows and scores the test rows (predict_proba's class-1 column for a classifier). The empty
+ * coalition predicts the training prior (the mean label). The engine schedules the coalitions
+ * and splits on its threads; each fit holds the GIL, so fits run one at a time.
+ */
+class PyEstimatorLearner final : public perfshap::Learner, public std::enable_shared_from_this<PyEstimatorLearner> {
+ public:
+  PyEstimatorLearner(py::object estimator, std::string name, bool classifier)
+      : estimator_(MakeHandle(std::move(estimator))),
+        clone_(MakeHandle(py::module_::import("sklearn.base").attr("clone"))),
+        name_(std::move(name)),
+        classifier_(classifier),
+        repr_(py::repr(*estimator_).cast<std::string>()) {}
+  const std::string& name() const noexcept override { return name_; }
+  bool is_classifier() const noexcept override { return classifier_; }
+  perfshap::LearnerParams params() const override { return {{"estimator", repr_}}; }
+  std::unique_ptr<perfshap::PreparedSplit> Prepare(const perfshap::Dataset& data,
+                                                   std::span<const perfshap::Player> players,
+                                                   std::span<const std::size_t> train_rows,
+                                                   std::span<const std::size_t> test_rows,
+                                                   const std::string& split_name) const override;
+  /** A fresh unfitted copy (the caller holds the GIL). */
+  py::object Clone() const { return (*clone_)(*estimator_); }
+
+ private:
+  PyHandle estimator_;
+  PyHandle clone_;
+  std::string name_;
+  bool classifier_;
+  std::string repr_;
+};
+
+/** One split's rows for the estimator: the players' columns of the training and test rows. */
+class PyEstimatorSplit final : public perfshap::PreparedSplit {
+ public:
+  PyEstimatorSplit(const PyEstimatorLearner& learner, const perfshap::Dataset& data,
+                   std::span<const perfshap::Player> players, std::span<const std::size_t> train_rows,
+                   std::span<const std::size_t> test_rows, const std::string& split_name)
+      : learner(learner) {
+    learner_name_ = learner.name();
+    split_name_ = split_name;
+    source_ = data.source();
+    n_train_ = train_rows.size();
+    for (const perfshap::Player& p : players) {
+      player_names_.push_back(p.name);
+      std::vector<std::size_t> local;
+      for (std::size_t c : p.columns) {
+        local.push_back(columns.size());
+        columns.push_back(c);
+      }
+      player_columns.push_back(std::move(local));
+    }
+    const std::size_t C = columns.size();
+    const auto gather = [&](std::span<const std::size_t> rows, std::vector<double>& out) {
+      out.resize(rows.size() * C);
+      for (std::size_t c = 0; c < C; ++c) {
+        const auto col = data.column(columns[c]);
+        for (std::size_t i = 0; i < rows.size(); ++i) out[i * C + c] = col[rows[i]];
+      }
+    };
+    gather(train_rows, train);
+    gather(test_rows, test);
+    const auto label = data.label();
+    double positives = 0.0;
+    for (std::size_t i : train_rows) {
+      train_label.push_back(label[i]);
+      positives += label[i];
+    }
+    for (std::size_t i : test_rows) test_label_.push_back(label[i]);
+    prior = train_rows.empty() ? 0.0 : positives / static_cast<double>(train_rows.size());
+    if (learner.is_classifier()) {
+      for (double y : train_label)
+        if (y != 0.0 && y != 1.0)
+          throw perfshap::DataError(split_name + ": the label holds " + perfshap::detail::FormatOptionNumber(y) +
+                                    "; the classifier " + learner.name() + " takes a 0/1 label");
+      if (positives == 0.0 || positives == static_cast<double>(train_rows.size()))
+        throw perfshap::DataError(split_name + " hold one class only; the classifier " + learner.name() +
+                                  " needs both classes in every training split");
+    }
+  }
+  std::unique_ptr<perfshap::CoalitionFitter> MakeFitter() const override;
+
+  const PyEstimatorLearner& learner;
+  std::vector<std::size_t> columns;                     // the data's columns, players in order
+  std::vector<std::vector<std::size_t>> player_columns;  // each player's positions in `columns`
+  std::vector<double> train, test;                       // row-major, columns.size() wide
+  std::vector<double> train_label;
+  double prior = 0.0;
+};
+
+class PyEstimatorFitter final : public perfshap::CoalitionFitter {
+ public:
+  explicit PyEstimatorFitter(const PyEstimatorSplit& split) : split_(&split) {}
+  using perfshap::CoalitionFitter::Fit;
+  bool Rebind(const perfshap::PreparedSplit& split) override {
+    const auto* mine = dynamic_cast<const PyEstimatorSplit*>(&split);
+    if (mine == nullptr) return false;
+    split_ = mine;
+    fitted_.reset();
+    return true;
+  }
+  void Reset() noexcept override {}
+  int Fit(std::span<const std::uint32_t> players) override {
+    cols_.clear();
+    for (std::uint32_t p : players)
+      for (std::size_t c : split_->player_columns[p]) cols_.push_back(c);
+    std::sort(cols_.begin(), cols_.end());
+    fitted_.reset();
+    if (cols_.empty()) return 0;  // the prior
+    const py::gil_scoped_acquire gil;
+    try {
+      py::object model = split_->learner.Clone();
+      py::array_t<double> y(static_cast<py::ssize_t>(split_->train_label.size()));
+      std::copy(split_->train_label.begin(), split_->train_label.end(), y.mutable_data());
+      model.attr("fit")(RowsOf(split_->train, split_->n_train(), split_->columns.size(), cols_), y);
+      fitted_ = MakeHandle(std::move(model));
+    } catch (py::error_already_set& e) {
+      throw PythonRaised(std::move(e));
+    }
+    return 0;
+  }
+  void ScoreTest(std::span<double> out, perfshap::ScoreScale /*scale: probabilities either way*/) override {
+    const std::size_t n = split_->n_test();
+    if (!fitted_) {
+      std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n), split_->prior);
+      return;
+    }
+    const py::gil_scoped_acquire gil;
+    try {
+      const std::vector<double> s = EstimatorScores(*fitted_, RowsOf(split_->test, n, split_->columns.size(), cols_),
+                                                    split_->learner.is_classifier(), split_->learner.name());
+      std::copy(s.begin(), s.end(), out.begin());
+    } catch (py::error_already_set& e) {
+      throw PythonRaised(std::move(e));
+    }
+  }
+  std::unique_ptr<perfshap::Model> MakeModel() const override {
+    return std::make_unique<PyFittedModel>(fitted_, cols_.size(), split_->learner.is_classifier(), split_->prior,
+                                           split_->learner.name() + " (fitted)");
+  }
+
+ private:
+  const PyEstimatorSplit* split_;
+  std::vector<std::size_t> cols_;
+  PyHandle fitted_;
+};
+
+std::unique_ptr<perfshap::CoalitionFitter> PyEstimatorSplit::MakeFitter() const {
+  return std::make_unique<PyEstimatorFitter>(*this);
+}
+
+std::unique_ptr<perfshap::PreparedSplit> PyEstimatorLearner::Prepare(const perfshap::Dataset& data,
+                                                                     std::span<const perfshap::Player> players,
+                                                                     std::span<const std::size_t> train_rows,
+                                                                     std::span<const std::size_t> test_rows,
+                                                                     const std::string& split_name) const {
+  return std::make_unique<PyEstimatorSplit>(*this, data, players, train_rows, test_rows, split_name);
+}
 
 /** A fitted tree model read from an XGBoost JSON text. */
 class PyTreeModel {
@@ -415,7 +670,9 @@ py::dict Run(const std::vector<std::string>& args, const py::dict& tables, const
   embedding.defer_files = defer;
   for (const auto& [name, spec] : tables) embedding.tables[name.cast<std::string>()] = MakeTable(spec.cast<py::tuple>(), keep);
   for (const auto& [name, model] : models) {
-    if (py::isinstance<PyCallableModel>(model))
+    if (py::isinstance<PyEstimatorLearner>(model))
+      embedding.host_learners[name.cast<std::string>()] = model.cast<std::shared_ptr<PyEstimatorLearner>>();
+    else if (py::isinstance<PyCallableModel>(model))
       embedding.host_models[name.cast<std::string>()] = model.cast<std::shared_ptr<PyCallableModel>>();
     else if (py::isinstance<PyTreeModel>(model) && model.cast<const PyTreeModel&>().json().empty())
       embedding.tree_models[name.cast<std::string>()] = model.cast<const PyTreeModel&>().model();
@@ -576,6 +833,9 @@ PYBIND11_MODULE(_perfshap, m) {
       .def(py::init<py::object, std::size_t, std::size_t, bool, std::string>(), py::arg("f"), py::arg("n_features"),
            py::arg("n_outputs"), py::arg("classifier"), py::arg("description"),
            "The user's own model f(X) -> rows x outputs, for shap and xper (perfshap/__init__.py makes it)");
+  py::class_<PyEstimatorLearner, std::shared_ptr<PyEstimatorLearner>>(m, "EstimatorLearner")
+      .def(py::init<py::object, std::string, bool>(), py::arg("estimator"), py::arg("name"), py::arg("classifier"),
+           "A scikit-learn estimator as the learner retrained on every coalition (cloned per fit)");
   py::class_<DeferredFiles>(m, "DeferredFiles")
       .def("files", &DeferredFiles::Files, "Writes the run's files (once) and returns [(name, content)]");
   m.def("run", &Run, py::arg("args"), py::arg("tables"), py::arg("models"), py::arg("progress") = py::none(),

@@ -148,3 +148,39 @@ def test_bad_functions_are_one_line_errors():
         perfshap.xper(X, y, model=LogisticRegression().fit(X, y).predict_proba)
     with pytest.raises(ValueError, match="interventional"):
         perfshap.shap(lambda Z: Z[:, 0], rows, approach="tree")
+
+
+def test_a_scikit_learn_estimator_as_the_robustness_learner():
+    """model=GaussianNB(): a clone trained on every coalition of every split gives model="gnb"'s
+    numbers (banknote, mc:20); a Pipeline runs; the estimator's own errors reach the caller."""
+    import os
+
+    import pandas as pd
+    from sklearn.naive_bayes import GaussianNB
+
+    frame = pd.read_csv(os.path.join(os.environ["PERFSHAP_FIXTURES"], "data", "banknote.csv"))
+    X, y = frame.drop(columns="label"), frame["label"]
+    native = perfshap.robustness(X, y, model="gnb", cv="mc:20", seed=0)
+    mine = perfshap.robustness(X, y, model=GaussianNB(), cv="mc:20", seed=0)
+    assert np.abs(np.asarray(mine.phi) - np.asarray(native.phi)).max() < 1e-12
+    assert np.abs(np.asarray(mine.phi_std) - np.asarray(native.phi_std)).max() < 1e-12
+    assert abs(mine.value - native.value) < 1e-12
+    assert mine.json["model"] == "GaussianNB"
+    assert mine.json["model_params"] == {"estimator": "GaussianNB()"}
+    pipe = perfshap.robustness(X, y, model=Pipeline([("s", StandardScaler()), ("lr", LogisticRegression())]),
+                               cv="mc:3", seed=0, threads=2)
+    assert len(pipe.phi) == 4 and pipe.value > 0.95
+
+    class Failing(GaussianNB):
+        def fit(self, X, y):
+            raise ArithmeticError("the estimator's own error")
+
+    with pytest.raises(ArithmeticError, match="own error"):
+        perfshap.robustness(X, y, model=Failing(), cv="mc:2", seed=0)
+
+    class NoPredict:
+        def fit(self, X, y):
+            return self
+
+    with pytest.raises(TypeError, match="no predict_proba or predict"):
+        perfshap.robustness(X, y, model=NoPredict(), cv="mc:2")
