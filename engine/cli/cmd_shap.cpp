@@ -14,6 +14,7 @@
 #include <numeric>
 #include <optional>
 
+#include "api/model_columns.hpp"
 #include "commands.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "data/message_text.hpp"
@@ -101,37 +102,6 @@ std::vector<std::size_t> DrawRows(std::size_t n, std::size_t count, std::uint64_
   return all;
 }
 
-/** The columns of `d` that are the model's features, by name, or all of them in order. */
-std::vector<std::size_t> ModelColumns(const Dataset& d, const Model& model, const std::string& model_file,
-                                      const std::string& what) {
-  const auto* trees = dynamic_cast<const TreeEnsemble*>(&model);
-  static const std::vector<std::string> kNone;
-  const auto& names = trees != nullptr ? trees->info().feature_names : kNone;
-  std::vector<std::size_t> columns;
-  if (!names.empty()) {
-    for (const std::string& name : names) {
-      const auto& have = d.feature_names();
-      const auto it = std::find(have.begin(), have.end(), name);
-      if (it == have.end())
-        throw DataError(what + " has no column " + detail::Quoted(name) + ", a feature of the model " + model_file +
-                        " (its features: " + std::to_string(names.size()) + "); give data with the model's columns");
-      columns.push_back(static_cast<std::size_t>(it - have.begin()));
-    }
-  } else {
-    if (d.n_features() != model.n_features())
-      throw DataError("the model " + model_file + " has " + std::to_string(model.n_features()) +
-                      " features (unnamed, taken in order) and " + what + " has " + std::to_string(d.n_features()) +
-                      " columns besides the label; give the label column with --label or data with the model's columns");
-    columns.resize(d.n_features());
-    std::iota(columns.begin(), columns.end(), std::size_t{0});
-  }
-  for (std::size_t c : columns)
-    if (d.encoding(c))
-      throw DataError(what + " column '" + d.feature_names()[c] + "' holds text; the model " + model_file +
-                      " takes numbers");
-  return columns;
-}
-
 /** How --data is read: its label column, when it has one, is not a feature (the rows to explain
  *  need no label). The file is read once (it may be a pipe): the header says which. */
 CsvOptions DataCsv(const CommonOptions& c, bool keep_missing) {
@@ -214,7 +184,7 @@ void RunShap(const ShapCliOptions& o) {
     }
     model = given;
     const Dataset data = ReadInput(c.data, DataCsv(c, true));
-    model_columns = ModelColumns(data, *model, o.model_file, "--data " + c.data);
+    model_columns = api::ModelColumns(data, *model, o.model_file, "--data " + c.data);
     for (std::size_t col : model_columns) feature_names.push_back(data.feature_names()[col]);
     explain = data;
     background_source = data;

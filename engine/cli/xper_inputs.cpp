@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "api/model_columns.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
@@ -187,14 +188,7 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
                                 "prediction): return that one column",
                             {"model"});
     if (!groups.empty()) throw InvalidArgument("--groups takes a --train or --coef model's columns, not a function's");
-    if (data.n_features() != host->n_features())
-      throw DataError("the model " + o.model_file + " takes " + std::to_string(host->n_features()) + " features and " +
-                      data.source() + " has " + std::to_string(data.n_features()) +
-                      " columns besides the label; give data with the model's columns");
-    for (std::size_t j = 0; j < data.n_features(); ++j)
-      if (data.encoding(j))
-        throw DataError(data.source() + " column '" + data.feature_names()[j] + "' holds text; the model " +
-                        o.model_file + " takes numbers");
+    (void)api::ModelColumns(data, *host, o.model_file, data.source());  // every column, in order, numbers
     m.sample = data;
     m.model = std::make_unique<SharedModel>(host);
     m.info.kind = "function";
@@ -211,20 +205,9 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
       throw InvalidArgument("--model-file " + o.model_file + " has " + std::to_string(ensemble->n_outputs()) +
                             " outputs; XPER decomposes the metric of a binary classifier or a regressor");
     if (!groups.empty()) throw InvalidArgument("--groups takes a --train or --coef model's columns, not --model-file's");
-    std::vector<std::string> names = ensemble->info().feature_names;
-    if (names.empty()) {
-      if (data.n_features() != ensemble->n_features())
-        throw DataError("the model " + o.model_file + " has " + std::to_string(ensemble->n_features()) +
-                        " unnamed features and " + data.source() + " has " + std::to_string(data.n_features()) +
-                        " columns besides the label; give data with the model's columns");
-      names = data.feature_names();
-    }
-    for (const auto& name : names) {
-      const auto& have = data.feature_names();
-      if (std::find(have.begin(), have.end(), name) == have.end())
-        throw DataError(data.source() + " has no column " + detail::Quoted(name) + ", a feature of the model " +
-                        o.model_file);
-    }
+    std::vector<std::string> names;
+    for (std::size_t col : api::ModelColumns(data, *ensemble, o.model_file, data.source()))
+      names.push_back(data.feature_names()[col]);
     m.sample = SelectColumns(data, names);
     m.model = std::make_unique<TreeEnsemble>(ensemble->trees(), ensemble->info());
     // An XGBoost file, or a tree model a host built (a scikit-learn model from Python).
