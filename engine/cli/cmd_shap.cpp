@@ -16,6 +16,7 @@
 
 #include "api/model_columns.hpp"
 #include "commands.hpp"
+#include "embed.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
@@ -364,8 +365,10 @@ void RunShap(const ShapCliOptions& o) {
     for (std::size_t r = 0; r < rows.size(); ++r)
       for (std::size_t j = 0; j < P; ++j) run.player_values[r * P + j] = x[j * rows.size() + r];
   Say(c, detail::ShapConsoleText(detail::ShapReport{e, run}, c.out));
-  Report(c, [e = std::move(e), run = std::move(run)](detail::OutputDir& out) {
-    detail::WriteShapReport(out, detail::ShapReport{e, run});
+  auto explanation = std::make_shared<const ShapExplanation>(std::move(e));
+  if (Embedding* embedding = CurrentEmbedding()) embedding->shap = explanation;
+  Report(c, [explanation, run = std::move(run)](detail::OutputDir& out) {
+    detail::WriteShapReport(out, detail::ShapReport{*explanation, run});
   });
 }
 

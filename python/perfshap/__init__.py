@@ -542,32 +542,24 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
 
 
 class ShapResult(Result):
-    """A shap run's Result, with shap-style arrays read from contributions.csv (on first use):
-    values (rows x players, or rows x classes x players), base_values (rows, or rows x classes),
-    feature_names (the players)."""
+    """A shap run's Result, with shap-style arrays built from the engine's own buffers (no file
+    is parsed): values (rows x players, or rows x outputs x players), base_values (rows, or rows
+    x outputs), feature_names (the players), output_names."""
 
     def _arrays_of_contributions(self):
         if "_shap" not in self.__dict__:
-            import csv as _csv
-            import io as _io
-
-            rows = list(_csv.reader(_io.StringIO(self.files["contributions.csv"])))
-            head, body = rows[0], rows[1:]
-            players = self.json.get("players") or []
-            names = [p["name"] if isinstance(p, dict) else p for p in players]
-            cols = [head.index(n) for n in names]
-            bias = head.index("bias")
-            text = head.index("class") if "class" in head else -1  # the output's name, not a number
-            m = np.array([[np.nan if x == "" or j == text else float(x) for j, x in enumerate(row)] for row in body],
-                         dtype=float)
-            m = m.reshape(len(body), len(head))
-            values, base = m[:, cols], m[:, bias]
-            if "class" in head:
-                k = len({row[head.index("class")] for row in body})
-                values = values.reshape(-1, k, len(cols))
-                base = base.reshape(-1, k)
-            self.__dict__["_shap"] = (values, base, names)
+            e = self.__dict__.get("_engine")
+            if e is None:
+                raise ValueError("this shap result holds no explanation arrays")
+            values, base = e["values"], e["base_values"]
+            if values.shape[1] == 1:  # one output: rows x players, as shap's Explanation
+                values, base = values[:, 0, :], base[:, 0]
+            self.__dict__["_shap"] = (values, base, list(e["players"]), list(e["outputs"]))
         return self.__dict__["_shap"]
+
+    @property
+    def output_names(self) -> list:
+        return self._arrays_of_contributions()[3]
 
     @property
     def values(self) -> np.ndarray:

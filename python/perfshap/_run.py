@@ -183,4 +183,7 @@ def run(command: str, options: dict, *, tables=None, models=None, progress=None,
     if callback is not None and not callable(callback):
         raise TypeError("progress must be True, False/None or a callable(done, total, elapsed, eta)")
     out = _perfshap.run(args, tables or {}, models or {}, callback, defer=True)
-    return cls(command, out["files"] if out["deferred"] is None else out["deferred"], out["console"])
+    result = cls(command, out["files"] if out["deferred"] is None else out["deferred"], out["console"])
+    if out.get("shap") is not None:
+        result.__dict__["_engine"] = out["shap"]  # the explanation's arrays (ShapResult)
+    return result

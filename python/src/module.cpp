@@ -753,6 +753,22 @@ py::dict Run(const std::vector<std::string>& args, const py::dict& tables, const
     progress(box->latest->done, box->latest->total, box->latest->elapsed_seconds, 0.0);
   py::dict out;
   out["console"] = embedding.console;
+  out["shap"] = py::none();
+  if (embedding.shap) {  // the explanation's arrays, from the engine's buffers
+    const perfshap::ShapExplanation& e = *embedding.shap;
+    const auto R = static_cast<py::ssize_t>(e.n_rows), K = static_cast<py::ssize_t>(e.n_outputs),
+               P = static_cast<py::ssize_t>(e.n_players);
+    py::array_t<double> values({R, K, P});
+    std::copy(e.phi.begin(), e.phi.end(), values.mutable_data());
+    py::array_t<double> base({R, K});
+    std::copy(e.base.begin(), e.base.end(), base.mutable_data());
+    py::dict shap;
+    shap["values"] = values;
+    shap["base_values"] = base;
+    shap["players"] = e.players;
+    shap["outputs"] = e.outputs;
+    out["shap"] = shap;
+  }
   if (embedding.deferred) {
     out["files"] = py::none();
     out["deferred"] = DeferredFiles(std::move(embedding.deferred));
