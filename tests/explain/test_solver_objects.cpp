@@ -206,3 +206,56 @@ TEST(SolverObjects, StopReasonsHaveTheirResultJsonNames) {
 
 }  // namespace
 }  // namespace perfshap
+
+namespace perfshap {
+namespace {
+
+// A host's own fitted model (any Predict): here P(y=1) = logistic(0.8 x1 - 0.5 x2 + 0.3 x1 x3),
+// which no built-in model is, through XPER and interventional SHAP.
+class HostModel final : public Model {
+ public:
+  std::size_t n_features() const override { return 3; }
+  bool is_classifier() const override { return true; }
+  void Predict(std::span<const double> x, std::size_t n, std::span<double> out) const override {
+    for (std::size_t r = 0; r < n; ++r) {
+      const double z = 0.8 * x[r] - 0.5 * x[n + r] + 0.3 * x[r] * x[2 * n + r];
+      out[r] = 1.0 / (1.0 + std::exp(-z));
+    }
+  }
+  std::string Describe() const override { return "a host's interaction model"; }
+};
+
+TEST(HostObjects, AHostsModelRunsThroughXperAndShap) {
+  const HostModel model;
+  const Dataset sample = Probit(80);
+  XperOptions xo;
+  xo.metric = "brier";
+  const XperResult x = ExplainXper(model, sample, xo);
+  double sum = x.base;
+  for (double v : x.phi) sum += v;
+  EXPECT_NEAR(sum, x.value, 1e-12);  // efficiency
+  // The model's Brier score computed here: the decomposed value is minus it.
+  std::vector<double> p(sample.n_rows()), cols;
+  for (std::size_t j = 0; j < 3; ++j) cols.insert(cols.end(), sample.column(j).begin(), sample.column(j).end());
+  model.Predict(cols, sample.n_rows(), p);
+  double brier = 0.0;
+  for (std::size_t r = 0; r < sample.n_rows(); ++r) brier += (p[r] - sample.label()[r]) * (p[r] - sample.label()[r]);
+  EXPECT_NEAR(x.value, -brier / static_cast<double>(sample.n_rows()), 1e-12);
+
+  const std::vector<double> rows{0.5, -1.0, 1.5, 0.2, 0.3, -0.7};   // 2 rows, by column
+  const std::vector<double> background{0.0, 1.0, -1.0, 0.5, 0.2, -0.4, 1.0, 0.1, 0.6};  // 3 rows
+  ShapOptions so;
+  so.solver = "exact";
+  const ShapExplanation e = ExplainInterventional(model, {rows, 2}, {background, 3}, {}, {}, so);
+  std::vector<double> pr(2);
+  model.Predict(rows, 2, pr);
+  for (std::size_t r = 0; r < 2; ++r) {
+    double s = e.base[r];
+    for (std::size_t j = 0; j < 3; ++j) s += e(r, 0, j);
+    EXPECT_NEAR(s, pr[r], 1e-12);
+  }
+  EXPECT_EQ(e.outputs, std::vector<std::string>{"P(y=1)"});
+}
+
+}  // namespace
+}  // namespace perfshap
