@@ -514,8 +514,10 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
          progress=None, **options) -> Result:
     """SHAP values of a model's predictions for the rows of X.
 
-    model: an XGBoost model (Booster, XGBClassifier, path or JSON text) or a learner name fitted
-    on `train` ((X, y) or a DataFrame with `label`); approach: "interventional" (default),
+    model: an XGBoost model (Booster, XGBClassifier, path or JSON text), a fitted scikit-learn
+    tree model, a function f(X) or a fitted estimator (its predict_proba / predict), or a learner
+    name or a scikit-learn estimator fitted on `train` ((X, y) or a DataFrame with `label`;
+    approach="retrain" refits it on every coalition); approach: "interventional" (default),
     "retrain" or "tree"; background: a number of rows drawn with the seed, or rows (array /
     DataFrame). Keywords are the flags of ``perfshap shap``: output, rows, solver, budget, threads,
     seed ... Result: values (rows x players, or rows x classes x players), base_values, and
@@ -523,7 +525,13 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
     """
     tables: dict = {}
     models: dict = {}
-    feature_names = _model(model, options, models, X, feature_names)
+    if train is not None and hasattr(model, "fit") and not _sklearn.is_tree_model(model):
+        # An estimator with train=: the learner fitted on train (approach="retrain": refitted on
+        # every coalition), as model="gnb" with train= is.
+        options["model"] = model
+        _learner(options, models)
+    else:
+        feature_names = _model(model, options, models, X, feature_names)
     t, _ = _inputs.table(X, None, feature_names=feature_names, what="X")
     tables["X"] = t
     options["data"] = "X"

@@ -184,3 +184,21 @@ def test_a_scikit_learn_estimator_as_the_robustness_learner():
 
     with pytest.raises(TypeError, match="no predict_proba or predict"):
         perfshap.robustness(X, y, model=NoPredict(), cv="mc:2")
+
+
+def test_an_estimator_fitted_on_train_and_retrained_per_coalition():
+    """shap(GaussianNB(), X, train=...) fits the estimator on train as model="gnb" does; with
+    approach="retrain" a clone is refitted on every coalition: the same values as gnb's."""
+    import os
+
+    import pandas as pd
+    from sklearn.naive_bayes import GaussianNB
+
+    frame = pd.read_csv(os.path.join(os.environ["PERFSHAP_FIXTURES"], "data", "banknote.csv"))
+    X, y = frame.drop(columns="label"), frame["label"]
+    train = (X.iloc[:800], y.iloc[:800])
+    for approach in ("interventional", "retrain"):
+        native = perfshap.shap("gnb", X.iloc[800:820], train=train, approach=approach, background=50, seed=1)
+        mine = perfshap.shap(GaussianNB(), X.iloc[800:820], train=train, approach=approach, background=50, seed=1)
+        assert np.abs(mine.values - native.values).max() < 1e-12, approach
+        assert np.abs(mine.base_values - native.base_values).max() < 1e-12, approach
