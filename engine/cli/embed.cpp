@@ -64,8 +64,10 @@ void RunEmbedded(const std::vector<std::string>& args, Embedding& embedding) {
     throw InvalidArgument(OneLine(e.what()));
   } catch (const Cancelled&) {
     throw;
+  } catch (const DataError& e) {  // the kind and the option names stay (Python's exception classes)
+    throw DataError(ErrorText(command.name, e), e.options());
   } catch (const Error& e) {
-    throw InvalidArgument(ErrorText(command.name, e));
+    throw InvalidArgument(ErrorText(command.name, e), e.options());
   }
 }
 

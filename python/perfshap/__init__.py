@@ -44,7 +44,10 @@ import numpy as np
 from . import _inputs, _perfshap, _run, _sklearn
 from .result import Result
 
-__all__ = ["Result", "ShapResult", "TreeShapResult", "axom", "chains", "demo", "load_model", "robustness", "shap", "treeshap",
+DataError = _perfshap.DataError  # the data cannot be used as they are (a ValueError)
+InvalidArgument = _perfshap.InvalidArgument  # an option or argument outside its domain (a ValueError)
+
+__all__ = ["DataError", "InvalidArgument", "Result", "ShapResult", "TreeShapResult", "axom", "chains", "demo", "load_model", "robustness", "shap", "treeshap",
            "xper", "xper_montecarlo"]
 
 
@@ -325,7 +328,10 @@ def _call(command, options, *, tables=None, models=None, progress=None, function
                 raise
             for path, key in temporary:
                 text = text.replace(f"--{key} {path}", f"{key}=").replace(path + ": ", f"{key}: ").replace(path, key)
-            raise ValueError(text) from None
+            again = type(e)(text)  # the same kind (DataError, InvalidArgument) and option names
+            if hasattr(e, "options"):
+                again.options = e.options
+            raise again from None
     finally:
         for path, _ in temporary:
             os.unlink(path)

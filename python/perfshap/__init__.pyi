@@ -60,6 +60,12 @@ class TreeModel:
                    transform: str, classifier: bool, feature_names: list[str], description: str,
                    source: str) -> "TreeModel": ...
 
+class DataError(ValueError):
+    options: list[str]
+
+class InvalidArgument(ValueError):
+    options: list[str]
+
 class CallableModel:
     def __init__(self, f: Any, n_features: int, n_outputs: int, classifier: bool, description: str) -> None: ...
 

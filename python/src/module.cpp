@@ -820,9 +820,23 @@ std::string HtmlReport(const std::vector<std::pair<std::string, std::string>>& f
 
 PYBIND11_MODULE(_perfshap, m) {
   m.doc() = "perfshap's engine (use the perfshap package, not this module)";
+  // The engine's errors keep their kind: DataError (the data cannot be used as they are) and
+  // InvalidArgument (an option or argument outside its domain), both ValueError, with the names
+  // of the options the message is about in `options`.
+  static py::exception<perfshap::DataError> data_error(m, "DataError", PyExc_ValueError);
+  static py::exception<perfshap::InvalidArgument> invalid_argument(m, "InvalidArgument", PyExc_ValueError);
   py::register_exception_translator([](std::exception_ptr p) {
+    const auto raise = [](const py::object& type, const perfshap::Error& e) {
+      py::object exc = type(e.what());
+      exc.attr("options") = py::cast(e.options());
+      PyErr_SetObject(type.ptr(), exc.ptr());
+    };
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const perfshap::DataError& e) {
+      raise(data_error, e);
+    } catch (const perfshap::InvalidArgument& e) {
+      raise(invalid_argument, e);
     } catch (const perfshap::Error& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     }

@@ -202,3 +202,19 @@ def test_an_estimator_fitted_on_train_and_retrained_per_coalition():
         mine = perfshap.shap(GaussianNB(), X.iloc[800:820], train=train, approach=approach, background=50, seed=1)
         assert np.abs(mine.values - native.values).max() < 1e-12, approach
         assert np.abs(mine.base_values - native.base_values).max() < 1e-12, approach
+
+
+def test_errors_keep_their_kind_and_option_names():
+    """The engine's DataError and InvalidArgument reach Python as perfshap.DataError and
+    perfshap.InvalidArgument (both ValueError), with the option names in `options`."""
+    X, y = data(n=60, p=3)
+    bad = y.astype(float).copy()
+    bad[4] = 2.0  # a label that is not 0/1
+    with pytest.raises(perfshap.DataError) as info:
+        perfshap.robustness(X, bad, cv="mc:2")
+    assert isinstance(info.value, ValueError)
+    with pytest.raises(perfshap.InvalidArgument) as info:
+        perfshap.robustness(X, y, cv="mc:2", exact_limit=2)  # 3 features, the exact solver's limit 2
+    assert "max_features" in info.value.options and "solver" in info.value.options, info.value.options
+    with pytest.raises(perfshap.DataError):
+        perfshap.shap(lambda Z: Z[:, 0] * np.nan, X[:3], background=X[10:15], solver="exact")
