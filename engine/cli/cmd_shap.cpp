@@ -168,16 +168,12 @@ void RunShap(const ShapCliOptions& o) {
   const XgboostReadOptions read_options = ModelReadOptions(o.iteration_range, o.model_file);
   if (!o.model_file.empty()) {
     // The host's own model (a Python function), or a tree model (an XGBoost file, a converted one).
-    std::shared_ptr<const Model> given = HostModelInput(o.model_file);
+    std::shared_ptr<const Model> given = HostModelInput(o.model_file, o.iteration_range);
     if (given != nullptr) {
       if (o.approach != "interventional")
         throw InvalidArgument("--approach " + o.approach + " needs a tree model or a learner; the model " +
                                   o.model_file + " is a function, explained by the interventional approach",
                               {"approach"});
-      if (!o.iteration_range.empty())
-        throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; the model " + o.model_file +
-                                  " is a function: drop it",
-                              {"iteration_range"});
     } else {
       const auto ensemble = ReadModelInput(o.model_file, read_options);
       run.rounds = ensemble->info().rounds;

@@ -250,11 +250,16 @@ std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path, cons
   return ReadXgboostModel(path, options);
 }
 
-std::shared_ptr<const Model> HostModelInput(const std::string& path) {
+std::shared_ptr<const Model> HostModelInput(const std::string& path, const std::string& iteration_range) {
   const Embedding* embedding = CurrentEmbedding();
   if (embedding == nullptr) return nullptr;
   const auto it = embedding->host_models.find(path);
-  return it == embedding->host_models.end() ? nullptr : it->second;
+  if (it == embedding->host_models.end()) return nullptr;
+  if (!iteration_range.empty())
+    throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; the model " + path +
+                              " is a function: drop it",
+                          {"iteration_range"});
+  return it->second;
 }
 
 std::shared_ptr<const Learner> MakeCommandLearner(const std::string& name, const LearnerParams& params) {

@@ -115,8 +115,9 @@ Dataset ReadInput(const std::string& path, const CsvOptions& csv);
 /** @brief Reads the XGBoost JSON model `path`, or the embedding's model text of that name. */
 std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path, const XgboostReadOptions& options = {});
 /** @brief The host's own model (not a tree model) that --model-file names in an embedded run,
- *  or null. */
-std::shared_ptr<const Model> HostModelInput(const std::string& path);
+ *  or null. @throws InvalidArgument when `iteration_range` is given for it (a function has no
+ *  boosting rounds). */
+std::shared_ptr<const Model> HostModelInput(const std::string& path, const std::string& iteration_range);
 /** @brief The learner --model names: the embedding's own learner of that name (no options: it
  *  has its own), else MakeLearner(name, params). */
 std::shared_ptr<const Learner> MakeCommandLearner(const std::string& name, const LearnerParams& params);

@@ -175,13 +175,9 @@ XperModel MakeXperModel(const XperCliOptions& o, const Dataset& data, std::vecto
     throw InvalidArgument("--model-param sets an option of the learner fitted with --model NAME --train FILE; "
                           "an already-fitted model (--coef, --model-file, the design's probit) has none",
                           {"model_params"});
-  if (!o.model_file.empty() && HostModelInput(o.model_file) != nullptr) {
+  if (const std::shared_ptr<const Model> host =
+          o.model_file.empty() ? nullptr : HostModelInput(o.model_file, o.iteration_range)) {
     // The host's own model (a Python function f(X)): the data's columns in order.
-    const std::shared_ptr<const Model> host = HostModelInput(o.model_file);
-    if (!o.iteration_range.empty())
-      throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; the model " + o.model_file +
-                                " is a function: drop it",
-                            {"iteration_range"});
     if (host->n_outputs() != 1)
       throw InvalidArgument("the model " + o.model_file + " returns " + std::to_string(host->n_outputs()) +
                                 " values a row; XPER decomposes the metric of one score a row (P(y=1) or the "

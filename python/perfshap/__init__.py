@@ -404,9 +404,8 @@ def _function_model(model, X, one_output: bool):
         call = lambda Z: f(pd.DataFrame(Z, columns=columns))  # noqa: E731
     else:
         call = f
-    first = np.asarray(X.iloc[:1] if columns is not None else X[:1])
     try:
-        probe = np.asarray(f(X.iloc[:1]) if columns is not None else call(np.asarray(first, dtype=np.float64)))
+        probe = np.asarray(f(X.iloc[:1]) if columns is not None else call(np.asarray(X[:1], dtype=np.float64)))
     except Exception as e:
         raise type(e)(f"the model {name} failed on the first row of X: {e}") from e
     if probe.ndim not in (1, 2) or probe.shape[0] != 1:
