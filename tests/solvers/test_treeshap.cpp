@@ -212,6 +212,34 @@ TEST(TreeShap, RefusesWrongSizesAndMissingCovers) {
   EXPECT_NO_THROW(InterventionalTreeShap(no_cover, ok, 3, ok, 3));
 }
 
+// A child's cover above its parent's (fuzz/corpus/xgboost/crash_cover_above_parent.json: an
+// XGBoost node's sum_hessian of 1.1e22 under a parent of 268) made a zero fraction of 4e19, and
+// values that no longer added up to the margin (off by 2.9e37). Refused, naming the node; a
+// cover at the parent's own (a sibling without any) still runs.
+TEST(TreeShap, RefusesAChildCoverAboveItsParents) {
+  RandomTreeSpec s;
+  const auto model = RandomEnsemble(s);
+  const std::vector<double> ok(s.n_features * 3, 0.0);
+  std::vector<Tree> trees = model->trees();
+  Tree& t = trees[0];
+  ASSERT_FALSE(t.is_leaf(0));
+  const auto left = static_cast<std::size_t>(t.left[0]);
+  const auto right = static_cast<std::size_t>(t.right[0]);
+  t.cover[right] = t.cover[0] * 4e19;
+  const TreeEnsemble above(trees, model->info());
+  testing::ExpectError<InvalidArgument>([&] { TreeShap(above, ok, 3); },
+                                        {"tree 0, node " + std::to_string(right), "parent node 0", "interventional"});
+  EXPECT_NO_THROW(InterventionalTreeShap(above, ok, 3, ok, 3));
+  for (const double bad : {-1.0, std::numeric_limits<double>::quiet_NaN()}) {
+    t.cover[right] = bad;
+    testing::ExpectError<InvalidArgument>([&] { TreeShap(TreeEnsemble(trees, model->info()), ok, 3); },
+                                          {"node " + std::to_string(right), "cover"});
+  }
+  t.cover[right] = t.cover[0];
+  t.cover[left] = t.cover[0] * (1.0 + 1e-9);  // float rounding of covers summed
+  EXPECT_NO_THROW(TreeShap(TreeEnsemble(trees, model->info()), ok, 3));
+}
+
 TEST(TreeShap, AddsUpOnEveryRowOfTrainedTreesAndForests) {
   // CART and forests fitted on the fixtures: sum of phi + base = margin to 1e-9 on every row,
   // path-dependent and interventional; a single tree against the recursive algorithm too.

@@ -3,6 +3,8 @@
 #include "solvers/tree_paths.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -19,6 +21,12 @@ struct PathElement {
   bool missing_ok;
   double zero;
 };
+
+std::string Number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
 
 class PathBuilder {
  public:
@@ -66,6 +74,7 @@ class PathBuilder {
           throw InvalidArgument("tree " + std::to_string(tree_index_) + ", node " + std::to_string(node) +
                                 " has no training cover: path-dependent TreeSHAP weighs branches by their cover; "
                                 "explain against a background sample instead (interventional)");
+        if (need_covers_) CheckChildCovers(node);
         frames_.push_back(Frame{node, 0, 0, false, {}});
         node = Descend(frames_.back());
       }
@@ -80,6 +89,28 @@ class PathBuilder {
       Undo(f);
       f.side = 1;
       node = Descend(f);
+    }
+  }
+
+  /**
+   * A child holds part of its parent's training rows, so its cover is at most the parent's (up
+   * to the rounding of covers summed and stored in float). A larger one, from a model file
+   * edited or written by hand, makes a zero fraction above 1: the weights of the game then grow
+   * as products of such fractions and its values, though they add up in exact arithmetic, lose
+   * every digit to cancellation. Refused, naming the node.
+   */
+  void CheckChildCovers(std::size_t node) const {
+    constexpr double kSlack = 1e-6;
+    const Tree& t = *tree_;
+    const double cover = t.cover[node];
+    for (const std::int32_t child : {t.left[node], t.right[node]}) {
+      const double c = t.cover[static_cast<std::size_t>(child)];
+      if (std::isfinite(cover) && c >= 0.0 && c <= cover * (1.0 + kSlack)) continue;
+      throw InvalidArgument("tree " + std::to_string(tree_index_) + ", node " + std::to_string(child) + " has a cover of " +
+                            Number(c) + ", outside [0, " + Number(cover) + "] (its parent node " +
+                            std::to_string(node) + "'s): path-dependent TreeSHAP weighs branches by the share of "
+                            "their parent's training cover they hold; fix the model's covers (sum_hessian) or "
+                            "explain against a background sample instead (interventional)");
     }
   }
 
