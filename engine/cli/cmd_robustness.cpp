@@ -3,13 +3,10 @@
 // `perfshap robustness`: ShapAUC, ShapROC, ShapPRC and ShapAUPRC by coalition retraining
 // (shapauc-shaproc-robustness sections 3-4), over a holdout split, K folds, Monte-Carlo splits
 // or explicit --split files, with mean +- std bands, the Eq. (12) check and the section 4.4
-// feature selection. Flags -> RobustnessOptions -> ExplainRobustness -> the robustness reporter
-// (report/robustness_report.hpp: console, result.json, CSV tables, SVG figures).
-#include <cmath>
-#include <optional>
-
+// feature selection. Flags -> api::RobustnessRequest -> api::RunRobustness -> the robustness
+// reporter (report/robustness_report.hpp: console, result.json, CSV tables, SVG figures).
+#include "api/robustness_request.hpp"
 #include "commands.hpp"
-#include "perfshap/cost_estimates.hpp"
 #include "perfshap/curves.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/learner.hpp"
@@ -17,7 +14,6 @@
 #include "perfshap/robustness.hpp"
 #include "perfshap/split.hpp"
 #include "report/robustness_report.hpp"
-#include "schedule/schedule.hpp"
 
 namespace perfshap::cli {
 
@@ -51,18 +47,17 @@ struct RobustnessCliOptions {
 void RunRobustness(const RobustnessCliOptions& o) {
   const CommonOptions& c = o.common;
   PrepareOut(c);
-  // The thread pool starts while the data and the splits are read.
-  std::optional<detail::PoolWarmUp> warm_up(std::in_place, MakeExecution(c, "coalitions"));
-  RobustnessOptions opt;
+  api::RobustnessRequest request;
+  request.warm_up_pool = true;  // the pool starts while the data and the splits are read
+  RobustnessOptions& opt = request.options;
+  opt.execution = MakeExecution(c, "coalitions");
   LearnerParams params;
   if (o.C_option != nullptr && o.C_option->count() > 0) params["C"] = Fmt("%.17g", o.C);
   if (o.no_standardize) params["standardize"] = "false";
-  opt.learner =
-      MakeCommandLearner(o.model, ModelParams(o.model_params, params, {{"C", "--C"}, {"standardize", "--no-standardize"}}));
+  request.learner =
+      CommandLearner(o.model, ModelParams(o.model_params, params, {{"C", "--C"}, {"standardize", "--no-standardize"}}));
   // The players: --features, text columns as the learner takes them, --groups.
-  const Design design = LoadDesign(c, o.rows, o.features, opt.learner->text_columns());
-  const Dataset& data = design.data;
-  opt.players = design.players;
+  request.data = CommandData(c, o.rows, o.features);
   ParseCurvePoints(o.curve_points, opt.curves);
   opt.curves.strategy = ParseGridStrategy(o.strategy);
   opt.grid_points = o.grid;
@@ -71,43 +66,20 @@ void RunRobustness(const RobustnessCliOptions& o) {
   opt.select = o.select;
   opt.max_features = o.exact_limit;
   ApplySolverOptions(o.solver, c.seed, opt.solver, opt.sampling);
-  if (!(o.slice_fpr >= 0.0 && o.slice_fpr <= 1.0))
-    throw InvalidArgument("--slice-fpr " + Fmt("%g", o.slice_fpr) +
-                          " is outside [0, 1]; it is a false positive rate");
-
+  request.slice_fpr = o.slice_fpr;
+  request.seed = c.seed;
   // The split plan: --split FILE, or --cv holdout|mc:R|kfold:K.
   if (!o.split.empty() && o.cv_option != nullptr && o.cv_option->count() > 0)
     throw InvalidArgument("give either --cv or --split FILE, not both");
-  const std::span<const double> strata = o.stratify ? data.label() : std::span<const double>{};
-  opt.plan_name = o.split.empty() ? o.cv : "--split " + o.split;
-  opt.execution = MakeExecution(c, "coalitions");
-  if (o.split.empty()) {
-    // Before the splits are drawn (mc:1000000 alone holds rows x 10^6 indices): the estimate.
-    RobustnessShape shape;
-    shape.rows = data.n_rows();
-    shape.columns = data.n_features();
-    shape.players = opt.players.empty() ? data.n_features() : opt.players.size();
-    shape.splits = SplitPlanSize(o.cv);
-    shape.test_rows = static_cast<std::size_t>(std::ceil(o.test_size * static_cast<double>(data.n_rows())));
-    CheckCost(EstimateRobustnessCost(shape, opt), opt.execution, kRobustnessRemedy,
-              {"plan", "solver", "budget", "features"});
-    opt.execution.on_estimate = nullptr;  // said once
-  }
-  const SplitPlan plan = o.split.empty() ? MakeSplitPlan(o.cv, data.n_rows(), o.test_size, c.seed, strata)
-                                         : ReadSplits(o.split, data.n_rows());
+  request.splits.plan = o.cv;
+  request.splits.test_size = o.test_size;
+  request.splits.stratify = o.stratify;
+  request.splits.file = o.split;
+  if (!o.split.empty()) request.splits.name = "--split " + o.split;
 
-  warm_up.reset();
-  RobustnessResult r = ExplainRobustness(data, plan, opt);
-
-  detail::RobustnessRun run = detail::DescribeRobustnessRun(data, plan, opt.plan_name);
-  if (o.split.empty() && o.cv.rfind("kfold:", 0) != 0) run.test_size = o.test_size;
-  run.stratify = o.stratify;
-  run.slice_fpr = o.slice_fpr;
-  run.seed = c.seed;
-  run.missing = c.missing;
-  run.groups = c.groups;
-  Say(c, detail::RobustnessConsoleText(r, run, c.out));
-  Report(c, [r = std::move(r), run = std::move(run)](detail::OutputDir& out) { detail::WriteRobustnessReport(out, r, run); });
+  api::RobustnessResponse r = api::RunRobustness(request);
+  Say(c, detail::RobustnessConsoleText(r.result, r.run, c.out));
+  Report(c, [r = std::move(r)](detail::OutputDir& out) { detail::WriteRobustnessReport(out, r.result, r.run); });
 }
 
 }  // namespace

@@ -20,8 +20,9 @@
 #include "perfshap/generators.hpp"
 #include "perfshap/learner.hpp"
 #include "embed.hpp"
+#include "api/sampling_input.hpp"
 #include "perfshap/table.hpp"
-#include "report/html_report.hpp"
+#include "report/run_reporter.hpp"
 #include "report/figure_bounds.hpp"
 #include "report/output.hpp"
 
@@ -101,21 +102,13 @@ void AddSolverOptions(CLI::App& app, SolverCliOptions& opts, const std::string& 
 
 void ApplySolverOptions(const SolverCliOptions& opts, std::uint64_t seed, SolverSpec& solver,
                         SamplingOptions& sampling) {
-  if (!(opts.tolerance > 0.0 && opts.tolerance < 1.0))
-    throw InvalidArgument("--tolerance " + Fmt("%g", opts.tolerance) +
-                          " is outside (0, 1); it is the largest standard error as a share of the range of the "
-                          "values, e.g. 0.01");
-  if (!(opts.time_limit >= 0.0 && std::isfinite(opts.time_limit)))
-    throw InvalidArgument("--time-limit " + Fmt("%g", opts.time_limit) + " is not a number of seconds >= 0 (0: none)");
-  if (opts.keep_samples && opts.solver == "exact")
-    throw InvalidArgument("--keep-samples keeps the coalitions a sampled solver draws, and the exact solver draws "
-                          "none; use --solver kernel, permutation or auto");
   solver = opts.solver;
   sampling.budget = opts.budget;
   sampling.tolerance = opts.tolerance;
   sampling.time_limit_seconds = opts.time_limit;
   sampling.seed = seed;
   sampling.keep_samples = opts.keep_samples;
+  api::CheckSampling(solver, sampling);
 }
 
 namespace {
@@ -175,15 +168,34 @@ ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& wha
   return exec;
 }
 
-Dataset LoadData(const CommonOptions& opts, bool regression) {
+namespace {
+/** --data without --label, in the command line's words (before the request layer says it). */
+void RequireLabel(const CommonOptions& opts) {
   if (opts.label.empty())
     throw InvalidArgument("--data " + opts.data + " needs --label COLUMN (the name of the label column)");
-  CsvOptions csv;
-  csv.label = opts.label;
-  csv.positive = opts.positive;
-  csv.regression = regression;
-  csv.missing = MissingPolicy(opts);
-  return ReadInput(opts.data, csv);
+}
+}  // namespace
+
+Dataset LoadData(const CommonOptions& opts, bool regression) {
+  RequireLabel(opts);
+  return api::ReadData(CommandData(opts, 0, ""), opts.seed, regression);
+}
+
+api::DataInput CommandData(const CommonOptions& opts, std::size_t rows, const std::string& features) {
+  api::DataInput input;
+  input.path = opts.data;
+  if (const Embedding* embedding = CurrentEmbedding()) {
+    const auto it = embedding->tables.find(opts.data);
+    if (it != embedding->tables.end()) input.table = std::shared_ptr<const Table>(std::shared_ptr<void>(), &it->second);
+  }
+  input.label = opts.label;
+  input.positive = opts.positive;
+  input.missing = MissingPolicy(opts);
+  input.features = SplitList(features);
+  input.groups = LoadGroups(opts);
+  input.groups_source = opts.groups;
+  input.generated_rows = rows;
+  return input;
 }
 
 MissingValues MissingPolicy(const CommonOptions& opts) {
@@ -197,20 +209,13 @@ std::vector<FeatureGroup> LoadGroups(const CommonOptions& opts) {
 }
 
 Design LoadDesign(const CommonOptions& opts, std::size_t rows, const std::string& features, TextColumns policy) {
-  Dataset source = LoadDataOrProbitDesign(opts, rows);
-  std::vector<std::size_t> columns;
-  for (const auto& name : SplitList(features)) columns.push_back(source.FeatureIndex(name));
-  const std::vector<FeatureGroup> groups = LoadGroups(opts);
-  const DesignEncoder encoder(source, columns, groups, policy);
-  return encoder.Apply(std::move(source));  // the columns moved, not copied: large tables are held once
+  if (!opts.data.empty()) RequireLabel(opts);
+  return api::ReadDesign(CommandData(opts, rows, features), opts.seed, policy);
 }
 
 Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows) {
   if (!opts.data.empty()) return LoadData(opts);
-  ProbitDesign design;
-  design.n_rows = rows;
-  design.seed = opts.seed;
-  return GenerateProbitDesign(design);
+  return api::ReadData(CommandData(opts, rows, ""), opts.seed);
 }
 
 void PrepareOut(const CommonOptions& opts) {
@@ -262,17 +267,18 @@ std::shared_ptr<const Model> HostModelInput(const std::string& path, const std::
   return it->second;
 }
 
+api::LearnerInput CommandLearner(const std::string& name, const LearnerParams& params) {
+  api::LearnerInput input;
+  input.name = name;
+  input.params = params;
+  if (const Embedding* embedding = CurrentEmbedding())
+    if (const auto it = embedding->host_learners.find(name); it != embedding->host_learners.end())
+      input.learner = it->second;
+  return input;
+}
+
 std::shared_ptr<const Learner> MakeCommandLearner(const std::string& name, const LearnerParams& params) {
-  if (const Embedding* embedding = CurrentEmbedding()) {
-    if (const auto it = embedding->host_learners.find(name); it != embedding->host_learners.end()) {
-      if (!params.empty())
-        throw InvalidArgument("the learner " + name + " is the host's own and keeps its own options; set them on it "
-                              "instead of model_params (" + params.begin()->first + ")",
-                              {"model_params"});
-      return it->second;
-    }
-  }
-  return MakeLearner(name, params);
+  return api::MakeLearnerOf(CommandLearner(name, params));
 }
 
 XgboostReadOptions ModelReadOptions(const std::string& iteration_range, const std::string& model_file) {
@@ -313,11 +319,9 @@ void Report(const CommonOptions& opts, Reporter reporter) {
     };
     return;
   }
-  detail::OutputDir out = opts.out.empty() ? detail::OutputDir(options) : detail::OutputDir(opts.out, options, opts.force);
-  reporter(out);
-  if (opts.report == "html") out.Write("report.html", detail::HtmlReport(out.contents()));
-  out.Commit();
-  if (embedding != nullptr) embedding->files = out.contents();
+  std::vector<detail::ReportFile> files =
+      detail::RunReporter(reporter, detail::ReportTarget{options, opts.out, opts.force, opts.report == "html"});
+  if (embedding != nullptr) embedding->files = std::move(files);
 }
 
 std::string OneLine(std::string s) {

@@ -12,6 +12,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "api/data_input.hpp"
+#include "api/robustness_request.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/learner.hpp"
@@ -19,6 +21,7 @@
 #include "perfshap/solver.hpp"
 #include "perfshap/trees.hpp"
 #include "report/output.hpp"
+#include "report/run_reporter.hpp"
 #include "report/format.hpp"
 
 namespace perfshap::cli {
@@ -93,6 +96,11 @@ MissingValues MissingPolicy(const CommonOptions& opts);
 Design LoadDesign(const CommonOptions& opts, std::size_t rows, const std::string& features,
                   TextColumns policy = TextColumns::kOneHot);
 
+/** @brief The data flags as the request layer's input: --data (the embedding's table of that
+ *  name, else the CSV file) with --label --positive --missing, --features, --groups, or the
+ *  generated design of `rows` rows. */
+api::DataInput CommandData(const CommonOptions& opts, std::size_t rows, const std::string& features);
+
 /** @brief The groups of --groups (none when it is not given). */
 std::vector<FeatureGroup> LoadGroups(const CommonOptions& opts);
 
@@ -119,7 +127,9 @@ std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path, cons
  *  boosting rounds). */
 std::shared_ptr<const Model> HostModelInput(const std::string& path, const std::string& iteration_range);
 /** @brief The learner --model names: the embedding's own learner of that name (no options: it
- *  has its own), else MakeLearner(name, params). */
+ *  has its own), else the registered one made with `params`. */
+api::LearnerInput CommandLearner(const std::string& name, const LearnerParams& params);
+/** @brief api::MakeLearnerOf(CommandLearner(name, params)). */
 std::shared_ptr<const Learner> MakeCommandLearner(const std::string& name, const LearnerParams& params);
 
 /**
@@ -132,8 +142,7 @@ XgboostReadOptions ModelReadOptions(const std::string& iteration_range, const st
 /** @brief Adds --iteration-range to a subcommand taking --model-file. */
 void AddIterationRangeOption(CLI::App& app, std::string& iteration_range);
 
-/** @brief A run's reporter: writes its files (result.json last) into the output it is given. */
-using Reporter = std::function<void(detail::OutputDir&)>;
+using detail::Reporter;
 
 /**
  * @brief Runs the reporter with --figures: into --out, published there as one set once every

@@ -477,7 +477,19 @@ def robustness(X=None, y=None, *, label=None, feature_names=None, progress=None,
     models: dict = {}
     _learner(options, models)
     _labelled(X, y, label, feature_names, options, tables)
-    return _call("robustness", options, tables=tables, models=models, progress=progress, function="robustness")
+    options.pop("data", None)  # the table itself goes to the request
+    learner = models.get(options.get("model")) if models else None
+    split = options.get("split")
+    splits, listed = None, False
+    if split is not None and not isinstance(split, (str, os.PathLike)):
+        doc = _split_document(split, _rows_of(tables))
+        listed = "splits" in doc
+        splits = [(s["train"], s["test"]) for s in (doc["splits"] if listed else [doc])]
+        options.pop("split")
+    groups = options.get("groups")
+    if groups is not None and not isinstance(groups, (str, os.PathLike, dict)):
+        raise ValueError(f"groups: give {{'name': ['column', ...], ...}} or a path, not a {type(groups).__name__}")
+    return _run.explain_robustness(options, tables.get("X"), learner, splits, listed, progress)
 
 
 def _learner(options, models):

@@ -187,3 +187,85 @@ def run(command: str, options: dict, *, tables=None, models=None, progress=None,
     if out.get("shap") is not None:
         result.__dict__["_engine"] = out["shap"]  # the explanation's arrays (ShapResult)
     return result
+
+
+def _model_params(options: dict, function: str) -> dict:
+    """The learner options of model_param=["KEY=VALUE", ...] (or a {KEY: VALUE} dict), C= and
+    no_standardize=True, as text: each key once."""
+    params: dict = {}
+    items = options.pop("model_param", None) or []
+    if isinstance(items, dict):
+        items = [f"{k}={_text(v)}" for k, v in items.items()]
+    elif isinstance(items, str):
+        items = [items]
+    for item in items:
+        key, sep, value = str(item).partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"{function}(): model_param {item!r} is not KEY=VALUE (e.g. model_param=['C=2'])")
+        if key in params:
+            raise ValueError(f"{function}(): model_param gives {key} twice; give each option once")
+        params[key] = value.strip()
+    for key, name, value in (("C", "C", options.pop("C", None)),
+                             ("no_standardize", "standardize", "false" if options.pop("no_standardize", None) else None)):
+        if value is None:
+            continue
+        if name in params:
+            raise ValueError(f"{function}(): {key}= and model_param both set {name}; give it once")
+        params[name] = repr(float(value)) if key == "C" else value
+    return params
+
+
+# The library's option names (Error.options) that robustness() spells otherwise; the others are
+# keywords as they are.
+_ROBUSTNESS_KEYWORDS = {
+    "plan": "cv", "max_features": "exact_limit", "max_players": "exact_limit", "metric": "metrics",
+    "extra_metrics": "metrics", "curves": "curve_points", "grid_points": "grid", "learner": "model",
+    "model_params": "model_param", "standardize": "no_standardize", "time_limit_seconds": "time_limit",
+    "max_model_evaluations": "max_evaluations", "data": "X",
+}
+
+
+def _keyword_error(e, keywords: dict):
+    """The engine's error `e` (DataError or InvalidArgument) with the keywords that set the
+    options it names after the message ("... (cv)"); `options` keeps the library's names, as
+    every method's errors do."""
+    names = []
+    for option in getattr(e, "options", []) or []:
+        name = keywords.get(option, option)
+        if name not in names:
+            names.append(name)
+    text = str(e) + (f" ({', '.join(names)})" if names else "")
+    again = type(e)(text)
+    again.options = list(getattr(e, "options", []) or [])
+    return again
+
+
+def explain_robustness(options: dict, table, learner, splits, listed: bool, progress) -> Result:
+    """perfshap.robustness through the engine's request layer: the keywords checked against
+    their declarations, then one call; the result's arrays come from the engine's buffers."""
+    function = "robustness"
+    known = options_of(function)
+    typed = {}
+    for key, value in options.items():
+        flag = key.replace("_", "-")
+        if flag not in known:
+            raise TypeError(f"{function}() got an unexpected keyword argument '{key}'")
+        value = checked(key, value, known[flag], function)
+        if isinstance(value, (list, tuple)) and key in ("features", "metrics"):
+            value = ",".join(_text(v) for v in value)
+        elif isinstance(value, os.PathLike):
+            value = os.fspath(value)
+        typed[key] = value
+    params = _model_params(typed, function)
+    typed.pop("quiet", None)  # nothing is printed from Python
+    callback = _Bar(function) if progress is True else (progress or None)
+    if callback is not None and not callable(callback):
+        raise TypeError("progress must be True, False/None or a callable(done, total, elapsed, eta)")
+    try:
+        run_ = _perfshap.explain_robustness(table, typed, learner, splits, listed, params, callback)
+    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
+        raise _keyword_error(e, _ROBUSTNESS_KEYWORDS) from None
+    result = Result(function, run_, run_.console)
+    result.__dict__["_typed"] = run_.arrays()
+    return result

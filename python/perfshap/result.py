@@ -79,6 +79,9 @@ class Result:
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
+        typed = self.__dict__.get("_typed")
+        if typed is not None and name in typed:  # the engine's own arrays, no file read
+            return typed[name]
         if name.startswith("plot_"):
             figure = name[len("plot_"):] + ".svg"
             if figure in self.files:

@@ -28,7 +28,14 @@
 
 #include "common.hpp"
 #include "embed.hpp"
+#include "api/robustness_request.hpp"
+#include "api/sampling_input.hpp"
+#include "data/text_lines.hpp"
+#include "perfshap/cost.hpp"
+#include "perfshap/curves.hpp"
 #include "report/html_report.hpp"
+#include "report/robustness_report.hpp"
+#include "report/run_reporter.hpp"
 
 #include "perfshap/error.hpp"
 #include "perfshap/learner.hpp"
@@ -655,35 +662,27 @@ struct ProgressBox {
   std::optional<perfshap::Progress> latest;
 };
 
+/** What a computation on the worker thread gets from the caller's: its progress sink and the
+ *  cancellation flag. */
+struct WorkerHooks {
+  perfshap::ProgressCallback progress;
+  const std::atomic<bool>* cancel = nullptr;
+};
+
 /**
- * Runs a subcommand (args: the command, then its flags) on `tables` and `models`; returns
- * {"console": text, "files": [(name, content), ...], "deferred": None} or, with `defer` and no
- * --out / --report, {"console": text, "files": None, "deferred": DeferredFiles}. The run is on a worker thread; this thread
- * waits with the GIL released and, every `poll` seconds, takes it to call `progress(done, total,
- * elapsed, eta)` with the latest report and to check for Ctrl-C: a pending KeyboardInterrupt
- * raises the cancellation flag, waits for the engine to stop, and is raised here.
+ * Runs `body` on a worker thread; this thread waits with the GIL released and, every `poll`
+ * seconds, takes it to call `progress(done, total, elapsed, eta)` with the latest report and to
+ * check for Ctrl-C: a pending KeyboardInterrupt raises the cancellation flag, waits for the
+ * engine to stop, and is raised here. An exception of `body` is raised here (the user's own
+ * Python exception as itself).
  */
-py::dict Run(const std::vector<std::string>& args, const py::dict& tables, const py::dict& models,
-             const py::object& progress, double poll, bool defer) {
-  std::vector<py::array> keep;
-  perfshap::cli::Embedding embedding;
-  embedding.defer_files = defer;
-  for (const auto& [name, spec] : tables) embedding.tables[name.cast<std::string>()] = MakeTable(spec.cast<py::tuple>(), keep);
-  for (const auto& [name, model] : models) {
-    if (py::isinstance<PyEstimatorLearner>(model))
-      embedding.host_learners[name.cast<std::string>()] = model.cast<std::shared_ptr<PyEstimatorLearner>>();
-    else if (py::isinstance<PyCallableModel>(model))
-      embedding.host_models[name.cast<std::string>()] = model.cast<std::shared_ptr<PyCallableModel>>();
-    else if (py::isinstance<PyTreeModel>(model) && model.cast<const PyTreeModel&>().json().empty())
-      embedding.tree_models[name.cast<std::string>()] = model.cast<const PyTreeModel&>().model();
-    else
-      embedding.models[name.cast<std::string>()] = model.cast<std::string>();
-  }
+void RunOnWorker(const std::function<void(const WorkerHooks&)>& body, const py::object& progress, double poll) {
   std::atomic<bool> cancel{false};
-  embedding.cancel = &cancel;
+  WorkerHooks hooks;
+  hooks.cancel = &cancel;
   auto box = std::make_shared<ProgressBox>();
   if (!progress.is_none())
-    embedding.progress = [box](const perfshap::Progress& p) {
+    hooks.progress = [box](const perfshap::Progress& p) {
       const std::lock_guard<std::mutex> lock(box->mutex);
       box->latest = p;
     };
@@ -694,7 +693,7 @@ py::dict Run(const std::vector<std::string>& args, const py::dict& tables, const
   std::exception_ptr failure;
   std::thread worker([&] {
     try {
-      perfshap::cli::RunEmbedded(args, embedding);
+      body(hooks);
     } catch (...) {
       failure = std::current_exception();
     }
@@ -751,6 +750,36 @@ py::dict Run(const std::vector<std::string>& args, const py::dict& tables, const
   }
   if (!progress.is_none() && box->latest)
     progress(box->latest->done, box->latest->total, box->latest->elapsed_seconds, 0.0);
+}
+
+/**
+ * Runs a subcommand (args: the command, then its flags) on `tables` and `models` (RunOnWorker);
+ * returns {"console": text, "files": [(name, content), ...], "deferred": None} or, with `defer`
+ * and no --out / --report, {"console": text, "files": None, "deferred": DeferredFiles}.
+ */
+py::dict Run(const std::vector<std::string>& args, const py::dict& tables, const py::dict& models,
+             const py::object& progress, double poll, bool defer) {
+  std::vector<py::array> keep;
+  perfshap::cli::Embedding embedding;
+  embedding.defer_files = defer;
+  for (const auto& [name, spec] : tables) embedding.tables[name.cast<std::string>()] = MakeTable(spec.cast<py::tuple>(), keep);
+  for (const auto& [name, model] : models) {
+    if (py::isinstance<PyEstimatorLearner>(model))
+      embedding.host_learners[name.cast<std::string>()] = model.cast<std::shared_ptr<PyEstimatorLearner>>();
+    else if (py::isinstance<PyCallableModel>(model))
+      embedding.host_models[name.cast<std::string>()] = model.cast<std::shared_ptr<PyCallableModel>>();
+    else if (py::isinstance<PyTreeModel>(model) && model.cast<const PyTreeModel&>().json().empty())
+      embedding.tree_models[name.cast<std::string>()] = model.cast<const PyTreeModel&>().model();
+    else
+      embedding.models[name.cast<std::string>()] = model.cast<std::string>();
+  }
+  RunOnWorker(
+      [&](const WorkerHooks& hooks) {
+        embedding.progress = hooks.progress;
+        embedding.cancel = hooks.cancel;
+        perfshap::cli::RunEmbedded(args, embedding);
+      },
+      progress, poll);
   py::dict out;
   out["console"] = embedding.console;
   out["shap"] = py::none();
@@ -779,6 +808,218 @@ py::dict Run(const std::vector<std::string>& args, const py::dict& tables, const
     out["deferred"] = py::none();
   }
   return out;
+}
+
+/** A numpy array (a copy) of a result's values. */
+py::array_t<double> NumpyOf(const std::vector<double>& v) {
+  py::array_t<double> a(static_cast<py::ssize_t>(v.size()));
+  std::copy(v.begin(), v.end(), a.mutable_data());
+  return a;
+}
+
+/**
+ * A robustness run as Python holds it: the request layer's response, its arrays as numpy (named
+ * as result.json names them), the console text, and its files, written when first read (or at
+ * once into the output directory the call named).
+ */
+class PyRobustnessRun {
+ public:
+  PyRobustnessRun(perfshap::api::RobustnessResponse response, const perfshap::detail::ReportTarget& target)
+      : response_(std::make_shared<const perfshap::api::RobustnessResponse>(std::move(response))), target_(target) {
+    console_ = perfshap::detail::RobustnessConsoleText(response_->result, response_->run, target_.dir);
+    if (!target_.dir.empty() || target_.html) Write();
+  }
+
+  const std::string& console() const noexcept { return console_; }
+
+  py::dict Arrays() const {
+    const perfshap::RobustnessResult& r = response_->result;
+    py::dict d;
+    d["value"] = r.auc_mean;
+    d["value_std"] = r.auc_std;
+    d["base"] = r.base;
+    d["phi"] = NumpyOf(r.phi_auc_mean);
+    d["phi_std"] = NumpyOf(r.phi_auc_std);
+    d["phi_se"] = NumpyOf(r.phi_auc_se);
+    d["auprc"] = r.auprc_mean;
+    d["auprc_std"] = r.auprc_std;
+    d["phi_auprc"] = NumpyOf(r.phi_auprc_mean);
+    d["phi_auprc_std"] = NumpyOf(r.phi_auprc_std);
+    d["phi_auprc_se"] = NumpyOf(r.phi_auprc_se);
+    d["auc_by_split"] = NumpyOf(r.auc_by_split);
+    d["n_splits"] = r.n_splits;
+    d["n_trainings"] = r.n_trainings;
+    d["feature_names"] = r.features;
+    return d;
+  }
+
+  /** [(name, content)]: the run's files, written once. */
+  py::list Files() {
+    if (!files_) Write();
+    py::list files;
+    for (const auto& f : *files_) files.append(py::make_tuple(f.name, f.content));
+    return files;
+  }
+
+ private:
+  void Write() {
+    const auto response = response_;
+    const py::gil_scoped_release release;
+    files_ = perfshap::detail::RunReporter(
+        [&](perfshap::detail::OutputDir& out) {
+          perfshap::detail::WriteRobustnessReport(out, response->result, response->run);
+        },
+        target_);
+  }
+
+  std::shared_ptr<const perfshap::api::RobustnessResponse> response_;
+  perfshap::detail::ReportTarget target_;
+  std::string console_;
+  std::optional<std::vector<perfshap::detail::ReportFile>> files_;
+};
+
+/** The value of `key` in `o` when it is there and not None. */
+template <class T>
+void Take(const py::dict& o, const char* key, T& field) {
+  if (o.contains(key) && !o[key].is_none()) field = o[key].cast<T>();
+}
+
+/** One list of row indices (any integer array or list) as the engine's. */
+std::vector<std::size_t> RowIndices(const py::handle& rows) {
+  const auto a = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(rows);
+  PERFSHAP_CHECK(a && a.ndim() == 1, "split: a part is not a 1-D list of row indices");
+  std::vector<std::size_t> out(static_cast<std::size_t>(a.shape(0)));
+  const std::int64_t* v = a.data();
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (v[i] < 0) throw perfshap::DataError("split: row " + std::to_string(v[i]) + " is negative", {"split"});
+    out[i] = static_cast<std::size_t>(v[i]);
+  }
+  return out;
+}
+
+/** The groups of groups=: {name: [column, ...]} in its order. */
+std::vector<perfshap::FeatureGroup> Groups(const py::dict& groups) {
+  std::vector<perfshap::FeatureGroup> out;
+  for (const auto& [name, columns] : groups) {
+    perfshap::FeatureGroup g;
+    g.name = py::str(name).cast<std::string>();
+    for (const py::handle c : columns) g.columns.push_back(py::str(c).cast<std::string>());
+    g.source = "groups";
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+/**
+ * perfshap.robustness through the request layer: `table` (source, columns) or None for the
+ * built-in design; `o` the keywords, checked by the package against their declarations;
+ * `learner` the host's estimator learner or None; `splits` None, or [(train, test), ...] with
+ * `split_listed` (given as a list); `model_params` {key: text}.
+ */
+std::shared_ptr<PyRobustnessRun> ExplainRobustness(const py::object& table, const py::dict& o,
+                                                   const py::object& learner, const py::object& splits,
+                                                   bool split_listed, const py::dict& model_params,
+                                                   const py::object& progress, double poll) {
+  namespace api = perfshap::api;
+  api::RobustnessRequest request;
+  std::vector<py::array> keep;
+  api::DataInput& data = request.data;
+  if (!table.is_none())
+    data.table = std::make_shared<const perfshap::Table>(MakeTable(table.cast<py::tuple>(), keep));
+  Take(o, "label", data.label);
+  Take(o, "positive", data.positive);
+  std::string missing = "error";
+  Take(o, "missing", missing);
+  data.missing = api::ParseMissingValues(missing);
+  std::string features;
+  Take(o, "features", features);
+  data.features = perfshap::detail::SplitCells(features);
+  data.features.erase(std::remove(data.features.begin(), data.features.end(), std::string()), data.features.end());
+  if (o.contains("groups") && !o["groups"].is_none()) {
+    if (py::isinstance<py::dict>(o["groups"])) {
+      data.groups = Groups(o["groups"].cast<py::dict>());
+      data.groups_source = "groups";
+    } else {
+      data.groups_source = o["groups"].cast<std::string>();
+      data.groups = perfshap::ReadFeatureGroups(data.groups_source);
+    }
+  }
+  Take(o, "rows", data.generated_rows);
+  if (!learner.is_none()) request.learner.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
+  Take(o, "model", request.learner.name);
+  for (const auto& [key, value] : model_params)
+    request.learner.params[key.cast<std::string>()] = value.cast<std::string>();
+
+  api::SplitInput& split = request.splits;
+  Take(o, "cv", split.plan);
+  Take(o, "test_size", split.test_size);
+  Take(o, "stratify", split.stratify);
+  if (!splits.is_none()) {
+    perfshap::SplitPlan plan;
+    for (const py::handle pair : splits) {
+      const auto parts = pair.cast<py::tuple>();
+      plan.push_back({RowIndices(parts[0]), RowIndices(parts[1])});
+    }
+    split.splits = std::move(plan);
+    split.listed = split_listed;
+    split.name = "split";
+  } else {
+    Take(o, "split", split.file);
+  }
+
+  perfshap::RobustnessOptions& opt = request.options;
+  std::string text;
+  if (o.contains("curve_points") && !o["curve_points"].is_none())
+    perfshap::ParseCurvePoints(o["curve_points"].cast<std::string>(), opt.curves);
+  if (o.contains("strategy") && !o["strategy"].is_none())
+    opt.curves.strategy = perfshap::ParseGridStrategy(o["strategy"].cast<std::string>());
+  Take(o, "grid", opt.grid_points);
+  if (o.contains("prc_baseline") && !o["prc_baseline"].is_none())
+    opt.prc_baseline = perfshap::ParsePrcBaseline(py::str(o["prc_baseline"]).cast<std::string>());
+  std::string metrics;
+  Take(o, "metrics", metrics);
+  for (auto& m : perfshap::detail::SplitCells(metrics))
+    if (!m.empty()) opt.extra_metrics.push_back(std::move(m));
+  Take(o, "select", opt.select);
+  Take(o, "exact_limit", opt.max_features);
+  std::string solver = "exact";
+  Take(o, "solver", solver);
+  opt.solver = solver;
+  Take(o, "budget", opt.sampling.budget);
+  Take(o, "tolerance", opt.sampling.tolerance);
+  Take(o, "time_limit", opt.sampling.time_limit_seconds);
+  Take(o, "keep_samples", opt.sampling.keep_samples);
+  Take(o, "seed", request.seed);
+  opt.sampling.seed = request.seed;
+  api::CheckSampling(opt.solver, opt.sampling);
+  Take(o, "slice_fpr", request.slice_fpr);
+  Take(o, "threads", opt.execution.threads);
+  std::string max_memory;
+  Take(o, "max_memory", max_memory);
+  if (!max_memory.empty()) opt.execution.limits.max_memory_bytes = perfshap::ParseMemorySize(max_memory);
+  Take(o, "max_evaluations", opt.execution.limits.max_model_evaluations);
+
+  perfshap::detail::ReportTarget target;
+  std::string figures = "summary", report;
+  Take(o, "figures", figures);
+  target.options.figures = perfshap::detail::ParseFigureSet(figures);
+  Take(o, "out", target.dir);
+  Take(o, "force", target.force);
+  Take(o, "report", report);
+  if (!report.empty() && report != "html")
+    throw perfshap::InvalidArgument("report='" + report + "': the one report is 'html' (report.html)", {"report"});
+  target.html = report == "html";
+  if (!target.dir.empty()) perfshap::detail::PrepareOutputDir(target.dir, target.force);
+
+  std::optional<api::RobustnessResponse> response;
+  RunOnWorker(
+      [&](const WorkerHooks& hooks) {
+        request.options.execution.progress = hooks.progress;
+        request.options.execution.cancel = hooks.cancel;
+        response = api::RunRobustness(request);
+      },
+      progress, poll);
+  return std::make_shared<PyRobustnessRun>(std::move(*response), target);
 }
 
 /**
@@ -868,6 +1109,13 @@ PYBIND11_MODULE(_perfshap, m) {
            "A scikit-learn estimator as the learner retrained on every coalition (cloned per fit)");
   py::class_<DeferredFiles>(m, "DeferredFiles")
       .def("files", &DeferredFiles::Files, "Writes the run's files (once) and returns [(name, content)]");
+  py::class_<PyRobustnessRun, std::shared_ptr<PyRobustnessRun>>(m, "RobustnessRun")
+      .def_property_readonly("console", &PyRobustnessRun::console)
+      .def("arrays", &PyRobustnessRun::Arrays, "The result's arrays (numpy), named as result.json names them")
+      .def("files", &PyRobustnessRun::Files, "Writes the run's files (once) and returns [(name, content)]");
+  m.def("explain_robustness", &ExplainRobustness, py::arg("table"), py::arg("options"), py::arg("learner"),
+        py::arg("splits"), py::arg("split_listed"), py::arg("model_params"), py::arg("progress") = py::none(),
+        py::arg("poll") = 0.1, "perfshap.robustness through the request layer (api::RunRobustness)");
   m.def("run", &Run, py::arg("args"), py::arg("tables"), py::arg("models"), py::arg("progress") = py::none(),
         py::arg("poll") = 0.1, py::arg("defer") = false, "Runs a subcommand in-process; see perfshap._run");
   m.def("command_flags", &perfshap::cli::CommandFlags, py::arg("command"),

@@ -249,19 +249,19 @@ INSTANTIATE_TEST_SUITE_P(
                     "it needs at least 72; raise the budget (--budget)"},
         BadSampling{"tolerance_zero", "robustness --data " + BreastCancer() +
                                           " --label label --model gnb --solver kernel --tolerance 0",
-                    "--tolerance 0 is outside (0, 1)"},
+                    "the tolerance 0 is outside (0, 1); it is the largest standard error as a share of the range of the values, e.g. 0.01 (--tolerance)"},
         BadSampling{"tolerance_one", "xper --data @WIDE@ --train @WIDE@ --label label --model logistic "
                                      "--solver kernel --tolerance 1",
-                    "--tolerance 1 is outside (0, 1)"},
+                    "the tolerance 1 is outside (0, 1)"},
         BadSampling{"time_limit", "robustness --data " + BreastCancer() + " --label label --time-limit -1",
-                    "--time-limit -1 is not a number of seconds"},
+                    "the time limit -1 is not a number of seconds >= 0 (0: none) (--time-limit)"},
         BadSampling{"robustness_exact_70", "robustness --data @WIDE@ --label label --model gnb --solver exact",
                     "use a sampled solver (kernel, permutation or auto)"},
         BadSampling{"xper_exact_70", "xper --data @WIDE@ --train @WIDE@ --label label --model logistic",
                     "use a sampled solver (kernel, permutation or auto)"},
         BadSampling{"keep_samples_exact", "robustness --data " + BreastCancer() +
                                               " --label label --features mean_radius,mean_texture --keep-samples",
-                    "the exact solver draws none; use --solver kernel, permutation or auto"},
+                    "the exact solver draws none; use the kernel, permutation or auto solver (--keep-samples)"},
         BadSampling{"keep_samples_auto_exact", "robustness --data " + Quote(testing::FixturePath("data/banknote.csv")) +
                                                    " --label label --solver auto --keep-samples",
                     "the auto solver chose the exact one (2^n fits the budget); choose the kernel or permutation"},

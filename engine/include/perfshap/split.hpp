@@ -63,6 +63,17 @@ PERFSHAP_EXPORT SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetition
  */
 PERFSHAP_EXPORT SplitPlan ReadSplits(const std::string& path, std::size_t n_rows);
 
+/**
+ * @brief Splits given in memory (a host's own index lists) checked as ReadSplits checks a file's:
+ * each part non-empty, every index < n_rows, none twice in a part, no row in both parts. Each
+ * part comes back sorted.
+ * @param name how messages name the splits ("split": "split: splits[1].test[3]: row ...").
+ * @param listed whether they were given as a list of splits (messages say `splits[s].train`)
+ *   rather than one split (`train`); a plan of more than one is always a list.
+ * @throws DataError as ReadSplits, and for an empty plan.
+ */
+PERFSHAP_EXPORT SplitPlan CheckSplits(SplitPlan plan, std::size_t n_rows, const std::string& name, bool listed);
+
 /** @brief The number of splits of the plan `spec` names (holdout 1, mc:R R, kfold:K K), without
  *  drawing them. @throws InvalidArgument as MakeSplitPlan for a spec it does not understand. */
 PERFSHAP_EXPORT std::size_t SplitPlanSize(std::string_view spec);

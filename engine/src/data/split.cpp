@@ -94,6 +94,44 @@ Split FromTestMask(const std::vector<char>& is_test) {
 /// A JSON value on one line, cut to 40 characters; never more of it than the message shows.
 std::string Describe(const nlohmann::json& value) { return detail::JsonSnippet(value, 40); }
 
+/// Checks one index list (`where` is e.g. "splits[2].test") against n_rows and sorts it: the
+/// first index out of range is named by its position, then the first one listed twice.
+void CheckIndexList(const std::string& prefix, const std::string& where, std::vector<std::size_t>& list,
+                    std::size_t n_rows) {
+  if (list.empty()) {
+    throw DataError(prefix + where +
+                    " is empty; each split needs at least one row in "
+                    "'train' and one in 'test'");
+  }
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    if (list[k] >= n_rows) {
+      throw DataError(prefix + where + "[" + std::to_string(k) + "]: row " + std::to_string(list[k]) +
+                      " is out of range: the data have " + std::to_string(n_rows) + " rows (valid indices 0.." +
+                      std::to_string(n_rows - 1) + "); indices are 0-based data rows");
+    }
+  }
+  std::sort(list.begin(), list.end());
+  const auto dup = std::adjacent_find(list.begin(), list.end());
+  if (dup != list.end()) {
+    throw DataError(prefix + where + ": row " + std::to_string(*dup) +
+                    " is listed twice; list each row once");
+  }
+}
+
+/// Checks that no row of a split is in both its parts (each sorted).
+void CheckDisjoint(const std::string& prefix, const std::string& where, const Split& split) {
+  std::vector<std::size_t> both;
+  std::set_intersection(split.train.begin(), split.train.end(), split.test.begin(), split.test.end(),
+                        std::back_inserter(both));
+  if (!both.empty()) {
+    throw DataError(
+        prefix + (where.empty() ? std::string() : where + ": ") + "row " + std::to_string(both.front()) +
+        " is in both train and test" +
+        (both.size() > 1 ? " (as are " + std::to_string(both.size() - 1) + " more)" : std::string()) +
+        "; a row may be in one part only");
+  }
+}
+
 /// Reads one index list (`where` is e.g. "splits[2].test") into a sorted vector.
 std::vector<std::size_t> ReadIndexList(const std::string& prefix, const std::string& where,
                                        const nlohmann::json& list, std::size_t n_rows) {
@@ -142,12 +180,7 @@ std::vector<std::size_t> ReadIndexList(const std::string& prefix, const std::str
     }
     out.push_back(index);
   }
-  std::sort(out.begin(), out.end());
-  const auto dup = std::adjacent_find(out.begin(), out.end());
-  if (dup != out.end()) {
-    throw DataError(prefix + where + ": row " + std::to_string(*dup) +
-                    " is listed twice; list each row once");
-  }
+  CheckIndexList(prefix, where, out, n_rows);
   return out;
 }
 
@@ -174,20 +207,24 @@ Split ReadOneSplit(const std::string& prefix, const std::string& where, const nl
   Split split;
   split.train = ReadIndexList(prefix, dot + "train", object.at("train"), n_rows);
   split.test = ReadIndexList(prefix, dot + "test", object.at("test"), n_rows);
-  std::vector<std::size_t> both;
-  std::set_intersection(split.train.begin(), split.train.end(), split.test.begin(), split.test.end(),
-                        std::back_inserter(both));
-  if (!both.empty()) {
-    throw DataError(
-        prefix + (where.empty() ? std::string() : where + ": ") + "row " + std::to_string(both.front()) +
-        " is in both train and test" +
-        (both.size() > 1 ? " (as are " + std::to_string(both.size() - 1) + " more)" : std::string()) +
-        "; a row may be in one part only");
-  }
+  CheckDisjoint(prefix, where, split);
   return split;
 }
 
 }  // namespace
+
+SplitPlan CheckSplits(SplitPlan plan, std::size_t n_rows, const std::string& name, bool listed) {
+  const std::string prefix = name.empty() ? std::string() : name + ": ";
+  if (plan.empty()) throw DataError(prefix + "no splits; give at least one {\"train\": [...], \"test\": [...]}");
+  for (std::size_t s = 0; s < plan.size(); ++s) {
+    const std::string where = listed ? "splits[" + std::to_string(s) + "]" : std::string();
+    const std::string dot = where.empty() ? std::string() : where + ".";
+    CheckIndexList(prefix, dot + "train", plan[s].train, n_rows);
+    CheckIndexList(prefix, dot + "test", plan[s].test, n_rows);
+    CheckDisjoint(prefix, where, plan[s]);
+  }
+  return plan;
+}
 
 Split HoldoutSplit(std::size_t n, double test_fraction, std::uint64_t seed,
                    std::span<const double> stratify_labels, std::uint64_t stream_id) {

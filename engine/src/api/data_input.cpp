@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "api/data_input.hpp"
+
+#include <utility>
+
+#include "perfshap/error.hpp"
+#include "perfshap/generators.hpp"
+
+namespace perfshap::api {
+
+std::string DataInput::name() const {
+  if (!path.empty()) return path;
+  if (table != nullptr) return table->source;
+  return "the built-in probit design";
+}
+
+MissingValues ParseMissingValues(const std::string& name) {
+  if (name == "error") return MissingValues::kError;
+  if (name == "category") return MissingValues::kCategory;
+  if (name == "drop") return MissingValues::kDrop;
+  throw InvalidArgument("missing cells are handled as error, category or drop, not '" + name + "'", {"missing"});
+}
+
+const char* MissingValuesName(MissingValues policy) noexcept {
+  switch (policy) {
+    case MissingValues::kCategory:
+      return "category";
+    case MissingValues::kDrop:
+      return "drop";
+    case MissingValues::kKeep:
+      return "keep";
+    case MissingValues::kError:
+      break;
+  }
+  return "error";
+}
+
+Dataset ReadData(const DataInput& input, std::uint64_t seed, bool regression) {
+  if (input.generated()) {
+    ProbitDesign design;
+    design.n_rows = input.generated_rows;
+    design.seed = seed;
+    return GenerateProbitDesign(design);
+  }
+  if (input.label.empty())
+    throw InvalidArgument("the data " + input.name() + " needs the name of its label column", {"label"});
+  CsvOptions csv;
+  csv.label = input.label;
+  csv.positive = input.positive;
+  csv.regression = regression;
+  csv.missing = input.missing;
+  return input.table != nullptr ? ReadTable(*input.table, csv) : ReadCsv(input.path, csv);
+}
+
+Design ReadDesign(const DataInput& input, std::uint64_t seed, TextColumns policy) {
+  Dataset source = ReadData(input, seed);
+  std::vector<std::size_t> columns;
+  columns.reserve(input.features.size());
+  for (const auto& name : input.features) columns.push_back(source.FeatureIndex(name));
+  const DesignEncoder encoder(source, columns, input.groups, policy);
+  return encoder.Apply(std::move(source));  // the columns moved, not copied: large tables are held once
+}
+
+}  // namespace perfshap::api

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "api/robustness_request.hpp"
+
+#include <cmath>
+#include <utility>
+
+#include "perfshap/cost.hpp"
+#include "perfshap/cost_estimates.hpp"
+#include "perfshap/error.hpp"
+#include "report/format.hpp"
+#include "schedule/schedule.hpp"
+
+namespace perfshap::api {
+
+std::shared_ptr<const Learner> MakeLearnerOf(const LearnerInput& input) {
+  if (input.learner == nullptr) return MakeLearner(input.name, input.params);
+  if (!input.params.empty())
+    throw InvalidArgument("the learner " + input.learner->name() + " is the host's own and keeps its own options; "
+                          "set them on it instead of model_params (" + input.params.begin()->first + ")",
+                          {"model_params"});
+  return input.learner;
+}
+
+RobustnessResponse RunRobustness(const RobustnessRequest& request) {
+  // The thread pool starts while the data and the splits are read.
+  std::optional<detail::PoolWarmUp> warm_up;
+  if (request.warm_up_pool) warm_up.emplace(request.options.execution);
+  RobustnessOptions opt = request.options;
+  opt.learner = MakeLearnerOf(request.learner);
+  // The players: the features, text columns as the learner takes them, the groups.
+  const Design design = ReadDesign(request.data, request.seed, opt.learner->text_columns());
+  const Dataset& data = design.data;
+  opt.players = design.players;
+  if (!(request.slice_fpr >= 0.0 && request.slice_fpr <= 1.0))
+    throw InvalidArgument("the slice FPR " + detail::Fmt("%g", request.slice_fpr) +
+                              " is outside [0, 1]; it is a false positive rate",
+                          {"slice_fpr"});
+
+  // The split plan: explicit splits (in memory or a file), or a drawn plan.
+  const SplitInput& s = request.splits;
+  const bool explicit_splits = s.splits.has_value() || !s.file.empty();
+  if (s.splits.has_value() && !s.file.empty())
+    throw InvalidArgument("give the splits in memory or as a file, not both", {"split"});
+  const std::span<const double> strata = s.stratify ? data.label() : std::span<const double>{};
+  opt.plan_name = !explicit_splits ? s.plan : !s.name.empty() ? s.name : !s.file.empty() ? s.file : "splits";
+  if (!explicit_splits) {
+    // Before the splits are drawn (mc:1000000 alone holds rows x 10^6 indices): the estimate.
+    RobustnessShape shape;
+    shape.rows = data.n_rows();
+    shape.columns = data.n_features();
+    shape.players = opt.players.empty() ? data.n_features() : opt.players.size();
+    shape.splits = SplitPlanSize(s.plan);
+    shape.test_rows = static_cast<std::size_t>(std::ceil(s.test_size * static_cast<double>(data.n_rows())));
+    CheckCost(EstimateRobustnessCost(shape, opt), opt.execution, kRobustnessRemedy,
+              {"plan", "solver", "budget", "features"});
+    opt.execution.on_estimate = nullptr;  // said once
+  }
+  const SplitPlan plan = !explicit_splits ? MakeSplitPlan(s.plan, data.n_rows(), s.test_size, request.seed, strata)
+                         : s.splits.has_value() ? CheckSplits(*s.splits, data.n_rows(), s.name, s.listed)
+                                                : ReadSplits(s.file, data.n_rows());
+
+  warm_up.reset();
+  RobustnessResponse response{ExplainRobustness(data, plan, opt), {}};
+  detail::RobustnessRun& run = response.run;
+  run = detail::DescribeRobustnessRun(data, plan, opt.plan_name);
+  if (!explicit_splits && s.plan.rfind("kfold:", 0) != 0) run.test_size = s.test_size;
+  run.stratify = s.stratify;
+  run.slice_fpr = request.slice_fpr;
+  run.seed = request.seed;
+  run.missing = MissingValuesName(request.data.missing);
+  run.groups = request.data.groups_source;
+  return response;
+}
+
+}  // namespace perfshap::api

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "report/run_reporter.hpp"
+
+#include "report/html_report.hpp"
+
+namespace perfshap::detail {
+
+std::vector<ReportFile> RunReporter(const Reporter& reporter, const ReportTarget& target) {
+  OutputDir out = target.dir.empty() ? OutputDir(target.options) : OutputDir(target.dir, target.options, target.force);
+  reporter(out);
+  if (target.html) out.Write("report.html", HtmlReport(out.contents()));
+  out.Commit();
+  return out.contents();
+}
+
+}  // namespace perfshap::detail
