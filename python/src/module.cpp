@@ -922,6 +922,7 @@ std::shared_ptr<PyRobustnessRun> ExplainRobustness(const py::object& table, cons
                                                    const py::object& progress, double poll) {
   namespace api = perfshap::api;
   api::RobustnessRequest request;
+  request.warm_up_pool = true;
   std::vector<py::array> keep;
   api::DataInput& data = request.data;
   if (!table.is_none())

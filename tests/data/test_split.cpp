@@ -150,6 +150,25 @@ TEST(MonteCarloSplits, RepetitionsDifferAndMatchHoldoutStreams) {
   EXPECT_THROW(MonteCarloSplits(300, 0, 0.2, 5), InvalidArgument);
 }
 
+// Drawn in parallel, each repetition from its own stream: the plan of a serial draw at any
+// thread count, also past one block of repetitions.
+TEST(MonteCarloSplits, TheSamePlanAtAnyThreadCount) {
+  const std::vector<double> y = Labels(300);
+  for (const int threads : {1, 2, 3, 0}) {
+    ExecutionOptions execution;
+    execution.threads = threads;
+    const SplitPlan plan = MonteCarloSplits(300, 37, 0.3, 9, y, execution);
+    ASSERT_EQ(plan.size(), 37u);
+    for (std::size_t r = 0; r < plan.size(); ++r) {
+      const Split serial = HoldoutSplit(300, 0.3, 9, y, r);
+      EXPECT_EQ(plan[r].test, serial.test) << "threads " << threads << ", split " << r;
+      EXPECT_EQ(plan[r].train, serial.train) << "threads " << threads << ", split " << r;
+    }
+    EXPECT_EQ(MakeSplitPlan("mc:37", 300, 0.3, 9, y, execution)[36].test, plan[36].test);
+  }
+  EXPECT_THROW(MonteCarloSplits(1, 5, 0.2, 5), InvalidArgument);  // the checks before any thread
+}
+
 /// Runs ReadSplits and expects a one-line DataError holding every part.
 void ExpectSplitError(const std::string& path, std::size_t n_rows, std::initializer_list<std::string> parts) {
   try {

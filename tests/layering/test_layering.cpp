@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 const std::map<std::string, std::set<std::string>>& Allowed() {
   static const std::map<std::string, std::set<std::string>> allowed = {
       {"common", {}},
-      {"data", {"common"}},
+      {"data", {"common", "schedule"}},  // splits drawn in parallel
       {"models", {"common", "data", "schedule"}},
       {"metrics", {"common"}},
       {"games", {"common", "data", "models", "metrics"}},

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
 
 namespace perfshap {
@@ -45,10 +46,12 @@ PERFSHAP_EXPORT Split HoldoutSplit(std::size_t n, double test_fraction, std::uin
 PERFSHAP_EXPORT SplitPlan KFoldSplits(std::size_t n, std::size_t k, std::uint64_t seed,
                                       std::span<const double> stratify_labels = {});
 
-/** @brief R independent holdout splits, repetition r drawn from stream (seed, r). */
+/** @brief R independent holdout splits, repetition r drawn from stream (seed, r): drawn in
+ *  parallel with `execution`'s threads (and its cancellation), the same plan at any count. */
 PERFSHAP_EXPORT SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetitions,
                                            double test_fraction, std::uint64_t seed,
-                                           std::span<const double> stratify_labels = {});
+                                           std::span<const double> stratify_labels = {},
+                                           const ExecutionOptions& execution = {});
 
 /**
  * @brief Reads explicit splits from JSON: `{"train":[...],"test":[...]}` or
@@ -82,11 +85,13 @@ PERFSHAP_EXPORT std::size_t SplitPlanSize(std::string_view spec);
  * @brief The split plan named by `spec`: "holdout" (one HoldoutSplit), "mc:R" (R
  * MonteCarloSplits, R >= 1) or "kfold:K" (KFoldSplits, K >= 2; `test_fraction` is not used).
  * @param stratify_labels as for the splitters: empty, or one label per row to stratify on.
+ * @param execution the threads (and cancellation) that draw Monte-Carlo splits.
  * @throws InvalidArgument naming the spec and the accepted forms (options(): `plan`), and as
  *   the splitters for the sizes.
  */
 PERFSHAP_EXPORT SplitPlan MakeSplitPlan(std::string_view spec, std::size_t n_rows, double test_fraction,
-                                        std::uint64_t seed, std::span<const double> stratify_labels = {});
+                                        std::uint64_t seed, std::span<const double> stratify_labels = {},
+                                        const ExecutionOptions& execution = {});
 
 /**
  * @brief Reads a permutation of the rows 0..n_rows-1 from a text file: one 0-based index per

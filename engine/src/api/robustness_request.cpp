@@ -56,7 +56,7 @@ RobustnessResponse RunRobustness(const RobustnessRequest& request) {
               {"plan", "solver", "budget", "features"});
     opt.execution.on_estimate = nullptr;  // said once
   }
-  const SplitPlan plan = !explicit_splits ? MakeSplitPlan(s.plan, data.n_rows(), s.test_size, request.seed, strata)
+  const SplitPlan plan = !explicit_splits ? MakeSplitPlan(s.plan, data.n_rows(), s.test_size, request.seed, strata, opt.execution)
                          : s.splits.has_value() ? CheckSplits(*s.splits, data.n_rows(), s.name, s.listed)
                                                 : ReadSplits(s.file, data.n_rows());
 

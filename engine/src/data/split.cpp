@@ -27,6 +27,7 @@
 #include "data/text_lines.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/random.hpp"
+#include "schedule/schedule.hpp"
 
 namespace perfshap {
 namespace {
@@ -85,6 +86,9 @@ std::vector<std::size_t> Allocate(std::size_t total, std::size_t n,
 
 Split FromTestMask(const std::vector<char>& is_test) {
   Split split;
+  const auto n_test = static_cast<std::size_t>(std::count(is_test.begin(), is_test.end(), char{1}));
+  split.test.reserve(n_test);
+  split.train.reserve(is_test.size() - n_test);
   for (std::size_t i = 0; i < is_test.size(); ++i) {
     (is_test[i] != 0 ? split.test : split.train).push_back(i);
   }
@@ -270,14 +274,24 @@ SplitPlan KFoldSplits(std::size_t n, std::size_t k, std::uint64_t seed,
 }
 
 SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetitions, double test_fraction, std::uint64_t seed,
-                           std::span<const double> stratify_labels) {
+                           std::span<const double> stratify_labels, const ExecutionOptions& execution) {
   PERFSHAP_CHECK(repetitions >= 1, "Monte Carlo cross-validation needs at least 1 repetition");
   SplitPlan plan;
   try {
-    plan.reserve(repetitions);
-    for (std::size_t r = 0; r < repetitions; ++r) {
-      plan.push_back(HoldoutSplit(n, test_fraction, seed, stratify_labels, r));
-    }
+    plan.resize(repetitions);
+    plan[0] = HoldoutSplit(n, test_fraction, seed, stratify_labels, 0);  // the checks, once
+    // Every repetition has its own stream, so the splits are drawn in parallel: the same plan
+    // at any thread count. Threads and cancellation as the caller's; no progress of its own.
+    ExecutionOptions threads;
+    threads.threads = execution.threads;
+    threads.cancel = execution.cancel;
+    detail::Schedule schedule(threads);
+    constexpr std::size_t kSplitsPerBlock = 8;
+    schedule.ForEachBlock((repetitions - 1 + kSplitsPerBlock - 1) / kSplitsPerBlock, 0, [&](std::size_t b) {
+      const std::size_t end = std::min(repetitions, 1 + (b + 1) * kSplitsPerBlock);
+      for (std::size_t r = 1 + b * kSplitsPerBlock; r < end; ++r)
+        plan[r] = HoldoutSplit(n, test_fraction, seed, stratify_labels, r);
+    });
   } catch (const std::bad_alloc&) {
     detail::ThrowAllocationFailed("the split plan (" + std::to_string(repetitions) + " splits of " +
                                       std::to_string(n) + " row indices)",
@@ -371,10 +385,11 @@ std::size_t SplitPlanSize(std::string_view spec) {
 }
 
 SplitPlan MakeSplitPlan(std::string_view spec, std::size_t n_rows, double test_fraction, std::uint64_t seed,
-                        std::span<const double> stratify_labels) {
+                        std::span<const double> stratify_labels, const ExecutionOptions& execution) {
   if (spec == "holdout") return {HoldoutSplit(n_rows, test_fraction, seed, stratify_labels)};
   if (spec.substr(0, 3) == "mc:")
-    return MonteCarloSplits(n_rows, PlanCount(spec, spec.substr(3), 1), test_fraction, seed, stratify_labels);
+    return MonteCarloSplits(n_rows, PlanCount(spec, spec.substr(3), 1), test_fraction, seed, stratify_labels,
+                            execution);
   if (spec.substr(0, 6) == "kfold:")
     return KFoldSplits(n_rows, PlanCount(spec, spec.substr(6), 2), seed, stratify_labels);
   throw InvalidArgument("split plan " + detail::Quoted(spec) +
