@@ -231,8 +231,11 @@ def _keyword_error(e, keywords: dict):
     options it names after the message ("... (cv)"); `options` keeps the library's names, as
     every method's errors do."""
     names = []
+    known = {flag.replace("-", "_") for flag in flags_of("robustness")}
     for option in getattr(e, "options", []) or []:
         name = keywords.get(option, option)
+        if name not in known:  # a learner's own option, set by model_param
+            name = "model_param"
         if name not in names:
             names.append(name)
     text = str(e) + (f" ({', '.join(names)})" if names else "")

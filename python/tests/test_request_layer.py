@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The perfshap authors
+"""perfshap.robustness through the library's request layer: its arrays are the engine's (no file
+read until asked), the CLI's learner, split, group and output options all reach it, the numbers
+equal the CLI's bit for bit, and errors name the keywords."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import perfshap
+from test_methods import CLI, DATA, assert_same, cli, read
+
+
+def test_the_arrays_need_no_file_and_equal_result_json():
+    X, y = read("banknote.csv")
+    r = perfshap.robustness(X, y, cv="mc:7", seed=2)
+    phi, std, se = r.phi, r.phi_std, r.phi_se
+    assert r.__dict__["_files"] is None  # nothing written yet
+    doc = json.loads(r.to_json())
+    assert phi.tolist() == list(doc["phi"].values())
+    assert std.tolist() == list(doc["phi_std"].values())
+    assert se.tolist() == list(doc["phi_se"].values())
+    assert r.value == doc["value"] and r.auc_by_split.tolist() == doc["auc_by_split"]
+    assert r.feature_names == list(doc["phi"])
+    assert r.n_trainings == doc["n_trainings"] and r.n_splits == doc["n_splits"] == 7
+    assert "ShapAUC" in r.console or "phi" in r.console
+
+
+def test_learner_options_groups_metrics_and_out_equal_the_cli(tmp_path):
+    X, y = read("banknote.csv")
+    groups = tmp_path / "groups.json"
+    groups.write_text(json.dumps({"shape": ["skewness", "curtosis"]}))
+    out = tmp_path / "py"
+    r = perfshap.robustness(X, y, model="logistic", cv="mc:4", seed=5, C=0.5, model_param=["max_iterations=80"],
+                            metrics=["brier", "accuracy"], groups={"shape": ["skewness", "curtosis"]},
+                            stratify=True, grid=21, out=str(out), report="html")
+    assert sorted(os.listdir(out)) == sorted(r.files)
+    assert "report.html" in r.files
+    theirs = cli(["robustness", "--data", os.path.join(DATA, "banknote.csv"), "--label", "label", "--model", "logistic",
+                  "--cv", "mc:4", "--seed", "5", "--C", "0.5", "--model-param", "max_iterations=80", "--metrics",
+                  "brier,accuracy", "--groups", str(groups), "--stratify", "--grid", "21"], tmp_path)
+    mine = dict(r.json)
+    mine["input"] = dict(mine["input"], groups=json.loads(theirs["result.json"])["input"]["groups"])
+    r.__dict__["_json"] = mine
+    assert_same(r, theirs)
+    with pytest.raises(ValueError, match="not empty"):
+        perfshap.robustness(X, y, cv="holdout", out=str(out))
+    again = perfshap.robustness(X, y, cv="holdout", out=str(out), force=True)
+    assert sorted(os.listdir(out)) == sorted(again.files)  # the whole set replaced
+
+
+def test_a_splits_file_and_the_same_splits_in_memory_agree(tmp_path):
+    X, y = read("banknote.csv")
+    rows = np.random.default_rng(4).permutation(len(y))
+    splits = [{"train": rows[300:].tolist(), "test": rows[:300].tolist()},
+              {"train": rows[:1000].tolist(), "test": rows[1000:].tolist()}]
+    path = tmp_path / "splits.json"
+    path.write_text(json.dumps({"splits": splits}))
+    from_file = perfshap.robustness(X, y, split=str(path))
+    in_memory = perfshap.robustness(X, y, split=splits)
+    assert from_file.phi.tolist() == in_memory.phi.tolist()
+    assert from_file.files["phi.csv"] == in_memory.files["phi.csv"]
+    assert in_memory.json["cv"] == "split" and from_file.json["cv"] == str(path)
+
+
+def test_errors_keep_their_kind_and_name_the_keywords():
+    X, y = read("banknote.csv")
+    with pytest.raises(perfshap.InvalidArgument, match=r"\(cv\)$") as e:
+        perfshap.robustness(X, y, cv="mc:x")
+    assert e.value.options == ["plan"]
+    with pytest.raises(perfshap.InvalidArgument, match=r"has no option max_iter .*\(model_param\)$"):
+        perfshap.robustness(X, y, model="logistic", model_param=["max_iter=5"])
+    with pytest.raises(ValueError, match="model_param gives C twice"):
+        perfshap.robustness(X, y, model="logistic", model_param=["C=1", "C=2"])
+    with pytest.raises(ValueError, match="C= and model_param both set C"):
+        perfshap.robustness(X, y, model="logistic", C=1.0, model_param=["C=2"])
+    with pytest.raises(perfshap.InvalidArgument, match=r"slice FPR 2 is outside \[0, 1\].*\(slice_fpr\)$"):
+        perfshap.robustness(X, y, slice_fpr=2.0)
+    with pytest.raises(perfshap.InvalidArgument, match=r"tolerance 2 is outside \(0, 1\).*\(tolerance\)$"):
+        perfshap.robustness(X, y, solver="kernel", tolerance=2.0)
+    with pytest.raises(perfshap.InvalidArgument, match="report='pdf'"):
+        perfshap.robustness(X, y, report="pdf")
+    for e in (perfshap.InvalidArgument, perfshap.DataError):
+        assert issubclass(e, ValueError)
+    with pytest.raises(perfshap.InvalidArgument, match="no feature named 'nope' in X"):
+        perfshap.robustness(X, y, features=["variance", "nope"])
+    with pytest.raises(perfshap.DataError, match="label"):
+        perfshap.robustness(X, y + 3)
