@@ -174,27 +174,35 @@ void RequireLabel(const CommonOptions& opts) {
   if (opts.label.empty())
     throw InvalidArgument("--data " + opts.data + " needs --label COLUMN (the name of the label column)");
 }
-}  // namespace
 
-Dataset LoadData(const CommonOptions& opts, bool regression) {
-  RequireLabel(opts);
-  return api::ReadData(CommandData(opts, 0, ""), opts.seed, regression);
-}
-
-api::DataInput CommandData(const CommonOptions& opts, std::size_t rows, const std::string& features) {
+/** The rows of --data (the embedding's table of that name, else the file) or of the generated
+ *  design, without the players. */
+api::DataInput RowsInput(const CommonOptions& opts, std::size_t rows) {
   api::DataInput input;
   input.path = opts.data;
   if (const Embedding* embedding = CurrentEmbedding()) {
     const auto it = embedding->tables.find(opts.data);
+    // The embedding outlives the run: the table is borrowed, not copied.
     if (it != embedding->tables.end()) input.table = std::shared_ptr<const Table>(std::shared_ptr<void>(), &it->second);
   }
   input.label = opts.label;
   input.positive = opts.positive;
   input.missing = MissingPolicy(opts);
+  input.generated_rows = rows;
+  return input;
+}
+}  // namespace
+
+Dataset LoadData(const CommonOptions& opts, bool regression) {
+  RequireLabel(opts);
+  return api::ReadData(RowsInput(opts, 0), opts.seed, regression);
+}
+
+api::DataInput CommandData(const CommonOptions& opts, std::size_t rows, const std::string& features) {
+  api::DataInput input = RowsInput(opts, rows);
   input.features = SplitList(features);
   input.groups = LoadGroups(opts);
   input.groups_source = opts.groups;
-  input.generated_rows = rows;
   return input;
 }
 
@@ -215,7 +223,7 @@ Design LoadDesign(const CommonOptions& opts, std::size_t rows, const std::string
 
 Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows) {
   if (!opts.data.empty()) return LoadData(opts);
-  return api::ReadData(CommandData(opts, rows, ""), opts.seed);
+  return api::ReadData(RowsInput(opts, rows), opts.seed);
 }
 
 void PrepareOut(const CommonOptions& opts) {
