@@ -168,6 +168,17 @@ ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& wha
   return exec;
 }
 
+api::DataInput TableInput(const std::string& path) {
+  api::DataInput input;
+  input.path = path;
+  if (const Embedding* embedding = CurrentEmbedding()) {
+    const auto it = embedding->tables.find(path);
+    // The embedding outlives the run: the table is borrowed, not copied.
+    if (it != embedding->tables.end()) input.table = std::shared_ptr<const Table>(std::shared_ptr<void>(), &it->second);
+  }
+  return input;
+}
+
 namespace {
 /** --data without --label, in the command line's words (before the request layer says it). */
 void RequireLabel(const CommonOptions& opts) {
@@ -178,13 +189,7 @@ void RequireLabel(const CommonOptions& opts) {
 /** The rows of --data (the embedding's table of that name, else the file) or of the generated
  *  design, without the players. */
 api::DataInput RowsInput(const CommonOptions& opts, std::size_t rows) {
-  api::DataInput input;
-  input.path = opts.data;
-  if (const Embedding* embedding = CurrentEmbedding()) {
-    const auto it = embedding->tables.find(opts.data);
-    // The embedding outlives the run: the table is borrowed, not copied.
-    if (it != embedding->tables.end()) input.table = std::shared_ptr<const Table>(std::shared_ptr<void>(), &it->second);
-  }
+  api::DataInput input = TableInput(opts.data);
   input.label = opts.label;
   input.positive = opts.positive;
   input.missing = MissingPolicy(opts);

@@ -101,6 +101,10 @@ Design LoadDesign(const CommonOptions& opts, std::size_t rows, const std::string
  *  generated design of `rows` rows. */
 api::DataInput CommandData(const CommonOptions& opts, std::size_t rows, const std::string& features);
 
+/** @brief The CSV file `path`, or the embedding's table of that name, as the request layer's
+ *  input (no label, players or policy yet). */
+api::DataInput TableInput(const std::string& path);
+
 /** @brief The groups of --groups (none when it is not given). */
 std::vector<FeatureGroup> LoadGroups(const CommonOptions& opts);
 

@@ -196,7 +196,7 @@ TEST(XperCli, AucOnAOneClassSampleIsAnError) {
   ExpectOneLineError(RunCli("xper --quiet --metric f1"), "f1");
   ExpectOneLineError(RunCli("xper --quiet --explain-row 300"), "--explain-row");
   ExpectOneLineError(RunCli("xper --quiet --comparator full --permutation " + Q(coef)),
-                     "--comparator permuted");
+                     "needs the permuted comparator (the full comparator uses every pair) (--permutation, --comparator)");
 }
 
 }  // namespace

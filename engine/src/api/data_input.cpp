@@ -50,6 +50,10 @@ Dataset ReadData(const DataInput& input, std::uint64_t seed, bool regression) {
   csv.positive = input.positive;
   csv.regression = regression;
   csv.missing = input.missing;
+  return ReadRows(input, csv);
+}
+
+Dataset ReadRows(const DataInput& input, const CsvOptions& csv) {
   return input.table != nullptr ? ReadTable(*input.table, csv) : ReadCsv(input.path, csv);
 }
 

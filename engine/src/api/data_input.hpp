@@ -58,6 +58,10 @@ const char* MissingValuesName(MissingValues policy) noexcept;
  */
 Dataset ReadData(const DataInput& input, std::uint64_t seed, bool regression = false);
 
+/** @brief The table or the file of `input` read with `csv` (a method with rules of its own for
+ *  the label or the missing cells). @throws DataError as ReadTable / ReadCsv. */
+Dataset ReadRows(const DataInput& input, const CsvOptions& csv);
+
 /**
  * @brief The design a learner trains on: ReadData, the columns of `features`, text columns as
  * `policy` says, the players of `groups`.
