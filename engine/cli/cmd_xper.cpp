@@ -118,7 +118,7 @@ void RunXper(const XperCliOptions& o) {
 
 void SetupXper(CLI::App& app) {
   auto o = std::make_shared<XperCliOptions>();
-  AddCommonOptions(app, o->common, 2024);
+  AddCommonOptions(app, o->common, api::kXperDefaultSeed);
   app.add_option("--metric", o->metric, Join(MetricNames("xper"), "|"))->capture_default_str();
   app.add_option("--cfp", o->cfp, "cost of a false positive (metric cost)")->capture_default_str();
   app.add_option("--cfn", o->cfn, "cost of a false negative (metric cost)")->capture_default_str();

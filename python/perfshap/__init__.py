@@ -519,7 +519,9 @@ def xper(X=None, y=None, *, model=None, train=None, label=None, feature_names=No
     feature_names = _model(model, options, models, X, feature_names, one_output=True)
     _labelled(X, y, label, feature_names, options, tables)
     _train(train, options.get("label"), options, tables)
-    return _call("xper", options, tables=tables, models=models, progress=progress, function="xper")
+    for key in ("data", "train", "model_file"):  # the tables and the model themselves go to the request
+        options.pop(key, None)
+    return _run.explain_xper(options, tables.get("X"), tables.get("train"), models.get("model"), progress)
 
 
 def xper_montecarlo(*, progress=None, **options) -> Result:

@@ -226,12 +226,12 @@ _ROBUSTNESS_KEYWORDS = {
 }
 
 
-def _keyword_error(e, keywords: dict):
+def _keyword_error(e, keywords: dict, function: str):
     """The engine's error `e` (DataError or InvalidArgument) with the keywords that set the
     options it names after the message ("... (cv)"); `options` keeps the library's names, as
     every method's errors do."""
     names = []
-    known = {flag.replace("-", "_") for flag in flags_of("robustness")}
+    known = {flag.replace("-", "_") for flag in flags_of(function)}
     for option in getattr(e, "options", []) or []:
         name = keywords.get(option, option)
         if name not in known:  # a learner's own option, set by model_param
@@ -244,11 +244,10 @@ def _keyword_error(e, keywords: dict):
     return again
 
 
-def explain_robustness(options: dict, table, learner, splits, listed: bool, progress) -> Result:
-    """perfshap.robustness through the engine's request layer: the keywords checked against
-    their declarations, then one call; the result's arrays come from the engine's buffers."""
-    function = "robustness"
-    known = options_of(function)
+def _typed_options(function: str, command: str, options: dict) -> dict:
+    """The keywords checked against the command's declarations (an unknown one is a TypeError);
+    lists of names joined, paths as text."""
+    known = options_of(command)
     typed = {}
     for key, value in options.items():
         flag = key.replace("_", "-")
@@ -260,15 +259,85 @@ def explain_robustness(options: dict, table, learner, splits, listed: bool, prog
         elif isinstance(value, os.PathLike):
             value = os.fspath(value)
         typed[key] = value
-    params = _model_params(typed, function)
     typed.pop("quiet", None)  # nothing is printed from Python
+    return typed
+
+
+def _callback(function: str, progress):
     callback = _Bar(function) if progress is True else (progress or None)
     if callback is not None and not callable(callback):
         raise TypeError("progress must be True, False/None or a callable(done, total, elapsed, eta)")
-    try:
-        run_ = _perfshap.explain_robustness(table, typed, learner, splits, listed, params, callback)
-    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
-        raise _keyword_error(e, _ROBUSTNESS_KEYWORDS) from None
+    return callback
+
+
+def _result(function: str, run_) -> Result:
     result = Result(function, run_, run_.console)
     result.__dict__["_typed"] = run_.arrays()
     return result
+
+
+def explain_robustness(options: dict, table, learner, splits, listed: bool, progress) -> Result:
+    """perfshap.robustness through the engine's request layer: the keywords checked against
+    their declarations, then one call; the result's arrays come from the engine's buffers."""
+    function = "robustness"
+    typed = _typed_options(function, function, options)
+    params = _model_params(typed, function)
+    callback = _callback(function, progress)
+    try:
+        run_ = _perfshap.explain_robustness(table, typed, learner, splits, listed, params, callback)
+    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
+        raise _keyword_error(e, _ROBUSTNESS_KEYWORDS, function) from None
+    return _result(function, run_)
+
+
+# The library's option names that xper() spells otherwise.
+_XPER_KEYWORDS = {
+    "coefficients": "coef", "learner": "model", "model_file": "model", "model_params": "model_param",
+    "time_limit_seconds": "time_limit", "max_model_evaluations": "max_evaluations", "data": "X",
+    "max_players": "max_features",
+}
+
+
+def _iteration_range(value):
+    """iteration_range= as (begin, end): a pair, or the text "BEGIN:END"."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        parts = value.replace(",", ":").split(":")
+    else:
+        parts = list(value)
+    try:
+        begin, end = (int(p) for p in parts)
+        if begin < 0 or end < 0:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ValueError(f"iteration_range={value!r}: give (begin, end), the boosting rounds [begin, end) to use "
+                         "(0-based, end 0 = to the last round)") from None
+    return begin, end
+
+
+def _clusters(value):
+    """clusters= "auto" (0) or a number of clusters >= 2."""
+    if value is None:
+        return None
+    if value == "auto":
+        return 0
+    if isinstance(value, bool) or not (isinstance(value, numbers.Integral) or
+                                       (isinstance(value, str) and value.strip().isdigit())) or int(value) < 2:
+        raise ValueError(f"clusters={value!r}: use 'auto' (k = 2..10 by the silhouette) or a number >= 2")
+    return int(value)
+
+
+def explain_xper(options: dict, table, train, model, progress) -> Result:
+    """perfshap.xper through the engine's request layer."""
+    function = "xper"
+    iteration_range = _iteration_range(options.pop("iteration_range", None))
+    clusters = _clusters(options.pop("clusters", None))
+    typed = _typed_options(function, function, options)
+    params = _model_params(typed, function)
+    callback = _callback(function, progress)
+    try:
+        run_ = _perfshap.explain_xper(table, train, typed, model, params, iteration_range, clusters, callback)
+    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
+        raise _keyword_error(e, _XPER_KEYWORDS, function) from None
+    return _result(function, run_)

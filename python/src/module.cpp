@@ -30,6 +30,8 @@
 #include "embed.hpp"
 #include "api/robustness_request.hpp"
 #include "api/sampling_input.hpp"
+#include "api/xper_request.hpp"
+#include "report/xper_report.hpp"
 #include "data/text_lines.hpp"
 #include "perfshap/cost.hpp"
 #include "perfshap/curves.hpp"
@@ -818,40 +820,20 @@ py::array_t<double> NumpyOf(const std::vector<double>& v) {
 }
 
 /**
- * A robustness run as Python holds it: the request layer's response, its arrays as numpy (named
- * as result.json names them), the console text, and its files, written when first read (or at
- * once into the output directory the call named).
+ * A method's run as Python holds it (the request layer's response, owned by its reporter): its
+ * arrays as numpy (named as result.json names them), the console text, and its files, written
+ * when first read (or at once into the output directory the call named).
  */
-class PyRobustnessRun {
+class PyRun {
  public:
-  PyRobustnessRun(perfshap::api::RobustnessResponse response, const perfshap::detail::ReportTarget& target)
-      : response_(std::make_shared<const perfshap::api::RobustnessResponse>(std::move(response))), target_(target) {
-    console_ = perfshap::detail::RobustnessConsoleText(response_->result, response_->run, target_.dir);
+  PyRun(std::string console, py::dict arrays, perfshap::detail::Reporter reporter,
+        const perfshap::detail::ReportTarget& target)
+      : console_(std::move(console)), arrays_(std::move(arrays)), reporter_(std::move(reporter)), target_(target) {
     if (!target_.dir.empty() || target_.html) Write();
   }
 
   const std::string& console() const noexcept { return console_; }
-
-  py::dict Arrays() const {
-    const perfshap::RobustnessResult& r = response_->result;
-    py::dict d;
-    d["value"] = r.auc_mean;
-    d["value_std"] = r.auc_std;
-    d["base"] = r.base;
-    d["phi"] = NumpyOf(r.phi_auc_mean);
-    d["phi_std"] = NumpyOf(r.phi_auc_std);
-    d["phi_se"] = NumpyOf(r.phi_auc_se);
-    d["auprc"] = r.auprc_mean;
-    d["auprc_std"] = r.auprc_std;
-    d["phi_auprc"] = NumpyOf(r.phi_auprc_mean);
-    d["phi_auprc_std"] = NumpyOf(r.phi_auprc_std);
-    d["phi_auprc_se"] = NumpyOf(r.phi_auprc_se);
-    d["auc_by_split"] = NumpyOf(r.auc_by_split);
-    d["n_splits"] = r.n_splits;
-    d["n_trainings"] = r.n_trainings;
-    d["feature_names"] = r.features;
-    return d;
-  }
+  py::dict Arrays() const { return arrays_; }
 
   /** [(name, content)]: the run's files, written once. */
   py::list Files() {
@@ -863,20 +845,37 @@ class PyRobustnessRun {
 
  private:
   void Write() {
-    const auto response = response_;
     const py::gil_scoped_release release;
-    files_ = perfshap::detail::RunReporter(
-        [&](perfshap::detail::OutputDir& out) {
-          perfshap::detail::WriteRobustnessReport(out, response->result, response->run);
-        },
-        target_);
+    files_ = perfshap::detail::RunReporter(reporter_, target_);
   }
 
-  std::shared_ptr<const perfshap::api::RobustnessResponse> response_;
-  perfshap::detail::ReportTarget target_;
   std::string console_;
+  py::dict arrays_;
+  perfshap::detail::Reporter reporter_;
+  perfshap::detail::ReportTarget target_;
   std::optional<std::vector<perfshap::detail::ReportFile>> files_;
 };
+
+/** A robustness response's arrays. */
+py::dict RobustnessArrays(const perfshap::RobustnessResult& r) {
+  py::dict d;
+  d["value"] = r.auc_mean;
+  d["value_std"] = r.auc_std;
+  d["base"] = r.base;
+  d["phi"] = NumpyOf(r.phi_auc_mean);
+  d["phi_std"] = NumpyOf(r.phi_auc_std);
+  d["phi_se"] = NumpyOf(r.phi_auc_se);
+  d["auprc"] = r.auprc_mean;
+  d["auprc_std"] = r.auprc_std;
+  d["phi_auprc"] = NumpyOf(r.phi_auprc_mean);
+  d["phi_auprc_std"] = NumpyOf(r.phi_auprc_std);
+  d["phi_auprc_se"] = NumpyOf(r.phi_auprc_se);
+  d["auc_by_split"] = NumpyOf(r.auc_by_split);
+  d["n_splits"] = r.n_splits;
+  d["n_trainings"] = r.n_trainings;
+  d["feature_names"] = r.features;
+  return d;
+}
 
 /** The value of `key` in `o` when it is there and not None. */
 template <class T>
@@ -910,21 +909,11 @@ std::vector<perfshap::FeatureGroup> Groups(const py::dict& groups) {
   return out;
 }
 
-/**
- * perfshap.robustness through the request layer: `table` (source, columns) or None for the
- * built-in design; `o` the keywords, checked by the package against their declarations;
- * `learner` the host's estimator learner or None; `splits` None, or [(train, test), ...] with
- * `split_listed` (given as a list); `model_params` {key: text}.
- */
-std::shared_ptr<PyRobustnessRun> ExplainRobustness(const py::object& table, const py::dict& o,
-                                                   const py::object& learner, const py::object& splits,
-                                                   bool split_listed, const py::dict& model_params,
-                                                   const py::object& progress, double poll) {
+/** The data keywords as the request layer's input: `table` (source, columns) or None for the
+ *  built-in design; label, positive, missing, features, groups (a dict or a path). */
+perfshap::api::DataInput DataOf(const py::object& table, const py::dict& o, std::vector<py::array>& keep) {
   namespace api = perfshap::api;
-  api::RobustnessRequest request;
-  request.warm_up_pool = true;
-  std::vector<py::array> keep;
-  api::DataInput& data = request.data;
+  api::DataInput data;
   if (!table.is_none())
     data.table = std::make_shared<const perfshap::Table>(MakeTable(table.cast<py::tuple>(), keep));
   Take(o, "label", data.label);
@@ -945,6 +934,63 @@ std::shared_ptr<PyRobustnessRun> ExplainRobustness(const py::object& table, cons
       data.groups = perfshap::ReadFeatureGroups(data.groups_source);
     }
   }
+  return data;
+}
+
+/** solver, budget, tolerance, time_limit, keep_samples (the streams' seed: `seed`), checked. */
+void SolverOf(const py::dict& o, std::uint64_t seed, perfshap::SolverSpec& spec, perfshap::SamplingOptions& sampling) {
+  std::string solver = "exact";
+  Take(o, "solver", solver);
+  spec = solver;
+  Take(o, "budget", sampling.budget);
+  Take(o, "tolerance", sampling.tolerance);
+  Take(o, "time_limit", sampling.time_limit_seconds);
+  Take(o, "keep_samples", sampling.keep_samples);
+  sampling.seed = seed;
+  perfshap::api::CheckSampling(spec, sampling);
+}
+
+/** threads, max_memory, max_evaluations. */
+void ExecutionOf(const py::dict& o, perfshap::ExecutionOptions& execution) {
+  Take(o, "threads", execution.threads);
+  std::string max_memory;
+  Take(o, "max_memory", max_memory);
+  if (!max_memory.empty()) execution.limits.max_memory_bytes = perfshap::ParseMemorySize(max_memory);
+  Take(o, "max_evaluations", execution.limits.max_model_evaluations);
+}
+
+/** figures, out, force, report: where the files go (out checked before the run). */
+perfshap::detail::ReportTarget TargetOf(const py::dict& o) {
+  perfshap::detail::ReportTarget target;
+  std::string figures = "summary", report;
+  Take(o, "figures", figures);
+  target.options.figures = perfshap::detail::ParseFigureSet(figures);
+  Take(o, "out", target.dir);
+  Take(o, "force", target.force);
+  Take(o, "report", report);
+  if (!report.empty() && report != "html")
+    throw perfshap::InvalidArgument("report='" + report + "': the one report is 'html' (report.html)", {"report"});
+  target.html = report == "html";
+  if (!target.dir.empty()) perfshap::detail::PrepareOutputDir(target.dir, target.force);
+  return target;
+}
+
+/**
+ * perfshap.robustness through the request layer: `table` (source, columns) or None for the
+ * built-in design; `o` the keywords, checked by the package against their declarations;
+ * `learner` the host's estimator learner or None; `splits` None, or [(train, test), ...] with
+ * `split_listed` (given as a list); `model_params` {key: text}.
+ */
+std::shared_ptr<PyRun> ExplainRobustness(const py::object& table, const py::dict& o,
+                                                   const py::object& learner, const py::object& splits,
+                                                   bool split_listed, const py::dict& model_params,
+                                                   const py::object& progress, double poll) {
+  namespace api = perfshap::api;
+  api::RobustnessRequest request;
+  request.warm_up_pool = true;
+  std::vector<py::array> keep;
+  request.data = DataOf(table, o, keep);
+  api::DataInput& data = request.data;
   Take(o, "rows", data.generated_rows);
   if (!learner.is_none()) request.learner.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
   Take(o, "model", request.learner.name);
@@ -969,7 +1015,6 @@ std::shared_ptr<PyRobustnessRun> ExplainRobustness(const py::object& table, cons
   }
 
   perfshap::RobustnessOptions& opt = request.options;
-  std::string text;
   if (o.contains("curve_points") && !o["curve_points"].is_none())
     perfshap::ParseCurvePoints(o["curve_points"].cast<std::string>(), opt.curves);
   if (o.contains("strategy") && !o["strategy"].is_none())
@@ -983,35 +1028,11 @@ std::shared_ptr<PyRobustnessRun> ExplainRobustness(const py::object& table, cons
     if (!m.empty()) opt.extra_metrics.push_back(std::move(m));
   Take(o, "select", opt.select);
   Take(o, "exact_limit", opt.max_features);
-  std::string solver = "exact";
-  Take(o, "solver", solver);
-  opt.solver = solver;
-  Take(o, "budget", opt.sampling.budget);
-  Take(o, "tolerance", opt.sampling.tolerance);
-  Take(o, "time_limit", opt.sampling.time_limit_seconds);
-  Take(o, "keep_samples", opt.sampling.keep_samples);
   Take(o, "seed", request.seed);
-  opt.sampling.seed = request.seed;
-  api::CheckSampling(opt.solver, opt.sampling);
+  SolverOf(o, request.seed, opt.solver, opt.sampling);
   Take(o, "slice_fpr", request.slice_fpr);
-  Take(o, "threads", opt.execution.threads);
-  std::string max_memory;
-  Take(o, "max_memory", max_memory);
-  if (!max_memory.empty()) opt.execution.limits.max_memory_bytes = perfshap::ParseMemorySize(max_memory);
-  Take(o, "max_evaluations", opt.execution.limits.max_model_evaluations);
-
-  perfshap::detail::ReportTarget target;
-  std::string figures = "summary", report;
-  Take(o, "figures", figures);
-  target.options.figures = perfshap::detail::ParseFigureSet(figures);
-  Take(o, "out", target.dir);
-  Take(o, "force", target.force);
-  Take(o, "report", report);
-  if (!report.empty() && report != "html")
-    throw perfshap::InvalidArgument("report='" + report + "': the one report is 'html' (report.html)", {"report"});
-  target.html = report == "html";
-  if (!target.dir.empty()) perfshap::detail::PrepareOutputDir(target.dir, target.force);
-
+  ExecutionOf(o, opt.execution);
+  const perfshap::detail::ReportTarget target = TargetOf(o);
   std::optional<api::RobustnessResponse> response;
   RunOnWorker(
       [&](const WorkerHooks& hooks) {
@@ -1020,7 +1041,96 @@ std::shared_ptr<PyRobustnessRun> ExplainRobustness(const py::object& table, cons
         response = api::RunRobustness(request);
       },
       progress, poll);
-  return std::make_shared<PyRobustnessRun>(std::move(*response), target);
+  auto r = std::make_shared<const api::RobustnessResponse>(std::move(*response));
+  return std::make_shared<PyRun>(
+      perfshap::detail::RobustnessConsoleText(r->result, r->run, target.dir), RobustnessArrays(r->result),
+      [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteRobustnessReport(out, r->result, r->run); },
+      target);
+}
+
+/** An XPER response's arrays. */
+py::dict XperArrays(const perfshap::XperResult& r) {
+  py::dict d;
+  d["value"] = r.value;
+  d["base"] = r.base;
+  d["phi"] = NumpyOf(r.phi);
+  d["feature_names"] = r.features;
+  return d;
+}
+
+/**
+ * perfshap.xper through the request layer: `table` the sample (None: the built-in design),
+ * `train` the training sample's table or None, `model` None (a learner name in options
+ * "model", or coefficients "coef"), the host's function, a tree model or an XGBoost model's JSON
+ * text; `iteration_range` (begin, end) or None; `clusters` None, 0 (auto) or k.
+ */
+std::shared_ptr<PyRun> ExplainXper(const py::object& table, const py::object& train, const py::dict& o,
+                                   const py::object& model, const py::dict& model_params,
+                                   const py::object& iteration_range, const py::object& clusters,
+                                   const py::object& progress, double poll) {
+  namespace api = perfshap::api;
+  api::XperRequest request;
+  std::vector<py::array> keep;
+  request.data = DataOf(table, o, keep);
+  api::XperModelInput& m = request.model;
+  Take(o, "model", m.learner.name);
+  for (const auto& [key, value] : model_params) m.learner.params[key.cast<std::string>()] = value.cast<std::string>();
+  Take(o, "coef", m.coefficients);
+  if (!train.is_none()) {
+    m.train = api::DataInput{};
+    m.train->table = std::make_shared<const perfshap::Table>(MakeTable(train.cast<py::tuple>(), keep));
+  }
+  if (!model.is_none()) {
+    m.name = "model";
+    if (py::isinstance<PyCallableModel>(model)) {
+      m.host_model = model.cast<std::shared_ptr<PyCallableModel>>();
+    } else if (py::isinstance<PyTreeModel>(model)) {
+      m.tree_model = model.cast<const PyTreeModel&>().model();
+    } else {
+      m.tree_file = "model";
+      m.tree_text = model.cast<std::string>();
+    }
+  }
+  if (!iteration_range.is_none()) {
+    const auto pair = iteration_range.cast<std::pair<std::int64_t, std::int64_t>>();
+    m.iteration_range = perfshap::IterationRange{pair.first, pair.second};
+  }
+  perfshap::XperOptions& opt = request.options;
+  Take(o, "metric", opt.metric);
+  Take(o, "cfp", opt.cfp);
+  Take(o, "cfn", opt.cfn);
+  Take(o, "threshold", opt.threshold);
+  std::string comparator = "full";
+  Take(o, "comparator", comparator);
+  opt.comparator = perfshap::ParseXperComparator(comparator);
+  Take(o, "max_features", opt.max_features);
+  opt.seed = api::kXperDefaultSeed;
+  Take(o, "seed", opt.seed);
+  SolverOf(o, opt.seed, opt.solver, opt.sampling);
+  Take(o, "permutation", request.permutation_file);
+  std::int64_t row = -1;
+  Take(o, "explain_row", row);
+  if (row >= 0) request.explain_row = static_cast<std::size_t>(row);
+  if (!clusters.is_none()) request.clusters = clusters.cast<std::size_t>();
+  Take(o, "overfit", request.overfit);
+  ExecutionOf(o, opt.execution);
+  const perfshap::detail::ReportTarget target = TargetOf(o);
+  std::optional<api::XperResponse> response;
+  RunOnWorker(
+      [&](const WorkerHooks& hooks) {
+        request.options.execution.progress = hooks.progress;
+        request.options.execution.cancel = hooks.cancel;
+        response = api::RunXper(request);
+      },
+      progress, poll);
+  auto r = std::make_shared<api::XperResponse>(std::move(*response));
+  // The document the command line writes for the same run, word for word.
+  r->run.permutation = request.permutation_file.empty() ? "drawn from --seed" : request.permutation_file;
+  r->run.train_permutation = "drawn from --seed";
+  r->run.fixed_clusters = "fixed by --clusters";
+  return std::make_shared<PyRun>(
+      perfshap::detail::XperConsoleText(r->Report(), target.dir), XperArrays(r->result),
+      [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteXperReport(out, r->Report()); }, target);
 }
 
 /**
@@ -1110,10 +1220,13 @@ PYBIND11_MODULE(_perfshap, m) {
            "A scikit-learn estimator as the learner retrained on every coalition (cloned per fit)");
   py::class_<DeferredFiles>(m, "DeferredFiles")
       .def("files", &DeferredFiles::Files, "Writes the run's files (once) and returns [(name, content)]");
-  py::class_<PyRobustnessRun, std::shared_ptr<PyRobustnessRun>>(m, "RobustnessRun")
-      .def_property_readonly("console", &PyRobustnessRun::console)
-      .def("arrays", &PyRobustnessRun::Arrays, "The result's arrays (numpy), named as result.json names them")
-      .def("files", &PyRobustnessRun::Files, "Writes the run's files (once) and returns [(name, content)]");
+  py::class_<PyRun, std::shared_ptr<PyRun>>(m, "MethodRun")
+      .def_property_readonly("console", &PyRun::console)
+      .def("arrays", &PyRun::Arrays, "The result's arrays (numpy), named as result.json names them")
+      .def("files", &PyRun::Files, "Writes the run's files (once) and returns [(name, content)]");
+  m.def("explain_xper", &ExplainXper, py::arg("table"), py::arg("train"), py::arg("options"), py::arg("model"),
+        py::arg("model_params"), py::arg("iteration_range"), py::arg("clusters"), py::arg("progress") = py::none(),
+        py::arg("poll") = 0.1, "perfshap.xper through the request layer (api::RunXper)");
   m.def("explain_robustness", &ExplainRobustness, py::arg("table"), py::arg("options"), py::arg("learner"),
         py::arg("splits"), py::arg("split_listed"), py::arg("model_params"), py::arg("progress") = py::none(),
         py::arg("poll") = 0.1, "perfshap.robustness through the request layer (api::RunRobustness)");

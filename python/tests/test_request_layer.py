@@ -89,3 +89,38 @@ def test_errors_keep_their_kind_and_name_the_keywords():
         perfshap.robustness(X, y, features=["variance", "nope"])
     with pytest.raises(perfshap.DataError, match="label"):
         perfshap.robustness(X, y + 3)
+
+
+def test_xper_arrays_need_no_file_and_errors_name_the_keywords(tmp_path):
+    X, y = read("pima.csv")
+    r = perfshap.xper(X, y, model="logistic", train=(X, y), features=["glucose", "bmi", "age"])
+    phi, value = r.phi, r.value
+    assert r.__dict__["_files"] is None
+    doc = json.loads(r.to_json())
+    assert value == doc["value"] and r.base == doc["base"]
+    assert phi.tolist() == [doc["phi"][name] for name in r.feature_names]
+    assert abs(r.base + phi.sum() - value) < 1e-12  # efficiency
+    with pytest.raises(perfshap.InvalidArgument, match=r"give one model.*\(coef, train, model\)$"):
+        perfshap.xper(X, y, model="logistic", train=(X, y), coef=str(tmp_path / "c.csv"))
+    with pytest.raises(perfshap.InvalidArgument, match=r"outside 0\.\.767.*\(explain_row\)$"):
+        perfshap.xper(X, y, model="logistic", train=(X, y), features=["glucose"], explain_row=768)
+    with pytest.raises(ValueError, match="clusters=1"):
+        perfshap.xper(X, y, model="logistic", train=(X, y), clusters=1)
+    with pytest.raises(ValueError, match=r"iteration_range='x'"):
+        perfshap.xper(X, y, model="logistic", train=(X, y), iteration_range="x")
+
+
+def test_xper_of_an_xgboost_model_takes_its_iteration_range_as_a_pair_or_text():
+    from test_methods import MODEL
+    X, y = read("breast_cancer.csv")
+    X, y = X.iloc[:60], y.iloc[:60]
+    with open(MODEL) as f:
+        text = f.read()
+    run = dict(solver="kernel", budget=600, seed=1, metric="brier")
+    pair = perfshap.xper(X, y, model=text, iteration_range=(0, 5), **run)
+    written = perfshap.xper(X, y, model=text, iteration_range="0:5", **run)
+    everything = perfshap.xper(X, y, model=text, **run)
+    assert pair.phi.tolist() == written.phi.tolist()
+    assert "rounds [0, 5) of 100" in pair.json["model"]["description"]
+    assert "rounds [0, 5)" not in everything.json["model"]["description"]
+    assert pair.value != everything.value

@@ -7,6 +7,7 @@
 // that gives what the XPER reporter reads. The CLI's flags become this request.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,6 +76,9 @@ struct XperResponse {
   /** The reporter's view of it. */
   detail::XperReport Report() const;
 };
+
+/** @brief The seed of an XPER run when none is given (the command's and Python's default). */
+inline constexpr std::uint64_t kXperDefaultSeed = 2024;
 
 /** @brief The names `coefficients` takes: probit, logistic, linear. */
 const std::vector<std::string>& GlmModelNames();
