@@ -975,6 +975,21 @@ perfshap::detail::ReportTarget TargetOf(const py::dict& o) {
   return target;
 }
 
+/** call() on the worker thread (RunOnWorker), with the caller's progress and Ctrl-C wired into
+ *  `execution` (the request's): its response. */
+template <class Call>
+auto OnWorker(perfshap::ExecutionOptions& execution, const Call& call, const py::object& progress, double poll) {
+  std::optional<decltype(call())> response;
+  RunOnWorker(
+      [&](const WorkerHooks& hooks) {
+        execution.progress = hooks.progress;
+        execution.cancel = hooks.cancel;
+        response.emplace(call());
+      },
+      progress, poll);
+  return std::move(*response);
+}
+
 /**
  * perfshap.robustness through the request layer: `table` (source, columns) or None for the
  * built-in design; `o` the keywords, checked by the package against their declarations;
@@ -1033,15 +1048,8 @@ std::shared_ptr<PyRun> ExplainRobustness(const py::object& table, const py::dict
   Take(o, "slice_fpr", request.slice_fpr);
   ExecutionOf(o, opt.execution);
   const perfshap::detail::ReportTarget target = TargetOf(o);
-  std::optional<api::RobustnessResponse> response;
-  RunOnWorker(
-      [&](const WorkerHooks& hooks) {
-        request.options.execution.progress = hooks.progress;
-        request.options.execution.cancel = hooks.cancel;
-        response = api::RunRobustness(request);
-      },
-      progress, poll);
-  auto r = std::make_shared<const api::RobustnessResponse>(std::move(*response));
+  auto response = OnWorker(request.options.execution, [&] { return api::RunRobustness(request); }, progress, poll);
+  auto r = std::make_shared<const api::RobustnessResponse>(std::move(response));
   return std::make_shared<PyRun>(
       perfshap::detail::RobustnessConsoleText(r->result, r->run, target.dir), RobustnessArrays(r->result),
       [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteRobustnessReport(out, r->result, r->run); },
@@ -1115,15 +1123,8 @@ std::shared_ptr<PyRun> ExplainXper(const py::object& table, const py::object& tr
   Take(o, "overfit", request.overfit);
   ExecutionOf(o, opt.execution);
   const perfshap::detail::ReportTarget target = TargetOf(o);
-  std::optional<api::XperResponse> response;
-  RunOnWorker(
-      [&](const WorkerHooks& hooks) {
-        request.options.execution.progress = hooks.progress;
-        request.options.execution.cancel = hooks.cancel;
-        response = api::RunXper(request);
-      },
-      progress, poll);
-  auto r = std::make_shared<api::XperResponse>(std::move(*response));
+  auto response = OnWorker(request.options.execution, [&] { return api::RunXper(request); }, progress, poll);
+  auto r = std::make_shared<api::XperResponse>(std::move(response));
   // The document the command line writes for the same run, word for word.
   r->run.permutation = request.permutation_file.empty() ? "drawn from --seed" : request.permutation_file;
   r->run.train_permutation = "drawn from --seed";
