@@ -240,7 +240,16 @@ TEST(CliShap, BadModelsAndDataGiveOneLineErrors) {
       {"shap --model logistic --train " + bc + " --data " + bc + " --label label --rows 5..2", "--rows"},
       {"shap --model forest --train " + Fixture("data/wine.csv") + " --data " + Fixture("data/wine.csv") +
            " --label label --model-param min_samples_leaf=3",
-       "--model-param is not applied"},
+       "learner options are not applied"},
+      // A flag the run would leave out is refused, not ignored.
+      {"shap --model-file " + Fixture("xgboost/binary_logistic.json") + " --train " + bc + " --data " + bc +
+           " --label label",
+       "drop the training sample"},
+      {"shap --model logistic --max-depth 3 --train " + bc + " --data " + bc + " --label label",
+       "an option of the tree and forest learners"},
+      {"shap --model forest --trees 5 --model-param n_estimators=7 --train " + bc + " --data " + bc + " --label label",
+       "set twice"},
+      {"shap --model logistic --train " + bc + " --data " + bc + " --label label --rows 3..99999", "--rows"},
       {"shap --model logistic --train " + bc + " --data " + bc + " --label label --solver exact", "2^30"},
       {"treeshap --model-file " + Fixture("xgboost/binary_logistic.json") + " --data /nonexistent/x.csv", "no such file"},
       {"shap --model-file " + Fixture("xgboost/binary_logistic.json") + " --approach retrain --data " + bc,

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "api/shap_request.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <span>
+#include <utility>
+
+#include "api/model_columns.hpp"
+#include "perfshap/cost.hpp"
+#include "perfshap/cost_estimates.hpp"
+#include "perfshap/error.hpp"
+#include "perfshap/learner.hpp"
+#include "perfshap/random.hpp"
+#include "perfshap/tree_learners.hpp"
+
+namespace perfshap::api {
+
+namespace {
+
+/** Column-major values of `rows` of the columns `columns` of `d`. */
+std::vector<double> Gather(const Dataset& d, std::span<const std::size_t> columns, std::span<const std::size_t> rows) {
+  std::vector<double> x(columns.size() * rows.size());
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const auto col = d.column(columns[c]);
+    for (std::size_t r = 0; r < rows.size(); ++r) x[c * rows.size() + r] = col[rows[r]];
+  }
+  return x;
+}
+
+/** `count` rows of n drawn without replacement from stream (seed, 11), in increasing order; all
+ *  of them when count >= n. */
+std::vector<std::size_t> DrawRows(std::size_t n, std::size_t count, std::uint64_t seed) {
+  std::vector<std::size_t> all(n);
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  if (count >= n) return all;
+  RandomStream rng(seed, 11);
+  for (std::size_t i = 0; i < count; ++i) std::swap(all[i], all[i + rng.Below(n - i)]);
+  all.resize(count);
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+/** How the explained rows (and a background file) are read: their label column, when they have
+ *  one, is not a feature (the rows to explain need no label). A file is read once (it may be a
+ *  pipe): the header says which. A given model takes missing cells (a tree model's default
+ *  directions) unless told otherwise. */
+CsvOptions RowsCsv(const DataInput& data, bool keep_missing) {
+  CsvOptions csv;
+  csv.label = data.label;
+  csv.label_optional = true;
+  csv.allow_no_label = csv.label.empty();
+  csv.regression = data.positive.empty();
+  csv.positive = data.positive;
+  csv.missing = keep_missing && data.missing == MissingValues::kError ? MissingValues::kKeep : data.missing;
+  return csv;
+}
+
+/** The rows of the data explained: every row, or [first, last]. */
+std::vector<std::size_t> ExplainedRows(const std::optional<std::pair<std::size_t, std::size_t>>& range,
+                                       std::size_t n, const std::string& data_name) {
+  std::vector<std::size_t> rows;
+  if (!range) {
+    rows.resize(n);
+    std::iota(rows.begin(), rows.end(), std::size_t{0});
+    return rows;
+  }
+  const auto [first, last] = *range;
+  const std::string text = std::to_string(first) + ".." + std::to_string(last);
+  if (first > last)
+    throw InvalidArgument("the rows " + text + ": give the first and last rows to explain (0-based, first <= last)",
+                          {"rows"});
+  if (last >= n)
+    throw InvalidArgument("the rows " + text + " go past the last row of the data " + data_name + " (" +
+                              (n == 0 ? std::string("it has none") : std::to_string(n - 1)) + ")",
+                          {"rows"});
+  for (std::size_t i = first; i <= last; ++i) rows.push_back(i);
+  return rows;
+}
+
+bool HasTreeModel(const ShapModelInput& m) {
+  return m.tree_model != nullptr || !m.tree_text.empty() || !m.tree_file.empty();
+}
+
+const char* ApproachName(ShapApproach a) {
+  switch (a) {
+    case ShapApproach::kInterventional: return "interventional";
+    case ShapApproach::kRetrain: return "retrain";
+    case ShapApproach::kTree: return "tree";
+  }
+  return "interventional";
+}
+
+/** The tree learners' options as learner params (a forest's seed from the run's unless given),
+ *  each set once. */
+LearnerParams TreeParams(const ShapModelInput& m, std::uint64_t seed) {
+  LearnerParams params = m.learner.params;
+  const std::string& name = m.learner.name;
+  const bool trees = name == "tree" || name == "forest";
+  const auto set = [&](const std::optional<int>& value, const char* key, const char* option) {
+    if (!value) return;
+    if (!trees)
+      throw InvalidArgument(std::string(option) + " is an option of the tree and forest learners; the learner " +
+                                (name.empty() ? std::string("given") : name) + " does not take it: drop it",
+                            {option});
+    if (params.count(key) != 0)
+      throw InvalidArgument(std::string("the learner option ") + key + " is set twice (by " + option +
+                                " and by the learner options); give it once",
+                            {option, "model_params"});
+    params[key] = std::to_string(*value);
+  };
+  set(m.max_depth, "max_depth", "max_depth");
+  if (name == "tree" && m.trees)
+    throw InvalidArgument("trees is the number of trees of a forest; a tree learner fits one: drop it", {"trees"});
+  set(m.trees, "n_estimators", "trees");
+  if (name == "forest" && params.count("seed") == 0) params["seed"] = std::to_string(seed);
+  return params;
+}
+
+}  // namespace
+
+ShapApproach ParseShapApproach(const std::string& name) {
+  if (name == "interventional") return ShapApproach::kInterventional;
+  if (name == "retrain") return ShapApproach::kRetrain;
+  if (name == "tree") return ShapApproach::kTree;
+  throw InvalidArgument("the approach " + name + ": choose interventional, retrain or tree", {"approach"});
+}
+
+ShapOutputScale ParseShapOutput(const std::string& name) {
+  if (name == "probability") return ShapOutputScale::kPrediction;
+  if (name == "margin") return ShapOutputScale::kMargin;
+  throw InvalidArgument("the output " + name + ": choose probability or margin", {"output"});
+}
+
+ShapResponse RunShap(const ShapRequest& request) {
+  const DataInput& in = request.data;
+  const ShapModelInput& m = request.model;
+  const bool given_model = HasTreeModel(m) || m.host_model != nullptr;
+  const bool tree = request.approach == ShapApproach::kTree;
+  const bool retrain = request.approach == ShapApproach::kRetrain;
+  if (in.generated()) throw InvalidArgument("shap needs the rows to explain (data)", {"data"});
+  const bool names_learner = !m.learner.name.empty() || m.learner.learner != nullptr;
+  if (!given_model && !names_learner)
+    throw InvalidArgument(
+        "give the model: an XGBoost model (a model file), a tree model or function, or a learner with the "
+        "training sample to fit it on",
+        {"model_file", "learner", "train"});
+  if (given_model && names_learner)
+    throw InvalidArgument("the model given is the model: drop the learner " + m.learner.name, {"learner"});
+  if (given_model && m.train)
+    throw InvalidArgument("the model given is already fitted: drop the training sample (it is for a learner)",
+                          {"train"});
+  if (!given_model && !m.train)
+    throw InvalidArgument("the learner " + (m.learner.name.empty() ? std::string("given") : m.learner.name) +
+                              " needs the training sample to fit it on",
+                          {"train"});
+  if (!m.learner.params.empty() && given_model)
+    throw InvalidArgument("learner options set the learner fitted on a training sample; a given model (an XGBoost "
+                          "file, a tree model, a function) is already fitted",
+                          {"model_params"});
+  if (request.options.solver_options.keep_samples)
+    throw InvalidArgument("keeping the samples is not offered by shap; drop it", {"keep_samples"});
+  if (tree && request.output == ShapOutputScale::kPrediction)
+    throw InvalidArgument(
+        "TreeSHAP explains the margin (raw score) of a tree model; for probabilities use the interventional approach",
+        {"output", "approach"});
+  if (retrain && given_model)
+    throw InvalidArgument("the retrain approach refits the learner on every coalition: it needs a learner and a "
+                          "training sample",
+                          {"approach", "model_file"});
+  if (request.background_rows && request.background)
+    throw InvalidArgument("give either a number of background rows or the background rows, not both",
+                          {"background", "background_file"});
+  if (request.background && *request.background == 0)
+    throw InvalidArgument("the background must be at least 1 row", {"background"});
+  if (!given_model && m.iteration_range)
+    throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; a learner has none: drop it",
+                          {"iteration_range"});
+
+  ShapOptions opt = request.options;
+  opt.solver_options.max_players = kShapExactPlayerLimit;
+  opt.output = request.output.value_or(ShapOutputScale::kPrediction);
+  if (tree) opt.output = ShapOutputScale::kMargin;
+  ExecutionOptions& execution = opt.solver_options.execution;
+
+  ShapResponse response;
+  detail::ShapRun& run = response.run;
+  run.seed = request.seed;
+  run.threads = ResolvedThreads(execution);
+  std::shared_ptr<const Model> model;
+  std::shared_ptr<const Learner> learner;
+  Dataset explain;             // the explained rows' source, the model's columns
+  Dataset background_source;   // where background rows are drawn from, the model's columns
+  std::vector<std::size_t> model_columns;
+  std::vector<Player> players;
+  std::vector<std::string> feature_names;
+  std::vector<Player> retrain_players;           // the training sample's players (retrain)
+  std::shared_ptr<const DesignEncoder> encoder;  // the training sample's design (text one-hot, groups)
+  std::vector<std::size_t> train_rows_all;       // every row of the training sample
+
+  if (given_model) {
+    // The host's own model (a function), or a tree model (an XGBoost file or text, a converted one).
+    std::string name = m.name.empty() ? m.tree_file : m.name;
+    if (m.host_model != nullptr) {
+      if (m.iteration_range)
+        throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; the model " + name +
+                                  " is a function: drop it",
+                              {"iteration_range"});
+      if (request.approach != ShapApproach::kInterventional)
+        throw InvalidArgument(std::string("the ") + ApproachName(request.approach) +
+                                  " approach needs a tree model or a learner; the model " + name +
+                                  " is a function, explained by the interventional approach",
+                              {"approach"});
+      model = m.host_model;
+    } else {
+      std::shared_ptr<const TreeEnsemble> ensemble;
+      if (m.tree_model != nullptr) {
+        if (m.iteration_range)
+          throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; " +
+                                    m.tree_model->Describe() + " is not one: drop it",
+                                {"iteration_range"});
+        ensemble = m.tree_model;
+      } else {
+        XgboostReadOptions read;
+        read.iteration_range = m.iteration_range;
+        ensemble = !m.tree_text.empty() ? ParseXgboostModel(m.tree_text, m.tree_file, read)
+                                        : ReadXgboostModel(m.tree_file, read);
+      }
+      run.rounds = ensemble->info().rounds;
+      model = ensemble;
+    }
+    const Dataset data = ReadRows(in, RowsCsv(in, true));
+    model_columns = ModelColumns(data, *model, name, "the data " + in.name());
+    for (std::size_t col : model_columns) feature_names.push_back(data.feature_names()[col]);
+    explain = data;
+    background_source = data;
+    run.model = model->Describe();
+    run.model_source = name;
+    run.data = data.source();
+    if (!in.groups.empty())
+      throw InvalidArgument("groups take the columns of a training sample; a given model's features are single "
+                            "columns",
+                            {"groups"});
+  } else {
+    const LearnerParams params = TreeParams(m, request.seed);
+    LearnerInput learner_input = m.learner;
+    if (learner_input.learner == nullptr) learner_input.params = params;
+    learner = MakeLearnerOf(learner_input);
+    const bool tree_learner = m.learner.learner == nullptr && (m.learner.name == "tree" || m.learner.name == "forest");
+    if (in.label.empty())
+      throw InvalidArgument("the training sample " + m.train->name() + " needs the name of its label column",
+                            {"label"});
+    CsvOptions csv;
+    csv.label = in.label;
+    csv.positive = in.positive;
+    csv.regression = !learner->is_classifier() || (in.positive.empty() && tree_learner);
+    csv.missing = in.missing;
+    const Dataset train_raw = ReadRows(*m.train, csv);
+    CsvOptions data_csv = RowsCsv(in, false);
+    data_csv.regression = true;
+    data_csv.positive.clear();
+    const Dataset data_raw = ReadRows(in, data_csv);
+    std::vector<std::size_t> columns(train_raw.n_features());
+    std::iota(columns.begin(), columns.end(), std::size_t{0});
+    encoder = std::make_shared<const DesignEncoder>(train_raw, columns, in.groups, learner->text_columns());
+    Design train_design = encoder->Apply(train_raw);
+    explain = encoder->Apply(data_raw).data;
+    feature_names = encoder->column_names();
+    players = encoder->players();
+    model_columns.resize(feature_names.size());
+    std::iota(model_columns.begin(), model_columns.end(), std::size_t{0});
+    std::vector<std::size_t> train_rows(train_design.data.n_rows());
+    std::iota(train_rows.begin(), train_rows.end(), std::size_t{0});
+    // Trees and forests take any number of classes (the label's distinct values); the other
+    // learners, and trees given a positive class, a 0/1 label.
+    std::vector<double> classes(train_design.data.label().begin(), train_design.data.label().end());
+    std::sort(classes.begin(), classes.end());
+    classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
+    const bool zero_one = classes.size() == 2 && classes[0] == 0.0 && classes[1] == 1.0;
+    {
+      // Before the fit: the fit's and the explanation's estimates (a request the solver or the
+      // memory refuses does not start a fit of thousands of columns).
+      ShapShape shape;
+      shape.approach = ApproachName(request.approach);
+      shape.rows = ExplainedRows(request.rows, explain.n_rows(), in.name()).size();
+      shape.background = std::min(request.background.value_or(100), train_design.data.n_rows());
+      shape.features = model_columns.size();
+      shape.players = players.size();
+      shape.train_rows = train_rows.size();
+      // The explanation's estimate first: it carries the solver's refusal (the exact solver past
+      // its limit), which must come before the fit's estimate is said.
+      const CostEstimate explanation = tree ? CostEstimate{} : EstimateShapCost(shape, opt);
+      CheckCost(EstimateFitCost("shap", *learner, train_rows.size(), model_columns.size()), execution, kFitRemedy,
+                {"features", "groups"});
+      if (!tree) {
+        CheckCost(explanation, execution, kShapRemedy, {"rows", "background", "solver", "budget"});
+        execution.on_estimate = nullptr;  // said once
+      }
+    }
+    const bool model_from_learner = !(tree_learner && !zero_one && learner->is_classifier());
+    if (!model_from_learner) {
+      if (retrain)
+        throw InvalidArgument("the retrain approach takes a 0/1 label; name the positive class", {"approach", "positive"});
+      // The class-fraction trees of a label with more than two classes take the depth, the
+      // number of trees and the seed only: another option would be silently left out.
+      if (!m.learner.params.empty())
+        throw InvalidArgument("learner options are not applied to a " + m.learner.name +
+                                  " of a label with more than two classes (only max_depth, trees and the seed are); "
+                                  "drop them, or name the positive class",
+                              {"model_params"});
+      ForestOptions fo;
+      fo.max_depth = m.max_depth.value_or(0);
+      fo.seed = request.seed;
+      fo.n_estimators = m.trees.value_or(100);
+      fo.execution.threads = execution.threads;
+      if (m.learner.name == "tree") {
+        model = FitTree(fo, train_design.data, train_rows, model_columns);
+      } else {
+        fo.max_features = "sqrt";
+        model = FitForest(fo, train_design.data, train_rows, model_columns);
+      }
+    } else {
+      model = learner->Train(train_design.data, train_rows, model_columns);
+    }
+    background_source = std::move(train_design.data);
+    train_rows_all = std::move(train_rows);
+    run.model = model->Describe();
+    run.model_source = (learner->name().empty() ? m.learner.name : learner->name()) + " trained on " + m.train->name();
+    if (model_from_learner) {
+      run.learner = learner->name();
+      run.learner_params = learner->params();
+    }
+    run.data = data_raw.source();
+    // Players as the encoder grouped them (a one-hot text column, a group); none when every
+    // column is its own.
+    retrain_players = players;
+    bool all_single = true;
+    for (const Player& p : players) all_single = all_single && p.columns.size() == 1;
+    if (all_single && in.groups.empty()) players.clear();
+  }
+
+  const std::vector<std::size_t> rows = ExplainedRows(request.rows, explain.n_rows(), in.name());
+  run.rows = rows;
+  if (request.explain_row) {
+    const auto it = std::find(rows.begin(), rows.end(), *request.explain_row);
+    if (it == rows.end())
+      throw InvalidArgument("the explained row " + std::to_string(*request.explain_row) +
+                                " is not among the rows explained (" + std::to_string(rows.front()) + ".." +
+                                std::to_string(rows.back()) + ")",
+                            {"explain_row"});
+    run.explain_row = static_cast<std::size_t>(it - rows.begin());
+  }
+  const std::vector<double> x = Gather(explain, model_columns, rows);
+  const RowMatrix row_matrix{x, rows.size()};
+  // The background: the rows given, or rows drawn with the seed.
+  std::vector<double> bg;
+  const bool wants_background = request.approach == ShapApproach::kInterventional ||
+                                (tree && (request.background_rows || request.background));
+  if (wants_background) {
+    if (request.background_rows) {
+      DataInput source = *request.background_rows;
+      source.label = in.label;
+      source.positive = in.positive;
+      source.missing = in.missing;
+      const Dataset raw = ReadRows(source, RowsCsv(source, given_model));
+      if (raw.n_rows() == 0)
+        throw DataError("the background rows " + source.name() + " have no rows", {"background_file"});
+      // A learner's columns are the design's (text one-hot): the rows are encoded the same way.
+      const Dataset file = encoder ? encoder->Apply(raw).data : raw;
+      std::vector<std::size_t> cols;
+      for (const std::string& name : feature_names) {
+        const auto& have = file.feature_names();
+        const auto it = std::find(have.begin(), have.end(), name);
+        if (it == have.end())
+          throw DataError("the background rows " + source.name() + " have no column '" + name +
+                              "', a feature of the model; give them the model's feature columns",
+                          {"background_file"});
+        cols.push_back(static_cast<std::size_t>(it - have.begin()));
+      }
+      std::vector<std::size_t> all(file.n_rows());
+      std::iota(all.begin(), all.end(), std::size_t{0});
+      bg = Gather(file, cols, all);
+      run.background_rows = file.n_rows();
+      run.background_source = source.name();
+    } else {
+      const auto drawn = DrawRows(background_source.n_rows(), request.background.value_or(100), request.seed);
+      bg = Gather(background_source, model_columns, drawn);
+      run.background_rows = drawn.size();
+      run.background_source = "drawn from " + (given_model ? in.name() : m.train->name()) + " with the seed";
+    }
+  }
+  const RowMatrix background{bg, bg.size() / std::max<std::size_t>(model_columns.size(), 1)};
+
+  ShapExplanation& e = response.explanation;
+  if (tree) {
+    const auto* ensemble = dynamic_cast<const TreeEnsemble*>(model.get());
+    if (ensemble == nullptr)
+      throw InvalidArgument("the tree approach needs a tree model: the learner tree or forest, or an XGBoost model",
+                            {"approach", "learner"});
+    if (!in.groups.empty())
+      throw InvalidArgument("TreeSHAP explains single features: drop the groups or use the interventional approach",
+                            {"groups", "approach"});
+    e = ExplainTrees(*ensemble, row_matrix, background, feature_names, execution);
+  } else if (retrain) {
+    e = ExplainByRetraining(*learner, background_source, train_rows_all, explain, rows, retrain_players, opt);
+  } else {
+    e = ExplainInterventional(*model, row_matrix, background, players, feature_names, opt);
+  }
+  // The beeswarm's colours: each player's value for the row (single-column players only).
+  const std::size_t P = e.n_players;
+  run.player_values.assign(rows.size() * P, std::numeric_limits<double>::quiet_NaN());
+  if (P == model_columns.size())
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      for (std::size_t j = 0; j < P; ++j) run.player_values[r * P + j] = x[j * rows.size() + r];
+  return response;
+}
+
+}  // namespace perfshap::api

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// The request layer's shap method (`perfshap shap` and `perfshap treeshap`, perfshap.shap): the
+// rows to explain, the model (a tree model, the host's function, or a learner fitted on a
+// training sample), the approach (interventional, retrain, tree), the background, and one call
+// that gives the explanation and what the shap reporter says of the run.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api/data_input.hpp"
+#include "api/robustness_request.hpp"
+#include "perfshap/model.hpp"
+#include "perfshap/shap.hpp"
+#include "perfshap/trees.hpp"
+#include "report/shap_report.hpp"
+
+namespace perfshap::api {
+
+/** @brief The model shap explains: a tree model (an XGBoost file or text, or a host's tree
+ *  model), the host's own model (a function), or a learner fitted on a training sample. */
+struct ShapModelInput {
+  /** With `train`: the learner (by name, with `learner.params`, or the host's own). */
+  LearnerInput learner{"", {}, nullptr};
+  /** The training sample the learner is fitted on (its label column is `data.label`). */
+  std::optional<DataInput> train;
+  /** The tree learners' own options (tree, forest): largest depth (0 = unlimited) and number of
+   *  trees; set only when given (they may not also come in `learner.params`). */
+  std::optional<int> max_depth;
+  std::optional<int> trees;
+  /** An XGBoost JSON model: `tree_text` (its text) when given, else the file `tree_file`;
+   *  `tree_file` names it in messages and the report either way. */
+  std::string tree_file;
+  std::string tree_text;
+  std::optional<IterationRange> iteration_range;
+  /** A tree model the host built (a scikit-learn model converted from its arrays). */
+  std::shared_ptr<const TreeEnsemble> tree_model;
+  /** The host's own model (a function f(X)) over every column of the data, in order. */
+  std::shared_ptr<const Model> host_model;
+  /** How messages and the report name a host's tree model or function (default: tree_file). */
+  std::string name;
+};
+
+/** @brief How shap computes: features off the coalition from background rows, the learner
+ *  refitted on every coalition, or TreeSHAP of a tree model's margin. */
+enum class ShapApproach { kInterventional, kRetrain, kTree };
+
+/** @brief The approach named "interventional", "retrain" or "tree". @throws InvalidArgument
+ *  (options(): `approach`) for another name. */
+ShapApproach ParseShapApproach(const std::string& name);
+
+/** @brief The scale named "probability" (the model's prediction) or "margin" (log-odds / raw
+ *  score). @throws InvalidArgument (options(): `output`) for another name. */
+ShapOutputScale ParseShapOutput(const std::string& name);
+
+/** @brief A shap run. */
+struct ShapRequest {
+  /** The rows to explain: a table or a CSV file (the generated design is refused). Its label
+   *  column, when named and present, is not a feature; `label` and `positive` are also the
+   *  training sample's. */
+  DataInput data;
+  ShapModelInput model;
+  ShapApproach approach = ShapApproach::kInterventional;
+  /** The scale explained: the prediction (probability) or the margin; none: the prediction, and
+   *  the margin for TreeSHAP (which explains nothing else). */
+  std::optional<ShapOutputScale> output;
+  /** The background: `background_rows` (a table or file with the model's feature columns; a
+   *  label column is ignored), else `background` rows drawn with the seed from the training
+   *  sample (a learner's) or from the data (a given model); default 100. TreeSHAP is
+   *  path-dependent without either and interventional with one. */
+  std::optional<std::size_t> background;
+  std::optional<DataInput> background_rows;
+  /** The data rows explained: [first, last] (0-based, both included); none: every row. */
+  std::optional<std::pair<std::size_t, std::size_t>> rows;
+  /** The data row the waterfall shows (one of the rows explained); none: the first. */
+  std::optional<std::size_t> explain_row;
+  /** The solver, its sampling options and the execution (the exact limit is set here: 20
+   *  players); `options.output` is set from `output`. */
+  ShapOptions options;
+  /** Draws the background and a forest's trees; the sampled solvers' streams are
+   *  options.solver_options.seed's. */
+  std::uint64_t seed = 0;
+};
+
+/** @brief What a shap run gives: the explanation and the run's description. */
+struct ShapResponse {
+  ShapExplanation explanation;
+  detail::ShapRun run;
+
+  detail::ShapReport Report() const { return detail::ShapReport{explanation, run}; }
+};
+
+/** @brief The exact solver's player limit of shap: every coalition is evaluated for every block
+ *  of explained rows, so at most 20 players (a million coalitions); more take a sampled solver. */
+inline constexpr int kShapExactPlayerLimit = 20;
+
+/**
+ * @brief Reads the rows (and the training sample), makes or fits the model (checking the
+ * estimated cost before a fit), aligns the model's features with the data's columns by name,
+ * draws or reads the background, and runs ExplainTrees / ExplainByRetraining /
+ * ExplainInterventional; describes the run.
+ * @throws InvalidArgument / DataError naming the request's options; ResourceError; Cancelled.
+ */
+ShapResponse RunShap(const ShapRequest& request);
+
+}  // namespace perfshap::api
