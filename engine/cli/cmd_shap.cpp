@@ -112,8 +112,6 @@ void RunShap(const ShapCliOptions& o) {
     r->run.background_source =
         (o.model_file.empty() ? "drawn from --train " + o.train : "drawn from --data " + c.data) + " with the seed";
   Say(c, detail::ShapConsoleText(r->Report(), c.out));
-  if (Embedding* embedding = CurrentEmbedding())
-    embedding->shap = std::shared_ptr<const ShapExplanation>(r, &r->explanation);
   // The reporter owns what it reads (it may run after this function returns: Report).
   Report(c, [r](detail::OutputDir& out) { detail::WriteShapReport(out, r->Report()); });
 }

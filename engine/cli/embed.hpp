@@ -16,7 +16,6 @@
 #include "perfshap/error.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/learner.hpp"
-#include "perfshap/shap.hpp"
 #include "perfshap/table.hpp"
 #include "perfshap/trees.hpp"
 #include "report/output.hpp"
@@ -42,9 +41,6 @@ struct Embedding {
   ProgressCallback progress;
   /** Raised by the host to stop the run (it then throws Cancelled). */
   const std::atomic<bool>* cancel = nullptr;
-  /** Filled by a shap or treeshap run: the explanation itself, for a host that reads its arrays
-   *  (values, base values) without parsing contributions.csv. */
-  std::shared_ptr<const ShapExplanation> shap;
   /** Filled by the run: what the command prints. */
   std::string console;
   /** Set by the host: keep the reporter for later instead of running it (when there is no --out

@@ -538,34 +538,38 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
     name or a scikit-learn estimator fitted on `train` ((X, y) or a DataFrame with `label`;
     approach="retrain" refits it on every coalition); approach: "interventional" (default),
     "retrain" or "tree"; background: a number of rows drawn with the seed, or rows (array /
-    DataFrame). Keywords are the flags of ``perfshap shap``: output, rows, solver, budget, threads,
-    seed ... Result: values (rows x players, or rows x classes x players), base_values, and
+    DataFrame). Keywords are the flags of ``perfshap shap``: output, rows ((first, last) or "I..J"),
+    explain_row, trees, max_depth, model_param, solver, budget, threads, seed ... The call goes to
+    the engine's request layer (api::RunShap) as the command does. Result: values (rows x players, or rows x classes x players), base_values, and
     result.json's keys (base, players, mean_abs, phi_se ...).
     """
     tables: dict = {}
     models: dict = {}
+    learner = None
     if train is not None and hasattr(model, "fit") and not _sklearn.is_tree_model(model):
         # An estimator with train=: the learner fitted on train (approach="retrain": refitted on
         # every coalition), as model="gnb" with train= is.
         options["model"] = model
         _learner(options, models)
+        learner = models[options["model"]]
     else:
         feature_names = _model(model, options, models, X, feature_names)
     t, _ = _inputs.table(X, None, feature_names=feature_names, what="X")
-    tables["X"] = t
-    options["data"] = "X"
     if approach is not None:
         options["approach"] = approach
     if label is not None:
         options["label"] = label
     _train(train, label, options, tables)
+    rows_of_background = None
     if background is not None:
         if isinstance(background, (numbers.Integral, np.bool_)):  # a count (bools refused as such)
             options["background"] = background
         else:
-            tables["background"], _ = _inputs.table(background, None, feature_names=feature_names, what="background")
-            options["background_file"] = "background"
-    return _call("shap", options, tables=tables, models=models, progress=progress, function="shap", cls=ShapResult)
+            rows_of_background, _ = _inputs.table(background, None, feature_names=feature_names, what="background")
+    for key in ("data", "train", "model_file"):  # the tables and the model themselves go to the request
+        options.pop(key, None)
+    return _run.explain_shap(options, t, tables.get("train"), rows_of_background, models.get("model"), learner,
+                             progress, ShapResult)
 
 
 class ShapResult(Result):
@@ -609,7 +613,8 @@ def axom(X=None, y=None, *, label=None, feature_names=None, progress=None, **opt
     """
     tables: dict = {}
     _labelled(X, y, label, feature_names, options, tables)
-    return _call("axom", options, tables=tables, progress=progress, function="axom")
+    options.pop("data", None)  # the table itself goes to the request
+    return _run.explain_axom(options, tables.get("X"), progress)
 
 
 def chains(X=None, Y=None, *, outputs=None, feature_names=None, progress=None, **options) -> Result:

@@ -183,10 +183,7 @@ def run(command: str, options: dict, *, tables=None, models=None, progress=None,
     if callback is not None and not callable(callback):
         raise TypeError("progress must be True, False/None or a callable(done, total, elapsed, eta)")
     out = _perfshap.run(args, tables or {}, models or {}, callback, defer=True)
-    result = cls(command, out["files"] if out["deferred"] is None else out["deferred"], out["console"])
-    if out.get("shap") is not None:
-        result.__dict__["_engine"] = out["shap"]  # the explanation's arrays (ShapResult)
-    return result
+    return cls(command, out["files"] if out["deferred"] is None else out["deferred"], out["console"])
 
 
 def _model_params(options: dict, function: str) -> dict:
@@ -340,4 +337,86 @@ def explain_xper(options: dict, table, train, model, progress) -> Result:
         run_ = _perfshap.explain_xper(table, train, typed, model, params, iteration_range, clusters, callback)
     except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
         raise _keyword_error(e, _XPER_KEYWORDS, function) from None
+    return _result(function, run_)
+
+
+# The library's option names that shap() spells otherwise.
+_SHAP_KEYWORDS = {
+    "learner": "model", "model_file": "model", "model_params": "model_param", "background_file": "background",
+    "time_limit_seconds": "time_limit", "max_model_evaluations": "max_evaluations", "data": "X",
+    "max_players": "budget",
+}
+
+
+def _rows(value):
+    """rows= as (first, last): a pair, one row, or the text "I..J" (0-based, both included)."""
+    if value is None:
+        return None
+    try:
+        if isinstance(value, str):
+            first, dots, last = value.partition("..")
+            pair = (first, last if dots else first)
+            if not all(p.strip().isdigit() for p in pair):
+                raise ValueError
+            first, last = (int(p) for p in pair)
+        elif isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            first = last = int(value)
+        else:
+            first, last = value
+            if any(isinstance(p, bool) or not isinstance(p, numbers.Integral) for p in (first, last)):
+                raise ValueError
+            first, last = int(first), int(last)
+        if first < 0 or last < 0:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ValueError(f"rows={value!r}: give (first, last) or 'I..J', the first and last rows of X to explain "
+                         "(0-based, both included)") from None
+    return first, last
+
+
+def explain_shap(options: dict, table, train, background, model, learner, progress, cls) -> Result:
+    """perfshap.shap through the engine's request layer; the explanation's arrays come from the
+    engine's buffers (ShapResult)."""
+    function = "shap"
+    iteration_range = _iteration_range(options.pop("iteration_range", None))
+    rows = _rows(options.pop("rows", None))
+    typed = _typed_options(function, function, options)
+    params = _model_params(typed, function)
+    callback = _callback(function, progress)
+    try:
+        run_ = _perfshap.explain_shap(table, train, background, typed, model, learner, params, iteration_range, rows,
+                                      callback)
+    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
+        raise _keyword_error(e, _SHAP_KEYWORDS, function) from None
+    result = cls(function, run_, run_.console)
+    result.__dict__["_engine"] = run_.arrays()
+    return result
+
+
+# The library's option names that axom() spells otherwise.
+_AXOM_KEYWORDS = {"features": "heatmap_features", "data": "X", "max_memory_bytes": "max_memory",
+                  "max_model_evaluations": "max_evaluations"}
+
+
+def _feature_pair(value):
+    """heatmap_features= as (a, b): a pair of names, or the text "a,b"."""
+    if value is None:
+        return None
+    items = [v.strip() for v in value.split(",")] if isinstance(value, str) else [str(v) for v in value]
+    items = [v for v in items if v]
+    if len(items) != 2:
+        raise ValueError(f"heatmap_features={value!r}: give two column names, ('a', 'b') or 'a,b'")
+    return items[0], items[1]
+
+
+def explain_axom(options: dict, table, progress) -> Result:
+    """perfshap.axom through the engine's request layer."""
+    function = "axom"
+    pair = _feature_pair(options.pop("heatmap_features", None))
+    typed = _typed_options(function, function, options)
+    callback = _callback(function, progress)
+    try:
+        run_ = _perfshap.explain_axom(table, typed, pair, callback)
+    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
+        raise _keyword_error(e, _AXOM_KEYWORDS, function) from None
     return _result(function, run_)

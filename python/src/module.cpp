@@ -30,13 +30,17 @@
 #include "embed.hpp"
 #include "api/robustness_request.hpp"
 #include "api/sampling_input.hpp"
+#include "api/axom_request.hpp"
+#include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
 #include "report/xper_report.hpp"
 #include "data/text_lines.hpp"
 #include "perfshap/cost.hpp"
 #include "perfshap/curves.hpp"
 #include "report/html_report.hpp"
+#include "report/axom_report.hpp"
 #include "report/robustness_report.hpp"
+#include "report/shap_report.hpp"
 #include "report/run_reporter.hpp"
 
 #include "perfshap/error.hpp"
@@ -784,22 +788,6 @@ py::dict Run(const std::vector<std::string>& args, const py::dict& tables, const
       progress, poll);
   py::dict out;
   out["console"] = embedding.console;
-  out["shap"] = py::none();
-  if (embedding.shap) {  // the explanation's arrays, from the engine's buffers
-    const perfshap::ShapExplanation& e = *embedding.shap;
-    const auto R = static_cast<py::ssize_t>(e.n_rows), K = static_cast<py::ssize_t>(e.n_outputs),
-               P = static_cast<py::ssize_t>(e.n_players);
-    py::array_t<double> values({R, K, P});
-    std::copy(e.phi.begin(), e.phi.end(), values.mutable_data());
-    py::array_t<double> base({R, K});
-    std::copy(e.base.begin(), e.base.end(), base.mutable_data());
-    py::dict shap;
-    shap["values"] = values;
-    shap["base_values"] = base;
-    shap["players"] = e.players;
-    shap["outputs"] = e.outputs;
-    out["shap"] = shap;
-  }
   if (embedding.deferred) {
     out["files"] = py::none();
     out["deferred"] = DeferredFiles(std::move(embedding.deferred));
@@ -937,9 +925,11 @@ perfshap::api::DataInput DataOf(const py::object& table, const py::dict& o, std:
   return data;
 }
 
-/** solver, budget, tolerance, time_limit, keep_samples (the streams' seed: `seed`), checked. */
-void SolverOf(const py::dict& o, std::uint64_t seed, perfshap::SolverSpec& spec, perfshap::SamplingOptions& sampling) {
-  std::string solver = "exact";
+/** solver (default `default_solver`), budget, tolerance, time_limit, keep_samples (the streams'
+ *  seed: `seed`), checked. */
+void SolverOf(const py::dict& o, std::uint64_t seed, perfshap::SolverSpec& spec, perfshap::SamplingOptions& sampling,
+              const std::string& default_solver = "exact") {
+  std::string solver = default_solver;
   Take(o, "solver", solver);
   spec = solver;
   Take(o, "budget", sampling.budget);
@@ -1056,6 +1046,30 @@ std::shared_ptr<PyRun> ExplainRobustness(const py::object& table, const py::dict
       target);
 }
 
+/** The model of perfshap.shap / perfshap.xper: the host's function, a tree model, or an XGBoost
+ *  model's JSON text (named "model" in messages and the report). */
+template <class ModelInput>
+void GivenModelOf(const py::object& model, ModelInput& m) {
+  if (model.is_none()) return;
+  m.name = "model";
+  if (py::isinstance<PyCallableModel>(model)) {
+    m.host_model = model.cast<std::shared_ptr<PyCallableModel>>();
+  } else if (py::isinstance<PyTreeModel>(model)) {
+    m.tree_model = model.cast<const PyTreeModel&>().model();
+  } else {
+    m.tree_file = "model";
+    m.tree_text = model.cast<std::string>();
+  }
+}
+
+/** A training or background table (source, columns), or none. */
+std::optional<perfshap::api::DataInput> TableOf(const py::object& table, std::vector<py::array>& keep) {
+  if (table.is_none()) return std::nullopt;
+  perfshap::api::DataInput in;
+  in.table = std::make_shared<const perfshap::Table>(MakeTable(table.cast<py::tuple>(), keep));
+  return in;
+}
+
 /** An XPER response's arrays. */
 py::dict XperArrays(const perfshap::XperResult& r) {
   py::dict d;
@@ -1084,21 +1098,8 @@ std::shared_ptr<PyRun> ExplainXper(const py::object& table, const py::object& tr
   Take(o, "model", m.learner.name);
   for (const auto& [key, value] : model_params) m.learner.params[key.cast<std::string>()] = value.cast<std::string>();
   Take(o, "coef", m.coefficients);
-  if (!train.is_none()) {
-    m.train = api::DataInput{};
-    m.train->table = std::make_shared<const perfshap::Table>(MakeTable(train.cast<py::tuple>(), keep));
-  }
-  if (!model.is_none()) {
-    m.name = "model";
-    if (py::isinstance<PyCallableModel>(model)) {
-      m.host_model = model.cast<std::shared_ptr<PyCallableModel>>();
-    } else if (py::isinstance<PyTreeModel>(model)) {
-      m.tree_model = model.cast<const PyTreeModel&>().model();
-    } else {
-      m.tree_file = "model";
-      m.tree_text = model.cast<std::string>();
-    }
-  }
+  m.train = TableOf(train, keep);
+  GivenModelOf(model, m);
   if (!iteration_range.is_none()) {
     const auto pair = iteration_range.cast<std::pair<std::int64_t, std::int64_t>>();
     m.iteration_range = perfshap::IterationRange{pair.first, pair.second};
@@ -1132,6 +1133,117 @@ std::shared_ptr<PyRun> ExplainXper(const py::object& table, const py::object& tr
   return std::make_shared<PyRun>(
       perfshap::detail::XperConsoleText(r->Report(), target.dir), XperArrays(r->result),
       [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteXperReport(out, r->Report()); }, target);
+}
+
+/** A shap explanation's arrays, from the engine's buffers: values (rows x outputs x players),
+ *  base_values (rows x outputs), players, outputs. */
+py::dict ShapArrays(const perfshap::ShapExplanation& e) {
+  const auto R = static_cast<py::ssize_t>(e.n_rows), K = static_cast<py::ssize_t>(e.n_outputs),
+             P = static_cast<py::ssize_t>(e.n_players);
+  py::array_t<double> values({R, K, P});
+  std::copy(e.phi.begin(), e.phi.end(), values.mutable_data());
+  py::array_t<double> base({R, K});
+  std::copy(e.base.begin(), e.base.end(), base.mutable_data());
+  py::dict d;
+  d["values"] = values;
+  d["base_values"] = base;
+  d["players"] = e.players;
+  d["outputs"] = e.outputs;
+  return d;
+}
+
+/**
+ * perfshap.shap through the request layer: `table` the rows to explain, `train` the training
+ * sample's table or None, `background` the background rows' table or None; `model` the host's
+ * function, a tree model, an XGBoost model's JSON text, or None (a learner: options "model" by
+ * name, or `learner`, the host's estimator); `rows` (first, last) or None.
+ */
+std::shared_ptr<PyRun> ExplainShap(const py::object& table, const py::object& train, const py::object& background,
+                                   const py::dict& o, const py::object& model, const py::object& learner,
+                                   const py::dict& model_params, const py::object& iteration_range,
+                                   const py::object& rows, const py::object& progress, double poll) {
+  namespace api = perfshap::api;
+  api::ShapRequest request;
+  std::vector<py::array> keep;
+  request.data = DataOf(table, o, keep);
+  std::string approach = "interventional";
+  Take(o, "approach", approach);
+  request.approach = api::ParseShapApproach(approach);
+  if (o.contains("output") && !o["output"].is_none())
+    request.output = api::ParseShapOutput(o["output"].cast<std::string>());
+  api::ShapModelInput& m = request.model;
+  GivenModelOf(model, m);
+  Take(o, "model", m.learner.name);
+  if (!learner.is_none()) m.learner.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
+  for (const auto& [key, value] : model_params) m.learner.params[key.cast<std::string>()] = value.cast<std::string>();
+  m.train = TableOf(train, keep);
+  if (o.contains("max_depth") && !o["max_depth"].is_none()) m.max_depth = o["max_depth"].cast<int>();
+  if (o.contains("trees") && !o["trees"].is_none()) m.trees = o["trees"].cast<int>();
+  if (!iteration_range.is_none()) {
+    const auto pair = iteration_range.cast<std::pair<std::int64_t, std::int64_t>>();
+    m.iteration_range = perfshap::IterationRange{pair.first, pair.second};
+  }
+  if (o.contains("background") && !o["background"].is_none()) request.background = o["background"].cast<std::size_t>();
+  request.background_rows = TableOf(background, keep);
+  if (!rows.is_none()) request.rows = rows.cast<std::pair<std::size_t, std::size_t>>();
+  std::int64_t row = -1;
+  Take(o, "explain_row", row);
+  if (row >= 0) request.explain_row = static_cast<std::size_t>(row);
+  Take(o, "seed", request.seed);
+  perfshap::ShapOptions& opt = request.options;
+  SolverOf(o, request.seed, opt.solver, opt.solver_options, "auto");
+  ExecutionOf(o, opt.solver_options.execution);
+  const perfshap::detail::ReportTarget target = TargetOf(o);
+  auto response =
+      OnWorker(request.options.solver_options.execution, [&] { return api::RunShap(request); }, progress, poll);
+  auto r = std::make_shared<const api::ShapResponse>(std::move(response));
+  return std::make_shared<PyRun>(
+      perfshap::detail::ShapConsoleText(r->Report(), target.dir), ShapArrays(r->explanation),
+      [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteShapReport(out, r->Report()); }, target);
+}
+
+/**
+ * perfshap.axom through the request layer: `table` the data set (None with paper=True: the
+ * paper's data sets), `heatmap_features` (a, b) or None.
+ */
+std::shared_ptr<PyRun> ExplainAxom(const py::object& table, const py::dict& o, const py::object& heatmap_features,
+                                   const py::object& progress, double poll) {
+  namespace api = perfshap::api;
+  api::AxomRequest request;
+  std::vector<py::array> keep;
+  request.data = DataOf(table, o, keep);
+  Take(o, "paper", request.paper);
+  Take(o, "wide", request.wide);
+  Take(o, "data_dir", request.data_dir);
+  Take(o, "model_file", request.model_file);
+  Take(o, "tune", request.tune);
+  Take(o, "trees", request.trees);
+  Take(o, "max_depth", request.max_depth);
+  Take(o, "eps", request.eps);
+  Take(o, "neighbours", request.neighbours);
+  if (o.contains("seeds") && !o["seeds"].is_none()) request.seeds = o["seeds"].cast<std::size_t>();
+  Take(o, "full_matrix", request.full_matrix);
+  if (!heatmap_features.is_none())
+    request.heatmap_features = heatmap_features.cast<std::pair<std::string, std::string>>();
+  Take(o, "heatmap_grid", request.heatmap_grid);
+  Take(o, "seed", request.seed);
+  ExecutionOf(o, request.execution);
+  const perfshap::detail::ReportTarget target = TargetOf(o);
+  std::string console;
+  auto response = OnWorker(request.execution, [&] { return api::RunAxom(request); }, progress, poll);
+  auto r = std::make_shared<const api::AxomResponse>(std::move(response));
+  const py::dict arrays;  // result.json's keys are read from the document (nested per data set)
+  if (!r->paper)
+    return std::make_shared<PyRun>(
+        perfshap::detail::AxomConsoleText(r->reports.front(), r->settings), arrays,
+        [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteAxomReport(out, r->reports.front(), r->settings); },
+        target);
+  for (const auto& report : r->reports) console += perfshap::detail::AxomConsoleText(report, r->settings);
+  console += "\n" + perfshap::detail::AxomPaperText(r->reports, r->settings);
+  return std::make_shared<PyRun>(
+      console, arrays,
+      [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteAxomPaperReport(out, r->reports, r->settings); },
+      target);
 }
 
 /**
@@ -1228,6 +1340,11 @@ PYBIND11_MODULE(_perfshap, m) {
   m.def("explain_xper", &ExplainXper, py::arg("table"), py::arg("train"), py::arg("options"), py::arg("model"),
         py::arg("model_params"), py::arg("iteration_range"), py::arg("clusters"), py::arg("progress") = py::none(),
         py::arg("poll") = 0.1, "perfshap.xper through the request layer (api::RunXper)");
+  m.def("explain_shap", &ExplainShap, py::arg("table"), py::arg("train"), py::arg("background"), py::arg("options"),
+        py::arg("model"), py::arg("learner"), py::arg("model_params"), py::arg("iteration_range"), py::arg("rows"),
+        py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.shap through the request layer (api::RunShap)");
+  m.def("explain_axom", &ExplainAxom, py::arg("table"), py::arg("options"), py::arg("heatmap_features"),
+        py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.axom through the request layer (api::RunAxom)");
   m.def("explain_robustness", &ExplainRobustness, py::arg("table"), py::arg("options"), py::arg("learner"),
         py::arg("splits"), py::arg("split_listed"), py::arg("model_params"), py::arg("progress") = py::none(),
         py::arg("poll") = 0.1, "perfshap.robustness through the request layer (api::RunRobustness)");

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import perfshap
-from test_methods import CLI, DATA, assert_same, cli, read
+from test_methods import CLI, DATA, assert_same, cli, read, strip
 
 
 def test_the_arrays_need_no_file_and_equal_result_json():
@@ -124,3 +124,65 @@ def test_xper_of_an_xgboost_model_takes_its_iteration_range_as_a_pair_or_text():
     assert "rounds [0, 5) of 100" in pair.json["model"]["description"]
     assert "rounds [0, 5)" not in everything.json["model"]["description"]
     assert pair.value != everything.value
+
+
+def test_shap_arrays_need_no_file_and_equal_contributions():
+    X, y = read("pima.csv")
+    r = perfshap.shap("logistic", X.iloc[600:610], train=(X.iloc[:600], y.iloc[:600]), background=40, seed=2,
+                      rows=(2, 6))
+    values, base = r.values, r.base_values
+    assert r.__dict__["_files"] is None  # nothing written yet
+    assert values.shape == (5, 8) and base.shape == (5,)
+    frame = r.to_frame("contributions")
+    np.testing.assert_array_equal(frame[r.feature_names].to_numpy(), values)
+    np.testing.assert_array_equal(frame["bias"].to_numpy(), base)
+    assert r.json["model"]["source"] == "logistic trained on train"
+    assert "--" not in r.json["background"]["source"]
+    same = perfshap.shap("logistic", X.iloc[600:610], train=(X.iloc[:600], y.iloc[:600]), background=40, seed=2,
+                         rows="2..6")
+    np.testing.assert_array_equal(same.values, values)
+
+
+def test_shap_errors_name_the_keywords_never_a_flag():
+    X, y = read("pima.csv")
+    train = (X.iloc[:600], y.iloc[:600])
+    rows = X.iloc[600:610]
+    cases = [
+        (dict(rows=(3, 40)), perfshap.InvalidArgument, r"past the last row.*\(rows\)$"),
+        (dict(explain_row=1, rows=(3, 5)), perfshap.InvalidArgument, r"not among the rows explained.*\(explain_row\)$"),
+        (dict(approach="tree"), perfshap.InvalidArgument, r"tree model"),
+        (dict(approach="kernel"), perfshap.InvalidArgument, r"interventional, retrain or tree.*\(approach\)$"),
+        (dict(output="odds"), perfshap.InvalidArgument, r"probability or margin.*\(output\)$"),
+        (dict(max_depth=3), perfshap.InvalidArgument, r"tree and forest learners.*\(max_depth\)$"),
+        (dict(model_param=["max_iter=3"]), perfshap.InvalidArgument, r"max_iter.*\(model_param\)$"),
+        (dict(keep_samples=True), perfshap.InvalidArgument, r"\(keep_samples\)$"),
+    ]
+    for keywords, kind, message in cases:
+        with pytest.raises(kind, match=message) as e:
+            perfshap.shap("logistic", rows, train=train, **keywords)
+        assert "--" not in str(e.value), str(e.value)
+    with pytest.raises(ValueError, match=r"rows='x\.\.2'"):
+        perfshap.shap("logistic", rows, train=train, rows="x..2")
+    with pytest.raises(perfshap.InvalidArgument, match=r"already fitted.*\(train\)$"):
+        from test_methods import MODEL
+        perfshap.shap(MODEL, X.iloc[:3], train=train)
+
+
+def test_axom_through_the_request_layer_takes_a_feature_pair_and_names_keywords(tmp_path):
+    X, y = read("wine.csv")
+    run = dict(trees=6, neighbours=30, seed=3, heatmap_grid=4)
+    pair = perfshap.axom(X, y, heatmap_features=("alcohol", "proline"), **run)
+    text = perfshap.axom(X, y, heatmap_features="alcohol,proline", **run)
+    assert strip(pair.json) == strip(text.json)
+    files = cli(["axom", "--data", os.path.join(DATA, "wine.csv"), "--label", "label", "--trees", "6",
+                 "--neighbours", "30", "--seed", "3", "--heatmap-grid", "4", "--heatmap-features", "alcohol,proline"],
+                tmp_path)
+    assert_same(pair, files)
+    for keywords, message in ((dict(eps=0.9), r"\(eps\)$"), (dict(heatmap_features=("alcohol", "nope")),
+                                                             r"'nope' is not a feature.*\(heatmap_features\)$"),
+                              (dict(model_file="m.json"), r"boosted trees.*\(model_file\)$")):
+        with pytest.raises(perfshap.InvalidArgument, match=message) as e:
+            perfshap.axom(X, y, **dict(run, **keywords))
+        assert "--" not in str(e.value)
+    with pytest.raises(ValueError, match="heatmap_features=.*two column names"):
+        perfshap.axom(X, y, heatmap_features="alcohol", **run)
