@@ -90,7 +90,8 @@ std::vector<Command> AllCommands() {
                    {"model_file", "--model-file"}, {"seeds", "--seeds"}}},
       {"chains", "Shapley Chains: direct and indirect contributions of features to every output of a classifier chain",
        SetupChains, {{"outputs", "--outputs"}, {"order", "--order"}, {"orders", "--orders"},
-                     {"max_outputs", "--max-outputs"}, {"background", "--background"}}},
+                     {"max_outputs", "--max-outputs"}, {"background", "--background"}, {"adult", "--adult"},
+                     {"rows", "--rows"}}},
   };
 }
 

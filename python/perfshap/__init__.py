@@ -624,6 +624,8 @@ def chains(X=None, Y=None, *, outputs=None, feature_names=None, progress=None, *
     of ``perfshap chains``: order, orders, model, background, signed, solver ...
     """
     tables: dict = {}
+    if isinstance(outputs, str):  # "a,b,c"
+        outputs = _run._names(outputs, "outputs")
     if X is not None:
         extra = []
         if Y is not None:
@@ -646,10 +648,11 @@ def chains(X=None, Y=None, *, outputs=None, feature_names=None, progress=None, *
             outputs = names
         t, _ = _inputs.table(X, None, feature_names=feature_names, what="X", extra=extra)
         tables["X"] = t
-        options["data"] = "X"
-    if outputs is not None:
-        options["outputs"] = list(outputs)
-    return _call("chains", options, tables=tables, progress=progress, function="chains")
+    models: dict = {}
+    _learner(options, models)
+    learner = models.get(options.get("model")) if models else None
+    names = _run._names(outputs, "outputs") if outputs is not None else None
+    return _run.explain_chains(options, tables.get("X"), names, learner, progress)
 
 
 def demo(*, progress=None, **options) -> Result:

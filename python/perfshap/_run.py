@@ -231,7 +231,7 @@ def _keyword_error(e, keywords: dict, function: str):
     known = {flag.replace("-", "_") for flag in flags_of(function)}
     for option in getattr(e, "options", []) or []:
         name = keywords.get(option, option)
-        if name not in known:  # a learner's own option, set by model_param
+        if name not in known and option not in keywords:  # a learner's own option, set by model_param
             name = "model_param"
         if name not in names:
             names.append(name)
@@ -419,4 +419,35 @@ def explain_axom(options: dict, table, progress) -> Result:
         run_ = _perfshap.explain_axom(table, typed, pair, callback)
     except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
         raise _keyword_error(e, _AXOM_KEYWORDS, function) from None
+    return _result(function, run_)
+
+
+# The library's option names that chains() spells otherwise.
+_CHAINS_KEYWORDS = {"learner": "model", "model_params": "model_param", "data": "X", "signed_weights": "signed",
+                    "time_limit_seconds": "time_limit", "max_model_evaluations": "max_evaluations",
+                    "max_players": "budget"}
+
+
+def _names(value, keyword: str):
+    """A list of names: a list / tuple, or the text "a,b,c"."""
+    if value is None:
+        return None
+    items = value.split(",") if isinstance(value, str) else [str(v) for v in value]
+    items = [v.strip() for v in items if v.strip()]
+    if not items:
+        raise ValueError(f"{keyword}={value!r}: give the names, a list or 'a,b,c'")
+    return items
+
+
+def explain_chains(options: dict, table, outputs, learner, progress) -> Result:
+    """perfshap.chains through the engine's request layer."""
+    function = "chains"
+    order = _names(options.pop("order", None), "order")
+    typed = _typed_options(function, function, options)
+    params = _model_params(typed, function)
+    callback = _callback(function, progress)
+    try:
+        run_ = _perfshap.explain_chains(table, typed, outputs or [], order, learner, params, callback)
+    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
+        raise _keyword_error(e, _CHAINS_KEYWORDS, function) from None
     return _result(function, run_)

@@ -31,6 +31,7 @@
 #include "api/robustness_request.hpp"
 #include "api/sampling_input.hpp"
 #include "api/axom_request.hpp"
+#include "api/chains_request.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
 #include "report/xper_report.hpp"
@@ -39,6 +40,7 @@
 #include "perfshap/curves.hpp"
 #include "report/html_report.hpp"
 #include "report/axom_report.hpp"
+#include "report/chains_report.hpp"
 #include "report/robustness_report.hpp"
 #include "report/shap_report.hpp"
 #include "report/run_reporter.hpp"
@@ -1247,6 +1249,48 @@ std::shared_ptr<PyRun> ExplainAxom(const py::object& table, const py::dict& o, c
 }
 
 /**
+ * perfshap.chains through the request layer: `table` the features and the output columns (None:
+ * the xor data, or the Adult file of options "adult"), `outputs` their names, `order` the chain
+ * order's names or None, `learner` the host's estimator or None (options "model" by name).
+ */
+std::shared_ptr<PyRun> ExplainChains(const py::object& table, const py::dict& o, const std::vector<std::string>& outputs,
+                                     const py::object& order, const py::object& learner, const py::dict& model_params,
+                                     const py::object& progress, double poll) {
+  namespace api = perfshap::api;
+  api::ChainsRequest request;
+  std::vector<py::array> keep;
+  request.data = DataOf(table, o, keep);
+  request.outputs = outputs;
+  Take(o, "adult", request.adult);
+  Take(o, "xor_rows", request.xor_rows);
+  if (!order.is_none()) request.order = order.cast<std::vector<std::string>>();
+  std::string orders;
+  Take(o, "orders", orders);
+  if (!orders.empty() && orders != "all")
+    throw perfshap::InvalidArgument("orders='" + orders + "': the one value is 'all' (every chain order)", {"orders"});
+  request.all_orders = orders == "all";
+  Take(o, "max_outputs", request.max_outputs);
+  Take(o, "model", request.learner.name);
+  if (!learner.is_none()) request.learner.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
+  for (const auto& [key, value] : model_params)
+    request.learner.params[key.cast<std::string>()] = value.cast<std::string>();
+  Take(o, "background", request.background);
+  Take(o, "rows", request.rows);
+  Take(o, "test_size", request.test_size);
+  Take(o, "signed", request.signed_weights);
+  Take(o, "seed", request.seed);
+  SolverOf(o, request.seed, request.shap.solver, request.shap.solver_options, "auto");
+  ExecutionOf(o, request.shap.solver_options.execution);
+  const perfshap::detail::ReportTarget target = TargetOf(o);
+  auto report = std::make_shared<const perfshap::detail::ChainsReport>(
+      OnWorker(request.shap.solver_options.execution, [&] { return api::RunChains(request); }, progress, poll));
+  const py::dict arrays;  // result.json's keys are read from the document (nested per order)
+  return std::make_shared<PyRun>(
+      perfshap::detail::ChainsConsoleText(*report), arrays,
+      [report](perfshap::detail::OutputDir& out) { perfshap::detail::WriteChainsReport(out, *report); }, target);
+}
+
+/**
  * The options of a subcommand as the CLI declares them, for the package to check its keywords'
  * values before a run (CLI11 2.1 reads "-1" or "18446744073709551616" into an unsigned flag as
  * 2^64-1, and lets a NaN through a range): [{"names": [long names], "type": CLI11's type name
@@ -1345,6 +1389,9 @@ PYBIND11_MODULE(_perfshap, m) {
         py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.shap through the request layer (api::RunShap)");
   m.def("explain_axom", &ExplainAxom, py::arg("table"), py::arg("options"), py::arg("heatmap_features"),
         py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.axom through the request layer (api::RunAxom)");
+  m.def("explain_chains", &ExplainChains, py::arg("table"), py::arg("options"), py::arg("outputs"), py::arg("order"),
+        py::arg("learner"), py::arg("model_params"), py::arg("progress") = py::none(), py::arg("poll") = 0.1,
+        "perfshap.chains through the request layer (api::RunChains)");
   m.def("explain_robustness", &ExplainRobustness, py::arg("table"), py::arg("options"), py::arg("learner"),
         py::arg("splits"), py::arg("split_listed"), py::arg("model_params"), py::arg("progress") = py::none(),
         py::arg("poll") = 0.1, "perfshap.robustness through the request layer (api::RunRobustness)");

@@ -186,3 +186,25 @@ def test_axom_through_the_request_layer_takes_a_feature_pair_and_names_keywords(
         assert "--" not in str(e.value)
     with pytest.raises(ValueError, match="heatmap_features=.*two column names"):
         perfshap.axom(X, y, heatmap_features="alcohol", **run)
+
+
+def test_chains_through_the_request_layer_takes_lists_an_estimator_and_names_keywords():
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(240, 3))
+    Y = np.column_stack([(X[:, 0] > 0), (X[:, 0] + X[:, 1] > 0)]).astype(float)
+    listed = perfshap.chains(X, Y, outputs=["a", "b"], order=["b", "a"], rows=10, background=20, seed=2)
+    text = perfshap.chains(X, Y, outputs="a,b", order="b,a", rows=10, background=20, seed=2)
+    assert strip(listed.json) == strip(text.json)
+    assert listed.json["outputs"] == ["a", "b"]
+    fitted = perfshap.chains(X, Y, outputs=["a", "b"], model=LogisticRegression(), rows=5, background=10, seed=2)
+    assert fitted.json["learner"] == "LogisticRegression"
+    for keywords, message in ((dict(order=["a"]), r"every output once.*\(order\)$"),
+                              (dict(orders="some"), r"orders='some'.*\(orders\)$"),
+                              (dict(background=0), r"at least 1 row.*\(background\)$")):
+        with pytest.raises(perfshap.InvalidArgument, match=message) as e:
+            perfshap.chains(X, Y, outputs=["a", "b"], **keywords)
+        assert "--" not in str(e.value)
+    with pytest.raises(perfshap.InvalidArgument, match=r"give the data too.*\(outputs, X\)$"):
+        perfshap.chains(outputs=["a"])
