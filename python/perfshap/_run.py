@@ -228,7 +228,7 @@ def _keyword_error(e, keywords: dict, function: str):
     options it names after the message ("... (cv)"); `options` keeps the library's names, as
     every method's errors do."""
     names = []
-    known = {flag.replace("-", "_") for flag in flags_of(function)}
+    known = {flag.replace("-", "_") for flag in flags_of(function.replace("_", "-"))}
     for option in getattr(e, "options", []) or []:
         name = keywords.get(option, option)
         if name not in known and option not in keywords:  # a learner's own option, set by model_param
@@ -450,4 +450,32 @@ def explain_chains(options: dict, table, outputs, learner, progress) -> Result:
         run_ = _perfshap.explain_chains(table, typed, outputs or [], order, learner, params, callback)
     except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
         raise _keyword_error(e, _CHAINS_KEYWORDS, function) from None
+    return _result(function, run_)
+
+
+_DEMO_KEYWORDS = {"data": "X", "max_features": "exact_limit", "max_memory_bytes": "max_memory",
+                  "max_model_evaluations": "max_evaluations"}
+
+
+def explain_demo(options: dict, table, progress) -> Result:
+    """perfshap.demo through the engine's request layer."""
+    function = "demo"
+    typed = _typed_options(function, function, options)
+    callback = _callback(function, progress)
+    try:
+        run_ = _perfshap.explain_demo(table, typed, callback)
+    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
+        raise _keyword_error(e, _DEMO_KEYWORDS, function) from None
+    return _result(function, run_)
+
+
+def explain_xper_montecarlo(options: dict, progress) -> Result:
+    """perfshap.xper_montecarlo through the library's RunXperMonteCarlo."""
+    function = "xper_montecarlo"
+    typed = _typed_options(function, "xper-montecarlo", options)
+    callback = _callback(function, progress)
+    try:
+        run_ = _perfshap.explain_xper_montecarlo(typed, callback)
+    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
+        raise _keyword_error(e, {}, function) from None
     return _result(function, run_)

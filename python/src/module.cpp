@@ -32,6 +32,7 @@
 #include "api/sampling_input.hpp"
 #include "api/axom_request.hpp"
 #include "api/chains_request.hpp"
+#include "api/demo_request.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
 #include "report/xper_report.hpp"
@@ -41,6 +42,8 @@
 #include "report/html_report.hpp"
 #include "report/axom_report.hpp"
 #include "report/chains_report.hpp"
+#include "report/demo_report.hpp"
+#include "report/montecarlo_report.hpp"
 #include "report/robustness_report.hpp"
 #include "report/shap_report.hpp"
 #include "report/run_reporter.hpp"
@@ -50,6 +53,7 @@
 #include "perfshap/options.hpp"
 #include "perfshap/treeshap.hpp"
 #include "perfshap/trees.hpp"
+#include "perfshap/xper_montecarlo.hpp"
 
 namespace py = pybind11;
 
@@ -906,6 +910,8 @@ perfshap::api::DataInput DataOf(const py::object& table, const py::dict& o, std:
   api::DataInput data;
   if (!table.is_none())
     data.table = std::make_shared<const perfshap::Table>(MakeTable(table.cast<py::tuple>(), keep));
+  else
+    Take(o, "data", data.path);  // a CSV file named by data=
   Take(o, "label", data.label);
   Take(o, "positive", data.positive);
   std::string missing = "error";
@@ -1290,6 +1296,52 @@ std::shared_ptr<PyRun> ExplainChains(const py::object& table, const py::dict& o,
       [report](perfshap::detail::OutputDir& out) { perfshap::detail::WriteChainsReport(out, *report); }, target);
 }
 
+/** perfshap.demo through the request layer: `table` the data set or None (data= a file, or the
+ *  built-in design of rows= rows). */
+std::shared_ptr<PyRun> ExplainDemo(const py::object& table, const py::dict& o, const py::object& progress,
+                                   double poll) {
+  namespace api = perfshap::api;
+  api::DemoRequest request;
+  std::vector<py::array> keep;
+  request.data = DataOf(table, o, keep);
+  Take(o, "rows", request.data.generated_rows);
+  Take(o, "test_size", request.test_size);
+  Take(o, "exact_limit", request.exact_limit);
+  Take(o, "seed", request.seed);
+  ExecutionOf(o, request.execution);
+  const perfshap::detail::ReportTarget target = TargetOf(o);
+  auto r = std::make_shared<const api::DemoResponse>(
+      OnWorker(request.execution, [&] { return api::RunDemo(request); }, progress, poll));
+  const py::dict arrays;  // result.json's keys are read from the document (one per section)
+  return std::make_shared<PyRun>(
+      perfshap::detail::DemoConsoleText(r->Report(), target.dir), arrays,
+      [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteDemoReport(out, r->Report()); }, target);
+}
+
+/** perfshap.xper_montecarlo: the library's RunXperMonteCarlo with the keywords' options. */
+std::shared_ptr<PyRun> ExplainXperMonteCarlo(const py::dict& o, const py::object& progress, double poll) {
+  perfshap::XperMonteCarloOptions opt;
+  Take(o, "samples", opt.samples);
+  Take(o, "rows", opt.rows);
+  Take(o, "train_rows", opt.train_rows);
+  std::string comparator = "full";
+  Take(o, "comparator", comparator);
+  opt.comparator = perfshap::ParseXperComparator(comparator);
+  Take(o, "seed", opt.seed);
+  ExecutionOf(o, opt.execution);
+  const perfshap::detail::ReportTarget target = TargetOf(o);
+  auto r = std::make_shared<const perfshap::XperMonteCarloResult>(
+      OnWorker(opt.execution, [&] { return perfshap::RunXperMonteCarlo(opt); }, progress, poll));
+  const perfshap::detail::MonteCarloColumns columns = perfshap::detail::MonteCarloDistributions(*r);
+  const py::dict arrays;
+  return std::make_shared<PyRun>(
+      perfshap::detail::MonteCarloConsoleText(*r, columns, target.dir), arrays,
+      [r, opt, columns](perfshap::detail::OutputDir& out) {
+        perfshap::detail::WriteMonteCarloReport(out, *r, opt, columns);
+      },
+      target);
+}
+
 /**
  * The options of a subcommand as the CLI declares them, for the package to check its keywords'
  * values before a run (CLI11 2.1 reads "-1" or "18446744073709551616" into an unsigned flag as
@@ -1392,6 +1444,10 @@ PYBIND11_MODULE(_perfshap, m) {
   m.def("explain_chains", &ExplainChains, py::arg("table"), py::arg("options"), py::arg("outputs"), py::arg("order"),
         py::arg("learner"), py::arg("model_params"), py::arg("progress") = py::none(), py::arg("poll") = 0.1,
         "perfshap.chains through the request layer (api::RunChains)");
+  m.def("explain_demo", &ExplainDemo, py::arg("table"), py::arg("options"), py::arg("progress") = py::none(),
+        py::arg("poll") = 0.1, "perfshap.demo through the request layer (api::RunDemo)");
+  m.def("explain_xper_montecarlo", &ExplainXperMonteCarlo, py::arg("options"), py::arg("progress") = py::none(),
+        py::arg("poll") = 0.1, "perfshap.xper_montecarlo (RunXperMonteCarlo)");
   m.def("explain_robustness", &ExplainRobustness, py::arg("table"), py::arg("options"), py::arg("learner"),
         py::arg("splits"), py::arg("split_listed"), py::arg("model_params"), py::arg("progress") = py::none(),
         py::arg("poll") = 0.1, "perfshap.robustness through the request layer (api::RunRobustness)");

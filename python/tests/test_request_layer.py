@@ -208,3 +208,24 @@ def test_chains_through_the_request_layer_takes_lists_an_estimator_and_names_key
         assert "--" not in str(e.value)
     with pytest.raises(perfshap.InvalidArgument, match=r"give the data too.*\(outputs, X\)$"):
         perfshap.chains(outputs=["a"])
+
+
+def test_demo_and_xper_montecarlo_through_the_library_equal_the_cli(tmp_path):
+    r = perfshap.demo(rows=300, seed=5, threads=2)
+    files = cli(["demo", "--rows", "300", "--seed", "5", "--threads", "2"], tmp_path / "demo")
+    assert strip(r.json) == strip(json.loads(files["result.json"]))
+    X, y = read("banknote.csv")
+    on_data = perfshap.demo(data=os.path.join(DATA, "banknote.csv"), label="label", seed=5)
+    assert on_data.json["n_rows"] == len(y) and on_data.json["features"] == list(X.columns)
+    mc = perfshap.xper_montecarlo(samples=6, rows=200, train_rows=140, seed=3)
+    files = cli(["xper-montecarlo", "--samples", "6", "--rows", "200", "--train-rows", "140", "--seed", "3"],
+                tmp_path / "mc")
+    mine, theirs = dict(mc.json), json.loads(files["result.json"])
+    mine.pop("seconds_per_sample"), theirs.pop("seconds_per_sample")
+    assert strip(mine) == strip(theirs)
+    assert mc.files["samples.csv"] == files["samples.csv"]
+    with pytest.raises(perfshap.InvalidArgument, match=r"above the exact limit 2.*\(exact_limit\)$") as e:
+        perfshap.demo(rows=300, exact_limit=2)
+    assert "--" not in str(e.value)
+    with pytest.raises(perfshap.InvalidArgument, match=r"label.*\(label\)$"):
+        perfshap.demo(data=os.path.join(DATA, "banknote.csv"))
