@@ -76,7 +76,7 @@ void RunShap(const ShapCliOptions& o) {
     request.output = api::ParseShapOutput(o.output);
   request.data = CommandData(c, 0, "");
   request.seed = c.seed;
-  // The model: --model-file (an XGBoost file, or the embedding's model) or --model NAME --train.
+  // The model: --model-file (an XGBoost file) or --model NAME --train.
   api::ShapModelInput& m = request.model;
   m.learner = CommandLearner(o.model, ModelParams(o.model_params));
   if (!o.train.empty()) m.train = TableInput(o.train);
@@ -86,16 +86,6 @@ void RunShap(const ShapCliOptions& o) {
   if (!o.model_file.empty()) {
     m.name = o.model_file;
     m.tree_file = o.model_file;
-    if (const Embedding* embedding = CurrentEmbedding()) {
-      if (const auto host = embedding->host_models.find(o.model_file); host != embedding->host_models.end()) {
-        m.host_model = host->second;  // a function: no file to read
-        m.tree_file.clear();
-      } else if (const auto tree = embedding->tree_models.find(o.model_file); tree != embedding->tree_models.end()) {
-        m.tree_model = tree->second;
-      } else if (const auto text = embedding->models.find(o.model_file); text != embedding->models.end()) {
-        m.tree_text = text->second;
-      }
-    }
   }
   if (o.background_option != nullptr && o.background_option->count() > 0) request.background = o.background;
   if (!o.background_file.empty()) request.background_rows = TableInput(o.background_file);

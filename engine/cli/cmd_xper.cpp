@@ -78,7 +78,7 @@ void RunXper(const XperCliOptions& o) {
   ApplySolverOptions(o.solver, c.seed, opt.solver, opt.sampling);
   // The sample: --data (or the generated design), its --features and --groups.
   request.data = CommandData(c, 0, o.features);
-  // The model: --coef, --train, or --model-file (an XGBoost file, or the embedding's model).
+  // The model: --coef, --train, or --model-file (an XGBoost file).
   api::XperModelInput& m = request.model;
   m.learner = CommandLearner(o.model, ModelParams(o.model_params));
   m.coefficients = o.coef;
@@ -87,16 +87,6 @@ void RunXper(const XperCliOptions& o) {
   if (!o.model_file.empty()) {
     m.name = o.model_file;
     m.tree_file = o.model_file;
-    if (const Embedding* embedding = CurrentEmbedding()) {
-      if (const auto host = embedding->host_models.find(o.model_file); host != embedding->host_models.end()) {
-        m.host_model = host->second;  // a function: no file to read
-        m.tree_file.clear();
-      } else if (const auto tree = embedding->tree_models.find(o.model_file); tree != embedding->tree_models.end()) {
-        m.tree_model = tree->second;
-      } else if (const auto text = embedding->models.find(o.model_file); text != embedding->models.end()) {
-        m.tree_text = text->second;
-      }
-    }
   }
   request.permutation_file = o.permutation;
   if (o.explain_row >= 0) request.explain_row = static_cast<std::size_t>(o.explain_row);

@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "data/message_text.hpp"
+#include "report/json.hpp"
 #include "perfshap/error.hpp"
 
 namespace perfshap::cli {
@@ -178,6 +179,24 @@ LearnerParams ModelParams(const std::vector<std::string>& items, LearnerParams f
     params[key] = item.substr(eq + 1);
   }
   return params;
+}
+
+std::string CommandOptionsJson() {
+  detail::Json doc = detail::Json::object();
+  for (const Command& command : AllCommands()) {
+    CLI::App app{"perfshap", "perfshap"};
+    CLI::App* sub = AddCommand(app, command);
+    detail::Json options = detail::Json::array();
+    for (CLI::Option* option : sub->get_options()) {
+      if (option->get_lnames().empty()) continue;
+      options.push_back({{"names", option->get_lnames()},
+                         {"type", option->get_type_name()},
+                         {"switch", option->get_items_expected_max() == 0},
+                         {"many", option->get_items_expected_max() > 1}});
+    }
+    doc[command.name] = std::move(options);
+  }
+  return doc.dump(1);
 }
 
 }  // namespace perfshap::cli

@@ -16,4 +16,10 @@ void SetupTreeShap(CLI::App& app);
 void SetupAxom(CLI::App& app);
 void SetupChains(CLI::App& app);
 
+/** @brief Every subcommand's long options as CLI11 declares them, as JSON: {"command": [{"names":
+ *  [long names], "type": CLI11's type name with its validators ("UINT", "INT:INT in [1 - 30]",
+ *  "FLOAT", "TEXT", ...), "switch": takes no value, "many": takes several}]}, in the order
+ *  `--help` lists them. The Python package checks its keywords against it. */
+std::string CommandOptionsJson();
+
 }  // namespace perfshap::cli

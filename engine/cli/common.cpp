@@ -171,11 +171,6 @@ ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& wha
 api::DataInput TableInput(const std::string& path) {
   api::DataInput input;
   input.path = path;
-  if (const Embedding* embedding = CurrentEmbedding()) {
-    const auto it = embedding->tables.find(path);
-    // The embedding outlives the run: the table is borrowed, not copied.
-    if (it != embedding->tables.end()) input.table = std::shared_ptr<const Table>(std::shared_ptr<void>(), &it->second);
-  }
   return input;
 }
 
@@ -186,7 +181,7 @@ void RequireLabel(const CommonOptions& opts) {
     throw InvalidArgument("--data " + opts.data + " needs --label COLUMN (the name of the label column)");
 }
 
-/** The rows of --data (the embedding's table of that name, else the file) or of the generated
+/** The rows of --data (the CSV file) or of the generated
  *  design, without the players. */
 api::DataInput RowsInput(const CommonOptions& opts, std::size_t rows) {
   api::DataInput input = TableInput(opts.data);
@@ -245,48 +240,10 @@ void Say(const CommonOptions& opts, const std::string& text) {
   if (!opts.quiet) std::cout << text << std::flush;
 }
 
-Dataset ReadInput(const std::string& path, const CsvOptions& csv) {
-  if (const Embedding* embedding = CurrentEmbedding()) {
-    const auto it = embedding->tables.find(path);
-    if (it != embedding->tables.end()) return ReadTable(it->second, csv);
-  }
-  return ReadCsv(path, csv);
-}
-
-std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path, const XgboostReadOptions& options) {
-  if (const Embedding* embedding = CurrentEmbedding()) {
-    if (const auto tree = embedding->tree_models.find(path); tree != embedding->tree_models.end()) {
-      if (options.iteration_range)
-        throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; " + tree->second->Describe() +
-                                  " is not one: drop it",
-                              {"iteration_range"});
-      return tree->second;
-    }
-    const auto it = embedding->models.find(path);
-    if (it != embedding->models.end()) return ParseXgboostModel(it->second, path, options);
-  }
-  return ReadXgboostModel(path, options);
-}
-
-std::shared_ptr<const Model> HostModelInput(const std::string& path, const std::string& iteration_range) {
-  const Embedding* embedding = CurrentEmbedding();
-  if (embedding == nullptr) return nullptr;
-  const auto it = embedding->host_models.find(path);
-  if (it == embedding->host_models.end()) return nullptr;
-  if (!iteration_range.empty())
-    throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; the model " + path +
-                              " is a function: drop it",
-                          {"iteration_range"});
-  return it->second;
-}
-
 api::LearnerInput CommandLearner(const std::string& name, const LearnerParams& params) {
   api::LearnerInput input;
   input.name = name;
   input.params = params;
-  if (const Embedding* embedding = CurrentEmbedding())
-    if (const auto it = embedding->host_learners.find(name); it != embedding->host_learners.end())
-      input.learner = it->second;
   return input;
 }
 

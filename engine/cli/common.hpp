@@ -96,13 +96,11 @@ MissingValues MissingPolicy(const CommonOptions& opts);
 Design LoadDesign(const CommonOptions& opts, std::size_t rows, const std::string& features,
                   TextColumns policy = TextColumns::kOneHot);
 
-/** @brief The data flags as the request layer's input: --data (the embedding's table of that
- *  name, else the CSV file) with --label --positive --missing, --features, --groups, or the
+/** @brief The data flags as the request layer's input: --data (a CSV file) with --label --positive --missing, --features, --groups, or the
  *  generated design of `rows` rows. */
 api::DataInput CommandData(const CommonOptions& opts, std::size_t rows, const std::string& features);
 
-/** @brief The CSV file `path`, or the embedding's table of that name, as the request layer's
- *  input (no label, players or policy yet). */
+/** @brief The CSV file `path` as the request layer's input (no label, players or policy yet). */
 api::DataInput TableInput(const std::string& path);
 
 /** @brief The groups of --groups (none when it is not given). */
@@ -121,17 +119,7 @@ Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows);
 /** @brief Prints to stdout unless --quiet (an embedded run keeps the text: Embedding::console). */
 void Say(const CommonOptions& opts, const std::string& text);
 
-/** @brief Reads the CSV file `path`, or the embedding's table of that name (embed.hpp). */
-Dataset ReadInput(const std::string& path, const CsvOptions& csv);
-
-/** @brief Reads the XGBoost JSON model `path`, or the embedding's model text of that name. */
-std::shared_ptr<const TreeEnsemble> ReadModelInput(const std::string& path, const XgboostReadOptions& options = {});
-/** @brief The host's own model (not a tree model) that --model-file names in an embedded run,
- *  or null. @throws InvalidArgument when `iteration_range` is given for it (a function has no
- *  boosting rounds). */
-std::shared_ptr<const Model> HostModelInput(const std::string& path, const std::string& iteration_range);
-/** @brief The learner --model names: the embedding's own learner of that name (no options: it
- *  has its own), else the registered one made with `params`. */
+/** @brief The learner --model names: the registered one made with `params`. */
 api::LearnerInput CommandLearner(const std::string& name, const LearnerParams& params);
 /** @brief api::MakeLearnerOf(CommandLearner(name, params)). */
 std::shared_ptr<const Learner> MakeCommandLearner(const std::string& name, const LearnerParams& params);

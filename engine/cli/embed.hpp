@@ -2,41 +2,24 @@
 // Copyright 2026 The perfshap authors
 #pragma once
 
-// A subcommand run inside another program (the Python module): the same flags, the same code
-// and so the same numbers as `perfshap <command>`, with the data flags naming in-memory tables,
-// the progress and cancellation hooks of the host, and the report files kept in memory.
+// A subcommand run inside another program (the tests run commands in-process with learners they
+// register): the same flags, the same code and so the same numbers as `perfshap <command>`, with
+// the progress and cancellation hooks of the host, and the report files kept in memory. The
+// Python module does not use it: it binds the request layer (engine/src/api/) itself.
 
 #include <atomic>
 #include <functional>
-#include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "perfshap/error.hpp"
 #include "perfshap/execution.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/table.hpp"
-#include "perfshap/trees.hpp"
 #include "report/output.hpp"
 
 namespace perfshap::cli {
 
 /** @brief What the host gives a run and gets back. */
 struct Embedding {
-  /** Tables that --data, --train and --background-file may name instead of a CSV file. */
-  std::map<std::string, Table> tables;
-  /** XGBoost JSON texts that --model-file may name instead of a file. */
-  std::map<std::string, std::string> models;
-  /** Tree models built by the host (a scikit-learn model converted from its arrays) that
-   *  --model-file may name: used as they are. */
-  std::map<std::string, std::shared_ptr<const TreeEnsemble>> tree_models;
-  /** Any model of the host (a Python function f(X)) that --model-file may name, for the methods
-   *  that only predict with it (shap's interventional approach, xper). */
-  std::map<std::string, std::shared_ptr<const Model>> host_models;
-  /** Learners of the host (a scikit-learn estimator, cloned and fitted per coalition) that
-   *  --model may name, before the registered ones. */
-  std::map<std::string, std::shared_ptr<const Learner>> host_learners;
   /** Progress of the computations (units as the CLI's bar counts them). */
   ProgressCallback progress;
   /** Raised by the host to stop the run (it then throws Cancelled). */

@@ -13,9 +13,10 @@ Every method of the command line, from Python, on numpy arrays or pandas DataFra
     perfshap.axom(X, y, trees=100)                                     # AXOM
     perfshap.chains(X, Y)                                              # Shapley Chains
 
-Each call runs the command line's own code in-process, so it gives the numbers
-``perfshap <command>`` gives for the same data, options and seed, bit for bit. Keywords are the
-command's flags (``test_size=0.3`` is ``--test-size 0.3``; ``True`` sets a bare flag). The GIL
+Each call makes the engine's typed request (engine/src/api/, the layer the command line calls)
+and runs it in-process, so it gives the numbers ``perfshap <command>`` gives for the same data,
+options and seed, bit for bit. Keywords are the command's long options (``test_size=0.3`` is
+``--test-size 0.3``; ``True`` sets a switch); errors name keywords, never flags. The GIL
 is released while the engine works; Ctrl-C stops it (KeyboardInterrupt); ``progress=True``
 draws a bar on stderr, or pass a callable ``progress(done, total, elapsed, eta)``; bad input
 raises ValueError / TypeError with the engine's one-line message.
@@ -34,10 +35,8 @@ yields). See perfshap._inputs for the rules.
 """
 from __future__ import annotations
 
-import json
 import numbers
 import os
-import tempfile
 
 import numpy as np
 
@@ -176,13 +175,6 @@ def treeshap(model, X, *, background=None, threads: int = 0, iteration_range=Non
 # The methods: data -> in-memory tables, keywords -> flags, one in-process run -> Result.
 
 
-def _plain_json(o):
-    """json.dump's fallback: numpy scalars and arrays as Python numbers and lists."""
-    if isinstance(o, (np.generic, np.ndarray)):
-        return o.tolist()
-    raise TypeError(f"{type(o).__name__} is not JSON")
-
-
 def _is_index_list(x) -> bool:
     """Whether x reads as one list of row indices (not a list of splits): a 1-D array, or a
     sequence whose first item is a scalar (or that is empty)."""
@@ -284,28 +276,6 @@ def _split_document(value, n_rows):
     return {"splits": [_one_split(v, f"splits[{k}]", n_rows) for k, v in enumerate(splits)]}
 
 
-def _json_files(command: str, options: dict, stack: list, n_rows=None):
-    """groups={"name": ["col", ...]} and split= (see _split_document): written to temporary
-    JSON files for --groups and --split; a path (str) is passed as it is."""
-    for key in ("groups", "split"):
-        value = options.get(key)
-        if value is None or isinstance(value, (str, os.PathLike)) or key not in _run.options_of(command):
-            continue  # a path as it is; a keyword the command lacks is refused as such
-        if key == "groups":
-            if not isinstance(value, dict):
-                raise ValueError(f"groups: give {{'name': ['column', ...], ...}} or a path, not a "
-                                 f"{type(value).__name__}")
-        else:
-            value = _split_document(value, n_rows)
-        f = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
-        try:
-            json.dump(value, f, default=_plain_json)
-        finally:
-            f.close()
-            stack.append((f.name, key))
-        options[key] = f.name
-
-
 def _rows_of(tables: dict):
     """The rows of the --data table, when there is one."""
     t = tables.get("X")
@@ -314,40 +284,20 @@ def _rows_of(tables: dict):
     return len(t[1][0][1])
 
 
-def _call(command, options, *, tables=None, models=None, progress=None, function=None, cls=Result) -> Result:
-    temporary: list = []
-    try:
-        _json_files(command, options, temporary, _rows_of(tables or {}))
-        try:
-            return _run.run(command, options, tables=tables, models=models, progress=progress, function=function,
-                            cls=cls)
-        except ValueError as e:
-            # The engine names the temporary file; the caller gave a keyword.
-            text = str(e)
-            if not any(path in text for path, _ in temporary):
-                raise
-            for path, key in temporary:
-                text = text.replace(f"--{key} {path}", f"{key}=").replace(path + ": ", f"{key}: ").replace(path, key)
-            again = type(e)(text)  # the same kind (DataError, InvalidArgument) and option names
-            if hasattr(e, "options"):
-                again.options = e.options
-            raise again from None
-    finally:
-        for path, _ in temporary:
-            os.unlink(path)
-
-
 def _labelled(X, y, label, feature_names, options, tables):
-    """X (and y) as the --data table; none = the command's built-in data."""
+    """X (and y) as the data table; none = data= (a CSV file) or the command's built-in data."""
     if X is None:
         if y is not None:
             raise TypeError("y without X: give the features too")
+        if label is not None:
+            options["label"] = label
         return
+    if options.get("data") is not None:
+        raise TypeError("give X or data= (a CSV file), not both")
     t, label = _inputs.table(X, y, label=label, feature_names=feature_names, what="X")
     if label is None:
         raise TypeError("give y (the labels), or label= naming the label column of X")
     tables["X"] = t
-    options["data"] = "X"
     options["label"] = label
 
 
@@ -477,7 +427,6 @@ def robustness(X=None, y=None, *, label=None, feature_names=None, progress=None,
     models: dict = {}
     _learner(options, models)
     _labelled(X, y, label, feature_names, options, tables)
-    options.pop("data", None)  # the table itself goes to the request
     learner = models.get(options.get("model")) if models else None
     split = options.get("split")
     splits, listed = None, False
@@ -519,7 +468,7 @@ def xper(X=None, y=None, *, model=None, train=None, label=None, feature_names=No
     feature_names = _model(model, options, models, X, feature_names, one_output=True)
     _labelled(X, y, label, feature_names, options, tables)
     _train(train, options.get("label"), options, tables)
-    for key in ("data", "train", "model_file"):  # the tables and the model themselves go to the request
+    for key in ("train", "model_file"):  # the tables and the model themselves go to the request
         options.pop(key, None)
     return _run.explain_xper(options, tables.get("X"), tables.get("train"), models.get("model"), progress)
 
@@ -543,6 +492,8 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
     the engine's request layer (api::RunShap) as the command does. Result: values (rows x players, or rows x classes x players), base_values, and
     result.json's keys (base, players, mean_abs, phi_se ...).
     """
+    if options.get("data") is not None:
+        raise TypeError("shap(): X is the rows to explain; drop data=")
     tables: dict = {}
     models: dict = {}
     learner = None
@@ -566,7 +517,7 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
             options["background"] = background
         else:
             rows_of_background, _ = _inputs.table(background, None, feature_names=feature_names, what="background")
-    for key in ("data", "train", "model_file"):  # the tables and the model themselves go to the request
+    for key in ("train", "model_file"):  # the tables and the model themselves go to the request
         options.pop(key, None)
     return _run.explain_shap(options, t, tables.get("train"), rows_of_background, models.get("model"), learner,
                              progress, ShapResult)
@@ -613,7 +564,6 @@ def axom(X=None, y=None, *, label=None, feature_names=None, progress=None, **opt
     """
     tables: dict = {}
     _labelled(X, y, label, feature_names, options, tables)
-    options.pop("data", None)  # the table itself goes to the request
     return _run.explain_axom(options, tables.get("X"), progress)
 
 
@@ -626,6 +576,8 @@ def chains(X=None, Y=None, *, outputs=None, feature_names=None, progress=None, *
     tables: dict = {}
     if isinstance(outputs, str):  # "a,b,c"
         outputs = _run._names(outputs, "outputs")
+    if X is not None and options.get("data") is not None:
+        raise TypeError("give X or data= (a CSV file), not both")
     if X is not None:
         extra = []
         if Y is not None:

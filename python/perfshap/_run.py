@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The perfshap authors
-"""Keywords -> the subcommand's flags -> the engine's in-process run -> a Result.
+"""Keywords -> the engine's request (engine/src/api/) -> one library call -> a Result.
 
-Every method runs the command line's own code (engine/cli/embed.hpp) on in-memory tables, so a
-call gives the numbers `perfshap <command>` gives for the same data, flags and seed, bit for bit.
+Every method calls the request layer the command line calls, on in-memory tables, so a call
+gives the numbers `perfshap <command>` gives for the same data, options and seed, bit for bit.
+The keywords are the command's long options, checked here against its declarations
+(_options.json, written at build time from the command line's) before the call.
 """
 from __future__ import annotations
 
+import json
 import math
 import numbers
 import os
@@ -28,13 +31,14 @@ _RANGE = re.compile(r"\bin \[([-+0-9.eE]+) - ([-+0-9.eE]+)\]")
 
 
 def options_of(command: str) -> dict:
-    """{flag: its declaration} for the command's long flags (see _perfshap.command_options)."""
+    """{flag: its declaration} for the command's long flags: _options.json, written at build time
+    from the command line's declarations ({"names", "type", "switch", "many"})."""
+    if not _options_cache:
+        with open(os.path.join(os.path.dirname(__file__), "_options.json"), encoding="utf-8") as f:
+            for name, specs in json.load(f).items():
+                _options_cache[name] = {flag: spec for spec in specs for flag in spec["names"]}
     if command not in _options_cache:
-        table = {}
-        for spec in _perfshap.command_options(command):
-            for name in spec["names"]:
-                table[name] = spec
-        _options_cache[command] = table
+        raise ValueError(f"unknown method {command!r}; the methods: {', '.join(_options_cache)}")
     return _options_cache[command]
 
 
@@ -136,23 +140,6 @@ def _text(v) -> str:
     return str(v)
 
 
-def arguments(command: str, options: dict, function: str) -> list:
-    """The flags of `options` (keyword names with '_' for '-'); True = a bare flag, False/None = absent."""
-    known = options_of(command)
-    args = [command]
-    for key, value in options.items():
-        flag = key.replace("_", "-")
-        if flag not in known:
-            raise TypeError(f"{function}() got an unexpected keyword argument '{key}'")
-        value = checked(key, value, known[flag], function)
-        if value is None or value is False:
-            continue
-        args.append("--" + flag)
-        if value is not True:
-            args.append(_text(value))
-    return args
-
-
 class _Bar:
     """progress=True: one line on stderr, redrawn."""
 
@@ -173,17 +160,6 @@ class _Bar:
         if final:
             sys.stderr.write("\n")
         sys.stderr.flush()
-
-
-def run(command: str, options: dict, *, tables=None, models=None, progress=None, function=None, cls=Result) -> Result:
-    """Runs `command` with `options` as flags; `progress` is None, True (a bar on stderr) or a
-    callable progress(done, total, elapsed_seconds, eta_seconds)."""
-    args = arguments(command, options, function or command)
-    callback = _Bar(command) if progress is True else (progress or None)
-    if callback is not None and not callable(callback):
-        raise TypeError("progress must be True, False/None or a callable(done, total, elapsed, eta)")
-    out = _perfshap.run(args, tables or {}, models or {}, callback, defer=True)
-    return cls(command, out["files"] if out["deferred"] is None else out["deferred"], out["console"])
 
 
 def _model_params(options: dict, function: str) -> dict:

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 // perfshap._perfshap: the engine's entry points for the Python package (python/perfshap/).
-// `run` runs a subcommand in-process (engine/cli/embed.hpp: the CLI's own code, so the CLI's
-// numbers) on in-memory tables whose numeric columns are read in place (pointer and stride, each
-// value converted once), on a worker thread while the calling thread, GIL released between
-// polls, forwards progress and turns Ctrl-C into a cancellation. TreeModel is TreeSHAP's direct
-// path. perfshap::Error becomes ValueError with the engine's one-line message.
+// explain_<method> binds the library's request layer (engine/src/api/), the one the command line
+// calls, so the numbers are the command's: in-memory tables whose numeric columns are read in
+// place (pointer and stride, each value converted once), the user's models and learners as
+// objects, run on a worker thread while the calling thread, GIL released between polls,
+// forwards progress and turns Ctrl-C into a cancellation; the results' arrays come from the
+// engine's buffers and the files are written when first read. TreeModel is TreeSHAP's direct
+// path. perfshap::Error becomes DataError / InvalidArgument with the engine's one-line message.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -26,8 +28,6 @@
 #include <thread>
 #include <vector>
 
-#include "common.hpp"
-#include "embed.hpp"
 #include "api/robustness_request.hpp"
 #include "api/sampling_input.hpp"
 #include "api/axom_request.hpp"
@@ -642,32 +642,6 @@ perfshap::Table MakeTable(const py::tuple& spec, std::vector<py::array>& keep) {
   return table;
 }
 
-/** A run's reporter kept for later (Embedding::defer_files): its files are written, once, when
- *  the result's files are first read. */
-class DeferredFiles {
- public:
-  explicit DeferredFiles(std::function<void(perfshap::detail::OutputDir&)> reporter) : reporter_(std::move(reporter)) {}
-
-  py::list Files() {
-    if (reporter_) {
-      perfshap::detail::OutputDir out;
-      {
-        const py::gil_scoped_release release;
-        reporter_(out);
-      }
-      files_ = out.contents();
-      reporter_ = nullptr;
-    }
-    py::list files;
-    for (const auto& f : files_) files.append(py::make_tuple(f.name, f.content));
-    return files;
-  }
-
- private:
-  std::function<void(perfshap::detail::OutputDir&)> reporter_;
-  std::vector<perfshap::detail::ReportFile> files_;
-};
-
 /** The latest progress report of a run, handed from the engine's threads to the caller's. */
 struct ProgressBox {
   std::mutex mutex;
@@ -762,48 +736,6 @@ void RunOnWorker(const std::function<void(const WorkerHooks&)>& body, const py::
   }
   if (!progress.is_none() && box->latest)
     progress(box->latest->done, box->latest->total, box->latest->elapsed_seconds, 0.0);
-}
-
-/**
- * Runs a subcommand (args: the command, then its flags) on `tables` and `models` (RunOnWorker);
- * returns {"console": text, "files": [(name, content), ...], "deferred": None} or, with `defer`
- * and no --out / --report, {"console": text, "files": None, "deferred": DeferredFiles}.
- */
-py::dict Run(const std::vector<std::string>& args, const py::dict& tables, const py::dict& models,
-             const py::object& progress, double poll, bool defer) {
-  std::vector<py::array> keep;
-  perfshap::cli::Embedding embedding;
-  embedding.defer_files = defer;
-  for (const auto& [name, spec] : tables) embedding.tables[name.cast<std::string>()] = MakeTable(spec.cast<py::tuple>(), keep);
-  for (const auto& [name, model] : models) {
-    if (py::isinstance<PyEstimatorLearner>(model))
-      embedding.host_learners[name.cast<std::string>()] = model.cast<std::shared_ptr<PyEstimatorLearner>>();
-    else if (py::isinstance<PyCallableModel>(model))
-      embedding.host_models[name.cast<std::string>()] = model.cast<std::shared_ptr<PyCallableModel>>();
-    else if (py::isinstance<PyTreeModel>(model) && model.cast<const PyTreeModel&>().json().empty())
-      embedding.tree_models[name.cast<std::string>()] = model.cast<const PyTreeModel&>().model();
-    else
-      embedding.models[name.cast<std::string>()] = model.cast<std::string>();
-  }
-  RunOnWorker(
-      [&](const WorkerHooks& hooks) {
-        embedding.progress = hooks.progress;
-        embedding.cancel = hooks.cancel;
-        perfshap::cli::RunEmbedded(args, embedding);
-      },
-      progress, poll);
-  py::dict out;
-  out["console"] = embedding.console;
-  if (embedding.deferred) {
-    out["files"] = py::none();
-    out["deferred"] = DeferredFiles(std::move(embedding.deferred));
-  } else {
-    py::list files;
-    for (const auto& f : embedding.files) files.append(py::make_tuple(f.name, f.content));
-    out["files"] = files;
-    out["deferred"] = py::none();
-  }
-  return out;
 }
 
 /** A numpy array (a copy) of a result's values. */
@@ -1342,33 +1274,10 @@ std::shared_ptr<PyRun> ExplainXperMonteCarlo(const py::dict& o, const py::object
       target);
 }
 
-/**
- * The options of a subcommand as the CLI declares them, for the package to check its keywords'
- * values before a run (CLI11 2.1 reads "-1" or "18446744073709551616" into an unsigned flag as
- * 2^64-1, and lets a NaN through a range): [{"names": [long names], "type": CLI11's type name
- * with its validators ("UINT", "INT:INT in [1 - 30]", "INT:NONNEGATIVE", "FLOAT", "TEXT", ...),
- * "switch": takes no value, "many": takes several}].
- */
-py::list CommandOptions(const std::string& name) {
-  const std::vector<perfshap::cli::Command> commands = perfshap::cli::AllCommands();
-  const auto it = std::find_if(commands.begin(), commands.end(), [&](const auto& c) { return name == c.name; });
-  if (it == commands.end()) {
-    perfshap::cli::CommandFlags(name);  // throws the unknown command's message
-    return py::list();
-  }
-  CLI::App app{"perfshap", "perfshap"};
-  CLI::App* sub = perfshap::cli::AddCommand(app, *it);
-  py::list out;
-  for (CLI::Option* option : sub->get_options()) {
-    if (option->get_lnames().empty()) continue;
-    py::dict d;
-    d["names"] = option->get_lnames();
-    d["type"] = option->get_type_name();
-    d["switch"] = option->get_items_expected_max() == 0;
-    d["many"] = option->get_items_expected_max() > 1;
-    out.append(d);
-  }
-  return out;
+std::vector<std::string> LearnerNames() {
+  std::vector<std::string> names;
+  for (const auto& entry : perfshap::RegisteredLearners()) names.push_back(entry.name);
+  return names;
 }
 
 std::string HtmlReport(const std::vector<std::pair<std::string, std::string>>& files) {
@@ -1427,8 +1336,6 @@ PYBIND11_MODULE(_perfshap, m) {
   py::class_<PyEstimatorLearner, std::shared_ptr<PyEstimatorLearner>>(m, "EstimatorLearner")
       .def(py::init<py::object, std::string, bool>(), py::arg("estimator"), py::arg("name"), py::arg("classifier"),
            "A scikit-learn estimator as the learner retrained on every coalition (cloned per fit)");
-  py::class_<DeferredFiles>(m, "DeferredFiles")
-      .def("files", &DeferredFiles::Files, "Writes the run's files (once) and returns [(name, content)]");
   py::class_<PyRun, std::shared_ptr<PyRun>>(m, "MethodRun")
       .def_property_readonly("console", &PyRun::console)
       .def("arrays", &PyRun::Arrays, "The result's arrays (numpy), named as result.json names them")
@@ -1451,12 +1358,6 @@ PYBIND11_MODULE(_perfshap, m) {
   m.def("explain_robustness", &ExplainRobustness, py::arg("table"), py::arg("options"), py::arg("learner"),
         py::arg("splits"), py::arg("split_listed"), py::arg("model_params"), py::arg("progress") = py::none(),
         py::arg("poll") = 0.1, "perfshap.robustness through the request layer (api::RunRobustness)");
-  m.def("run", &Run, py::arg("args"), py::arg("tables"), py::arg("models"), py::arg("progress") = py::none(),
-        py::arg("poll") = 0.1, py::arg("defer") = false, "Runs a subcommand in-process; see perfshap._run");
-  m.def("command_flags", &perfshap::cli::CommandFlags, py::arg("command"),
-        "The long flags of a subcommand, without their dashes");
-  m.def("command_options", &CommandOptions, py::arg("command"),
-        "The options of a subcommand: [{names, type, switch, many}]");
-  m.def("learner_names", &perfshap::cli::LearnerNames, "The registered learners");
+  m.def("learner_names", &LearnerNames, "The registered learners (RegisteredLearners), built-in first");
   m.def("html_report", &HtmlReport, py::arg("files"), "report.html for a run's [(name, content)] files");
 }

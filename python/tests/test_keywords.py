@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import perfshap
-from perfshap import _perfshap, _run
+from perfshap import _run
 from support import MODEL, assert_same_run, read
 
 
@@ -42,9 +42,9 @@ def test_every_integer_keyword_of_every_command_is_checked_in_python():
             key = flag.replace("-", "_")
             for bad in ([-1, 2**64] if base == "UINT" else [2**31, -(2**31) - 1]):
                 with pytest.raises(ValueError, match=rf"{key}=.* is out of range: {key} takes an integer in"):
-                    _run.arguments(command, {key: bad}, command)
+                    _run._typed_options(command, command, {key: bad})
             with pytest.raises(TypeError, match=rf"{key} takes an integer"):
-                _run.arguments(command, {key: 2.5}, command)
+                _run._typed_options(command, command, {key: 2.5})
             checked += 1
     assert checked >= 20
 
@@ -78,7 +78,7 @@ def test_shap_background_count_and_treeshap_threads_are_checked():
 
 
 def test_command_options_declare_types_from_the_cli():
-    specs = {name: spec for spec in _perfshap.command_options("robustness") for name in spec["names"]}
+    specs = _run.options_of("robustness")  # _options.json, from the command line's declarations
     assert specs["seed"]["type"].startswith("UINT") and not specs["seed"]["switch"]
     assert specs["threads"]["type"] == "INT:NONNEGATIVE"
     assert specs["stratify"]["switch"]

@@ -229,3 +229,17 @@ def test_demo_and_xper_montecarlo_through_the_library_equal_the_cli(tmp_path):
     assert "--" not in str(e.value)
     with pytest.raises(perfshap.InvalidArgument, match=r"label.*\(label\)$"):
         perfshap.demo(data=os.path.join(DATA, "banknote.csv"))
+
+
+def test_data_names_a_csv_file_for_every_method_and_is_not_given_twice():
+    path = os.path.join(DATA, "banknote.csv")
+    X, y = read("banknote.csv")
+    from_file = perfshap.robustness(data=path, label="label", cv="mc:3", seed=1)
+    in_memory = perfshap.robustness(X, y, cv="mc:3", seed=1)
+    assert from_file.phi.tolist() == in_memory.phi.tolist()
+    axom = perfshap.axom(data=os.path.join(DATA, "wine.csv"), trees=5, neighbours=20)
+    assert axom.json["method"] == "axom"
+    with pytest.raises(TypeError, match="not both"):
+        perfshap.robustness(X, y, data=path)
+    with pytest.raises(TypeError, match="drop data="):
+        perfshap.shap("logistic", X, train=(X, y), data=path)

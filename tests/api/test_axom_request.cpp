@@ -84,7 +84,8 @@ TEST(AxomRequest, ATableInMemoryEqualsItsFile) {
   table->source = "the frame";
   table->n_rows = d.n_rows();
   for (std::size_t j = 0; j < d.n_features(); ++j)
-    table->columns.push_back({d.feature_names()[j], ColumnType::kFloat64, d.column(j).data(), sizeof(double), {}, {}});
+    table->columns.push_back(
+        {d.feature_names()[j], ColumnType::kFloat64, d.column(j).data(), sizeof(double), {}, {}});
   table->columns.push_back({"label", ColumnType::kFloat64, d.label().data(), sizeof(double), {}, {}});
   api::AxomRequest in_memory = OnWine();
   in_memory.data.path.clear();

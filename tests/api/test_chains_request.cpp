@@ -37,7 +37,8 @@ TEST(ChainsRequest, TheXorDataAndTheSameRowsAsATableAgree) {
     table->columns.push_back(
         {d.data.feature_names()[j], ColumnType::kFloat64, d.data.column(j).data(), sizeof(double), {}, {}});
   for (std::size_t o = 0; o < d.outputs.size(); ++o)
-    table->columns.push_back({d.output_names[o], ColumnType::kFloat64, d.outputs[o].data(), sizeof(double), {}, {}});
+    table->columns.push_back(
+        {d.output_names[o], ColumnType::kFloat64, d.outputs[o].data(), sizeof(double), {}, {}});
   api::ChainsRequest r = Small();
   r.data.table = table;
   r.outputs = d.output_names;

@@ -35,7 +35,8 @@ TEST(DemoRequest, TheBuiltInDesignRunsEverySectionAndTheAucDecompositionAddsUp) 
   EXPECT_EQ(report.n_rows, 300u);
   // Efficiency of the AUC component: sum_i phi(i, 0) = v(N) - v(empty), v(N) = AUC - 0.5.
   double sum = 0.0;
-  for (int i = 0; i < d.values.n_players; ++i) sum += d.values.phi[static_cast<std::size_t>(i) * d.values.n_outputs];
+  for (int i = 0; i < d.values.n_players; ++i)
+    sum += d.values.phi[static_cast<std::size_t>(i) * d.values.n_outputs];
   EXPECT_NEAR(sum, d.values.full[0] - d.values.base[0], 1e-12);
   EXPECT_NEAR(d.values.full[0], report.metrics.front().second - 0.5, 1e-12);
   EXPECT_EQ(report.metrics.front().first, "auc");
@@ -55,7 +56,8 @@ TEST(DemoRequest, GroupsSkipThePredictionSectionsInTheLibrarysWords) {
 TEST(DemoRequest, TheExactLimitIsRefusedNamingItsOption) {
   api::DemoRequest r = Small();
   r.exact_limit = 2;  // the design has 3 features
-  testing::ExpectError<InvalidArgument>([&] { api::RunDemo(r); }, {"3 features, above the exact limit 2"}, "max_features");
+  testing::ExpectError<InvalidArgument>([&] { api::RunDemo(r); }, {"3 features, above the exact limit 2"},
+                                        "max_features");
 }
 
 }  // namespace

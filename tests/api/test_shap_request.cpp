@@ -72,7 +72,8 @@ class LinearHostModel final : public perfshap::Model {
 
 TEST(ShapRequest, AHostsModelGivesTheInterventionalValuesOfTheDefinition) {
   // A linear model's interventional SHAP: phi_j = w_j (x_j - mean of the background's x_j).
-  const std::string csv = testing::WriteTempFile("shap_host.csv", "a,b,c\n1,2,3\n4,-1,0.5\n0,0,0\n2.5,7,-1\n");
+  const std::string csv =
+      testing::WriteTempFile("shap_host.csv", "a,b,c\n1,2,3\n4,-1,0.5\n0,0,0\n2.5,7,-1\n");
   api::ShapRequest r;
   r.data.path = csv;
   r.model.host_model = std::make_shared<LinearHostModel>();
@@ -115,7 +116,8 @@ TEST(ShapRequest, ATableInMemoryEqualsItsCsvFile) {
   table->source = "the frame";
   table->n_rows = d.n_rows();
   for (std::size_t j = 0; j < d.n_features(); ++j)
-    table->columns.push_back({d.feature_names()[j], ColumnType::kFloat64, d.column(j).data(), sizeof(double), {}, {}});
+    table->columns.push_back(
+        {d.feature_names()[j], ColumnType::kFloat64, d.column(j).data(), sizeof(double), {}, {}});
   table->columns.push_back({"label", ColumnType::kFloat64, d.label().data(), sizeof(double), {}, {}});
   api::ShapRequest in_memory = file;
   in_memory.data.path.clear();
@@ -147,7 +149,8 @@ TEST(ShapRequest, BadRequestsAreRefusedNamingTheOption) {
   {
     api::ShapRequest r = TreeRequest();
     r.explain_row = 40;
-    ExpectError<InvalidArgument>([&] { api::RunShap(r); }, {"40", "not among the rows explained"}, "explain_row");
+    ExpectError<InvalidArgument>([&] { api::RunShap(r); }, {"40", "not among the rows explained"},
+                                 "explain_row");
   }
   {
     api::ShapRequest r = TreeRequest();

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
@@ -95,6 +96,41 @@ TEST(Layering, PublicHeadersKeepGamesSolversAndLearnersApart) {
       }
     }
   }
+}
+
+// The Python module binds the library (its request layer), as the command line calls it: the
+// front ends are siblings, so no Python source includes a command-line header and the module
+// links the library, not the command line's objects.
+TEST(Layering, ThePythonModuleStandsOnTheLibraryNotTheCommandLine) {
+  const fs::path python = fs::path(PERFSHAP_ENGINE_DIR).parent_path() / "python";
+  std::set<std::string> cli_headers = {"CLI/CLI.hpp"};
+  for (const auto& entry : fs::directory_iterator(fs::path(PERFSHAP_ENGINE_DIR) / "cli"))
+    if (entry.path().extension() == ".hpp") cli_headers.insert(entry.path().filename().string());
+  EXPECT_GT(cli_headers.size(), 2u);
+  const std::regex include(R"re(^\s*#\s*include\s+["<]([^">]+)[">])re");
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(python / "src")) {
+    if (!entry.is_regular_file()) continue;
+    ++files;
+    std::ifstream in(entry.path());
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      std::smatch m;
+      if (std::regex_search(line, m, include)) {
+        EXPECT_EQ(cli_headers.count(m[1]), 0U)
+            << entry.path().string() << ":" << number << " includes the command line's " << m[1];
+      }
+    }
+  }
+  EXPECT_GT(files, 0);
+  std::ifstream cmake(python / "CMakeLists.txt");
+  ASSERT_TRUE(cmake.good());
+  std::string text((std::istreambuf_iterator<char>(cmake)), std::istreambuf_iterator<char>());
+  const std::regex links(R"re(target_link_libraries\(_perfshap[^)]*\))re");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(text, m, links)) << "python/CMakeLists.txt links _perfshap nowhere";
+  EXPECT_EQ(m.str().find("perfshap_commands"), std::string::npos) << m.str();
+  EXPECT_NE(m.str().find("perfshap_internal"), std::string::npos) << m.str();
 }
 
 }  // namespace

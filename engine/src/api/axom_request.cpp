@@ -8,18 +8,13 @@
 #include <filesystem>
 #include <numeric>
 
+#include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "report/format.hpp"
 
 namespace perfshap::api {
 
 namespace {
-
-std::string Join(const std::vector<std::string>& items) {
-  std::string s;
-  for (std::size_t i = 0; i < items.size(); ++i) s += (i > 0 ? ", " : "") + items[i];
-  return s;
-}
 
 /** The two features of the heat maps: the request's, or the two with the largest mean |SHAP| of
  *  the forest at the test points. */
@@ -31,8 +26,9 @@ std::pair<int, int> HeatmapFeatures(const AxomRequest& request, const AxomRun& r
     for (int k = 0; k < 2; ++k) {
       const auto it = std::find(names.begin(), names.end(), pair[k]);
       if (it == names.end())
-        throw InvalidArgument("the heat map feature '" + pair[k] + "' is not a feature (" + Join(names) + ")",
-                              {"features"});
+        throw InvalidArgument(
+            "the heat map feature '" + pair[k] + "' is not a feature (" + detail::CommaList(names) + ")",
+            {"features"});
       idx[k] = static_cast<int>(it - names.begin());
     }
     if (idx[0] == idx[1]) throw InvalidArgument("the heat maps need two different features", {"features"});
@@ -42,7 +38,8 @@ std::pair<int, int> HeatmapFeatures(const AxomRequest& request, const AxomRun& r
   std::vector<double> importance(e.n_features, 0.0);
   for (std::size_t r = 0; r < e.n_rows; ++r)
     for (std::size_t j = 0; j < e.n_features; ++j)
-      importance[j] += std::fabs(e.forest[(r * e.n_classes + static_cast<std::size_t>(e.label[r])) * e.n_features + j]);
+      importance[j] +=
+          std::fabs(e.forest[(r * e.n_classes + static_cast<std::size_t>(e.label[r])) * e.n_features + j]);
   std::vector<int> order(e.n_features);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
@@ -80,8 +77,8 @@ detail::AxomDataReport RunDataSet(const AxomRequest& request, const std::string&
   if (heatmaps) {
     const AxomRun& r = report.runs.front();
     const auto [a, b] = HeatmapFeatures(request, r, data.feature_names());
-    report.heatmaps = ComputeExplanationHeatmaps(r.tree.get(), *r.forest, {r.test_points, r.test_rows.size()}, 0, a,
-                                                 b, request.eps, request.heatmap_grid, po.execution);
+    report.heatmaps = ComputeExplanationHeatmaps(r.tree.get(), *r.forest, {r.test_points, r.test_rows.size()},
+                                                 0, a, b, request.eps, request.heatmap_grid, po.execution);
   }
   return report;
 }
@@ -93,7 +90,8 @@ AxomResponse RunAxom(const AxomRequest& request) {
     throw InvalidArgument(
         "AXOM is not defined for boosted trees: each XGBoost tree fits what the trees before it left, so a "
         "tree has no label of its own to agree with the ensemble's and dropping trees changes the model; "
-        "explain " + request.model_file + " with treeshap",
+        "explain " +
+            request.model_file + " with treeshap",
         {"model_file"});
   if (!(request.eps > 0.0 && request.eps <= 0.5))
     throw InvalidArgument("eps " + detail::Fmt("%g", request.eps) +
@@ -101,8 +99,9 @@ AxomResponse RunAxom(const AxomRequest& request) {
                           {"eps"});
   if (request.neighbours < 1) throw InvalidArgument("the neighbours must be at least 1", {"neighbours"});
   if (request.paper == !request.data.generated())
-    throw InvalidArgument("give the data (one data set) or the paper's protocol (its four data sets), one of them",
-                          {"data", "paper"});
+    throw InvalidArgument(
+        "give the data (one data set) or the paper's protocol (its four data sets), one of them",
+        {"data", "paper"});
   if (request.seeds && *request.seeds == 0) throw InvalidArgument("the seeds must be at least 1", {"seeds"});
   const auto t0 = std::chrono::steady_clock::now();
   AxomResponse response;
@@ -119,7 +118,8 @@ AxomResponse RunAxom(const AxomRequest& request) {
       name = request.data.table != nullptr && request.data.path.empty()
                  ? request.data.name()
                  : std::filesystem::path(request.data.path).stem().string();
-    response.reports.push_back(RunDataSet(request, name, request.data, request.seeds.value_or(1), request.tune, true));
+    response.reports.push_back(
+        RunDataSet(request, name, request.data, request.seeds.value_or(1), request.tune, true));
     if (request.on_data_set) request.on_data_set(response.reports.back());
   } else {
     std::vector<std::string> names = {"wine", "glass", "seeds", "banknote"};
@@ -130,8 +130,9 @@ AxomResponse RunAxom(const AxomRequest& request) {
       input.label = request.data.label;
       input.missing = request.data.missing;
       if (!std::filesystem::exists(input.path))
-        throw DataError(input.path + ": no such file; the data folder names the folder of the UCI CSV files "
-                                     "(wine.csv, ...)",
+        throw DataError(input.path +
+                            ": no such file; the data folder names the folder of the UCI CSV files "
+                            "(wine.csv, ...)",
                         {"data_dir"});
       response.reports.push_back(RunDataSet(request, name, input, request.seeds.value_or(10), true, false));
       if (request.on_data_set) request.on_data_set(response.reports.back());

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <numeric>
 
+#include "data/message_text.hpp"
 #include "perfshap/chains.hpp"
 #include "perfshap/cost.hpp"
 #include "perfshap/cost_estimates.hpp"
@@ -18,21 +19,16 @@ namespace perfshap::api {
 
 namespace {
 
-std::string Join(const std::vector<std::string>& items) {
-  std::string s;
-  for (std::size_t i = 0; i < items.size(); ++i) s += (i > 0 ? ", " : "") + items[i];
-  return s;
-}
-
 MultiOutputData FromData(const ChainsRequest& request) {
   const DataInput& in = request.data;
   const std::vector<std::string>& names = request.outputs;
   if (names.empty())
-    throw InvalidArgument("the data " + in.name() + " need their outputs: the binary output columns of the chain",
-                          {"outputs"});
+    throw InvalidArgument(
+        "the data " + in.name() + " need their outputs: the binary output columns of the chain", {"outputs"});
   for (std::size_t i = 0; i < names.size(); ++i)
     for (std::size_t k = 0; k < i; ++k)
-      if (names[i] == names[k]) throw InvalidArgument("the outputs list '" + names[i] + "' twice", {"outputs"});
+      if (names[i] == names[k])
+        throw InvalidArgument("the outputs list '" + names[i] + "' twice", {"outputs"});
   CsvOptions csv;
   csv.allow_no_label = true;
   csv.missing = in.missing;
@@ -44,7 +40,9 @@ MultiOutputData FromData(const ChainsRequest& request) {
     const auto& all = raw.feature_names();
     const auto it = std::find(all.begin(), all.end(), name);
     if (it == all.end())
-      throw DataError(in.name() + " has no column '" + name + "' (an output); its columns: " + Join(all), {"outputs"});
+      throw DataError(
+          in.name() + " has no column '" + name + "' (an output); its columns: " + detail::CommaList(all),
+          {"outputs"});
     const auto col = raw.column(static_cast<std::size_t>(it - all.begin()));
     m.output_names.push_back(name);
     m.outputs.emplace_back(col.begin(), col.end());
@@ -53,13 +51,15 @@ MultiOutputData FromData(const ChainsRequest& request) {
     const std::string& name = raw.feature_names()[j];
     if (std::find(names.begin(), names.end(), name) != names.end()) continue;
     if (raw.encoding(j))
-      throw DataError(in.name() + ": column '" + name +
-                          "' holds text; chains takes numeric features (encode it, or use the prepared Adult data)",
-                      {"data"});
+      throw DataError(
+          in.name() + ": column '" + name +
+              "' holds text; chains takes numeric features (encode it, or use the prepared Adult data)",
+          {"data"});
     feature_names.push_back(name);
     columns.emplace_back(raw.column(j).begin(), raw.column(j).end());
   }
-  if (feature_names.empty()) throw DataError(in.name() + " has no feature column besides the outputs", {"data"});
+  if (feature_names.empty())
+    throw DataError(in.name() + " has no feature column besides the outputs", {"data"});
   m.features = Dataset(feature_names, std::move(columns), {}, "");
   m.features.set_source(in.name());
   return m;
@@ -70,7 +70,8 @@ std::vector<std::size_t> OrderOf(const std::vector<std::string>& names, const Mu
   for (const std::string& name : names) {
     const auto it = std::find(m.output_names.begin(), m.output_names.end(), name);
     if (it == m.output_names.end())
-      throw InvalidArgument("the order names '" + name + "', which is not an output (" + Join(m.output_names) + ")",
+      throw InvalidArgument("the order names '" + name + "', which is not an output (" +
+                                detail::CommaList(m.output_names) + ")",
                             {"order"});
     const auto k = static_cast<std::size_t>(it - m.output_names.begin());
     if (std::find(order.begin(), order.end(), k) != order.end())
@@ -78,7 +79,8 @@ std::vector<std::size_t> OrderOf(const std::vector<std::string>& names, const Mu
     order.push_back(k);
   }
   if (order.size() != m.output_names.size())
-    throw InvalidArgument("the order must list every output once (" + Join(m.output_names) + ")", {"order"});
+    throw InvalidArgument("the order must list every output once (" + detail::CommaList(m.output_names) + ")",
+                          {"order"});
   return order;
 }
 
@@ -88,7 +90,8 @@ detail::ChainsReport RunChains(const ChainsRequest& request) {
   if (request.order && request.all_orders)
     throw InvalidArgument("give either one order or every order, not both", {"order", "orders"});
   if (!request.data.generated() && !request.adult.empty())
-    throw InvalidArgument("give either the data with its outputs or the Adult data, not both", {"data", "adult"});
+    throw InvalidArgument("give either the data with its outputs or the Adult data, not both",
+                          {"data", "adult"});
   if (request.data.generated() && !request.outputs.empty())
     throw InvalidArgument("the outputs name columns of the data: give the data too", {"outputs", "data"});
   if (request.background == 0) throw InvalidArgument("the background must be at least 1 row", {"background"});
@@ -128,10 +131,10 @@ detail::ChainsReport RunChains(const ChainsRequest& request) {
     const std::size_t nb = std::min(request.background, split.train.size());
     const std::size_t F = m.features.n_features();
     const std::size_t M = m.output_names.size();
-    CheckCost(CostEstimate::Sequence(
-                  "chains", {EstimateFitCost("chains", *learner, split.train.size(), F + M),
-                             EstimateChainsCost(explain.size(), nb, F, M, orders.size(), co.shap),
-                             EstimateChainsCost(explain.size(), nb, F, 1, M, co.shap)}),
+    CheckCost(CostEstimate::Sequence("chains",
+                                     {EstimateFitCost("chains", *learner, split.train.size(), F + M),
+                                      EstimateChainsCost(explain.size(), nb, F, M, orders.size(), co.shap),
+                                      EstimateChainsCost(explain.size(), nb, F, 1, M, co.shap)}),
               co.shap.solver_options.execution, kChainsRemedy, {"rows", "background", "solver", "budget"});
     co.shap.solver_options.execution.on_estimate = nullptr;  // said once
   }
@@ -146,7 +149,8 @@ detail::ChainsReport RunChains(const ChainsRequest& request) {
   report.learner_params = learner->params();
   report.seed = request.seed;
   report.threads = ResolvedThreads(co.shap.solver_options.execution);
-  for (const auto& order : orders) report.orders.push_back(ExplainChain(*learner, m, order, split.train, explain, co));
+  for (const auto& order : orders)
+    report.orders.push_back(ExplainChain(*learner, m, order, split.train, explain, co));
   // Independent classifiers: each output alone over the features, a chain of one.
   for (std::size_t out = 0; out < m.output_names.size(); ++out) {
     MultiOutputData single;

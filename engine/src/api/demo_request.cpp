@@ -52,7 +52,8 @@ DemoResponse RunDemo(const DemoRequest& request) {
 
   // The estimate of every section before any of them runs (each section checks its own again).
   {
-    const auto m_rows = static_cast<std::size_t>(std::ceil(request.test_size * static_cast<double>(data.n_rows())));
+    const auto m_rows =
+        static_cast<std::size_t>(std::ceil(request.test_size * static_cast<double>(data.n_rows())));
     std::vector<CostEstimate> steps;
     XperOptions xo;
     xo.comparator = m_rows <= 3000 ? XperComparator::kFull : XperComparator::kPermuted;
@@ -157,7 +158,8 @@ DemoResponse RunDemo(const DemoRequest& request) {
     yhat[t] = score[t] > 0.5 ? 1.0 : 0.0;
   }
   if (std::all_of(y.begin(), y.end(), [&](double v) { return v == y[0]; }))
-    throw DataError(data.source() + ": the test split has only one class; use a larger test size", {"test_size"});
+    throw DataError(data.source() + ": the test split has only one class; use a larger test size",
+                    {"test_size"});
 
   DemoResponse out;
   detail::DemoReport& report = out.base;
@@ -207,7 +209,8 @@ DemoResponse RunDemo(const DemoRequest& request) {
     ro.max_features = std::min(request.exact_limit, 20);
     ro.plan_name = "mc:20";
     ro.execution = section("robustness");
-    const SplitPlan plan = MakeSplitPlan(ro.plan_name, data.n_rows(), request.test_size, request.seed, data.label());
+    const SplitPlan plan =
+        MakeSplitPlan(ro.plan_name, data.n_rows(), request.test_size, request.seed, data.label());
     out.robustness = ExplainRobustness(data, plan, ro);
   } catch (const Error& e) {
     report.robustness_skipped = e.what();
@@ -231,7 +234,8 @@ DemoResponse RunDemo(const DemoRequest& request) {
     ro.sampling.seed = request.seed;
     ro.plan_name = "mc:3";
     ro.execution = section("sampled");
-    const SplitPlan plan = MakeSplitPlan(ro.plan_name, wide_data.n_rows(), request.test_size, request.seed, wide_data.label());
+    const SplitPlan plan =
+        MakeSplitPlan(ro.plan_name, wide_data.n_rows(), request.test_size, request.seed, wide_data.label());
     out.sampled = ExplainRobustness(wide_data, plan, ro);
   }
 
@@ -242,7 +246,8 @@ DemoResponse RunDemo(const DemoRequest& request) {
     std::vector<std::size_t> columns(data.n_features());
     std::iota(columns.begin(), columns.end(), std::size_t{0});
     if (p != data.n_features())
-      throw InvalidArgument("the prediction explanations take one column per player; without groups they run");
+      throw InvalidArgument(
+          "the prediction explanations take one column per player; without groups they run");
     ForestOptions fo;
     fo.n_estimators = 100;
     fo.max_depth = 8;
@@ -269,7 +274,8 @@ DemoResponse RunDemo(const DemoRequest& request) {
     so.solver = "exact";
     so.solver_options.max_players = std::min(request.exact_limit, 20);
     so.solver_options.execution = section("shap");
-    out.interventional = ExplainInterventional(*probit, {rows, shown}, {bg, nb}, {}, data.feature_names(), so);
+    out.interventional =
+        ExplainInterventional(*probit, {rows, shown}, {bg, nb}, {}, data.feature_names(), so);
   } catch (const Error& e) {
     report.predictions_skipped = e.what();
   }

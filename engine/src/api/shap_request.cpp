@@ -21,7 +21,8 @@ namespace perfshap::api {
 namespace {
 
 /** Column-major values of `rows` of the columns `columns` of `d`. */
-std::vector<double> Gather(const Dataset& d, std::span<const std::size_t> columns, std::span<const std::size_t> rows) {
+std::vector<double> Gather(const Dataset& d, std::span<const std::size_t> columns,
+                           std::span<const std::size_t> rows) {
   std::vector<double> x(columns.size() * rows.size());
   for (std::size_t c = 0; c < columns.size(); ++c) {
     const auto col = d.column(columns[c]);
@@ -70,8 +71,8 @@ std::vector<std::size_t> ExplainedRows(const std::optional<std::pair<std::size_t
   const auto [first, last] = *range;
   const std::string text = std::to_string(first) + ".." + std::to_string(last);
   if (first > last)
-    throw InvalidArgument("the rows " + text + ": give the first and last rows to explain (0-based, first <= last)",
-                          {"rows"});
+    throw InvalidArgument(
+        "the rows " + text + ": give the first and last rows to explain (0-based, first <= last)", {"rows"});
   if (last >= n)
     throw InvalidArgument("the rows " + text + " go past the last row of the data " + data_name + " (" +
                               (n == 0 ? std::string("it has none") : std::to_string(n - 1)) + ")",
@@ -86,9 +87,12 @@ bool HasTreeModel(const ShapModelInput& m) {
 
 const char* ApproachName(ShapApproach a) {
   switch (a) {
-    case ShapApproach::kInterventional: return "interventional";
-    case ShapApproach::kRetrain: return "retrain";
-    case ShapApproach::kTree: return "tree";
+    case ShapApproach::kInterventional:
+      return "interventional";
+    case ShapApproach::kRetrain:
+      return "retrain";
+    case ShapApproach::kTree:
+      return "tree";
   }
   return "interventional";
 }
@@ -102,7 +106,8 @@ LearnerParams TreeParams(const ShapModelInput& m, std::uint64_t seed) {
   const auto set = [&](const std::optional<int>& value, const char* key, const char* option) {
     if (!value) return;
     if (!trees)
-      throw InvalidArgument(std::string(option) + " is an option of the tree and forest learners; the learner " +
+      throw InvalidArgument(std::string(option) +
+                                " is an option of the tree and forest learners; the learner " +
                                 (name.empty() ? std::string("given") : name) + " does not take it: drop it",
                             {option});
     if (params.count(key) != 0)
@@ -113,7 +118,8 @@ LearnerParams TreeParams(const ShapModelInput& m, std::uint64_t seed) {
   };
   set(m.max_depth, "max_depth", "max_depth");
   if (name == "tree" && m.trees)
-    throw InvalidArgument("trees is the number of trees of a forest; a tree learner fits one: drop it", {"trees"});
+    throw InvalidArgument("trees is the number of trees of a forest; a tree learner fits one: drop it",
+                          {"trees"});
   set(m.trees, "n_estimators", "trees");
   if (name == "forest" && params.count("seed") == 0) params["seed"] = std::to_string(seed);
   return params;
@@ -157,27 +163,31 @@ ShapResponse RunShap(const ShapRequest& request) {
                               " needs the training sample to fit it on",
                           {"train"});
   if (!m.learner.params.empty() && given_model)
-    throw InvalidArgument("learner options set the learner fitted on a training sample; a given model (an XGBoost "
-                          "file, a tree model, a function) is already fitted",
-                          {"model_params"});
+    throw InvalidArgument(
+        "learner options set the learner fitted on a training sample; a given model (an XGBoost "
+        "file, a tree model, a function) is already fitted",
+        {"model_params"});
   if (request.options.solver_options.keep_samples)
     throw InvalidArgument("keeping the samples is not offered by shap; drop it", {"keep_samples"});
   if (tree && request.output == ShapOutputScale::kPrediction)
     throw InvalidArgument(
-        "TreeSHAP explains the margin (raw score) of a tree model; for probabilities use the interventional approach",
+        "TreeSHAP explains the margin (raw score) of a tree model; for probabilities use the interventional "
+        "approach",
         {"output", "approach"});
   if (retrain && given_model)
-    throw InvalidArgument("the retrain approach refits the learner on every coalition: it needs a learner and a "
-                          "training sample",
-                          {"approach", "model_file"});
+    throw InvalidArgument(
+        "the retrain approach refits the learner on every coalition: it needs a learner and a "
+        "training sample",
+        {"approach", "model_file"});
   if (request.background_rows && request.background)
     throw InvalidArgument("give either a number of background rows or the background rows, not both",
                           {"background", "background_file"});
   if (request.background && *request.background == 0)
     throw InvalidArgument("the background must be at least 1 row", {"background"});
   if (!given_model && m.iteration_range)
-    throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; a learner has none: drop it",
-                          {"iteration_range"});
+    throw InvalidArgument(
+        "iteration_range selects boosting rounds of an XGBoost model; a learner has none: drop it",
+        {"iteration_range"});
 
   ShapOptions opt = request.options;
   opt.solver_options.max_players = kShapExactPlayerLimit;
@@ -191,8 +201,8 @@ ShapResponse RunShap(const ShapRequest& request) {
   run.threads = ResolvedThreads(execution);
   std::shared_ptr<const Model> model;
   std::shared_ptr<const Learner> learner;
-  Dataset explain;             // the explained rows' source, the model's columns
-  Dataset background_source;   // where background rows are drawn from, the model's columns
+  Dataset explain;            // the explained rows' source, the model's columns
+  Dataset background_source;  // where background rows are drawn from, the model's columns
   std::vector<std::size_t> model_columns;
   std::vector<Player> players;
   std::vector<std::string> feature_names;
@@ -205,8 +215,8 @@ ShapResponse RunShap(const ShapRequest& request) {
     std::string name = m.name.empty() ? m.tree_file : m.name;
     if (m.host_model != nullptr) {
       if (m.iteration_range)
-        throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; the model " + name +
-                                  " is a function: drop it",
+        throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; the model " +
+                                  name + " is a function: drop it",
                               {"iteration_range"});
       if (request.approach != ShapApproach::kInterventional)
         throw InvalidArgument(std::string("the ") + ApproachName(request.approach) +
@@ -240,15 +250,17 @@ ShapResponse RunShap(const ShapRequest& request) {
     run.model_source = name;
     run.data = data.source();
     if (!in.groups.empty())
-      throw InvalidArgument("groups take the columns of a training sample; a given model's features are single "
-                            "columns",
-                            {"groups"});
+      throw InvalidArgument(
+          "groups take the columns of a training sample; a given model's features are single "
+          "columns",
+          {"groups"});
   } else {
     const LearnerParams params = TreeParams(m, request.seed);
     LearnerInput learner_input = m.learner;
     if (learner_input.learner == nullptr) learner_input.params = params;
     learner = MakeLearnerOf(learner_input);
-    const bool tree_learner = m.learner.learner == nullptr && (m.learner.name == "tree" || m.learner.name == "forest");
+    const bool tree_learner =
+        m.learner.learner == nullptr && (m.learner.name == "tree" || m.learner.name == "forest");
     if (in.label.empty())
       throw InvalidArgument("the training sample " + m.train->name() + " needs the name of its label column",
                             {"label"});
@@ -292,8 +304,8 @@ ShapResponse RunShap(const ShapRequest& request) {
       // The explanation's estimate first: it carries the solver's refusal (the exact solver past
       // its limit), which must come before the fit's estimate is said.
       const CostEstimate explanation = tree ? CostEstimate{} : EstimateShapCost(shape, opt);
-      CheckCost(EstimateFitCost("shap", *learner, train_rows.size(), model_columns.size()), execution, kFitRemedy,
-                {"features", "groups"});
+      CheckCost(EstimateFitCost("shap", *learner, train_rows.size(), model_columns.size()), execution,
+                kFitRemedy, {"features", "groups"});
       if (!tree) {
         CheckCost(explanation, execution, kShapRemedy, {"rows", "background", "solver", "budget"});
         execution.on_estimate = nullptr;  // said once
@@ -302,14 +314,16 @@ ShapResponse RunShap(const ShapRequest& request) {
     const bool model_from_learner = !(tree_learner && !zero_one && learner->is_classifier());
     if (!model_from_learner) {
       if (retrain)
-        throw InvalidArgument("the retrain approach takes a 0/1 label; name the positive class", {"approach", "positive"});
+        throw InvalidArgument("the retrain approach takes a 0/1 label; name the positive class",
+                              {"approach", "positive"});
       // The class-fraction trees of a label with more than two classes take the depth, the
       // number of trees and the seed only: another option would be silently left out.
       if (!m.learner.params.empty())
-        throw InvalidArgument("learner options are not applied to a " + m.learner.name +
-                                  " of a label with more than two classes (only max_depth, trees and the seed are); "
-                                  "drop them, or name the positive class",
-                              {"model_params"});
+        throw InvalidArgument(
+            "learner options are not applied to a " + m.learner.name +
+                " of a label with more than two classes (only max_depth, trees and the seed are); "
+                "drop them, or name the positive class",
+            {"model_params"});
       ForestOptions fo;
       fo.max_depth = m.max_depth.value_or(0);
       fo.seed = request.seed;
@@ -327,7 +341,8 @@ ShapResponse RunShap(const ShapRequest& request) {
     background_source = std::move(train_design.data);
     train_rows_all = std::move(train_rows);
     run.model = model->Describe();
-    run.model_source = (learner->name().empty() ? m.learner.name : learner->name()) + " trained on " + m.train->name();
+    run.model_source =
+        (learner->name().empty() ? m.learner.name : learner->name()) + " trained on " + m.train->name();
     if (model_from_learner) {
       run.learner = learner->name();
       run.learner_params = learner->params();
@@ -397,11 +412,13 @@ ShapResponse RunShap(const ShapRequest& request) {
   if (tree) {
     const auto* ensemble = dynamic_cast<const TreeEnsemble*>(model.get());
     if (ensemble == nullptr)
-      throw InvalidArgument("the tree approach needs a tree model: the learner tree or forest, or an XGBoost model",
-                            {"approach", "learner"});
+      throw InvalidArgument(
+          "the tree approach needs a tree model: the learner tree or forest, or an XGBoost model",
+          {"approach", "learner"});
     if (!in.groups.empty())
-      throw InvalidArgument("TreeSHAP explains single features: drop the groups or use the interventional approach",
-                            {"groups", "approach"});
+      throw InvalidArgument(
+          "TreeSHAP explains single features: drop the groups or use the interventional approach",
+          {"groups", "approach"});
     e = ExplainTrees(*ensemble, row_matrix, background, feature_names, execution);
   } else if (retrain) {
     e = ExplainByRetraining(*learner, background_source, train_rows_all, explain, rows, retrain_players, opt);

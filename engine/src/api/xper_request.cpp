@@ -10,6 +10,7 @@
 #include "api/model_columns.hpp"
 #include "perfshap/cost.hpp"
 #include "perfshap/cost_estimates.hpp"
+#include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
 #include "perfshap/metric_registry.hpp"
@@ -18,12 +19,6 @@
 namespace perfshap::api {
 
 namespace {
-
-std::string Join(const std::vector<std::string>& items) {
-  std::string s;
-  for (std::size_t i = 0; i < items.size(); ++i) s += (i > 0 ? ", " : "") + items[i];
-  return s;
-}
 
 /** A model the host shares (its own), as the unique model the run owns: forwards every call. */
 class SharedModel final : public Model {
@@ -137,7 +132,7 @@ std::vector<std::string> SampleFeatures(const DataInput& in, const Dataset& data
   for (const auto& name : features)
     if (std::find(all.begin(), all.end(), name) == all.end())
       throw InvalidArgument("the feature '" + name + "' is not a column of " + data.source() + " (columns: " +
-                                Join(all) + ")",
+                                detail::CommaList(all) + ")",
                             {"features"});
   return features;
 }
@@ -174,7 +169,7 @@ std::unique_ptr<Model> CoefficientModel(const XperModelInput& m, const std::stri
       if (std::find(features.begin(), features.end(), file.names[t]) == features.end())
         throw DataError("the coefficients file " + m.coefficients + " line " + std::to_string(file.lines[t]) +
                             " names '" + file.names[t] + "', which is not a feature of " + data_name +
-                            " (features: " + Join(features) + ")",
+                            " (features: " + detail::CommaList(features) + ")",
                         {"coefficients"});
     for (const auto& name : features)
       if (std::find(file.names.begin(), file.names.end(), name) == file.names.end())

@@ -71,6 +71,13 @@ inline std::string QuotedList(const std::vector<std::string>& names) {
   return out;
 }
 
+/// a, b, c: every name as it is, comma-separated (a list a message names in full).
+inline std::string CommaList(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t k = 0; k < names.size(); ++k) out += (k > 0 ? ", " : "") + names[k];
+  return out;
+}
+
 /// Levenshtein distance between a and b, ignoring ASCII case.
 inline std::size_t EditDistance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
