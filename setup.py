@@ -3,7 +3,8 @@
 """The extension perfshap._perfshap, built by CMake (the project's own build) for pip.
 
 pyproject.toml holds the metadata; this file only tells setuptools to run CMake for the one
-extension, with the Python that runs pip, and to copy the module it builds into the wheel.
+extension, with the Python that runs pip, and to copy the module it builds (and the keywords'
+declarations, _options.json) into the wheel.
 """
 import os
 import shutil
@@ -35,6 +36,8 @@ class CMakeBuild(build_ext):
         built = next((build / "python" / "perfshap").glob("_perfshap*.so"))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built, target)
+        # The keywords' declarations, written by the build beside the module (perfshap_options).
+        shutil.copyfile(build / "python" / "perfshap" / "_options.json", target.parent / "_options.json")
 
 
 setup(ext_modules=[CMakeExtension("perfshap._perfshap")], cmdclass={"build_ext": CMakeBuild})
