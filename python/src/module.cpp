@@ -988,8 +988,7 @@ std::shared_ptr<PyRun> ExplainRobustness(const py::object& table, const py::dict
 
 /** The model of perfshap.shap / perfshap.xper: the host's function, a tree model, or an XGBoost
  *  model's JSON text (named "model" in messages and the report). */
-template <class ModelInput>
-void GivenModelOf(const py::object& model, ModelInput& m) {
+void GivenModelOf(const py::object& model, perfshap::api::GivenModelInput& m) {
   if (model.is_none()) return;
   m.name = "model";
   if (py::isinstance<PyCallableModel>(model)) {

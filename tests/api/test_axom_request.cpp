@@ -14,6 +14,7 @@
 #include "perfshap/axom.hpp"
 #include "perfshap/error.hpp"
 #include "support/expect_error.hpp"
+#include "support/tables.hpp"
 #include "support/test_paths.hpp"
 
 namespace perfshap {
@@ -80,13 +81,7 @@ TEST(AxomRequest, ATableInMemoryEqualsItsFile) {
   csv.label = "label";
   csv.regression = true;
   const Dataset d = ReadCsv(Wine(), csv);
-  auto table = std::make_shared<Table>();
-  table->source = "the frame";
-  table->n_rows = d.n_rows();
-  for (std::size_t j = 0; j < d.n_features(); ++j)
-    table->columns.push_back(
-        {d.feature_names()[j], ColumnType::kFloat64, d.column(j).data(), sizeof(double), {}, {}});
-  table->columns.push_back({"label", ColumnType::kFloat64, d.label().data(), sizeof(double), {}, {}});
+  const auto table = testing::TableOf(d);
   api::AxomRequest in_memory = OnWine();
   in_memory.data.path.clear();
   in_memory.data.table = table;

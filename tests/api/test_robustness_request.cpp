@@ -18,6 +18,7 @@
 #include "perfshap/learner.hpp"
 #include "perfshap/split.hpp"
 #include "support/expect_error.hpp"
+#include "support/tables.hpp"
 #include "support/test_paths.hpp"
 
 namespace perfshap {
@@ -32,15 +33,7 @@ Dataset ReadBanknote() {
 }
 
 /** The data set's columns as a table in memory (its buffers read in place). */
-std::shared_ptr<const Table> AsTable(const Dataset& d) {
-  auto t = std::make_shared<Table>();
-  t->source = "the frame";
-  t->n_rows = d.n_rows();
-  for (std::size_t j = 0; j < d.n_features(); ++j)
-    t->columns.push_back({d.feature_names()[j], ColumnType::kFloat64, d.column(j).data(), sizeof(double), {}, {}});
-  t->columns.push_back({"label", ColumnType::kFloat64, d.label().data(), sizeof(double), {}, {}});
-  return t;
-}
+std::shared_ptr<const Table> AsTable(const Dataset& d) { return testing::TableOf(d); }
 
 api::RobustnessRequest Request() {
   api::RobustnessRequest r;

@@ -18,6 +18,7 @@
 #include "perfshap/shap.hpp"
 #include "perfshap/trees.hpp"
 #include "support/expect_error.hpp"
+#include "support/tables.hpp"
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
@@ -112,13 +113,7 @@ TEST(ShapRequest, ATableInMemoryEqualsItsCsvFile) {
   CsvOptions csv;
   csv.label = "label";
   const Dataset d = ReadCsv(file.data.path, csv);
-  auto table = std::make_shared<Table>();
-  table->source = "the frame";
-  table->n_rows = d.n_rows();
-  for (std::size_t j = 0; j < d.n_features(); ++j)
-    table->columns.push_back(
-        {d.feature_names()[j], ColumnType::kFloat64, d.column(j).data(), sizeof(double), {}, {}});
-  table->columns.push_back({"label", ColumnType::kFloat64, d.label().data(), sizeof(double), {}, {}});
+  const auto table = testing::TableOf(d);
   api::ShapRequest in_memory = file;
   in_memory.data.path.clear();
   in_memory.data.table = table;

@@ -81,10 +81,6 @@ std::vector<std::size_t> ExplainedRows(const std::optional<std::pair<std::size_t
   return rows;
 }
 
-bool HasTreeModel(const ShapModelInput& m) {
-  return m.tree_model != nullptr || !m.tree_text.empty() || !m.tree_file.empty();
-}
-
 const char* ApproachName(ShapApproach a) {
   switch (a) {
     case ShapApproach::kInterventional:
@@ -143,7 +139,7 @@ ShapOutputScale ParseShapOutput(const std::string& name) {
 ShapResponse RunShap(const ShapRequest& request) {
   const DataInput& in = request.data;
   const ShapModelInput& m = request.model;
-  const bool given_model = HasTreeModel(m) || m.host_model != nullptr;
+  const bool given_model = m.given();
   const bool tree = request.approach == ShapApproach::kTree;
   const bool retrain = request.approach == ShapApproach::kRetrain;
   if (in.generated()) throw InvalidArgument("shap needs the rows to explain (data)", {"data"});
@@ -212,12 +208,9 @@ ShapResponse RunShap(const ShapRequest& request) {
 
   if (given_model) {
     // The host's own model (a function), or a tree model (an XGBoost file or text, a converted one).
-    std::string name = m.name.empty() ? m.tree_file : m.name;
+    const std::string& name = m.display_name();
     if (m.host_model != nullptr) {
-      if (m.iteration_range)
-        throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; the model " +
-                                  name + " is a function: drop it",
-                              {"iteration_range"});
+      CheckFunctionModel(m);
       if (request.approach != ShapApproach::kInterventional)
         throw InvalidArgument(std::string("the ") + ApproachName(request.approach) +
                                   " approach needs a tree model or a learner; the model " + name +
@@ -225,19 +218,7 @@ ShapResponse RunShap(const ShapRequest& request) {
                               {"approach"});
       model = m.host_model;
     } else {
-      std::shared_ptr<const TreeEnsemble> ensemble;
-      if (m.tree_model != nullptr) {
-        if (m.iteration_range)
-          throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; " +
-                                    m.tree_model->Describe() + " is not one: drop it",
-                                {"iteration_range"});
-        ensemble = m.tree_model;
-      } else {
-        XgboostReadOptions read;
-        read.iteration_range = m.iteration_range;
-        ensemble = !m.tree_text.empty() ? ParseXgboostModel(m.tree_text, m.tree_file, read)
-                                        : ReadXgboostModel(m.tree_file, read);
-      }
+      const std::shared_ptr<const TreeEnsemble> ensemble = LoadTreeModel(m);
       run.rounds = ensemble->info().rounds;
       model = ensemble;
     }

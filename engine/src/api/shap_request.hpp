@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "api/data_input.hpp"
+#include "api/given_model.hpp"
 #include "api/robustness_request.hpp"
 #include "perfshap/model.hpp"
 #include "perfshap/shap.hpp"
@@ -24,9 +25,9 @@
 
 namespace perfshap::api {
 
-/** @brief The model shap explains: a tree model (an XGBoost file or text, or a host's tree
- *  model), the host's own model (a function), or a learner fitted on a training sample. */
-struct ShapModelInput {
+/** @brief The model shap explains: a given model (GivenModelInput: an XGBoost file or text, a
+ *  host's tree model, or the host's own function), or a learner fitted on a training sample. */
+struct ShapModelInput : GivenModelInput {
   /** With `train`: the learner (by name, with `learner.params`, or the host's own). */
   LearnerInput learner{"", {}, nullptr};
   /** The training sample the learner is fitted on (its label column is `data.label`). */
@@ -35,17 +36,6 @@ struct ShapModelInput {
    *  trees; set only when given (they may not also come in `learner.params`). */
   std::optional<int> max_depth;
   std::optional<int> trees;
-  /** An XGBoost JSON model: `tree_text` (its text) when given, else the file `tree_file`;
-   *  `tree_file` names it in messages and the report either way. */
-  std::string tree_file;
-  std::string tree_text;
-  std::optional<IterationRange> iteration_range;
-  /** A tree model the host built (a scikit-learn model converted from its arrays). */
-  std::shared_ptr<const TreeEnsemble> tree_model;
-  /** The host's own model (a function f(X)) over every column of the data, in order. */
-  std::shared_ptr<const Model> host_model;
-  /** How messages and the report name a host's tree model or function (default: tree_file). */
-  std::string name;
 };
 
 /** @brief How shap computes: features off the coalition from background rows, the learner

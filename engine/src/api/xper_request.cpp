@@ -92,10 +92,6 @@ std::vector<std::size_t> Indices(const Dataset& d, const std::vector<std::string
   return idx;
 }
 
-bool HasTreeModel(const XperModelInput& m) {
-  return m.tree_model != nullptr || !m.tree_text.empty() || !m.tree_file.empty();
-}
-
 /** The sample: the data read with its label (as a number without a positive class, so that
  *  XPER's own checks report a label that is not 0/1), or the generated design's rows. */
 Dataset ReadSample(const XperRequest& request, bool regression) {
@@ -109,7 +105,7 @@ Dataset ReadSample(const XperRequest& request, bool regression) {
                             {"data", "label"});
     return GeneratedSample(request.options.seed);
   }
-  if (m.coefficients.empty() && !m.train && !HasTreeModel(m) && m.host_model == nullptr)
+  if (m.coefficients.empty() && !m.train && !m.has_tree_model() && m.host_model == nullptr)
     throw InvalidArgument("the data " + in.name() +
                               " need a model: coefficients (probit, logistic or linear), a learner fitted on a "
                               "training sample, or a model file (XGBoost)",
@@ -122,7 +118,7 @@ Dataset ReadSample(const XperRequest& request, bool regression) {
   csv.positive = in.positive;
   csv.regression = regression || in.positive.empty();
   // A tree model takes missing values (its default directions) unless told otherwise.
-  csv.missing = HasTreeModel(m) && in.missing == MissingValues::kError ? MissingValues::kKeep : in.missing;
+  csv.missing = m.has_tree_model() && in.missing == MissingValues::kError ? MissingValues::kKeep : in.missing;
   return ReadRows(in, csv);
 }
 
@@ -190,7 +186,7 @@ MadeModel MakeModel(const XperRequest& request, const Dataset& data, std::vector
   const XperModelInput& in = request.model;
   const std::vector<FeatureGroup>& groups = request.data.groups;
   MadeModel m;
-  const bool fits_learner = !HasTreeModel(in) && in.host_model == nullptr && in.coefficients.empty() &&
+  const bool fits_learner = !in.has_tree_model() && in.host_model == nullptr && in.coefficients.empty() &&
                             !(!in.train && request.data.generated());
   if (!in.learner.params.empty() && !fits_learner)
     throw InvalidArgument("learner options set the learner fitted on a training sample; an already-fitted model "
@@ -198,11 +194,8 @@ MadeModel MakeModel(const XperRequest& request, const Dataset& data, std::vector
                           {"model_params"});
   if (in.host_model != nullptr) {
     // The host's own model (a Python function f(X)): the data's columns in order.
-    const std::string& name = in.name;
-    if (in.iteration_range)
-      throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; the model " + name +
-                                " is a function: drop it",
-                            {"iteration_range"});
+    const std::string& name = in.display_name();
+    CheckFunctionModel(in);
     if (in.host_model->n_outputs() != 1)
       throw InvalidArgument("the model " + name + " returns " + std::to_string(in.host_model->n_outputs()) +
                                 " values a row; XPER decomposes the metric of one score a row (P(y=1) or the "
@@ -220,19 +213,10 @@ MadeModel MakeModel(const XperRequest& request, const Dataset& data, std::vector
     features = data.feature_names();
     return m;
   }
-  if (HasTreeModel(in)) {
+  if (in.has_tree_model()) {
     // A tree model, through the generic predict path: its features by name (or in order).
-    XgboostReadOptions read;
-    read.iteration_range = in.iteration_range;
-    if (in.tree_model != nullptr && in.iteration_range)
-      throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model; " + in.tree_model->Describe() +
-                                " is not one: drop it",
-                            {"iteration_range"});
-    const std::shared_ptr<const TreeEnsemble> ensemble =
-        in.tree_model != nullptr  ? in.tree_model
-        : !in.tree_text.empty() ? ParseXgboostModel(in.tree_text, in.tree_file, read)
-                                : ReadXgboostModel(in.tree_file, read);
-    const std::string& name = in.tree_model != nullptr && !in.name.empty() ? in.name : in.tree_file;
+    const std::shared_ptr<const TreeEnsemble> ensemble = LoadTreeModel(in);
+    const std::string& name = in.display_name();
     if (ensemble->n_outputs() != 1)
       throw InvalidArgument("the model file " + name + " has " + std::to_string(ensemble->n_outputs()) +
                                 " outputs; XPER decomposes the metric of a binary classifier or a regressor",
@@ -323,13 +307,13 @@ XperResponse RunXper(const XperRequest& request) {
   const MetricDefinition& metric = FindMetric(request.options.metric, "xper");
   opt.metric = metric.name;
   const int given = static_cast<int>(!in.coefficients.empty()) + static_cast<int>(in.train.has_value()) +
-                    static_cast<int>(HasTreeModel(in) || in.host_model != nullptr);
+                    static_cast<int>(in.has_tree_model() || in.host_model != nullptr);
   if (given > 1)
     throw InvalidArgument("give one model: coefficients, a learner with a training sample, or a model file",
                           {"coefficients", "train", "model_file"});
-  if ((HasTreeModel(in) || in.host_model != nullptr) && !in.learner.name.empty())
+  if ((in.has_tree_model() || in.host_model != nullptr) && !in.learner.name.empty())
     throw InvalidArgument("the model file is the model: drop the learner " + in.learner.name, {"learner"});
-  if ((HasTreeModel(in) || in.host_model != nullptr) && (request.overfit || request.clusters))
+  if ((in.has_tree_model() || in.host_model != nullptr) && (request.overfit || request.clusters))
     throw InvalidArgument("overfit and clusters refit the model on a training sample; a model file is explained as "
                           "it is",
                           {"overfit", "clusters"});

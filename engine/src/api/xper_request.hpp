@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "api/data_input.hpp"
+#include "api/given_model.hpp"
 #include "api/robustness_request.hpp"
 #include "perfshap/cluster.hpp"
 #include "perfshap/model.hpp"
@@ -23,9 +24,10 @@
 
 namespace perfshap::api {
 
-/** @brief The model XPER explains: at most one of a coefficients file, a training sample, a
- *  tree model (file, text or object) or a host's model; none: the generated design's probit. */
-struct XperModelInput {
+/** @brief The model XPER explains: at most one of a coefficients file, a training sample, or a
+ *  given model (GivenModelInput: a tree model, file, text or object, or a host's function of one
+ *  score a row); none: the generated design's probit. */
+struct XperModelInput : GivenModelInput {
   /** With `coefficients`: probit, logistic or linear; with `train`: the learner (by name, with
    *  `learner.params`, or the host's own `learner.learner`). */
   LearnerInput learner{"", {}, nullptr};
@@ -33,17 +35,6 @@ struct XperModelInput {
   std::string coefficients;
   /** The training sample the learner is fitted on (its label column is the sample's). */
   std::optional<DataInput> train;
-  /** An XGBoost JSON model: `tree_text` (its text) when given, else the file `tree_file`;
-   *  `tree_file` names it in messages either way. */
-  std::string tree_file;
-  std::string tree_text;
-  std::optional<IterationRange> iteration_range;
-  /** A tree model the host built (a scikit-learn model converted from its arrays). */
-  std::shared_ptr<const TreeEnsemble> tree_model;
-  /** The host's own model (a function f(X)): one score a row, over every column in order. */
-  std::shared_ptr<const Model> host_model;
-  /** How messages and the report name a host's tree model or function. */
-  std::string name;
 };
 
 /** @brief An XPER run. The sample: `data` (a table or file with its label; the label is read as
