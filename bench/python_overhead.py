@@ -2,7 +2,7 @@
 # Copyright 2026 The perfshap authors
 """The Python module's costs, measured in one run (ratios, on this machine):
 1. banknote robustness (mc:100): a Python call's wall time (with its phi as numpy) against the
-   CLI's in-process elapsed_seconds (result.json) of the same job, alternating, median of 5, and
+   CLI's in-process elapsed_seconds (result.json) of the same job, alternating, median of 11, and
    the time its files take when first read;
 2. two Python threads each running a job with threads=1, concurrently vs one after the other;
 3. a 1,000,000-row float32 frame (4 features): the process's peak memory growth while the engine
@@ -54,7 +54,7 @@ frame = pd.read_csv(DATA, float_precision="round_trip")
 X, y = frame.drop(columns=["label"]), frame["label"]
 python_wall(X, y)  # warm: the module's first call starts the thread pool
 cli, wall, inner, files = [], [], [], []
-for _ in range(5):
+for _ in range(11):
     cli.append(cli_elapsed())
     w, e, f = python_wall(X, y)
     wall.append(w)

@@ -35,12 +35,16 @@ import numpy as np
 _NUMERIC_KINDS = {"f": (4, 8), "i": (1, 2, 4, 8), "u": (1, 2, 4, 8), "b": (1,)}
 
 
+# The attributes are looked up on the type: on an instance, hasattr evaluates a property
+# (a DataFrame's dtypes builds a Series each time).
 def is_frame(x) -> bool:
-    return hasattr(x, "columns") and hasattr(x, "dtypes") and hasattr(x, "iloc")
+    t = type(x)
+    return hasattr(t, "columns") and hasattr(t, "dtypes") and hasattr(t, "iloc")
 
 
 def is_series(x) -> bool:
-    return hasattr(x, "dtype") and hasattr(x, "name") and hasattr(x, "iloc") and not hasattr(x, "columns")
+    t = type(x)
+    return hasattr(t, "dtype") and hasattr(t, "name") and hasattr(t, "iloc") and not hasattr(t, "columns")
 
 
 def _numeric(a: np.ndarray) -> bool:

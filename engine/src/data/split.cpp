@@ -95,6 +95,24 @@ Split FromTestMask(const std::vector<char>& is_test) {
   return split;
 }
 
+/// The test rows of a holdout split: the fraction of n, rounded, at least 1 and at most n - 1.
+std::size_t TestCount(std::size_t n, double test_fraction) {
+  const double wanted = std::round(test_fraction * static_cast<double>(n));
+  return std::clamp(static_cast<std::size_t>(std::max(wanted, 1.0)), std::size_t{1}, n - 1);
+}
+
+/// One stratified split: each class shuffled with `rng` (in class order), its first quota[g]
+/// rows to the test set. `groups` is the split's own copy (shuffled in place).
+Split DrawSplit(std::size_t n, std::vector<std::vector<std::size_t>> groups, const std::vector<std::size_t>& quota,
+                RandomStream rng) {
+  std::vector<char> is_test(n, 0);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    Shuffle(groups[g], rng);
+    for (std::size_t k = 0; k < quota[g]; ++k) is_test[groups[g][k]] = 1;
+  }
+  return FromTestMask(is_test);
+}
+
 /// A JSON value on one line, cut to 40 characters; never more of it than the message shows.
 std::string Describe(const nlohmann::json& value) { return detail::JsonSnippet(value, 40); }
 
@@ -236,17 +254,10 @@ Split HoldoutSplit(std::size_t n, double test_fraction, std::uint64_t seed,
   PERFSHAP_CHECK(test_fraction > 0.0 && test_fraction < 1.0,
                  "test fraction " + std::to_string(test_fraction) +
                      " is outside (0, 1); pass e.g. 0.25 for a quarter of the rows");
-  const double wanted = std::round(test_fraction * static_cast<double>(n));
-  const auto n_test = std::clamp(static_cast<std::size_t>(std::max(wanted, 1.0)), std::size_t{1}, n - 1);
+  const std::size_t n_test = TestCount(n, test_fraction);
   auto groups = GroupByClass(n, stratify_labels);
   const std::vector<std::size_t> quota = Allocate(n_test, n, groups);
-  RandomStream rng(seed, stream_id);
-  std::vector<char> is_test(n, 0);
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    Shuffle(groups[g], rng);
-    for (std::size_t k = 0; k < quota[g]; ++k) is_test[groups[g][k]] = 1;
-  }
-  return FromTestMask(is_test);
+  return DrawSplit(n, std::move(groups), quota, RandomStream(seed, stream_id));
 }
 
 SplitPlan KFoldSplits(std::size_t n, std::size_t k, std::uint64_t seed,
@@ -280,6 +291,9 @@ SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetitions, double test_f
   try {
     plan.resize(repetitions);
     plan[0] = HoldoutSplit(n, test_fraction, seed, stratify_labels, 0);  // the checks, once
+    // The classes and their quotas, once (HoldoutSplit's, for every repetition).
+    const auto groups = GroupByClass(n, stratify_labels);
+    const std::vector<std::size_t> quota = Allocate(TestCount(n, test_fraction), n, groups);
     // Every repetition has its own stream, so the splits are drawn in parallel: the same plan
     // at any thread count. Threads and cancellation as the caller's; no progress of its own.
     ExecutionOptions threads;
@@ -290,7 +304,7 @@ SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetitions, double test_f
     schedule.ForEachBlock((repetitions - 1 + kSplitsPerBlock - 1) / kSplitsPerBlock, 0, [&](std::size_t b) {
       const std::size_t end = std::min(repetitions, 1 + (b + 1) * kSplitsPerBlock);
       for (std::size_t r = 1 + b * kSplitsPerBlock; r < end; ++r)
-        plan[r] = HoldoutSplit(n, test_fraction, seed, stratify_labels, r);
+        plan[r] = DrawSplit(n, groups, quota, RandomStream(seed, r));
     });
   } catch (const std::bad_alloc&) {
     detail::ThrowAllocationFailed("the split plan (" + std::to_string(repetitions) + " splits of " +
