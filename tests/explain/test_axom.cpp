@@ -262,6 +262,88 @@ TEST(ExplanationRobustness, CachedPerTreeValuesEqualThePlainReference) {
   }
 }
 
+/** The model's twin on features multiplied by `scale` (thresholds scaled alike). */
+TreeEnsemble Scaled(const TreeEnsemble& m, const std::vector<double>& scale) {
+  std::vector<Tree> trees = m.trees();
+  for (Tree& t : trees)
+    for (std::size_t i = 0; i < t.n_nodes(); ++i)
+      if (!t.is_leaf(i)) t.threshold[i] *= scale[static_cast<std::size_t>(t.feature[i])];
+  return TreeEnsemble(std::move(trees), m.info());
+}
+
+TEST(ExplanationRobustness, FeatureUnitsJudgeARawModelAsItsNormalisedTwin) {
+  // A forest fitted on normalised wine, and its twin on raw features (feature j times a power of
+  // two, thresholds alike: every product is exact). With scale = those factors the box, the
+  // neighbours' sides of every threshold and the distances are the normalised run's, so the
+  // robustness is bitwise the same.
+  const Wine w;
+  const auto forest = Forest(w, 12, 0, 5);
+  TreeOptions to;
+  to.seed = 2;
+  const auto tree = FitTree(to, w.data, w.Rows(), w.Columns());
+  const std::size_t F = w.F;
+  std::vector<double> scale(F);
+  for (std::size_t j = 0; j < F; ++j) scale[j] = std::ldexp(1.0, static_cast<int>(j % 7) - 2);  // 1/4 .. 16
+  const TreeEnsemble raw_forest = Scaled(*forest, scale);
+  const TreeEnsemble raw_tree = Scaled(*tree, scale);
+  const std::vector<std::size_t> picked = {3, 50, 90, 140};
+  std::vector<double> pts(F * picked.size());
+  std::vector<double> raw(pts.size());
+  for (std::size_t j = 0; j < F; ++j)
+    for (std::size_t k = 0; k < picked.size(); ++k) {
+      pts[j * picked.size() + k] = w.x[j * w.n + picked[k]];
+      raw[j * picked.size() + k] = w.x[j * w.n + picked[k]] * scale[j];
+    }
+  ExplanationRobustnessOptions o;
+  o.neighbours = 400;
+  o.eps = 0.05;
+  o.seed = 4;
+  const AxomRobustness normalised = EvaluateExplanationRobustness(tree.get(), *forest, {pts, picked.size()}, o);
+  ExplanationRobustnessOptions os = o;
+  os.scale = scale;
+  const AxomRobustness scaled = EvaluateExplanationRobustness(&raw_tree, raw_forest, {raw, picked.size()}, os);
+  const std::size_t bytes = picked.size() * sizeof(double);
+  for (const auto& [a, b] : {std::pair{&normalised.tree, &scaled.tree}, std::pair{&normalised.forest, &scaled.forest},
+                             std::pair{&normalised.axom, &scaled.axom}}) {
+    EXPECT_EQ(0, std::memcmp(a->l_bar.data(), b->l_bar.data(), bytes));
+    EXPECT_EQ(0, std::memcmp(a->l_hat.data(), b->l_hat.data(), bytes));
+    EXPECT_EQ(a->kept, b->kept);
+  }
+  // Without the units the raw model is judged on raw distances: other numbers.
+  const AxomRobustness unscaled = EvaluateExplanationRobustness(&raw_tree, raw_forest, {raw, picked.size()}, o);
+  EXPECT_NE(0, std::memcmp(unscaled.forest.l_bar.data(), normalised.forest.l_bar.data(), bytes));
+  // The heat maps too: the lattice spans eps x scale[j].
+  const ExplanationHeatmaps hn = ComputeExplanationHeatmaps(tree.get(), *forest, {pts, picked.size()}, 1, 0, 6, 0.05, 9);
+  const ExplanationHeatmaps hs =
+      ComputeExplanationHeatmaps(&raw_tree, raw_forest, {raw, picked.size()}, 1, 0, 6, 0.05, 9, {}, scale);
+  for (int m = 0; m < 3; ++m) {
+    for (std::size_t c = 0; c < hn.ratio[m].size(); ++c) {
+      const double a = hn.mean_ratio[m][c];
+      const double b = hs.mean_ratio[m][c];
+      EXPECT_TRUE((std::isnan(a) && std::isnan(b)) || a == b) << "model " << m << " cell " << c;
+    }
+  }
+  // Units that are not powers of two: the cached values still equal the plain reference.
+  for (std::size_t j = 0; j < F; ++j) os.scale[j] = 0.3 + 0.7 * static_cast<double>(j);
+  const AxomRobustness fast = EvaluateExplanationRobustness(nullptr, raw_forest, {raw, picked.size()}, os);
+  ExplainerFunction f;
+  f.n_features = F;
+  f.size = F;
+  f.label = [&](const double* x) {
+    const AxomExplanation e = ExplainAxom(raw_forest, {std::vector<double>(x, x + F), 1});
+    return e.label[0];
+  };
+  f.explain = [&](const double* x, double* g) {
+    const AxomExplanation e = ExplainAxom(raw_forest, {std::vector<double>(x, x + F), 1});
+    for (std::size_t j = 0; j < F; ++j) g[j] = e.axom[static_cast<std::size_t>(e.label[0]) * F + j];
+  };
+  const ExplanationRobustness plain = PlainExplanationRobustness(f, {raw, picked.size()}, os);
+  for (std::size_t i = 0; i < picked.size(); ++i) {
+    EXPECT_EQ(fast.axom.kept[i], plain.kept[i]);
+    EXPECT_NEAR(fast.axom.l_bar[i], plain.l_bar[i], 1e-12 * std::max(1.0, plain.l_bar[i]));
+  }
+}
+
 TEST(ExplanationRobustness, RefusesBadOptionsAndModels) {
   const Wine w;
   const auto forest = Forest(w, 3, 2, 1);
@@ -277,6 +359,14 @@ TEST(ExplanationRobustness, RefusesBadOptionsAndModels) {
   o.neighbours = 0;
   testing::ExpectError<InvalidArgument>([&] { EvaluateExplanationRobustness(nullptr, *forest, {pts, 1}, o); },
                                         {"neighbour"}, "neighbours");
+  o.neighbours = 10;
+  o.scale = {1.0, 2.0};
+  testing::ExpectError<InvalidArgument>([&] { EvaluateExplanationRobustness(nullptr, *forest, {pts, 1}, o); },
+                                        {"2 values for 13 features"}, "scale");
+  o.scale.assign(w.F, 1.0);
+  o.scale[4] = 0.0;
+  testing::ExpectError<InvalidArgument>([&] { EvaluateExplanationRobustness(nullptr, *forest, {pts, 1}, o); },
+                                        {"feature 4", "> 0"}, "scale");
   ForestOptions reg;
   reg.regression = true;
   reg.n_estimators = 3;

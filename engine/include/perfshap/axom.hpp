@@ -63,6 +63,11 @@ struct ExplanationRobustnessOptions {
   std::uint64_t seed = 0;
   /** g = the whole classes x features matrix instead of the predicted class's SHAP vector. */
   bool full_matrix = false;
+  /** Each feature's unit (e.g. the width of its min-max range): the box's half-width is
+   *  eps x scale[j] and ||x_i - x_j|| is measured in these units, so a model fitted on raw
+   *  features is judged as the paper judges one fitted on min-max normalised features. Empty:
+   *  1 for every feature (the features are normalised already). Finite and > 0. */
+  std::vector<double> scale;
   ExecutionOptions execution;
 };
 
@@ -135,13 +140,16 @@ struct PERFSHAP_EXPORT ExplanationHeatmaps {
   std::vector<double> mean_ratio[3];
 };
 
-/** @brief The heat maps of ExplanationHeatmaps for `tree` (may be null), the forest and AXOM.
+/** @brief The heat maps of ExplanationHeatmaps for `tree` (may be null), the forest and AXOM;
+ *  `scale` the features' units as ExplanationRobustnessOptions::scale (the lattice spans
+ *  +- eps x scale[j]; empty: 1 each).
  *  @throws InvalidArgument for a feature out of range, the same feature twice, grid < 2, eps
- *  outside (0, 0.5] or `center` out of range. */
+ *  outside (0, 0.5], `center` out of range or a bad scale. */
 PERFSHAP_EXPORT ExplanationHeatmaps ComputeExplanationHeatmaps(const TreeEnsemble* tree, const TreeEnsemble& forest,
                                                               RowMatrix points, std::size_t center, int feature_a,
                                                               int feature_b, double eps, std::size_t grid,
-                                                              const ExecutionOptions& execution = {});
+                                                              const ExecutionOptions& execution = {},
+                                                              const std::vector<double>& scale = {});
 
 /** @brief The paper's protocol on one data set and seed (AxomProtocol). */
 struct AxomProtocolOptions {
@@ -190,6 +198,10 @@ struct AxomComparison {
   /** Points where both values are defined. */
   std::size_t n = 0;
 };
+
+/** @brief The four tests of `a` against `b` (per-point L_bar of two explanations) over the points
+ *  where both are finite; NaN p-values below 2 points. */
+PERFSHAP_EXPORT AxomComparison CompareRobustness(const std::vector<double>& a, const std::vector<double>& b);
 
 /** @brief What the protocol measured on one data set and seed. */
 struct PERFSHAP_EXPORT AxomRun {

@@ -70,16 +70,47 @@ void AddAll(const double* phi, std::size_t k_out, std::size_t F, double weight, 
   for (std::size_t c = 0; c < K; ++c) AddClass(phi, k_out, F, static_cast<int>(c), weight, g + c * F);
 }
 
+/** The neighbourhood of a point: half-width eps in each feature's unit (scale[j], or 1 for
+ *  every feature when scale is empty), distances measured in those units. With no scale the
+ *  arithmetic is the paper's on normalised features, bit for bit. */
+struct Box {
+  double eps = 0.0;
+  const std::vector<double>* scale = nullptr;
+
+  double HalfWidth(std::size_t j) const { return scale->empty() ? eps : eps * (*scale)[j]; }
+  /** Point x's neighbour: x + half-width (2u - 1) per feature, from `rng`. */
+  void Draw(RandomStream& rng, const double* x, std::size_t F, double* out) const {
+    if (scale->empty()) {
+      for (std::size_t j = 0; j < F; ++j) out[j] = x[j] + eps * (2.0 * rng.Uniform() - 1.0);
+      return;
+    }
+    for (std::size_t j = 0; j < F; ++j) out[j] = x[j] + eps * (*scale)[j] * (2.0 * rng.Uniform() - 1.0);
+  }
+  /** ||a - b|| in the features' units. */
+  double Distance(const double* a, const double* b, std::size_t F) const {
+    double s = 0.0;
+    if (scale->empty()) {
+      for (std::size_t j = 0; j < F; ++j) s += (a[j] - b[j]) * (a[j] - b[j]);
+    } else {
+      for (std::size_t j = 0; j < F; ++j) {
+        const double d = (a[j] - b[j]) / (*scale)[j];
+        s += d * d;
+      }
+    }
+    return std::sqrt(s);
+  }
+};
+
 /** One tree's label, fractions and SHAP values per cut pattern around one point. */
 class TreeCache {
  public:
-  void Reset(const Tree& tree, const double* x, double eps) {
+  void Reset(const Tree& tree, const double* x, const Box& box) {
     cuts_.clear();
     for (std::size_t i = 0; i < tree.n_nodes(); ++i) {
       if (tree.is_leaf(i)) continue;
       const int f = tree.feature[i];
       const double t = tree.threshold[i];
-      if (std::fabs(t - x[f]) > 2.0 * eps) continue;
+      if (std::fabs(t - x[f]) > 2.0 * box.HalfWidth(static_cast<std::size_t>(f))) continue;
       if (std::find(cuts_.begin(), cuts_.end(), std::make_pair(f, t)) == cuts_.end()) cuts_.emplace_back(f, t);
     }
     labels_.clear();
@@ -149,9 +180,9 @@ class ModelAtPoint {
   const TreeEnsemble& model() const noexcept { return model_; }
 
   /** Prepares the caches for the box around x; returns x's label. */
-  int Reset(const double* x, double eps, std::size_t g_size, bool full) {
+  int Reset(const double* x, const Box& box, std::size_t g_size, bool full) {
     const std::size_t F = model_.n_features();
-    for (std::size_t t = 0; t < caches_.size(); ++t) caches_[t].Reset(model_.trees()[t], x, eps);
+    for (std::size_t t = 0; t < caches_.size(); ++t) caches_[t].Reset(model_.trees()[t], x, box);
     entries_.assign(caches_.size(), 0);
     fractions_.assign(model_.n_outputs(), 0.0);
     full_ = full;
@@ -246,13 +277,22 @@ double Distance(const double* a, const double* b, std::size_t n) {
   return std::sqrt(s);
 }
 
-void CheckOptions(const ExplanationRobustnessOptions& o) {
+void CheckOptions(const ExplanationRobustnessOptions& o, std::size_t n_features) {
   PERFSHAP_CHECK(o.eps > 0.0 && o.eps <= 0.5,
                  "the neighbourhood's half-width eps must be in (0, 0.5] (features min-max normalised), got " +
                      std::to_string(o.eps),
                  {"eps"});
   PERFSHAP_CHECK(o.neighbours >= 1, "the robustness of explanations needs at least one neighbour per point",
                  {"neighbours"});
+  PERFSHAP_CHECK(o.scale.empty() || o.scale.size() == n_features,
+                 "the features' units (scale) hold " + std::to_string(o.scale.size()) + " values for " +
+                     std::to_string(n_features) + " features; give one per feature or none",
+                 {"scale"});
+  for (std::size_t j = 0; j < o.scale.size(); ++j)
+    PERFSHAP_CHECK(std::isfinite(o.scale[j]) && o.scale[j] > 0.0,
+                   "feature " + std::to_string(j) + "'s unit (scale) is " + std::to_string(o.scale[j]) +
+                       "; a unit is finite and > 0 (a constant feature's range counts as 1)",
+                   {"scale"});
 }
 
 /** Running L_bar and L_hat of one method at one point. */
@@ -276,11 +316,6 @@ void Resize(ExplanationRobustness& r, std::size_t n) {
   r.l_bar.assign(n, 0.0);
   r.l_hat.assign(n, 0.0);
   r.kept.assign(n, 0);
-}
-
-/** Test point i's neighbour: x + eps (2u - 1) per feature, from stream (seed, i). */
-void Draw(RandomStream& rng, const double* x, std::size_t F, double eps, double* out) {
-  for (std::size_t j = 0; j < F; ++j) out[j] = x[j] + eps * (2.0 * rng.Uniform() - 1.0);
 }
 
 std::vector<double> RowOf(RowMatrix m, std::size_t F, std::size_t r) {
@@ -353,7 +388,7 @@ AxomExplanation ExplainAxom(const TreeEnsemble& forest, RowMatrix rows, const Ex
 
 AxomRobustness EvaluateExplanationRobustness(const TreeEnsemble* tree, const TreeEnsemble& forest, RowMatrix points,
                                              const ExplanationRobustnessOptions& options) {
-  CheckOptions(options);
+  CheckOptions(options, forest.n_features());
   CheckForest(forest, "the forest");
   if (tree != nullptr) {
     CheckForest(*tree, "the decision tree");
@@ -367,6 +402,7 @@ AxomRobustness EvaluateExplanationRobustness(const TreeEnsemble* tree, const Tre
                              static_cast<std::size_t>(forest.max_depth()), 1),
             options.execution, kAxomRemedy, {"neighbours", "trees"});
   const std::size_t g_size = options.full_matrix ? Classes(forest) * F : F;
+  const Box box{options.eps, &options.scale};
   AxomRobustness out;
   Resize(out.tree, n);
   Resize(out.forest, n);
@@ -393,20 +429,20 @@ AxomRobustness EvaluateExplanationRobustness(const TreeEnsemble* tree, const Tre
         s.x = RowOf(points, F, i);
         const double* x = s.x.data();
         std::size_t kept_trees = 0;
-        s.forest->Reset(x, options.eps, g_size, options.full_matrix);
+        s.forest->Reset(x, box, g_size, options.full_matrix);
         s.forest->Explain(x, s.g_forest_i.data(), s.g_axom_i.data(), kept_trees);
         out.mislabelling[i] =
             1.0 - static_cast<double>(kept_trees) / static_cast<double>(forest.trees().size());
         if (s.tree) {
           std::size_t unused = 0;
-          s.tree->Reset(x, options.eps, g_size, options.full_matrix);
+          s.tree->Reset(x, box, g_size, options.full_matrix);
           s.tree->Explain(x, s.g_tree_i.data(), nullptr, unused);
         }
         Ratios r_tree, r_forest, r_axom;
         RandomStream rng(options.seed, i);
         for (std::size_t k = 0; k < options.neighbours; ++k) {
-          Draw(rng, x, F, options.eps, s.xj.data());
-          const double d = Distance(x, s.xj.data(), F);
+          box.Draw(rng, x, F, s.xj.data());
+          const double d = box.Distance(x, s.xj.data(), F);
           if (!(d > 0.0)) continue;  // the point itself (probability 0): no ratio
           std::size_t kept = 0;
           if (s.forest->Explain(s.xj.data(), s.g_forest.data(), s.g_axom.data(), kept) == s.forest->label()) {
@@ -429,8 +465,9 @@ AxomRobustness EvaluateExplanationRobustness(const TreeEnsemble* tree, const Tre
 
 ExplanationRobustness PlainExplanationRobustness(const ExplainerFunction& f, RowMatrix points,
                                                  const ExplanationRobustnessOptions& options) {
-  CheckOptions(options);
+  CheckOptions(options, f.n_features);
   const std::size_t F = f.n_features;
+  const Box box{options.eps, &options.scale};
   PERFSHAP_CHECK(points.values.size() == F * points.n_rows, "the test points do not hold the explainer's features");
   ExplanationRobustness out;
   Resize(out, points.n_rows);
@@ -442,8 +479,8 @@ ExplanationRobustness PlainExplanationRobustness(const ExplainerFunction& f, Row
     Ratios r;
     RandomStream rng(options.seed, i);
     for (std::size_t k = 0; k < options.neighbours; ++k) {
-      Draw(rng, x.data(), F, options.eps, xj.data());
-      const double d = Distance(x.data(), xj.data(), F);
+      box.Draw(rng, x.data(), F, xj.data());
+      const double d = box.Distance(x.data(), xj.data(), F);
       if (!(d > 0.0) || f.label(xj.data()) != label) continue;
       f.explain(xj.data(), gj.data());
       r.Add(Distance(gi.data(), gj.data(), f.size) / d);
@@ -455,7 +492,8 @@ ExplanationRobustness PlainExplanationRobustness(const ExplainerFunction& f, Row
 
 ExplanationHeatmaps ComputeExplanationHeatmaps(const TreeEnsemble* tree, const TreeEnsemble& forest, RowMatrix points,
                                                std::size_t center, int feature_a, int feature_b, double eps,
-                                               std::size_t grid, const ExecutionOptions& execution) {
+                                               std::size_t grid, const ExecutionOptions& execution,
+                                               const std::vector<double>& scale) {
   CheckForest(forest, "the forest");
   if (tree != nullptr) CheckForest(*tree, "the decision tree");
   const std::size_t F = forest.n_features();
@@ -468,7 +506,9 @@ ExplanationHeatmaps ComputeExplanationHeatmaps(const TreeEnsemble* tree, const T
   PERFSHAP_CHECK(grid >= 2, "the heat maps need a grid of at least 2 x 2 points");
   ExplanationRobustnessOptions check;
   check.eps = eps;
-  CheckOptions(check);
+  check.scale = scale;
+  CheckOptions(check, F);
+  const Box box{eps, &scale};
   ExplanationHeatmaps h;
   h.grid = grid;
   h.feature_a = feature_a;
@@ -500,20 +540,22 @@ ExplanationHeatmaps ComputeExplanationHeatmaps(const TreeEnsemble* tree, const T
       [&](std::size_t i, Scratch& s) {
         const std::vector<double> x = RowOf(points, F, i);
         std::size_t kept = 0;
-        s.forest->Reset(x.data(), eps, F, false);
+        s.forest->Reset(x.data(), box, F, false);
         s.forest->Explain(x.data(), s.g_i[1].data(), s.g_i[2].data(), kept);
         if (s.tree) {
-          s.tree->Reset(x.data(), eps, F, false);
+          s.tree->Reset(x.data(), box, F, false);
           s.tree->Explain(x.data(), s.g_i[0].data(), nullptr, kept);
         }
         s.xm = x;
+        const auto a = static_cast<std::size_t>(feature_a);
+        const auto b = static_cast<std::size_t>(feature_b);
+        const double wa = box.HalfWidth(a);
+        const double wb = box.HalfWidth(b);
         for (std::size_t r = 0; r < grid; ++r)
           for (std::size_t c = 0; c < grid; ++c) {
-            s.xm[static_cast<std::size_t>(feature_a)] =
-                x[static_cast<std::size_t>(feature_a)] - eps + 2.0 * eps * static_cast<double>(c) / static_cast<double>(grid - 1);
-            s.xm[static_cast<std::size_t>(feature_b)] =
-                x[static_cast<std::size_t>(feature_b)] - eps + 2.0 * eps * static_cast<double>(r) / static_cast<double>(grid - 1);
-            const double d = Distance(x.data(), s.xm.data(), F);
+            s.xm[a] = x[a] - wa + 2.0 * wa * static_cast<double>(c) / static_cast<double>(grid - 1);
+            s.xm[b] = x[b] - wb + 2.0 * wb * static_cast<double>(r) / static_cast<double>(grid - 1);
+            const double d = box.Distance(x.data(), s.xm.data(), F);
             bool same[3] = {false, false, false};
             same[1] = same[2] = s.forest->Explain(s.xm.data(), s.g[1].data(), s.g[2].data(), kept) == s.forest->label();
             if (s.tree) same[0] = s.tree->Explain(s.xm.data(), s.g[0].data(), nullptr, kept) == s.tree->label();

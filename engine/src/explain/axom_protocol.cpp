@@ -93,7 +93,10 @@ double Accuracy(const TreeEnsemble& m, const Dataset& d, const std::vector<std::
 
 AxomTest FromStats(const TestResult& t) { return {t.statistic, t.p_value, t.method}; }
 
-AxomComparison Compare(const std::vector<double>& a, const std::vector<double>& b) {
+
+}  // namespace
+
+AxomComparison CompareRobustness(const std::vector<double>& a, const std::vector<double>& b) {
   std::vector<double> x;
   std::vector<double> y;
   for (std::size_t i = 0; i < a.size(); ++i)
@@ -115,8 +118,6 @@ AxomComparison Compare(const std::vector<double>& a, const std::vector<double>& 
   c.mann_whitney = FromStats(MannWhitneyU(x, y));
   return c;
 }
-
-}  // namespace
 
 AxomRun RunAxomProtocol(const Dataset& data, const AxomProtocolOptions& options) {
   PERFSHAP_CHECK(options.test_fraction > 0.0 && options.test_fraction < 1.0, "the test fraction must be in (0, 1)",
@@ -224,9 +225,9 @@ AxomRun RunAxomProtocol(const Dataset& data, const AxomProtocolOptions& options)
   double mis = 0.0;
   for (double v : run.robustness.mislabelling) mis += v;
   run.mislabelling = mis / static_cast<double>(split.test.size());
-  run.tree_vs_forest = Compare(run.robustness.tree.l_bar, run.robustness.forest.l_bar);
-  run.tree_vs_axom = Compare(run.robustness.tree.l_bar, run.robustness.axom.l_bar);
-  run.forest_vs_axom = Compare(run.robustness.forest.l_bar, run.robustness.axom.l_bar);
+  run.tree_vs_forest = CompareRobustness(run.robustness.tree.l_bar, run.robustness.forest.l_bar);
+  run.tree_vs_axom = CompareRobustness(run.robustness.tree.l_bar, run.robustness.axom.l_bar);
+  run.forest_vs_axom = CompareRobustness(run.robustness.forest.l_bar, run.robustness.axom.l_bar);
   return run;
 }
 
