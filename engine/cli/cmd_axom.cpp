@@ -40,7 +40,7 @@ struct AxomCliOptions {
 void RunAxom(const AxomCliOptions& o) {
   const CommonOptions& c = o.common;
   api::AxomRequest request;
-  request.model_file = o.model_file;
+  request.model.tree_file = o.model_file;
   request.paper = o.paper;
   request.wide = o.wide;
   request.data_dir = o.data_dir;

@@ -556,15 +556,40 @@ class ShapResult(Result):
         return self._arrays_of_contributions()[2]
 
 
-def axom(X=None, y=None, *, label=None, feature_names=None, progress=None, **options) -> Result:
+def axom(X=None, y=None, *, model=None, label=None, feature_names=None, progress=None, **options) -> Result:
     """AXOM: random forests explained by the trees that vote with them, and the robustness L_bar
     of tree, forest and AXOM explanations. y: class labels (any numbers). Keywords are the flags
     of ``perfshap axom``: trees, max_depth, tune, eps, neighbours, seeds, paper, wide ...
     Result keys: dt / rf / axom (L_mean, L_std, accuracy ...), p_values, mislabelling.
+
+    model: a fitted forest of your own (scikit-learn RandomForestClassifier, ExtraTreesClassifier
+    or DecisionTreeClassifier, fitted on raw features) instead of the forests the protocol fits:
+    AXOM's and the forest's explanations of every row of X (no y) and their robustness there,
+    each feature's box eps x its range over X. Result: values (AXOM, rows x features, the
+    predicted class), forest_values, labels, kept_trees, l_bar_rf, l_bar_axom ..., and result.json's
+    keys (rf / axom, p_values, mislabelling, scale, mean_abs).
     """
     tables: dict = {}
-    _labelled(X, y, label, feature_names, options, tables)
-    return _run.explain_axom(options, tables.get("X"), progress)
+    models: dict = {}
+    if model is not None:
+        if y is not None:
+            raise TypeError("y: a fitted forest explains the rows of X as they are; drop y (label= names a label "
+                            "column of X to leave out)")
+        for key in ("trees", "max_depth", "tune", "seeds", "paper", "wide"):
+            if options.get(key) not in (None, False):
+                raise TypeError(f"{key}= fits the forests of the protocol; model= is a fitted forest, used as it is: "
+                                f"drop {key}")
+        feature_names = _model(model, options, models, X, feature_names)
+        options.pop("model_file", None)
+        if X is not None:
+            if options.get("data") is not None:
+                raise TypeError("give X or data= (a CSV file), not both")
+            tables["X"], label = _inputs.table(X, None, label=label, feature_names=feature_names, what="X")
+        if label is not None:
+            options["label"] = label
+    else:
+        _labelled(X, y, label, feature_names, options, tables)
+    return _run.explain_axom(options, tables.get("X"), models.get("model"), progress)
 
 
 def chains(X=None, Y=None, *, outputs=None, feature_names=None, progress=None, **options) -> Result:

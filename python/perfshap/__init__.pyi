@@ -87,7 +87,7 @@ def shap(model: ModelLike, X: ArrayLike, *, background: Union[None, int, ArrayLi
          train: Union[None, ArrayLike, Tuple[ArrayLike, LabelLike]] = ..., label: Optional[str] = ...,
          feature_names: Optional[Sequence[str]] = ..., progress: Progress = ..., threads: int = ..., seed: int = ...,
          **options: Any) -> Result: ...
-def axom(X: Optional[ArrayLike] = ..., y: Optional[LabelLike] = ..., *, label: Optional[str] = ...,
+def axom(X: Optional[ArrayLike] = ..., y: Optional[LabelLike] = ..., *, model: Any = ..., label: Optional[str] = ...,
          feature_names: Optional[Sequence[str]] = ..., progress: Progress = ..., threads: int = ..., seed: int = ...,
          **options: Any) -> Result: ...
 def chains(X: Optional[ArrayLike] = ..., Y: Optional[ArrayLike] = ..., *, outputs: Optional[Sequence[str]] = ...,

@@ -371,7 +371,7 @@ def explain_shap(options: dict, table, train, background, model, learner, progre
 
 # The library's option names that axom() spells otherwise.
 _AXOM_KEYWORDS = {"features": "heatmap_features", "data": "X", "max_memory_bytes": "max_memory",
-                  "max_model_evaluations": "max_evaluations"}
+                  "max_model_evaluations": "max_evaluations", "model": "model"}
 
 
 def _feature_pair(value):
@@ -385,14 +385,14 @@ def _feature_pair(value):
     return items[0], items[1]
 
 
-def explain_axom(options: dict, table, progress) -> Result:
-    """perfshap.axom through the engine's request layer."""
+def explain_axom(options: dict, table, model, progress) -> Result:
+    """perfshap.axom through the engine's request layer (model: a fitted forest, or None)."""
     function = "axom"
     pair = _feature_pair(options.pop("heatmap_features", None))
     typed = _typed_options(function, function, options)
     callback = _callback(function, progress)
     try:
-        run_ = _perfshap.explain_axom(table, typed, pair, callback)
+        run_ = _perfshap.explain_axom(table, typed, pair, model, callback)
     except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
         raise _keyword_error(e, _AXOM_KEYWORDS, function) from None
     return _result(function, run_)

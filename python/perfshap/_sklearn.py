@@ -176,8 +176,9 @@ def convert(model) -> "_perfshap.TreeModel":
     names = [str(c) for c in getattr(model, "feature_names_in_", [])]
     depth = max((int(_depth(t)) for t in trees), default=0)
     description = f"scikit-learn {name}, {len(trees)} tree{'s' if len(trees) != 1 else ''}, depth <= {depth}"
+    classes = [str(c) for c in model.classes_] if classifier else []
     return _perfshap.TreeModel.from_trees(trees, int(model.n_features_in_), int(n_outputs), base, scale, transform,
-                                          bool(classifier), names, description, f"the {name}")
+                                          bool(classifier), names, description, f"the {name}", classes)
 
 
 def _depth(tree: dict) -> int:

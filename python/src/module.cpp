@@ -423,7 +423,8 @@ class PyTreeModel {
   static PyTreeModel FromTrees(const py::list& trees, std::size_t n_features, std::size_t n_outputs,
                                const std::vector<double>& base_margin, double tree_scale, const std::string& transform,
                                bool classifier, const std::vector<std::string>& feature_names,
-                               const std::string& description, const std::string& source) {
+                               const std::string& description, const std::string& source,
+                               const std::vector<std::string>& class_names) {
     std::vector<perfshap::Tree> out;
     out.reserve(trees.size());
     for (const py::handle item : trees) {
@@ -459,6 +460,7 @@ class PyTreeModel {
     info.classifier = classifier;
     info.feature_names = feature_names;
     info.description = description;
+    info.class_names = class_names;
     return PyTreeModel(std::make_shared<const perfshap::TreeEnsemble>(std::move(out), std::move(info)), source);
   }
   const std::string& json() const { return json_; }
@@ -986,6 +988,38 @@ std::shared_ptr<PyRun> ExplainRobustness(const py::object& table, const py::dict
       target);
 }
 
+/** A given forest's AXOM arrays: each row's values of its predicted class (AXOM's as `values`,
+ *  the forest's), its label and kept trees, and the per-row robustness. */
+py::dict AxomModelArrays(const perfshap::detail::AxomModelReport& g) {
+  const perfshap::AxomExplanation& e = g.explanation;
+  const auto n = static_cast<py::ssize_t>(e.n_rows);
+  const auto f = static_cast<py::ssize_t>(e.n_features);
+  py::array_t<double> values({n, f});
+  py::array_t<double> forest({n, f});
+  py::array_t<std::int64_t> labels(n);
+  py::array_t<std::int64_t> kept(n);
+  for (std::size_t r = 0; r < e.n_rows; ++r) {
+    const std::size_t at = (r * e.n_classes + static_cast<std::size_t>(e.label[r])) * e.n_features;
+    std::copy_n(e.axom.data() + at, e.n_features, values.mutable_data() + r * e.n_features);
+    std::copy_n(e.forest.data() + at, e.n_features, forest.mutable_data() + r * e.n_features);
+    labels.mutable_data()[r] = e.label[r];
+    kept.mutable_data()[r] = static_cast<std::int64_t>(e.kept_trees[r]);
+  }
+  py::dict d;
+  d["values"] = values;
+  d["forest_values"] = forest;
+  d["labels"] = labels;
+  d["kept_trees"] = kept;
+  d["feature_names"] = g.feature_names;
+  d["class_names"] = g.class_names;
+  d["l_bar_rf"] = NumpyOf(g.robustness.forest.l_bar);
+  d["l_hat_rf"] = NumpyOf(g.robustness.forest.l_hat);
+  d["l_bar_axom"] = NumpyOf(g.robustness.axom.l_bar);
+  d["l_hat_axom"] = NumpyOf(g.robustness.axom.l_hat);
+  d["mislabelling_per_row"] = NumpyOf(g.robustness.mislabelling);
+  return d;
+}
+
 /** The model of perfshap.shap / perfshap.xper: the host's function, a tree model, or an XGBoost
  *  model's JSON text (named "model" in messages and the report). */
 void GivenModelOf(const py::object& model, perfshap::api::GivenModelInput& m) {
@@ -1146,15 +1180,16 @@ std::shared_ptr<PyRun> ExplainShap(const py::object& table, const py::object& tr
  * paper's data sets), `heatmap_features` (a, b) or None.
  */
 std::shared_ptr<PyRun> ExplainAxom(const py::object& table, const py::dict& o, const py::object& heatmap_features,
-                                   const py::object& progress, double poll) {
+                                   const py::object& model, const py::object& progress, double poll) {
   namespace api = perfshap::api;
   api::AxomRequest request;
   std::vector<py::array> keep;
   request.data = DataOf(table, o, keep);
+  GivenModelOf(model, request.model);
   Take(o, "paper", request.paper);
   Take(o, "wide", request.wide);
   Take(o, "data_dir", request.data_dir);
-  Take(o, "model_file", request.model_file);
+  Take(o, "model_file", request.model.tree_file);
   Take(o, "tune", request.tune);
   Take(o, "trees", request.trees);
   Take(o, "max_depth", request.max_depth);
@@ -1171,6 +1206,11 @@ std::shared_ptr<PyRun> ExplainAxom(const py::object& table, const py::dict& o, c
   std::string console;
   auto response = OnWorker(request.execution, [&] { return api::RunAxom(request); }, progress, poll);
   auto r = std::make_shared<const api::AxomResponse>(std::move(response));
+  if (r->given)
+    return std::make_shared<PyRun>(
+        perfshap::detail::AxomModelConsoleText(*r->given, r->settings), AxomModelArrays(*r->given),
+        [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteAxomModelReport(out, *r->given, r->settings); },
+        target);
   const py::dict arrays;  // result.json's keys are read from the document (nested per data set)
   if (!r->paper)
     return std::make_shared<PyRun>(
@@ -1323,6 +1363,7 @@ PYBIND11_MODULE(_perfshap, m) {
       .def_static("from_trees", &PyTreeModel::FromTrees, py::arg("trees"), py::arg("n_features"), py::arg("n_outputs"),
                   py::arg("base_margin"), py::arg("tree_scale"), py::arg("transform"), py::arg("classifier"),
                   py::arg("feature_names"), py::arg("description"), py::arg("source"),
+                  py::arg("class_names") = std::vector<std::string>{},
                   "A tree model from its trees' node arrays (scikit-learn models: perfshap/_sklearn.py)")
       .def("predict", &PyTreeModel::predict, py::arg("X"))
       .def("describe", &PyTreeModel::describe)
@@ -1346,7 +1387,7 @@ PYBIND11_MODULE(_perfshap, m) {
         py::arg("model"), py::arg("learner"), py::arg("model_params"), py::arg("iteration_range"), py::arg("rows"),
         py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.shap through the request layer (api::RunShap)");
   m.def("explain_axom", &ExplainAxom, py::arg("table"), py::arg("options"), py::arg("heatmap_features"),
-        py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.axom through the request layer (api::RunAxom)");
+        py::arg("model") = py::none(), py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.axom through the request layer (api::RunAxom)");
   m.def("explain_chains", &ExplainChains, py::arg("table"), py::arg("options"), py::arg("outputs"), py::arg("order"),
         py::arg("learner"), py::arg("model_params"), py::arg("progress") = py::none(), py::arg("poll") = 0.1,
         "perfshap.chains through the request layer (api::RunChains)");

@@ -2,7 +2,8 @@
 // Copyright 2026 The perfshap authors
 // The request layer's AXOM method (api/axom_request.hpp), which the CLI and Python both call:
 // one data set over two seeds equals RunAxomProtocol on the same data and seeds, bit for bit; a
-// table in memory equals its file; bad requests are refused naming the option.
+// table in memory equals its file; a host's fitted forest is explained at the rows given, in each
+// feature's range over them; bad requests are refused naming the option.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "api/axom_request.hpp"
 #include "perfshap/axom.hpp"
 #include "perfshap/error.hpp"
+#include "perfshap/tree_learners.hpp"
 #include "support/expect_error.hpp"
 #include "support/tables.hpp"
 #include "support/test_paths.hpp"
@@ -95,6 +97,114 @@ TEST(AxomRequest, ATableInMemoryEqualsItsFile) {
                    b.reports.front().runs.front().robustness.axom.l_bar);
 }
 
+/** A forest fitted on wine's raw features (classes 1..3 as read), every row. */
+std::shared_ptr<const TreeEnsemble> RawWineForest(const Dataset& data) {
+  ForestOptions fo;
+  fo.n_estimators = 9;
+  fo.max_depth = 4;
+  fo.seed = 7;
+  std::vector<std::size_t> rows(data.n_rows()), columns(data.n_features());
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = i;
+  for (std::size_t j = 0; j < columns.size(); ++j) columns[j] = j;
+  return FitForest(fo, data, rows, columns);
+}
+
+TEST(AxomRequest, AGivenForestIsExplainedAtTheRowsInEachFeaturesRange) {
+  CsvOptions csv;
+  csv.label = "label";
+  csv.regression = true;
+  const Dataset data = ReadCsv(Wine(), csv);
+  const auto forest = RawWineForest(data);
+  api::AxomRequest r;
+  r.data.path = Wine();
+  r.data.label = "label";  // read, and not a feature
+  r.model.tree_model = forest;
+  r.model.name = "my forest";
+  r.neighbours = 40;
+  r.eps = 0.02;
+  r.seed = 11;
+  r.heatmap_grid = 5;
+  r.execution.threads = 2;
+  const api::AxomResponse got = api::RunAxom(r);
+  ASSERT_TRUE(got.given.has_value());
+  EXPECT_TRUE(got.reports.empty());
+  const detail::AxomModelReport& g = *got.given;
+  EXPECT_EQ(g.name, "wine");
+  EXPECT_EQ(g.model_source, "my forest");
+  EXPECT_EQ(g.feature_names, data.feature_names());
+  // The rows as the library takes them, each feature's range, and the same two calls.
+  const std::size_t n = data.n_rows();
+  const std::size_t F = data.n_features();
+  std::vector<double> points(n * F);
+  std::vector<double> scale(F);
+  for (std::size_t j = 0; j < F; ++j) {
+    const auto c = data.column(j);
+    std::copy(c.begin(), c.end(), points.begin() + static_cast<std::ptrdiff_t>(j * n));
+    scale[j] = *std::max_element(c.begin(), c.end()) - *std::min_element(c.begin(), c.end());
+  }
+  EXPECT_EQ(g.scale, scale);
+  const AxomExplanation e = ExplainAxom(*forest, {points, n});
+  EXPECT_EQ(g.explanation.axom, e.axom);
+  EXPECT_EQ(g.explanation.forest, e.forest);
+  EXPECT_EQ(g.explanation.label, e.label);
+  ExplanationRobustnessOptions ro;
+  ro.eps = 0.02;
+  ro.neighbours = 40;
+  ro.seed = 11;
+  ro.scale = scale;
+  ro.execution.threads = 1;  // any thread count: the same bits
+  const AxomRobustness rob = EvaluateExplanationRobustness(nullptr, *forest, {points, n}, ro);
+  ExpectSameValues(g.robustness.forest.l_bar, rob.forest.l_bar);
+  ExpectSameValues(g.robustness.axom.l_hat, rob.axom.l_hat);
+  EXPECT_EQ(g.robustness.mislabelling, rob.mislabelling);
+  EXPECT_EQ(g.forest_vs_axom.n, CompareRobustness(rob.forest.l_bar, rob.axom.l_bar).n);
+  EXPECT_EQ(g.heatmaps.grid, 5u);
+  // The class names: the forest's own (the labels as wine spells them).
+  EXPECT_EQ(g.class_names, (std::vector<std::string>{"1", "2", "3"}));
+}
+
+TEST(AxomRequest, AGivenModelThatIsNoForestOrWithFittingOptionsIsRefused) {
+  using testing::ExpectError;
+  CsvOptions csv;
+  csv.label = "label";
+  csv.regression = true;
+  const Dataset data = ReadCsv(Wine(), csv);
+  const auto forest = RawWineForest(data);
+  auto given = [&] {
+    api::AxomRequest r;
+    r.data.path = Wine();
+    r.data.label = "label";
+    r.model.tree_model = forest;
+    r.neighbours = 5;
+    return r;
+  };
+  {
+    api::AxomRequest r = given();
+    r.tune = true;
+    ExpectError<InvalidArgument>([&] { api::RunAxom(r); }, {"used as it is"}, "tune");
+  }
+  {
+    api::AxomRequest r = given();
+    r.seeds = 3;
+    ExpectError<InvalidArgument>([&] { api::RunAxom(r); }, {"used as it is"}, "seeds");
+  }
+  {
+    api::AxomRequest r = given();
+    r.data = {};
+    ExpectError<InvalidArgument>([&] { api::RunAxom(r); }, {"rows to explain"}, "data");
+  }
+  {
+    ForestOptions reg;
+    reg.regression = true;
+    reg.n_estimators = 2;
+    api::AxomRequest r = given();
+    const std::vector<std::size_t> rows = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    const std::vector<std::size_t> columns = {0, 1, 2};
+    r.model.tree_model = FitForest(reg, data, rows, columns);
+    ExpectError<InvalidArgument>([&] { api::RunAxom(r); }, {"class fractions"});
+  }
+}
+
 TEST(AxomRequest, BadRequestsAreRefusedNamingTheOption) {
   using testing::ExpectError;
   {
@@ -104,7 +214,7 @@ TEST(AxomRequest, BadRequestsAreRefusedNamingTheOption) {
   }
   {
     api::AxomRequest r = OnWine();
-    r.model_file = "m.json";
+    r.model.tree_file = "m.json";
     ExpectError<InvalidArgument>([&] { api::RunAxom(r); }, {"boosted trees", "m.json"}, "model_file");
   }
   {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <numeric>
 
+#include "api/model_columns.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "report/format.hpp"
@@ -16,25 +17,24 @@ namespace perfshap::api {
 
 namespace {
 
-/** The two features of the heat maps: the request's, or the two with the largest mean |SHAP| of
- *  the forest at the test points. */
-std::pair<int, int> HeatmapFeatures(const AxomRequest& request, const AxomRun& run,
-                                    const std::vector<std::string>& names) {
-  if (request.heatmap_features) {
-    const std::string pair[2] = {request.heatmap_features->first, request.heatmap_features->second};
-    int idx[2];
-    for (int k = 0; k < 2; ++k) {
-      const auto it = std::find(names.begin(), names.end(), pair[k]);
-      if (it == names.end())
-        throw InvalidArgument(
-            "the heat map feature '" + pair[k] + "' is not a feature (" + detail::CommaList(names) + ")",
-            {"features"});
-      idx[k] = static_cast<int>(it - names.begin());
-    }
-    if (idx[0] == idx[1]) throw InvalidArgument("the heat maps need two different features", {"features"});
-    return {idx[0], idx[1]};
+/** The index of each of the request's two heat map features among `names`. */
+std::pair<int, int> NamedHeatmapFeatures(const AxomRequest& request, const std::vector<std::string>& names) {
+  const std::string pair[2] = {request.heatmap_features->first, request.heatmap_features->second};
+  int idx[2];
+  for (int k = 0; k < 2; ++k) {
+    const auto it = std::find(names.begin(), names.end(), pair[k]);
+    if (it == names.end())
+      throw InvalidArgument(
+          "the heat map feature '" + pair[k] + "' is not a feature (" + detail::CommaList(names) + ")",
+          {"features"});
+    idx[k] = static_cast<int>(it - names.begin());
   }
-  const AxomExplanation e = ExplainAxom(*run.forest, {run.test_points, run.test_rows.size()});
+  if (idx[0] == idx[1]) throw InvalidArgument("the heat maps need two different features", {"features"});
+  return {idx[0], idx[1]};
+}
+
+/** The two features with the largest mean |SHAP| of the forest's predicted class over the rows. */
+std::pair<int, int> MostImportantTwo(const AxomExplanation& e) {
   std::vector<double> importance(e.n_features, 0.0);
   for (std::size_t r = 0; r < e.n_rows; ++r)
     for (std::size_t j = 0; j < e.n_features; ++j)
@@ -46,6 +46,14 @@ std::pair<int, int> HeatmapFeatures(const AxomRequest& request, const AxomRun& r
     return importance[static_cast<std::size_t>(a)] > importance[static_cast<std::size_t>(b)];
   });
   return {order[0], order.size() > 1 ? order[1] : order[0]};
+}
+
+/** The two features of the heat maps: the request's, or the two with the largest mean |SHAP| of
+ *  the forest at the test points. */
+std::pair<int, int> HeatmapFeatures(const AxomRequest& request, const AxomRun& run,
+                                    const std::vector<std::string>& names) {
+  if (request.heatmap_features) return NamedHeatmapFeatures(request, names);
+  return MostImportantTwo(ExplainAxom(*run.forest, {run.test_points, run.test_rows.size()}));
 }
 
 detail::AxomDataReport RunDataSet(const AxomRequest& request, const std::string& name, const DataInput& input,
@@ -83,21 +91,102 @@ detail::AxomDataReport RunDataSet(const AxomRequest& request, const std::string&
   return report;
 }
 
+/** AXOM of the host's forest at the rows of the data (AxomRequest::model). */
+detail::AxomModelReport RunGivenForest(const AxomRequest& request, const std::string& name) {
+  const GivenModelInput& m = request.model;
+  if (request.paper)
+    throw InvalidArgument("the paper's protocol fits its own trees and forests; give the data to explain "
+                          "with a fitted forest, or the protocol without one",
+                          {"paper", "model"});
+  if (request.tune)
+    throw InvalidArgument("tune fits the forest; a fitted forest is used as it is", {"tune", "model"});
+  if (request.seeds && *request.seeds != 1)
+    throw InvalidArgument("seeds refit the forest; a fitted forest is used as it is (seed draws the neighbours)",
+                          {"seeds", "model"});
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::shared_ptr<const TreeEnsemble> forest = m.tree_model;
+  const std::string model_name = m.display_name().empty() ? std::string("the model") : m.display_name();
+  CsvOptions csv;
+  csv.label = request.data.label;
+  csv.label_optional = true;
+  csv.allow_no_label = csv.label.empty();
+  csv.regression = true;
+  csv.missing = request.data.missing;
+  const Dataset data = ReadRows(request.data, csv);
+  const std::vector<std::size_t> columns = ModelColumns(data, *forest, model_name, "the data " + request.data.name());
+  const std::size_t F = columns.size();
+  const std::size_t n = data.n_rows();
+  if (F < 2)
+    throw DataError(model_name + " reads fewer than two features; AXOM's robustness needs two", {"model"});
+  if (n == 0) throw DataError(request.data.name() + " has no rows to explain", {"data"});
+  detail::AxomModelReport report;
+  report.name = name;
+  report.model = forest->Describe();
+  report.model_source = model_name;
+  report.seed = request.seed;
+  // The rows in the model's feature order (column-major), and each feature's range over them.
+  std::vector<double> points(F * n);
+  report.scale.assign(F, 1.0);
+  for (std::size_t j = 0; j < F; ++j) {
+    const auto c = data.column(columns[j]);
+    report.feature_names.push_back(data.feature_names()[columns[j]]);
+    for (std::size_t r = 0; r < n; ++r) {
+      if (!std::isfinite(c[r]))
+        throw DataError(request.data.name() + ": row " + std::to_string(r) + ", column '" +
+                            data.feature_names()[columns[j]] +
+                            "' is missing or not finite; AXOM's neighbourhood needs every value (drop the row or "
+                            "fill it)",
+                        {"data"});
+      points[j * n + r] = c[r];
+    }
+    const auto [lo, hi] = std::minmax_element(c.begin(), c.end());
+    if (*hi > *lo) report.scale[j] = *hi - *lo;
+  }
+  ExecutionOptions execution = request.execution_of ? request.execution_of(name) : request.execution;
+  report.explanation = ExplainAxom(*forest, {points, n}, execution);
+  const auto t1 = std::chrono::steady_clock::now();
+  report.seconds_explain = std::chrono::duration<double>(t1 - t0).count();
+  const std::vector<std::string>& classes = forest->info().class_names;
+  for (std::size_t k = 0; k < report.explanation.n_classes; ++k)
+    report.class_names.push_back(classes.size() == report.explanation.n_classes ? classes[k] : std::to_string(k));
+  ExplanationRobustnessOptions ro;
+  ro.eps = request.eps;
+  ro.neighbours = request.neighbours;
+  ro.seed = request.seed;
+  ro.full_matrix = request.full_matrix;
+  ro.scale = report.scale;
+  ro.execution = execution;
+  report.robustness = EvaluateExplanationRobustness(nullptr, *forest, {points, n}, ro);
+  report.forest_vs_axom = CompareRobustness(report.robustness.forest.l_bar, report.robustness.axom.l_bar);
+  const auto [a, b] = request.heatmap_features ? NamedHeatmapFeatures(request, report.feature_names)
+                                               : MostImportantTwo(report.explanation);
+  report.heatmaps = ComputeExplanationHeatmaps(nullptr, *forest, {points, n}, 0, a, b, request.eps,
+                                               request.heatmap_grid, execution, report.scale);
+  report.seconds_robustness = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  return report;
+}
+
 }  // namespace
 
 AxomResponse RunAxom(const AxomRequest& request) {
-  if (!request.model_file.empty())
+  if (request.model.has_tree_model() && request.model.tree_model == nullptr)
     throw InvalidArgument(
         "AXOM is not defined for boosted trees: each XGBoost tree fits what the trees before it left, so a "
         "tree has no label of its own to agree with the ensemble's and dropping trees changes the model; "
         "explain " +
-            request.model_file + " with treeshap",
-        {"model_file"});
+            request.model.display_name() + " with treeshap",
+        {request.model.tree_text.empty() ? "model_file" : "model"});
+  if (request.model.host_model != nullptr)
+    throw InvalidArgument("AXOM explains a forest by its trees; the model " + request.model.display_name() +
+                              " is a function: give a fitted random forest (or explain the function with shap)",
+                          {"model"});
   if (!(request.eps > 0.0 && request.eps <= 0.5))
     throw InvalidArgument("eps " + detail::Fmt("%g", request.eps) +
                               " is outside (0, 0.5]: it is a half-width on features normalised to [0, 1]",
                           {"eps"});
   if (request.neighbours < 1) throw InvalidArgument("the neighbours must be at least 1", {"neighbours"});
+  if (request.model.tree_model != nullptr && request.data.generated() && !request.paper)
+    throw InvalidArgument("give the rows to explain with the fitted forest (data)", {"data"});
   if (request.paper == !request.data.generated())
     throw InvalidArgument(
         "give the data (one data set) or the paper's protocol (its four data sets), one of them",
@@ -112,7 +201,14 @@ AxomResponse RunAxom(const AxomRequest& request) {
   settings.full_matrix = request.full_matrix;
   settings.tune = request.tune || request.paper;
   settings.threads = ResolvedThreads(request.execution);
-  if (!request.paper) {
+  if (request.model.tree_model != nullptr) {
+    std::string name = request.name;
+    if (name.empty())
+      name = request.data.table != nullptr && request.data.path.empty()
+                 ? request.data.name()
+                 : std::filesystem::path(request.data.path).stem().string();
+    response.given = RunGivenForest(request, name);
+  } else if (!request.paper) {
     std::string name = request.name;
     if (name.empty())
       name = request.data.table != nullptr && request.data.path.empty()

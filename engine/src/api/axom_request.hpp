@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "api/data_input.hpp"
+#include "api/given_model.hpp"
 #include "perfshap/axom.hpp"
 #include "perfshap/execution.hpp"
 #include "report/axom_report.hpp"
@@ -32,8 +33,18 @@ struct AxomRequest {
   bool paper = false;
   bool wide = false;
   std::string data_dir = "tests/fixtures/data";
-  /** A boosted model file: refused (AXOM is defined for forests); named in the message. */
-  std::string model_file;
+  /**
+   * A fitted forest of the host's: `model.tree_model`, classification trees whose leaves hold
+   * class fractions (a scikit-learn RandomForestClassifier or ExtraTreesClassifier converted from
+   * its arrays, a perfshap forest). Its AXOM and forest explanations of every row of `data` (the
+   * model's features by name; a `data.label` column, when named, is not one) and their
+   * robustness there, each feature's box eps x its range over those rows (ExplanationRobustness-
+   * Options::scale: the paper's box on min-max normalised features, for a forest fitted on raw
+   * ones). The fitting options (tune, trees, max_depth, seeds) do not apply. An XGBoost model
+   * (`model.tree_file` or `tree_text`) is refused: boosted trees have no labels of their own; so
+   * is a host's function (AXOM needs the trees).
+   */
+  GivenModelInput model;
   /** Tune the tree and the forest by cross-validated grid search (always with `paper`). */
   bool tune = false;
   int trees = 100;
@@ -55,9 +66,11 @@ struct AxomRequest {
   std::function<void(const detail::AxomDataReport&)> on_data_set;
 };
 
-/** @brief What an AXOM run gives: one report per data set, and the run's settings. */
+/** @brief What an AXOM run gives: one report per data set (or, for a given forest, `given`),
+ *  and the run's settings. */
 struct AxomResponse {
   std::vector<detail::AxomDataReport> reports;
+  std::optional<detail::AxomModelReport> given;
   detail::AxomReportSettings settings;
   bool paper = false;
 };

@@ -222,6 +222,27 @@ std::string HeatSvg(const ExplanationHeatmaps& h, const std::vector<double>& val
   return RenderSvg(chart);
 }
 
+/** The heat maps of eqs. 2, 3 and 6 of models first..2 (0 tree, 1 forest, 2 AXOM), each grid x
+ *  grid cells as --heatmap-grid asks (bounded by the computation, not by the rows), their names
+ *  added to `files`; `over` names what eq. 6 averages over. */
+void WriteHeatFigures(OutputDir& out, const ExplanationHeatmaps& h, int first, const std::vector<std::string>& names,
+                      const std::string& over, std::vector<std::string>& files) {
+  for (int m = first; m < 3; ++m) {
+    const std::string model = kModels[m];
+    out.WriteFigure("heat_difference_" + model + ".svg", FigureSet::kSummary, [&] {
+      return HeatSvg(h, h.difference[m], std::string("eq. 2: ||g(x_i) - g(x_m)||, ") + kModelNames[m], names);
+    });
+    out.WriteFigure("heat_ratio_" + model + ".svg", FigureSet::kSummary, [&] {
+      return HeatSvg(h, h.ratio[m], std::string("eq. 3: ||g(x_i) - g(x_m)|| / ||x_i - x_m||, ") + kModelNames[m],
+                     names);
+    });
+    out.WriteFigure("heat_mean_ratio_" + model + ".svg", FigureSet::kSummary, [&] {
+      return HeatSvg(h, h.mean_ratio[m], "eq. 6: eq. 3 averaged over " + over + ", " + kModelNames[m], names);
+    });
+    for (const char* kind : {"heat_difference_", "heat_ratio_", "heat_mean_ratio_"}) files.push_back(kind + model + ".svg");
+  }
+}
+
 std::string Pct(double v) { return std::isfinite(v) ? Fmt("%.1f%%", 100.0 * v) : std::string("n/a"); }
 std::string Num(double v, int decimals = 2) {
   return std::isfinite(v) ? Fmt(decimals == 2 ? "%.2f" : decimals == 3 ? "%.3f" : "%.4f", v) : std::string("n/a");
@@ -289,25 +310,7 @@ void WriteAxomReport(OutputDir& out, const AxomDataReport& d, const AxomReportSe
   out.Write("points.csv", points.Text());
   out.WriteFigure("robustness_box.svg", FigureSet::kSummary, [&] { return BoxSvg({&d}); });
   std::vector<std::string> files = {"points.csv", "robustness_box.svg"};
-  if (d.heatmaps.grid > 0) {
-    // grid x grid cells each, as --heatmap-grid asks: bounded by the computation, not by the rows.
-    for (int m = 0; m < 3; ++m) {
-      const std::string model = kModels[m];
-      out.WriteFigure("heat_difference_" + model + ".svg", FigureSet::kSummary, [&] {
-        return HeatSvg(d.heatmaps, d.heatmaps.difference[m],
-                       std::string("eq. 2: ||g(x_i) - g(x_m)||, ") + kModelNames[m], d.feature_names);
-      });
-      out.WriteFigure("heat_ratio_" + model + ".svg", FigureSet::kSummary, [&] {
-        return HeatSvg(d.heatmaps, d.heatmaps.ratio[m],
-                       std::string("eq. 3: ||g(x_i) - g(x_m)|| / ||x_i - x_m||, ") + kModelNames[m], d.feature_names);
-      });
-      out.WriteFigure("heat_mean_ratio_" + model + ".svg", FigureSet::kSummary, [&] {
-        return HeatSvg(d.heatmaps, d.heatmaps.mean_ratio[m],
-                       std::string("eq. 6: eq. 3 averaged over the test points, ") + kModelNames[m], d.feature_names);
-      });
-      for (const char* kind : {"heat_difference_", "heat_ratio_", "heat_mean_ratio_"}) files.push_back(kind + model + ".svg");
-    }
-  }
+  if (d.heatmaps.grid > 0) WriteHeatFigures(out, d.heatmaps, 0, d.feature_names, "the test points", files);
   Json body = Summaries(d);
   const AxomRun& first = d.runs.front();
   body["data"] = first.data;
@@ -450,6 +453,149 @@ void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& rep
   out.Write("result.json", ResultJsonText({"axom", names, reports.front().seeds.front(), settings.threads,
                                            settings.elapsed_seconds},
                                           body));
+}
+
+}  // namespace perfshap::detail
+
+namespace perfshap::detail {
+namespace {
+
+/** Row r's values of its predicted class (features), from rows x classes x features. */
+const double* PredictedClassValues(const AxomExplanation& e, const std::vector<double>& values, std::size_t r) {
+  return values.data() + (r * e.n_classes + static_cast<std::size_t>(e.label[r])) * e.n_features;
+}
+
+/** Mean |value| per feature of each row's predicted class. */
+Json MeanAbs(const AxomModelReport& d, const std::vector<double>& values) {
+  const AxomExplanation& e = d.explanation;
+  std::vector<double> sum(e.n_features, 0.0);
+  for (std::size_t r = 0; r < e.n_rows; ++r) {
+    const double* v = PredictedClassValues(e, values, r);
+    for (std::size_t j = 0; j < e.n_features; ++j) sum[j] += std::fabs(v[j]);
+  }
+  Json j = Json::object();
+  for (std::size_t f = 0; f < e.n_features; ++f)
+    j[d.feature_names[f]] = e.n_rows > 0 ? sum[f] / static_cast<double>(e.n_rows) : 0.0;
+  return j;
+}
+
+Json ModelRobustnessJson(const ExplanationRobustness& e) {
+  const MeanStdOf l = Summary(e.l_bar);
+  return {{"L_mean", NumberOrNull(l.mean)},
+          {"L_std", NumberOrNull(l.std)},
+          {"L_hat_mean", NumberOrNull(Summary(e.l_hat).mean)},
+          {"kept_neighbours_mean", KeptMean(e)}};
+}
+
+std::string ValuesCsv(const AxomModelReport& d, const std::vector<double>& values) {
+  std::vector<std::string> header = {"row", "label"};
+  header.insert(header.end(), d.feature_names.begin(), d.feature_names.end());
+  CsvTable t(header, CsvTable::NonFinite::kEmpty);
+  const AxomExplanation& e = d.explanation;
+  for (std::size_t r = 0; r < e.n_rows; ++r) {
+    t.Row().Count(r).Text(d.class_names[static_cast<std::size_t>(e.label[r])]);
+    const double* v = PredictedClassValues(e, values, r);
+    for (std::size_t j = 0; j < e.n_features; ++j) t.Number(v[j]);
+  }
+  return t.Text();
+}
+
+}  // namespace
+
+std::string AxomModelConsoleText(const AxomModelReport& d, const AxomReportSettings& settings) {
+  const AxomExplanation& e = d.explanation;
+  std::ostringstream o;
+  o << "perfshap axom: " << d.model << " on " << d.name << "\n"
+    << "  " << e.n_rows << " rows, " << e.n_features << " features, " << e.n_classes << " classes, " << e.n_trees
+    << " trees\n"
+    << "  robustness: " << settings.neighbours << " neighbours per row in the box of half-width "
+    << Fmt("%g", settings.eps) << " x each feature's range over the rows, g = "
+    << (settings.full_matrix ? "every class's SHAP values" : "the SHAP values of the predicted class") << "\n"
+    << "  model            L_bar mean   L_bar std   L_hat mean   kept neighbours\n";
+  for (int m = 1; m < 3; ++m) {
+    const ExplanationRobustness& r = m == 1 ? d.robustness.forest : d.robustness.axom;
+    const MeanStdOf l = Summary(r.l_bar);
+    o << "  " << PadRight(kModelNames[m], 17) << PadRight(Num(l.mean, 4), 13) << PadRight(Num(l.std, 4), 12)
+      << PadRight(Num(Summary(r.l_hat).mean, 2), 13) << Fmt("%.0f", KeptMean(r)) << "\n";
+  }
+  o << "  weak mislabelling (trees voting against the forest): " << Pct(Summary(d.robustness.mislabelling).mean)
+    << "\n"
+    << "  p-values RF vs. AXOM (paired t / Wilcoxon signed-rank): " << Num(d.forest_vs_axom.paired_t.p_value, 4)
+    << " / " << Num(d.forest_vs_axom.wilcoxon.p_value, 4) << "\n"
+    << "  seconds: explanations " << Fmt("%.2f", d.seconds_explain) << ", robustness "
+    << Fmt("%.2f", d.seconds_robustness) << "\n";
+  return o.str();
+}
+
+void WriteAxomModelReport(OutputDir& out, const AxomModelReport& d, const AxomReportSettings& settings) {
+  const AxomExplanation& e = d.explanation;
+  CsvTable points({"row", "label", "kept_trees", "L_bar_rf", "L_hat_rf", "kept_rf", "L_bar_axom", "L_hat_axom",
+                   "kept_axom", "mislabelling"},
+                  CsvTable::NonFinite::kEmpty);
+  for (std::size_t r = 0; r < e.n_rows; ++r) {
+    points.Row().Count(r).Text(d.class_names[static_cast<std::size_t>(e.label[r])]).Count(e.kept_trees[r]);
+    for (const ExplanationRobustness* m : {&d.robustness.forest, &d.robustness.axom})
+      points.Number(m->l_bar[r]).Number(m->l_hat[r]).Count(m->kept[r]);
+    points.Number(d.robustness.mislabelling[r]);
+  }
+  out.Write("points.csv", points.Text());
+  out.Write("axom_values.csv", ValuesCsv(d, e.axom));
+  out.Write("forest_values.csv", ValuesCsv(d, e.forest));
+  out.WriteFigure("robustness_box.svg", FigureSet::kSummary, [&] {
+    BoxChart chart;
+    chart.frame.title = "L_bar of the explanations per row (lower is more robust)";
+    chart.frame.y_label = "L_bar";
+    chart.series_names = {kModelNames[1], kModelNames[2]};
+    BoxGroup group;
+    group.label = d.name;
+    for (const ExplanationRobustness* m : {&d.robustness.forest, &d.robustness.axom}) {
+      std::vector<double> values;
+      for (double v : m->l_bar)
+        if (std::isfinite(v)) values.push_back(v);
+      group.values.push_back(std::move(values));
+    }
+    chart.groups.push_back(std::move(group));
+    return RenderSvg(chart);
+  });
+  std::vector<std::string> files = {"points.csv", "axom_values.csv", "forest_values.csv", "robustness_box.svg"};
+  if (d.heatmaps.grid > 0) WriteHeatFigures(out, d.heatmaps, 1, d.feature_names, "the rows", files);
+  Json body;
+  body["data"] = d.name;
+  body["model"] = d.model;
+  body["model_source"] = d.model_source;
+  body["n_rows"] = e.n_rows;
+  body["n_classes"] = e.n_classes;
+  body["classes"] = d.class_names;
+  body["trees"] = e.n_trees;
+  body["eps"] = settings.eps;
+  body["neighbours"] = settings.neighbours;
+  body["g"] = settings.full_matrix ? "classes x features" : "predicted class";
+  Json scale = Json::object();
+  for (std::size_t j = 0; j < d.scale.size(); ++j) scale[d.feature_names[j]] = d.scale[j];
+  body["scale"] = scale;
+  body["rf"] = ModelRobustnessJson(d.robustness.forest);
+  body["axom"] = ModelRobustnessJson(d.robustness.axom);
+  const AxomComparison& c = d.forest_vs_axom;
+  body["p_values"] = {{"rf_vs_axom",
+                       {{"paired_t", TestJson(c.paired_t)},
+                        {"wilcoxon", TestJson(c.wilcoxon)},
+                        {"student_t", TestJson(c.student_t)},
+                        {"mann_whitney", TestJson(c.mann_whitney)},
+                        {"points", c.n}}}};
+  body["mislabelling"] = NumberOrNull(Summary(d.robustness.mislabelling).mean);
+  body["axom_more_robust_than_rf"] =
+      Summary(d.robustness.axom.l_bar).mean < Summary(d.robustness.forest.l_bar).mean;
+  body["mean_abs"] = {{"rf", MeanAbs(d, e.forest)}, {"axom", MeanAbs(d, e.axom)}};
+  body["seconds"] = {{"explanations", d.seconds_explain}, {"robustness", d.seconds_robustness}};
+  if (d.heatmaps.grid > 0)
+    body["heatmaps"] = {{"features", {d.feature_names[static_cast<std::size_t>(d.heatmaps.feature_a)],
+                                      d.feature_names[static_cast<std::size_t>(d.heatmaps.feature_b)]}},
+                        {"grid", d.heatmaps.grid},
+                        {"center_row", 0}};
+  body["files"] = FilesDrawn(out, files);
+  body["figures"] = out.figures();
+  out.Write("result.json",
+            ResultJsonText({"axom", d.feature_names, d.seed, settings.threads, settings.elapsed_seconds}, body));
 }
 
 }  // namespace perfshap::detail
