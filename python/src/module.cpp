@@ -281,10 +281,10 @@ class PyEstimatorLearner final : public perfshap::Learner, public std::enable_sh
 /** One split's rows for the estimator: the players' columns of the training and test rows. */
 class PyEstimatorSplit final : public perfshap::PreparedSplit {
  public:
-  PyEstimatorSplit(const PyEstimatorLearner& learner, const perfshap::Dataset& data,
+  PyEstimatorSplit(const PyEstimatorLearner& owner, const perfshap::Dataset& data,
                    std::span<const perfshap::Player> players, std::span<const std::size_t> train_rows,
                    std::span<const std::size_t> test_rows, const std::string& split_name)
-      : learner(learner) {
+      : learner(owner) {
     learner_name_ = learner.name();
     split_name_ = split_name;
     source_ = data.source();
