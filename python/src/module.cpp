@@ -31,6 +31,7 @@
 #include "api/robustness_request.hpp"
 #include "api/sampling_input.hpp"
 #include "api/axom_request.hpp"
+#include "api/options.hpp"
 #include "api/chains_request.hpp"
 #include "api/demo_request.hpp"
 #include "api/shap_request.hpp"
@@ -811,6 +812,30 @@ void Take(const py::dict& o, const char* key, T& field) {
   if (o.contains(key) && !o[key].is_none()) field = o[key].cast<T>();
 }
 
+/** A keyword's value as the request layer's options read it (None, bool, int, float, str, lists,
+ *  dicts; a path-like as its text). */
+nlohmann::json ToJson(const py::handle& v) {
+  if (v.is_none()) return nullptr;
+  if (py::isinstance<py::bool_>(v)) return v.cast<bool>();
+  if (py::isinstance<py::int_>(v)) return v.cast<std::int64_t>();
+  if (py::isinstance<py::float_>(v)) return v.cast<double>();
+  if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+  if (py::isinstance<py::dict>(v)) {
+    nlohmann::json o = nlohmann::json::object();
+    for (const auto& [key, value] : v.cast<py::dict>()) o[py::str(key).cast<std::string>()] = ToJson(value);
+    return o;
+  }
+  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const py::handle item : v) a.push_back(ToJson(item));
+    return a;
+  }
+  return py::str(v).cast<std::string>();
+}
+
+/** The keywords of one call as the request layer's options. */
+perfshap::api::OptionReader Options(const py::dict& o) { return perfshap::api::OptionReader(ToJson(o)); }
+
 /** One list of row indices (any integer array or list) as the engine's. */
 std::vector<std::size_t> RowIndices(const py::handle& rows) {
   const auto a = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(rows);
@@ -1066,37 +1091,17 @@ std::shared_ptr<PyRun> ExplainXper(const py::object& table, const py::object& tr
   namespace api = perfshap::api;
   api::XperRequest request;
   std::vector<py::array> keep;
-  request.data = DataOf(table, o, keep);
-  api::XperModelInput& m = request.model;
-  Take(o, "model", m.learner.name);
-  for (const auto& [key, value] : model_params) m.learner.params[key.cast<std::string>()] = value.cast<std::string>();
-  Take(o, "coef", m.coefficients);
-  m.train = TableOf(train, keep);
-  GivenModelOf(model, m);
-  if (!iteration_range.is_none()) {
-    const auto pair = iteration_range.cast<std::pair<std::int64_t, std::int64_t>>();
-    m.iteration_range = perfshap::IterationRange{pair.first, pair.second};
-  }
-  perfshap::XperOptions& opt = request.options;
-  Take(o, "metric", opt.metric);
-  Take(o, "cfp", opt.cfp);
-  Take(o, "cfn", opt.cfn);
-  Take(o, "threshold", opt.threshold);
-  std::string comparator = "full";
-  Take(o, "comparator", comparator);
-  opt.comparator = perfshap::ParseXperComparator(comparator);
-  Take(o, "max_features", opt.max_features);
-  opt.seed = api::kXperDefaultSeed;
-  Take(o, "seed", opt.seed);
-  SolverOf(o, opt.seed, opt.solver, opt.sampling);
-  Take(o, "permutation", request.permutation_file);
-  std::int64_t row = -1;
-  Take(o, "explain_row", row);
-  if (row >= 0) request.explain_row = static_cast<std::size_t>(row);
-  if (!clusters.is_none()) request.clusters = clusters.cast<std::size_t>();
-  Take(o, "overfit", request.overfit);
-  ExecutionOf(o, opt.execution);
-  const perfshap::detail::ReportTarget target = TargetOf(o);
+  if (!table.is_none()) request.data = *TableOf(table, keep);
+  request.model.train = TableOf(train, keep);
+  GivenModelOf(model, request.model);
+  py::dict all;
+  for (const auto& item : o) all[item.first] = item.second;
+  all["model_param"] = model_params;
+  all["iteration_range"] = iteration_range;
+  all["clusters"] = clusters;
+  api::OptionReader options = Options(all);
+  api::ReadXperOptions(options, request);
+  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
   auto response = OnWorker(request.options.execution, [&] { return api::RunXper(request); }, progress, poll);
   auto r = std::make_shared<api::XperResponse>(std::move(response));
   // The document the command line writes for the same run, word for word.
@@ -1138,35 +1143,20 @@ std::shared_ptr<PyRun> ExplainShap(const py::object& table, const py::object& tr
   namespace api = perfshap::api;
   api::ShapRequest request;
   std::vector<py::array> keep;
-  request.data = DataOf(table, o, keep);
-  std::string approach = "interventional";
-  Take(o, "approach", approach);
-  request.approach = api::ParseShapApproach(approach);
-  if (o.contains("output") && !o["output"].is_none())
-    request.output = api::ParseShapOutput(o["output"].cast<std::string>());
+  if (!table.is_none()) request.data = *TableOf(table, keep);
   api::ShapModelInput& m = request.model;
   GivenModelOf(model, m);
-  Take(o, "model", m.learner.name);
   if (!learner.is_none()) m.learner.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
-  for (const auto& [key, value] : model_params) m.learner.params[key.cast<std::string>()] = value.cast<std::string>();
   m.train = TableOf(train, keep);
-  if (o.contains("max_depth") && !o["max_depth"].is_none()) m.max_depth = o["max_depth"].cast<int>();
-  if (o.contains("trees") && !o["trees"].is_none()) m.trees = o["trees"].cast<int>();
-  if (!iteration_range.is_none()) {
-    const auto pair = iteration_range.cast<std::pair<std::int64_t, std::int64_t>>();
-    m.iteration_range = perfshap::IterationRange{pair.first, pair.second};
-  }
-  if (o.contains("background") && !o["background"].is_none()) request.background = o["background"].cast<std::size_t>();
   request.background_rows = TableOf(background, keep);
-  if (!rows.is_none()) request.rows = rows.cast<std::pair<std::size_t, std::size_t>>();
-  std::int64_t row = -1;
-  Take(o, "explain_row", row);
-  if (row >= 0) request.explain_row = static_cast<std::size_t>(row);
-  Take(o, "seed", request.seed);
-  perfshap::ShapOptions& opt = request.options;
-  SolverOf(o, request.seed, opt.solver, opt.solver_options, "auto");
-  ExecutionOf(o, opt.solver_options.execution);
-  const perfshap::detail::ReportTarget target = TargetOf(o);
+  py::dict all;
+  for (const auto& item : o) all[item.first] = item.second;
+  all["model_param"] = model_params;
+  all["iteration_range"] = iteration_range;
+  all["rows"] = rows;
+  api::OptionReader options = Options(all);
+  api::ReadShapOptions(options, request, false);
+  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
   auto response =
       OnWorker(request.options.solver_options.execution, [&] { return api::RunShap(request); }, progress, poll);
   auto r = std::make_shared<const api::ShapResponse>(std::move(response));
