@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+#include "api/method_run.hpp"
 #include "api/xper_request.hpp"
 #include "commands.hpp"
 #include "embed.hpp"
@@ -94,14 +95,10 @@ void RunXper(const XperCliOptions& o) {
   request.overfit = o.overfit;
   opt.execution = MakeExecution(c, "coalitions");
 
-  auto r = std::make_shared<api::XperResponse>(api::RunXper(request));
-  // result.json names where the permutations and a fixed k come from in the command's words.
-  r->run.permutation = o.permutation.empty() ? "drawn from --seed" : o.permutation;
-  r->run.train_permutation = "drawn from --seed";
-  r->run.fixed_clusters = "fixed by --clusters";
-  Say(c, detail::XperConsoleText(r->Report(), c.out));
   // The reporter owns what it reads (it may run after this function returns: Report).
-  Report(c, [r](detail::OutputDir& out) { detail::WriteXperReport(out, r->Report()); });
+  const api::MethodRun run = api::XperMethodRun(api::RunXper(request), o.permutation, c.out);
+  Say(c, run.console);
+  Report(c, run.reporter);
 }
 
 }  // namespace

@@ -31,6 +31,7 @@
 #include "api/robustness_request.hpp"
 #include "api/sampling_input.hpp"
 #include "api/axom_request.hpp"
+#include "api/method_run.hpp"
 #include "api/options.hpp"
 #include "api/chains_request.hpp"
 #include "api/demo_request.hpp"
@@ -785,6 +786,23 @@ class PyRun {
   std::optional<std::vector<perfshap::detail::ReportFile>> files_;
 };
 
+/** A method run's arrays as numpy (a number for an empty shape) and its names as lists. */
+py::dict ArraysOf(const perfshap::api::MethodRun& run) {
+  py::dict d;
+  for (const auto& a : run.arrays) {
+    if (a.shape.empty()) {
+      d[a.name.c_str()] = a.values.front();
+      continue;
+    }
+    std::vector<py::ssize_t> shape(a.shape.begin(), a.shape.end());
+    py::array_t<double> array(shape);
+    std::copy(a.values.begin(), a.values.end(), array.mutable_data());
+    d[a.name.c_str()] = array;
+  }
+  for (const auto& n : run.names) d[n.name.c_str()] = n.values;
+  return d;
+}
+
 /** A robustness response's arrays. */
 py::dict RobustnessArrays(const perfshap::RobustnessResult& r) {
   py::dict d;
@@ -1068,15 +1086,6 @@ std::optional<perfshap::api::DataInput> TableOf(const py::object& table, std::ve
   return in;
 }
 
-/** An XPER response's arrays. */
-py::dict XperArrays(const perfshap::XperResult& r) {
-  py::dict d;
-  d["value"] = r.value;
-  d["base"] = r.base;
-  d["phi"] = NumpyOf(r.phi);
-  d["feature_names"] = r.features;
-  return d;
-}
 
 /**
  * perfshap.xper through the request layer: `table` the sample (None: the built-in design),
@@ -1103,32 +1112,10 @@ std::shared_ptr<PyRun> ExplainXper(const py::object& table, const py::object& tr
   api::ReadXperOptions(options, request);
   const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
   auto response = OnWorker(request.options.execution, [&] { return api::RunXper(request); }, progress, poll);
-  auto r = std::make_shared<api::XperResponse>(std::move(response));
-  // The document the command line writes for the same run, word for word.
-  r->run.permutation = request.permutation_file.empty() ? "drawn from --seed" : request.permutation_file;
-  r->run.train_permutation = "drawn from --seed";
-  r->run.fixed_clusters = "fixed by --clusters";
-  return std::make_shared<PyRun>(
-      perfshap::detail::XperConsoleText(r->Report(), target.dir), XperArrays(r->result),
-      [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteXperReport(out, r->Report()); }, target);
+  const api::MethodRun run = api::XperMethodRun(std::move(response), request.permutation_file, target.dir);
+  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
 }
 
-/** A shap explanation's arrays, from the engine's buffers: values (rows x outputs x players),
- *  base_values (rows x outputs), players, outputs. */
-py::dict ShapArrays(const perfshap::ShapExplanation& e) {
-  const auto R = static_cast<py::ssize_t>(e.n_rows), K = static_cast<py::ssize_t>(e.n_outputs),
-             P = static_cast<py::ssize_t>(e.n_players);
-  py::array_t<double> values({R, K, P});
-  std::copy(e.phi.begin(), e.phi.end(), values.mutable_data());
-  py::array_t<double> base({R, K});
-  std::copy(e.base.begin(), e.base.end(), base.mutable_data());
-  py::dict d;
-  d["values"] = values;
-  d["base_values"] = base;
-  d["players"] = e.players;
-  d["outputs"] = e.outputs;
-  return d;
-}
 
 /**
  * perfshap.shap through the request layer: `table` the rows to explain, `train` the training
@@ -1159,10 +1146,8 @@ std::shared_ptr<PyRun> ExplainShap(const py::object& table, const py::object& tr
   const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
   auto response =
       OnWorker(request.options.solver_options.execution, [&] { return api::RunShap(request); }, progress, poll);
-  auto r = std::make_shared<const api::ShapResponse>(std::move(response));
-  return std::make_shared<PyRun>(
-      perfshap::detail::ShapConsoleText(r->Report(), target.dir), ShapArrays(r->explanation),
-      [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteShapReport(out, r->Report()); }, target);
+  const api::MethodRun run = api::ShapMethodRun(std::move(response), target.dir, "shap");
+  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
 }
 
 /**

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// The request layer (engine/src/api/): what every front end hands back of a method's run, one
+// record for all: the console text, the result's numbers as named arrays (shape + values, from
+// the engine's buffers) and names, and the reporter that writes its files (result.json, the
+// CSVs, the figures) when they are asked for. Python turns the arrays into numpy, the C API
+// lends them to the caller.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "api/shap_request.hpp"
+#include "api/xper_request.hpp"
+#include "report/run_reporter.hpp"
+
+namespace perfshap::api {
+
+/** @brief A result's numbers: row-major values of `shape` (empty shape: one number). */
+struct ResultArray {
+  std::string name;
+  std::vector<std::size_t> shape;
+  std::vector<double> values;
+};
+
+/** @brief A result's list of names (features, players, outputs). */
+struct ResultNames {
+  std::string name;
+  std::vector<std::string> values;
+};
+
+/** @brief A method's run as a front end holds it. */
+struct MethodRun {
+  std::string method;
+  std::string console;
+  std::vector<ResultArray> arrays;
+  std::vector<ResultNames> names;
+  detail::Reporter reporter;
+
+  /** The array named `name`, or null. */
+  const ResultArray* Array(const std::string& name) const;
+  /** The names named `name`, or null. */
+  const ResultNames* Names(const std::string& name) const;
+};
+
+/**
+ * @brief An XPER run's record: value, base, phi (players) and feature_names; the console text
+ * names `out_dir` (empty: in memory). result.json (the reporter's) holds the rest, and describes
+ * the permutations as the command line does (`permutation_file`, or drawn from the seed).
+ */
+MethodRun XperMethodRun(XperResponse response, const std::string& permutation_file, const std::string& out_dir);
+
+/**
+ * @brief A shap or treeshap run's record: values (rows x outputs x players), base_values (rows x
+ * outputs), players and outputs.
+ */
+MethodRun ShapMethodRun(ShapResponse response, const std::string& out_dir, const std::string& method);
+
+}  // namespace perfshap::api
