@@ -1,17 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The perfshap authors
-# Installs an exported package: find_package(perfshap) + perfshap::perfshap.
+# Installs an exported package: find_package(perfshap) + perfshap::perfshap (C++) and
+# perfshap::perfshap_c (the C ABI, libperfshap_c.so.1 and perfshap/c_api.h).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(PERFSHAP_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/perfshap)
-install(TARGETS perfshap EXPORT perfshapTargets
+install(TARGETS perfshap perfshap_c EXPORT perfshapTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/perfshap
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/engine/c_api/include/perfshap/c_api.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/perfshap)
 install(FILES ${PROJECT_BINARY_DIR}/generated/perfshap/version_config.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/perfshap)
 if(TARGET perfshap_cli)

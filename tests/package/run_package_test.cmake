@@ -17,7 +17,9 @@ if(SANITIZE)
   set(flags "-fsanitize=${san}")
 endif()
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
-    -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS=${flags}"
-    "-DCMAKE_EXE_LINKER_FLAGS=${flags}")
+    -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS=${flags}" "-DCMAKE_C_FLAGS=${flags}"
+    "-DCMAKE_EXE_LINKER_FLAGS=${flags}" -DC_PROGRAM=${C_PROGRAM})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
+run(${WORK_DIR}/build/c_consumer ${FIXTURES}/data/pima.csv ${FIXTURES}/data/breast_cancer.csv
+    ${FIXTURES}/xgboost/binary_logistic.json)

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The perfshap authors */
+#ifndef PERFSHAP_C_API_H_
+#define PERFSHAP_C_API_H_
+
+/*
+ * perfshap's C ABI (libperfshap_c.so): for hosts that link C, not C++ (database engines, JVM
+ * services, R, Julia, Go, Rust). It is a thin layer over the library's request layer, the one the
+ * command line and Python use, so the same data, options and seed give the same numbers bit for
+ * bit.
+ *
+ * - Opaque handles: a table (columns the caller lends), a model, a request and a result. Each
+ *   is made by a perfshap_*_create / perfshap_model_* call and released by its perfshap_*_free.
+ * - Every function that can fail returns an int status: PERFSHAP_OK (0) or the kind of error.
+ *   The message (one line: what was wrong, where, what to do) and the names of the options it is
+ *   about are the calling thread's last error (perfshap_last_error*), kept until its next failing
+ *   call. No C++ exception ever crosses this boundary.
+ * - Options are one JSON object whose keys are the command line's long option names with '_'
+ *   for '-' (as result.json names them): {"threads": 2, "solver": "kernel", "budget": 5000}.
+ *   An unknown option is refused, naming it.
+ * - Results are lent: a pointer read from a result stays valid until perfshap_result_free; or
+ *   copied into the caller's buffer (perfshap_result_copy_array).
+ *
+ * Methods: "xper", "shap", "treeshap".
+ *
+ * Thread safety: handles are not shared between threads while one of them is being changed;
+ * separate requests run concurrently. perfshap_request_cancel may be called from any thread
+ * while perfshap_run runs.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define PERFSHAP_C_EXPORT __attribute__((visibility("default")))
+#else
+#define PERFSHAP_C_EXPORT
+#endif
+
+/** The ABI's version: the soname's number (libperfshap_c.so.1). */
+#define PERFSHAP_C_ABI_VERSION 1
+
+/** Status codes. */
+enum {
+  PERFSHAP_OK = 0,
+  PERFSHAP_ERROR_INVALID_ARGUMENT = 1, /**< an option or a call outside its domain */
+  PERFSHAP_ERROR_DATA = 2,             /**< the data or the model cannot be used as they are */
+  PERFSHAP_ERROR_RESOURCE = 3,         /**< the run would exceed a memory or evaluation limit */
+  PERFSHAP_ERROR_CANCELLED = 4,        /**< perfshap_request_cancel, or the progress callback said stop */
+  PERFSHAP_ERROR_OTHER = 5             /**< anything else (out of memory, an internal error) */
+};
+
+/** Column types of perfshap_table_add_numeric. */
+enum {
+  PERFSHAP_FLOAT64 = 1,
+  PERFSHAP_FLOAT32 = 2,
+  PERFSHAP_INT64 = 3,
+  PERFSHAP_INT32 = 4,
+  PERFSHAP_INT16 = 5,
+  PERFSHAP_INT8 = 6,
+  PERFSHAP_UINT64 = 7,
+  PERFSHAP_UINT32 = 8,
+  PERFSHAP_UINT16 = 9,
+  PERFSHAP_UINT8 = 10,
+  PERFSHAP_BOOL = 11 /**< one byte a value, 0 or 1 */
+};
+
+typedef struct PerfshapTable PerfshapTable;
+typedef struct PerfshapModel PerfshapModel;
+typedef struct PerfshapRequest PerfshapRequest;
+typedef struct PerfshapResult PerfshapResult;
+
+/** The library's version, e.g. "0.1.0" (static storage). */
+PERFSHAP_C_EXPORT const char* perfshap_version(void);
+
+/** The calling thread's last error message ("" when none). Valid until its next failing call. */
+PERFSHAP_C_EXPORT const char* perfshap_last_error(void);
+/** Its status code (PERFSHAP_OK when none). */
+PERFSHAP_C_EXPORT int perfshap_last_error_kind(void);
+/** The number of option names the last error is about, and the i-th (NULL past the end). */
+PERFSHAP_C_EXPORT size_t perfshap_last_error_option_count(void);
+PERFSHAP_C_EXPORT const char* perfshap_last_error_option(size_t i);
+
+/**
+ * A table of columns of one length. Numeric columns are lent: the caller keeps `values` alive
+ * and unchanged until every request using the table has run and the table is freed; each value
+ * is read in place (through `stride_bytes`, 0 = contiguous) and converted once. Text columns
+ * are copied. `source` names the table in messages (e.g. "orders").
+ */
+PERFSHAP_C_EXPORT int perfshap_table_create(const char* source, PerfshapTable** out);
+PERFSHAP_C_EXPORT int perfshap_table_add_numeric(PerfshapTable* table, const char* name, int type, const void* values,
+                                                 int64_t n_rows, int64_t stride_bytes);
+/** A text column: n_rows UTF-8 cells; a NULL cell is missing. */
+PERFSHAP_C_EXPORT int perfshap_table_add_text(PerfshapTable* table, const char* name, const char* const* cells,
+                                              int64_t n_rows);
+PERFSHAP_C_EXPORT void perfshap_table_free(PerfshapTable* table);
+
+/** An XGBoost model from its JSON text (Booster.save_raw("json")); `name` names it in messages
+ *  and the report. */
+PERFSHAP_C_EXPORT int perfshap_model_from_xgboost_json(const char* json, size_t length, const char* name,
+                                                       PerfshapModel** out);
+/** An XGBoost model from its JSON file. */
+PERFSHAP_C_EXPORT int perfshap_model_from_file(const char* path, PerfshapModel** out);
+/** The number of the model's input features. */
+PERFSHAP_C_EXPORT int perfshap_model_n_features(const PerfshapModel* model, size_t* out);
+PERFSHAP_C_EXPORT void perfshap_model_free(PerfshapModel* model);
+
+/** A request: a method ("xper", "shap", "treeshap") and its options as JSON text (NULL or "" for
+ *  none). Options are checked by perfshap_run. */
+PERFSHAP_C_EXPORT int perfshap_request_create(const char* method, const char* options_json, PerfshapRequest** out);
+/** A table in a role: "data" (the rows: XPER's sample, the rows shap explains), "train" (the
+ *  training sample a learner is fitted on) or "background" (shap's background rows). The request
+ *  shares the table; it may be freed after this call, its lent columns may not. */
+PERFSHAP_C_EXPORT int perfshap_request_set_table(PerfshapRequest* request, const char* role,
+                                                 const PerfshapTable* table);
+/** The fitted model explained (XPER: the metric of its predictions; shap, treeshap). Shared. */
+PERFSHAP_C_EXPORT int perfshap_request_set_model(PerfshapRequest* request, const PerfshapModel* model);
+/**
+ * Progress: `callback(done, total, elapsed_seconds, user)` from the engine's threads (one at a
+ * time, at most a few times a second, and once at the end); a non-zero return stops the run
+ * (perfshap_run then returns PERFSHAP_ERROR_CANCELLED).
+ */
+typedef int (*PerfshapProgressCallback)(uint64_t done, uint64_t total, double elapsed_seconds, void* user);
+PERFSHAP_C_EXPORT int perfshap_request_set_progress(PerfshapRequest* request, PerfshapProgressCallback callback,
+                                                    void* user);
+/** Asks a running perfshap_run of this request to stop (from any thread). */
+PERFSHAP_C_EXPORT int perfshap_request_cancel(PerfshapRequest* request);
+PERFSHAP_C_EXPORT void perfshap_request_free(PerfshapRequest* request);
+
+/** Runs the request; on PERFSHAP_OK `*out` is the result (free it with perfshap_result_free).
+ *  With the option "out" the run's files are also written to that directory (atomically; an
+ *  existing one only with "force": true). */
+PERFSHAP_C_EXPORT int perfshap_run(PerfshapRequest* request, PerfshapResult** out);
+
+/**
+ * A named array of the result ("phi", "value", "base" of XPER; "values" (rows x outputs x
+ * players), "base_values" of shap and treeshap): row-major values, its shape and rank (0 for one
+ * number). Lent until perfshap_result_free.
+ */
+PERFSHAP_C_EXPORT int perfshap_result_array(const PerfshapResult* result, const char* name, const double** values,
+                                            const size_t** shape, size_t* ndim);
+/** The same array copied into `out` (capacity values); `*size` its number of values. A capacity
+ *  too small is refused (PERFSHAP_ERROR_INVALID_ARGUMENT) with *size set. */
+PERFSHAP_C_EXPORT int perfshap_result_copy_array(const PerfshapResult* result, const char* name, double* out,
+                                                 size_t capacity, size_t* size);
+/** A list of names of the result ("feature_names" of XPER; "players", "outputs" of shap). Lent. */
+PERFSHAP_C_EXPORT int perfshap_result_names(const PerfshapResult* result, const char* name,
+                                            const char* const** names, size_t* count);
+/** The console summary the command line prints for the same run. Lent. */
+PERFSHAP_C_EXPORT int perfshap_result_console(const PerfshapResult* result, const char** text);
+/** One of the run's files ("result.json", a CSV, an SVG), written in memory when first asked.
+ *  Lent. */
+PERFSHAP_C_EXPORT int perfshap_result_file(PerfshapResult* result, const char* file, const char** content,
+                                           size_t* length);
+PERFSHAP_C_EXPORT void perfshap_result_free(PerfshapResult* result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PERFSHAP_C_API_H_ */

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// The C ABI (perfshap/c_api.h) against the request layer the command line runs: XPER and
+// TreeSHAP / shap of lent columns equal api::RunXper / api::RunShap on the same CSV bit for bit,
+// and their result.json is the command's document; errors come back as a status with the
+// thread's one-line message and option names, never as an exception, whatever an entry point
+// is given.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "api/method_run.hpp"
+#include "api/shap_request.hpp"
+#include "api/xper_request.hpp"
+#include "perfshap/c_api.h"
+#include <nlohmann/json.hpp>
+#include "perfshap/dataset.hpp"
+#include "report/run_reporter.hpp"
+#include "support/test_paths.hpp"
+
+namespace perfshap {
+namespace {
+
+/** A CSV's columns as doubles (the label named "label" last), held for the table's lifetime. */
+struct Columns {
+  Dataset data;
+  explicit Columns(const std::string& file) {
+    CsvOptions o;
+    o.label = "label";
+    o.regression = true;
+    data = ReadCsv(testing::FixturePath("data/" + file), o);
+  }
+  /** A C table lending every column. */
+  PerfshapTable* Table(const char* source = "frame") const {
+    PerfshapTable* t = nullptr;
+    EXPECT_EQ(perfshap_table_create(source, &t), PERFSHAP_OK);
+    for (std::size_t j = 0; j < data.n_features(); ++j)
+      EXPECT_EQ(perfshap_table_add_numeric(t, data.feature_names()[j].c_str(), PERFSHAP_FLOAT64,
+                                           data.column(j).data(), static_cast<int64_t>(data.n_rows()), 0),
+                PERFSHAP_OK);
+    EXPECT_EQ(perfshap_table_add_numeric(t, "label", PERFSHAP_FLOAT64, data.label().data(),
+                                         static_cast<int64_t>(data.n_rows()), 0),
+              PERFSHAP_OK);
+    return t;
+  }
+};
+
+std::vector<double> ArrayOf(const PerfshapResult* r, const char* name, std::vector<std::size_t>* shape = nullptr) {
+  const double* values = nullptr;
+  const size_t* dims = nullptr;
+  size_t ndim = 0;
+  EXPECT_EQ(perfshap_result_array(r, name, &values, &dims, &ndim), PERFSHAP_OK) << perfshap_last_error();
+  std::size_t n = 1;
+  for (size_t k = 0; k < ndim; ++k) n *= dims[k];
+  if (shape != nullptr) shape->assign(dims, dims + ndim);
+  return {values, values + n};
+}
+
+void ExpectBitwise(const std::vector<double>& a, const std::vector<double>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(double)));
+}
+
+PerfshapResult* RunMethod(const char* method, const char* options, PerfshapTable* data, PerfshapTable* train,
+                    PerfshapModel* model) {
+  PerfshapRequest* req = nullptr;
+  EXPECT_EQ(perfshap_request_create(method, options, &req), PERFSHAP_OK) << perfshap_last_error();
+  if (data != nullptr) {
+    EXPECT_EQ(perfshap_request_set_table(req, "data", data), PERFSHAP_OK);
+  }
+  if (train != nullptr) {
+    EXPECT_EQ(perfshap_request_set_table(req, "train", train), PERFSHAP_OK);
+  }
+  if (model != nullptr) {
+    EXPECT_EQ(perfshap_request_set_model(req, model), PERFSHAP_OK);
+  }
+  PerfshapResult* result = nullptr;
+  EXPECT_EQ(perfshap_run(req, &result), PERFSHAP_OK) << perfshap_last_error();
+  perfshap_request_free(req);
+  return result;
+}
+
+/** result.json without its timing and the names of where the data came from (a file for the
+ *  request layer's run, a lent table for the C API's), at any depth. */
+nlohmann::json Stable(const std::string& text) {
+  nlohmann::json doc = nlohmann::json::parse(text);
+  const std::function<void(nlohmann::json&)> strip = [&](nlohmann::json& v) {
+    if (v.is_object()) {
+      for (const char* key : {"elapsed_seconds", "data", "source", "train"}) v.erase(key);
+      for (auto& item : v.items()) strip(item.value());
+    } else if (v.is_array()) {
+      for (auto& item : v) strip(item);
+    }
+  };
+  strip(doc);
+  return doc;
+}
+
+TEST(CApi, XperOfLentColumnsEqualsTheRequestLayerOnTheCsvBitForBit) {
+  const Columns pima("pima.csv");
+  PerfshapTable* t = pima.Table();
+  PerfshapResult* r = RunMethod("xper", R"({"label": "label", "model": "logistic", "metric": "auc", "threads": 2, "solver": "kernel",
+                                      "budget": 600, "seed": 5})",
+                          t, t, nullptr);
+  ASSERT_NE(r, nullptr);
+  api::XperRequest q;
+  q.data.path = testing::FixturePath("data/pima.csv");
+  q.data.label = "label";
+  q.model.learner.name = "logistic";
+  api::DataInput train;
+  train.path = q.data.path;
+  train.label = "label";
+  q.model.train = train;
+  q.options.seed = 5;
+  q.options.comparator = XperComparator::kFull;  // the command's default
+  q.options.solver = "kernel";
+  q.options.sampling.budget = 600;
+  q.options.sampling.seed = 5;
+  q.options.execution.threads = 2;  // result.json records the threads asked for
+  const api::MethodRun expected = api::XperMethodRun(api::RunXper(q), "", "");
+  ExpectBitwise(ArrayOf(r, "phi"), expected.Array("phi")->values);
+  ExpectBitwise(ArrayOf(r, "value"), expected.Array("value")->values);
+  const char* const* names = nullptr;
+  size_t count = 0;
+  ASSERT_EQ(perfshap_result_names(r, "feature_names", &names, &count), PERFSHAP_OK);
+  ASSERT_EQ(count, pima.data.n_features());
+  EXPECT_STREQ(names[0], pima.data.feature_names()[0].c_str());
+  // The document: the command's keys and numbers (timings and data sources aside).
+  const char* json = nullptr;
+  size_t length = 0;
+  ASSERT_EQ(perfshap_result_file(r, "result.json", &json, &length), PERFSHAP_OK);
+  std::string want;
+  const auto files = detail::RunReporter(expected.reporter, {});
+  for (const auto& f : files)
+    if (f.name == "result.json") want = f.content;
+  EXPECT_EQ(Stable(std::string(json, length)), Stable(want));
+  // A copy into the caller's buffer; too small a buffer is refused with the size needed.
+  std::vector<double> copy(2);
+  size_t size = 0;
+  EXPECT_EQ(perfshap_result_copy_array(r, "phi", copy.data(), copy.size(), &size), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(size, pima.data.n_features());
+  copy.resize(size);
+  EXPECT_EQ(perfshap_result_copy_array(r, "phi", copy.data(), copy.size(), &size), PERFSHAP_OK);
+  ExpectBitwise(copy, expected.Array("phi")->values);
+  perfshap_result_free(r);
+  perfshap_table_free(t);
+}
+
+TEST(CApi, TreeShapOfAnXgboostModelEqualsTheRequestLayerBitForBit) {
+  const Columns bc("breast_cancer.csv");
+  PerfshapTable* t = bc.Table();
+  PerfshapModel* model = nullptr;
+  const std::string path = testing::FixturePath("xgboost/binary_logistic.json");
+  ASSERT_EQ(perfshap_model_from_file(path.c_str(), &model), PERFSHAP_OK) << perfshap_last_error();
+  size_t features = 0;
+  ASSERT_EQ(perfshap_model_n_features(model, &features), PERFSHAP_OK);
+  EXPECT_EQ(features, bc.data.n_features());
+  PerfshapResult* r = RunMethod("treeshap", R"({"label": "label", "threads": 2})", t, nullptr, model);
+  ASSERT_NE(r, nullptr);
+  api::ShapRequest q;
+  q.data.path = testing::FixturePath("data/breast_cancer.csv");
+  q.data.label = "label";
+  q.model.tree_file = q.model.name = path;
+  q.approach = api::ShapApproach::kTree;
+  const api::ShapResponse expected = api::RunShap(q);
+  std::vector<std::size_t> shape;
+  ExpectBitwise(ArrayOf(r, "values", &shape), expected.explanation.phi);
+  EXPECT_EQ(shape, (std::vector<std::size_t>{bc.data.n_rows(), 1, bc.data.n_features()}));
+  ExpectBitwise(ArrayOf(r, "base_values"), expected.explanation.base);
+  perfshap_result_free(r);
+  perfshap_model_free(model);
+  perfshap_table_free(t);
+}
+
+TEST(CApi, ErrorsAreAStatusWithTheMessageAndTheOptionNames) {
+  const Columns pima("pima.csv");
+  // A NaN cell: a data error naming the column and row.
+  std::vector<double> glucose(pima.data.column(1).begin(), pima.data.column(1).end());
+  glucose[7] = std::nan("");
+  PerfshapTable* t = nullptr;
+  ASSERT_EQ(perfshap_table_create("orders", &t), PERFSHAP_OK);
+  for (std::size_t j = 0; j < pima.data.n_features(); ++j)
+    ASSERT_EQ(perfshap_table_add_numeric(t, pima.data.feature_names()[j].c_str(), PERFSHAP_FLOAT64,
+                                         j == 1 ? glucose.data() : pima.data.column(j).data(),
+                                         static_cast<int64_t>(pima.data.n_rows()), 0),
+              PERFSHAP_OK);
+  ASSERT_EQ(perfshap_table_add_numeric(t, "label", PERFSHAP_FLOAT64, pima.data.label().data(),
+                                       static_cast<int64_t>(pima.data.n_rows()), 0),
+            PERFSHAP_OK);
+  PerfshapRequest* req = nullptr;
+  ASSERT_EQ(perfshap_request_create("xper", R"({"label": "label", "model": "logistic"})", &req), PERFSHAP_OK);
+  ASSERT_EQ(perfshap_request_set_table(req, "data", t), PERFSHAP_OK);
+  ASSERT_EQ(perfshap_request_set_table(req, "train", t), PERFSHAP_OK);
+  PerfshapResult* r = nullptr;
+  EXPECT_EQ(perfshap_run(req, &r), PERFSHAP_ERROR_DATA);
+  EXPECT_EQ(r, nullptr);
+  const std::string message = perfshap_last_error();
+  EXPECT_NE(message.find("orders"), std::string::npos) << message;
+  EXPECT_NE(message.find(pima.data.feature_names()[1]), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  EXPECT_EQ(perfshap_last_error_kind(), PERFSHAP_ERROR_DATA);
+  perfshap_request_free(req);
+  // An unknown option: refused naming it.
+  ASSERT_EQ(perfshap_request_create("xper", R"({"model": "logistic", "budgett": 5})", &req), PERFSHAP_OK);
+  EXPECT_EQ(perfshap_run(req, &r), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(perfshap_last_error()).find("unknown option 'budgett'"), std::string::npos);
+  ASSERT_EQ(perfshap_last_error_option_count(), 1u);
+  EXPECT_STREQ(perfshap_last_error_option(0), "budgett");
+  EXPECT_EQ(perfshap_last_error_option(1), nullptr);
+  perfshap_request_free(req);
+  // A value of the wrong kind names the option.
+  ASSERT_EQ(perfshap_request_create("xper", R"({"threads": "two"})", &req), PERFSHAP_OK);
+  EXPECT_EQ(perfshap_run(req, &r), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(perfshap_last_error_option(0), "threads");
+  perfshap_request_free(req);
+  // Text that is no JSON object, an unknown method, an unknown role.
+  EXPECT_EQ(perfshap_request_create("xper", "{\"threads\": ", &req), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_request_create("xper", "[1, 2]", &req), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_request_create("robustnes", nullptr, &req), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(perfshap_last_error_option(0), "method");
+  ASSERT_EQ(perfshap_request_create("shap", nullptr, &req), PERFSHAP_OK);
+  EXPECT_EQ(perfshap_request_set_table(req, "test", t), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  perfshap_request_free(req);
+  // A column of another length, a negative count, a duplicate name, an unknown type.
+  std::vector<double> three = {1, 2, 3};
+  EXPECT_EQ(perfshap_table_add_numeric(t, "short", PERFSHAP_FLOAT64, three.data(), 3, 0),
+            PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_table_add_numeric(t, "neg", PERFSHAP_FLOAT64, three.data(), -1, 0),
+            PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_table_add_numeric(t, "label", PERFSHAP_FLOAT64, pima.data.label().data(),
+                                       static_cast<int64_t>(pima.data.n_rows()), 0),
+            PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_table_add_numeric(t, "odd", 99, three.data(), 3, 0), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  // A model that is no XGBoost model.
+  PerfshapModel* m = nullptr;
+  EXPECT_EQ(perfshap_model_from_xgboost_json("{\"a\": 1}", 8, "m", &m), PERFSHAP_ERROR_DATA);
+  EXPECT_EQ(m, nullptr);
+  perfshap_table_free(t);
+}
+
+TEST(CApi, EveryEntryPointGivenNullReturnsAStatus) {
+  PerfshapRequest* req = nullptr;
+  PerfshapResult* r = nullptr;
+  PerfshapModel* m = nullptr;
+  const double* values = nullptr;
+  const size_t* shape = nullptr;
+  size_t n = 0;
+  const char* text = nullptr;
+  const char* const* names = nullptr;
+  EXPECT_EQ(perfshap_table_create(nullptr, nullptr), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_table_add_numeric(nullptr, "x", PERFSHAP_FLOAT64, nullptr, 1, 0), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_table_add_text(nullptr, "x", nullptr, 1), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_model_from_xgboost_json(nullptr, 0, nullptr, &m), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_model_from_file(nullptr, &m), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_model_from_file("/nonexistent/m.json", &m), PERFSHAP_ERROR_DATA);
+  EXPECT_EQ(perfshap_model_n_features(nullptr, &n), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_request_create(nullptr, nullptr, &req), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_request_set_table(nullptr, "data", nullptr), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_request_set_model(nullptr, nullptr), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_request_set_progress(nullptr, nullptr, nullptr), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_request_cancel(nullptr), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_run(nullptr, &r), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_result_array(nullptr, "phi", &values, &shape, &n), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_result_copy_array(nullptr, "phi", nullptr, 0, &n), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_result_names(nullptr, "players", &names, &n), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_result_console(nullptr, &text), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_result_file(nullptr, "result.json", &text, &n), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  perfshap_table_free(nullptr);
+  perfshap_model_free(nullptr);
+  perfshap_request_free(nullptr);
+  perfshap_result_free(nullptr);
+  // A run without data: shap explains rows, so it needs them.
+  ASSERT_EQ(perfshap_request_create("shap", nullptr, &req), PERFSHAP_OK);
+  EXPECT_NE(perfshap_run(req, &r), PERFSHAP_OK);
+  EXPECT_GT(std::strlen(perfshap_last_error()), 0u);
+  perfshap_request_free(req);
+  EXPECT_STREQ(perfshap_version(), PERFSHAP_VERSION_FOR_TEST);
+}
+
+TEST(CApi, ProgressReportsAndAStopFromTheCallbackCancels) {
+  const Columns pima("pima.csv");
+  PerfshapTable* t = pima.Table();
+  struct Seen {
+    std::atomic<int> calls{0};
+    bool stop = false;
+  } seen;
+  auto callback = [](uint64_t done, uint64_t total, double, void* user) -> int {
+    auto* s = static_cast<Seen*>(user);
+    s->calls++;
+    EXPECT_LE(done, total);
+    return s->stop ? 1 : 0;
+  };
+  for (const bool stop : {false, true}) {
+    seen.stop = stop;
+    seen.calls = 0;
+    PerfshapRequest* req = nullptr;
+    ASSERT_EQ(perfshap_request_create("xper", R"({"label": "label", "model": "logistic", "solver": "permutation",
+                                                 "budget": 1000, "tolerance": 1e-9, "threads": 2})",
+                                      &req),
+              PERFSHAP_OK);
+    ASSERT_EQ(perfshap_request_set_table(req, "data", t), PERFSHAP_OK);
+    ASSERT_EQ(perfshap_request_set_table(req, "train", t), PERFSHAP_OK);
+    ASSERT_EQ(perfshap_request_set_progress(req, callback, &seen), PERFSHAP_OK);
+    PerfshapResult* r = nullptr;
+    const int status = perfshap_run(req, &r);
+    EXPECT_GT(seen.calls.load(), 0);
+    if (stop) {
+      EXPECT_EQ(status, PERFSHAP_ERROR_CANCELLED) << perfshap_last_error();
+      EXPECT_EQ(r, nullptr);
+    } else {
+      EXPECT_EQ(status, PERFSHAP_OK) << perfshap_last_error();
+    }
+    perfshap_result_free(r);
+    perfshap_request_free(req);
+  }
+  perfshap_table_free(t);
+}
+
+}  // namespace
+}  // namespace perfshap
