@@ -6,7 +6,9 @@
 // call is options (api::OptionReader) -> request -> Run* -> api::MethodRun, as in Python.
 #include "perfshap/c_api.h"
 
+#include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -18,10 +20,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/axom_request.hpp"
+#include "api/chains_request.hpp"
+#include "api/demo_request.hpp"
 #include "api/method_run.hpp"
 #include "api/options.hpp"
+#include "api/robustness_request.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
+#include "perfshap/xper_montecarlo.hpp"
 #include "perfshap/cost.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/table.hpp"
@@ -205,6 +212,77 @@ perfshap::api::MethodRun RunShap(PerfshapRequest* r, perfshap::api::OptionReader
   return api::ShapMethodRun(api::RunShap(request), target.dir, treeshap ? "treeshap" : "shap");
 }
 
+/** Refuses the tables and the model a method does not take, naming the role. */
+void TakesOnly(const PerfshapRequest* r, bool data, bool model) {
+  const auto refuse = [&](const char* role) {
+    throw perfshap::InvalidArgument(r->method + " takes no '" + role + "' " +
+                                        (std::string(role) == "model" ? "" : "table") +
+                                        "; give it only what the method reads",
+                                    {role});
+  };
+  if (!data && r->data) refuse("data");
+  if (r->train) refuse("train");
+  if (r->background) refuse("background");
+  if (!model && r->model) refuse("model");
+}
+
+perfshap::api::MethodRun RunOther(PerfshapRequest* r, perfshap::api::OptionReader& o,
+                                  perfshap::detail::ReportTarget& target) {
+  namespace api = perfshap::api;
+  const std::string& m = r->method;
+  if (m == "robustness") {
+    TakesOnly(r, true, false);
+    api::RobustnessRequest request;
+    if (r->data) request.data = InputOf(r->data);
+    api::ReadRobustnessOptions(o, request);
+    target = api::ReadReportTarget(o);
+    o.RefuseUnread(m);
+    Wire(r, request.options.execution);
+    return api::RobustnessMethodRun(api::RunRobustness(request), target.dir);
+  }
+  if (m == "axom") {
+    TakesOnly(r, true, true);
+    api::AxomRequest request;
+    if (r->data) request.data = InputOf(r->data);
+    if (r->model) {
+      request.model.name = request.model.tree_file = r->model->name;
+      request.model.tree_text = r->model->json;
+    }
+    api::ReadAxomOptions(o, request);
+    target = api::ReadReportTarget(o);
+    o.RefuseUnread(m);
+    Wire(r, request.execution);
+    return api::AxomMethodRun(api::RunAxom(request));
+  }
+  if (m == "chains") {
+    TakesOnly(r, true, false);
+    api::ChainsRequest request;
+    if (r->data) request.data = InputOf(r->data);
+    api::ReadChainsOptions(o, request);
+    target = api::ReadReportTarget(o);
+    o.RefuseUnread(m);
+    Wire(r, request.shap.solver_options.execution);
+    return api::ChainsMethodRun(api::RunChains(request));
+  }
+  if (m == "demo") {
+    TakesOnly(r, true, false);
+    api::DemoRequest request;
+    if (r->data) request.data = InputOf(r->data);
+    api::ReadDemoOptions(o, request);
+    target = api::ReadReportTarget(o);
+    o.RefuseUnread(m);
+    Wire(r, request.execution);
+    return api::DemoMethodRun(api::RunDemo(request), target.dir);
+  }
+  TakesOnly(r, false, false);  // xper-montecarlo: the paper's design, drawn
+  perfshap::XperMonteCarloOptions options;
+  api::ReadXperMonteCarloOptions(o, options);
+  target = api::ReadReportTarget(o);
+  o.RefuseUnread(m);
+  Wire(r, options.execution);
+  return api::XperMonteCarloMethodRun(perfshap::RunXperMonteCarlo(options), options, target.dir);
+}
+
 const perfshap::api::ResultArray& ArrayOf(const PerfshapResult* result, const char* name) {
   NotNull(result, "result");
   NotNull(name, "name");
@@ -329,8 +407,12 @@ int perfshap_request_create(const char* method, const char* options_json, Perfsh
     *out = nullptr;
     NotNull(method, "method");
     const std::string m = method;
-    if (m != "xper" && m != "shap" && m != "treeshap")
-      throw perfshap::InvalidArgument("unknown method '" + m + "'; the C API runs xper, shap and treeshap",
+    static const char* const kMethods[] = {"robustness", "xper", "shap", "treeshap", "axom", "chains", "demo",
+                                           "xper-montecarlo"};
+    if (std::find(std::begin(kMethods), std::end(kMethods), m) == std::end(kMethods))
+      throw perfshap::InvalidArgument("unknown method '" + m +
+                                          "'; the methods: robustness, xper, shap, treeshap, axom, chains, demo, "
+                                          "xper-montecarlo",
                                       {"method"});
     auto r = std::make_unique<PerfshapRequest>();
     r->method = m;
@@ -402,8 +484,10 @@ int perfshap_run(PerfshapRequest* request, PerfshapResult** out) {
     perfshap::api::OptionReader o(request->options);
     if (request->method == "xper")
       result->run = RunXper(request, o, result->target);
-    else
+    else if (request->method == "shap" || request->method == "treeshap")
       result->run = RunShap(request, o, result->target, request->method == "treeshap");
+    else
+      result->run = RunOther(request, o, result->target);
     for (const auto& n : result->run.names) {
       std::vector<const char*> p;
       for (const std::string& s : n.values) p.push_back(s.c_str());

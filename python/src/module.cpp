@@ -742,12 +742,6 @@ void RunOnWorker(const std::function<void(const WorkerHooks&)>& body, const py::
     progress(box->latest->done, box->latest->total, box->latest->elapsed_seconds, 0.0);
 }
 
-/** A numpy array (a copy) of a result's values. */
-py::array_t<double> NumpyOf(const std::vector<double>& v) {
-  py::array_t<double> a(static_cast<py::ssize_t>(v.size()));
-  std::copy(v.begin(), v.end(), a.mutable_data());
-  return a;
-}
 
 /**
  * A method's run as Python holds it (the request layer's response, owned by its reporter): its
@@ -791,52 +785,49 @@ py::dict ArraysOf(const perfshap::api::MethodRun& run) {
   py::dict d;
   for (const auto& a : run.arrays) {
     if (a.shape.empty()) {
-      d[a.name.c_str()] = a.values.front();
+      d[a.name.c_str()] = a.whole ? py::object(py::int_(static_cast<std::int64_t>(a.values.front())))
+                                  : py::object(py::float_(a.values.front()));
       continue;
     }
     std::vector<py::ssize_t> shape(a.shape.begin(), a.shape.end());
-    py::array_t<double> array(shape);
-    std::copy(a.values.begin(), a.values.end(), array.mutable_data());
-    d[a.name.c_str()] = array;
+    if (a.whole) {
+      py::array_t<std::int64_t> array(shape);
+      std::transform(a.values.begin(), a.values.end(), array.mutable_data(),
+                     [](double v) { return static_cast<std::int64_t>(v); });
+      d[a.name.c_str()] = array;
+    } else {
+      py::array_t<double> array(shape);
+      std::copy(a.values.begin(), a.values.end(), array.mutable_data());
+      d[a.name.c_str()] = array;
+    }
   }
   for (const auto& n : run.names) d[n.name.c_str()] = n.values;
   return d;
 }
 
-/** A robustness response's arrays. */
-py::dict RobustnessArrays(const perfshap::RobustnessResult& r) {
-  py::dict d;
-  d["value"] = r.auc_mean;
-  d["value_std"] = r.auc_std;
-  d["base"] = r.base;
-  d["phi"] = NumpyOf(r.phi_auc_mean);
-  d["phi_std"] = NumpyOf(r.phi_auc_std);
-  d["phi_se"] = NumpyOf(r.phi_auc_se);
-  d["auprc"] = r.auprc_mean;
-  d["auprc_std"] = r.auprc_std;
-  d["phi_auprc"] = NumpyOf(r.phi_auprc_mean);
-  d["phi_auprc_std"] = NumpyOf(r.phi_auprc_std);
-  d["phi_auprc_se"] = NumpyOf(r.phi_auprc_se);
-  d["auc_by_split"] = NumpyOf(r.auc_by_split);
-  d["n_splits"] = r.n_splits;
-  d["n_trainings"] = r.n_trainings;
-  d["feature_names"] = r.features;
-  return d;
-}
 
-/** The value of `key` in `o` when it is there and not None. */
-template <class T>
-void Take(const py::dict& o, const char* key, T& field) {
-  if (o.contains(key) && !o[key].is_none()) field = o[key].cast<T>();
-}
 
 /** A keyword's value as the request layer's options read it (None, bool, int, float, str, lists,
  *  dicts; a path-like as its text). */
 nlohmann::json ToJson(const py::handle& v) {
   if (v.is_none()) return nullptr;
   if (py::isinstance<py::bool_>(v)) return v.cast<bool>();
-  if (py::isinstance<py::int_>(v)) return v.cast<std::int64_t>();
   if (py::isinstance<py::float_>(v)) return v.cast<double>();
+  // numpy scalars and arrays (and pandas' Index) as Python numbers and lists.
+  if (!py::isinstance<py::int_>(v) && !py::isinstance<py::str>(v) && !py::isinstance<py::dict>(v) &&
+      py::hasattr(v, "tolist"))
+    return ToJson(v.attr("tolist")());
+  if (py::isinstance<py::int_>(v) || (!py::isinstance<py::str>(v) && py::hasattr(v, "__index__"))) {
+    // Whole numbers of any integer type, to the full range of int64 and uint64 (a seed of 2^64 - 1).
+    const py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr()));
+    if (!i) throw py::error_already_set();
+    int overflow = 0;
+    const long long value = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+    if (overflow == 0) return static_cast<std::int64_t>(value);
+    const unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
+    if (PyErr_Occurred()) throw py::error_already_set();
+    return static_cast<std::uint64_t>(u);
+  }
   if (py::isinstance<py::str>(v)) return v.cast<std::string>();
   if (py::isinstance<py::dict>(v)) {
     nlohmann::json o = nlohmann::json::object();
@@ -867,88 +858,18 @@ std::vector<std::size_t> RowIndices(const py::handle& rows) {
   return out;
 }
 
-/** The groups of groups=: {name: [column, ...]} in its order. */
-std::vector<perfshap::FeatureGroup> Groups(const py::dict& groups) {
-  std::vector<perfshap::FeatureGroup> out;
-  for (const auto& [name, columns] : groups) {
-    perfshap::FeatureGroup g;
-    g.name = py::str(name).cast<std::string>();
-    for (const py::handle c : columns) g.columns.push_back(py::str(c).cast<std::string>());
-    g.source = "groups";
-    out.push_back(std::move(g));
-  }
-  return out;
+
+/** A training or background table (source, columns), or none. */
+std::optional<perfshap::api::DataInput> TableOf(const py::object& table, std::vector<py::array>& keep) {
+  if (table.is_none()) return std::nullopt;
+  perfshap::api::DataInput in;
+  in.table = std::make_shared<const perfshap::Table>(MakeTable(table.cast<py::tuple>(), keep));
+  return in;
 }
 
-/** The data keywords as the request layer's input: `table` (source, columns) or None for the
- *  built-in design; label, positive, missing, features, groups (a dict or a path). */
-perfshap::api::DataInput DataOf(const py::object& table, const py::dict& o, std::vector<py::array>& keep) {
-  namespace api = perfshap::api;
-  api::DataInput data;
-  if (!table.is_none())
-    data.table = std::make_shared<const perfshap::Table>(MakeTable(table.cast<py::tuple>(), keep));
-  else
-    Take(o, "data", data.path);  // a CSV file named by data=
-  Take(o, "label", data.label);
-  Take(o, "positive", data.positive);
-  std::string missing = "error";
-  Take(o, "missing", missing);
-  data.missing = api::ParseMissingValues(missing);
-  std::string features;
-  Take(o, "features", features);
-  data.features = perfshap::detail::SplitCells(features);
-  data.features.erase(std::remove(data.features.begin(), data.features.end(), std::string()), data.features.end());
-  if (o.contains("groups") && !o["groups"].is_none()) {
-    if (py::isinstance<py::dict>(o["groups"])) {
-      data.groups = Groups(o["groups"].cast<py::dict>());
-      data.groups_source = "groups";
-    } else {
-      data.groups_source = o["groups"].cast<std::string>();
-      data.groups = perfshap::ReadFeatureGroups(data.groups_source);
-    }
-  }
-  return data;
-}
 
-/** solver (default `default_solver`), budget, tolerance, time_limit, keep_samples (the streams'
- *  seed: `seed`), checked. */
-void SolverOf(const py::dict& o, std::uint64_t seed, perfshap::SolverSpec& spec, perfshap::SamplingOptions& sampling,
-              const std::string& default_solver = "exact") {
-  std::string solver = default_solver;
-  Take(o, "solver", solver);
-  spec = solver;
-  Take(o, "budget", sampling.budget);
-  Take(o, "tolerance", sampling.tolerance);
-  Take(o, "time_limit", sampling.time_limit_seconds);
-  Take(o, "keep_samples", sampling.keep_samples);
-  sampling.seed = seed;
-  perfshap::api::CheckSampling(spec, sampling);
-}
 
-/** threads, max_memory, max_evaluations. */
-void ExecutionOf(const py::dict& o, perfshap::ExecutionOptions& execution) {
-  Take(o, "threads", execution.threads);
-  std::string max_memory;
-  Take(o, "max_memory", max_memory);
-  if (!max_memory.empty()) execution.limits.max_memory_bytes = perfshap::ParseMemorySize(max_memory);
-  Take(o, "max_evaluations", execution.limits.max_model_evaluations);
-}
 
-/** figures, out, force, report: where the files go (out checked before the run). */
-perfshap::detail::ReportTarget TargetOf(const py::dict& o) {
-  perfshap::detail::ReportTarget target;
-  std::string figures = "summary", report;
-  Take(o, "figures", figures);
-  target.options.figures = perfshap::detail::ParseFigureSet(figures);
-  Take(o, "out", target.dir);
-  Take(o, "force", target.force);
-  Take(o, "report", report);
-  if (!report.empty() && report != "html")
-    throw perfshap::InvalidArgument("report='" + report + "': the one report is 'html' (report.html)", {"report"});
-  target.html = report == "html";
-  if (!target.dir.empty()) perfshap::detail::PrepareOutputDir(target.dir, target.force);
-  return target;
-}
 
 /** call() on the worker thread (RunOnWorker), with the caller's progress and Ctrl-C wired into
  *  `execution` (the request's): its response. */
@@ -979,89 +900,29 @@ std::shared_ptr<PyRun> ExplainRobustness(const py::object& table, const py::dict
   api::RobustnessRequest request;
   request.warm_up_pool = true;
   std::vector<py::array> keep;
-  request.data = DataOf(table, o, keep);
-  api::DataInput& data = request.data;
-  Take(o, "rows", data.generated_rows);
+  if (!table.is_none()) request.data = *TableOf(table, keep);
   if (!learner.is_none()) request.learner.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
-  Take(o, "model", request.learner.name);
-  for (const auto& [key, value] : model_params)
-    request.learner.params[key.cast<std::string>()] = value.cast<std::string>();
-
-  api::SplitInput& split = request.splits;
-  Take(o, "cv", split.plan);
-  Take(o, "test_size", split.test_size);
-  Take(o, "stratify", split.stratify);
   if (!splits.is_none()) {
     perfshap::SplitPlan plan;
     for (const py::handle pair : splits) {
       const auto parts = pair.cast<py::tuple>();
       plan.push_back({RowIndices(parts[0]), RowIndices(parts[1])});
     }
-    split.splits = std::move(plan);
-    split.listed = split_listed;
-    split.name = "split";
-  } else {
-    Take(o, "split", split.file);
+    request.splits.splits = std::move(plan);
+    request.splits.listed = split_listed;
+    request.splits.name = "split";
   }
-
-  perfshap::RobustnessOptions& opt = request.options;
-  if (o.contains("curve_points") && !o["curve_points"].is_none())
-    perfshap::ParseCurvePoints(o["curve_points"].cast<std::string>(), opt.curves);
-  if (o.contains("strategy") && !o["strategy"].is_none())
-    opt.curves.strategy = perfshap::ParseGridStrategy(o["strategy"].cast<std::string>());
-  Take(o, "grid", opt.grid_points);
-  if (o.contains("prc_baseline") && !o["prc_baseline"].is_none())
-    opt.prc_baseline = perfshap::ParsePrcBaseline(py::str(o["prc_baseline"]).cast<std::string>());
-  std::string metrics;
-  Take(o, "metrics", metrics);
-  for (auto& m : perfshap::detail::SplitCells(metrics))
-    if (!m.empty()) opt.extra_metrics.push_back(std::move(m));
-  Take(o, "select", opt.select);
-  Take(o, "exact_limit", opt.max_features);
-  Take(o, "seed", request.seed);
-  SolverOf(o, request.seed, opt.solver, opt.sampling);
-  Take(o, "slice_fpr", request.slice_fpr);
-  ExecutionOf(o, opt.execution);
-  const perfshap::detail::ReportTarget target = TargetOf(o);
+  py::dict all;
+  for (const auto& item : o) all[item.first] = item.second;
+  all["model_param"] = model_params;
+  api::OptionReader options = Options(all);
+  api::ReadRobustnessOptions(options, request);
+  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
   auto response = OnWorker(request.options.execution, [&] { return api::RunRobustness(request); }, progress, poll);
-  auto r = std::make_shared<const api::RobustnessResponse>(std::move(response));
-  return std::make_shared<PyRun>(
-      perfshap::detail::RobustnessConsoleText(r->result, r->run, target.dir), RobustnessArrays(r->result),
-      [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteRobustnessReport(out, r->result, r->run); },
-      target);
+  const api::MethodRun run = api::RobustnessMethodRun(std::move(response), target.dir);
+  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
 }
 
-/** A given forest's AXOM arrays: each row's values of its predicted class (AXOM's as `values`,
- *  the forest's), its label and kept trees, and the per-row robustness. */
-py::dict AxomModelArrays(const perfshap::detail::AxomModelReport& g) {
-  const perfshap::AxomExplanation& e = g.explanation;
-  const auto n = static_cast<py::ssize_t>(e.n_rows);
-  const auto f = static_cast<py::ssize_t>(e.n_features);
-  py::array_t<double> values({n, f});
-  py::array_t<double> forest({n, f});
-  py::array_t<std::int64_t> labels(n);
-  py::array_t<std::int64_t> kept(n);
-  for (std::size_t r = 0; r < e.n_rows; ++r) {
-    const std::size_t at = (r * e.n_classes + static_cast<std::size_t>(e.label[r])) * e.n_features;
-    std::copy_n(e.axom.data() + at, e.n_features, values.mutable_data() + r * e.n_features);
-    std::copy_n(e.forest.data() + at, e.n_features, forest.mutable_data() + r * e.n_features);
-    labels.mutable_data()[r] = e.label[r];
-    kept.mutable_data()[r] = static_cast<std::int64_t>(e.kept_trees[r]);
-  }
-  py::dict d;
-  d["values"] = values;
-  d["forest_values"] = forest;
-  d["labels"] = labels;
-  d["kept_trees"] = kept;
-  d["feature_names"] = g.feature_names;
-  d["class_names"] = g.class_names;
-  d["l_bar_rf"] = NumpyOf(g.robustness.forest.l_bar);
-  d["l_hat_rf"] = NumpyOf(g.robustness.forest.l_hat);
-  d["l_bar_axom"] = NumpyOf(g.robustness.axom.l_bar);
-  d["l_hat_axom"] = NumpyOf(g.robustness.axom.l_hat);
-  d["mislabelling_per_row"] = NumpyOf(g.robustness.mislabelling);
-  return d;
-}
 
 /** The model of perfshap.shap / perfshap.xper: the host's function, a tree model, or an XGBoost
  *  model's JSON text (named "model" in messages and the report). */
@@ -1078,13 +939,6 @@ void GivenModelOf(const py::object& model, perfshap::api::GivenModelInput& m) {
   }
 }
 
-/** A training or background table (source, columns), or none. */
-std::optional<perfshap::api::DataInput> TableOf(const py::object& table, std::vector<py::array>& keep) {
-  if (table.is_none()) return std::nullopt;
-  perfshap::api::DataInput in;
-  in.table = std::make_shared<const perfshap::Table>(MakeTable(table.cast<py::tuple>(), keep));
-  return in;
-}
 
 
 /**
@@ -1159,45 +1013,17 @@ std::shared_ptr<PyRun> ExplainAxom(const py::object& table, const py::dict& o, c
   namespace api = perfshap::api;
   api::AxomRequest request;
   std::vector<py::array> keep;
-  request.data = DataOf(table, o, keep);
+  if (!table.is_none()) request.data = *TableOf(table, keep);
   GivenModelOf(model, request.model);
-  Take(o, "paper", request.paper);
-  Take(o, "wide", request.wide);
-  Take(o, "data_dir", request.data_dir);
-  Take(o, "model_file", request.model.tree_file);
-  Take(o, "tune", request.tune);
-  Take(o, "trees", request.trees);
-  Take(o, "max_depth", request.max_depth);
-  Take(o, "eps", request.eps);
-  Take(o, "neighbours", request.neighbours);
-  if (o.contains("seeds") && !o["seeds"].is_none()) request.seeds = o["seeds"].cast<std::size_t>();
-  Take(o, "full_matrix", request.full_matrix);
-  if (!heatmap_features.is_none())
-    request.heatmap_features = heatmap_features.cast<std::pair<std::string, std::string>>();
-  Take(o, "heatmap_grid", request.heatmap_grid);
-  Take(o, "seed", request.seed);
-  ExecutionOf(o, request.execution);
-  const perfshap::detail::ReportTarget target = TargetOf(o);
-  std::string console;
+  py::dict all;
+  for (const auto& item : o) all[item.first] = item.second;
+  all["heatmap_features"] = heatmap_features;
+  api::OptionReader options = Options(all);
+  api::ReadAxomOptions(options, request);
+  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
   auto response = OnWorker(request.execution, [&] { return api::RunAxom(request); }, progress, poll);
-  auto r = std::make_shared<const api::AxomResponse>(std::move(response));
-  if (r->given)
-    return std::make_shared<PyRun>(
-        perfshap::detail::AxomModelConsoleText(*r->given, r->settings), AxomModelArrays(*r->given),
-        [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteAxomModelReport(out, *r->given, r->settings); },
-        target);
-  const py::dict arrays;  // result.json's keys are read from the document (nested per data set)
-  if (!r->paper)
-    return std::make_shared<PyRun>(
-        perfshap::detail::AxomConsoleText(r->reports.front(), r->settings), arrays,
-        [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteAxomReport(out, r->reports.front(), r->settings); },
-        target);
-  for (const auto& report : r->reports) console += perfshap::detail::AxomConsoleText(report, r->settings);
-  console += "\n" + perfshap::detail::AxomPaperText(r->reports, r->settings);
-  return std::make_shared<PyRun>(
-      console, arrays,
-      [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteAxomPaperReport(out, r->reports, r->settings); },
-      target);
+  const api::MethodRun run = api::AxomMethodRun(std::move(response));
+  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
 }
 
 /**
@@ -1211,35 +1037,19 @@ std::shared_ptr<PyRun> ExplainChains(const py::object& table, const py::dict& o,
   namespace api = perfshap::api;
   api::ChainsRequest request;
   std::vector<py::array> keep;
-  request.data = DataOf(table, o, keep);
-  request.outputs = outputs;
-  Take(o, "adult", request.adult);
-  Take(o, "xor_rows", request.xor_rows);
-  if (!order.is_none()) request.order = order.cast<std::vector<std::string>>();
-  std::string orders;
-  Take(o, "orders", orders);
-  if (!orders.empty() && orders != "all")
-    throw perfshap::InvalidArgument("orders='" + orders + "': the one value is 'all' (every chain order)", {"orders"});
-  request.all_orders = orders == "all";
-  Take(o, "max_outputs", request.max_outputs);
-  Take(o, "model", request.learner.name);
+  if (!table.is_none()) request.data = *TableOf(table, keep);
   if (!learner.is_none()) request.learner.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
-  for (const auto& [key, value] : model_params)
-    request.learner.params[key.cast<std::string>()] = value.cast<std::string>();
-  Take(o, "background", request.background);
-  Take(o, "rows", request.rows);
-  Take(o, "test_size", request.test_size);
-  Take(o, "signed", request.signed_weights);
-  Take(o, "seed", request.seed);
-  SolverOf(o, request.seed, request.shap.solver, request.shap.solver_options, "auto");
-  ExecutionOf(o, request.shap.solver_options.execution);
-  const perfshap::detail::ReportTarget target = TargetOf(o);
-  auto report = std::make_shared<const perfshap::detail::ChainsReport>(
-      OnWorker(request.shap.solver_options.execution, [&] { return api::RunChains(request); }, progress, poll));
-  const py::dict arrays;  // result.json's keys are read from the document (nested per order)
-  return std::make_shared<PyRun>(
-      perfshap::detail::ChainsConsoleText(*report), arrays,
-      [report](perfshap::detail::OutputDir& out) { perfshap::detail::WriteChainsReport(out, *report); }, target);
+  py::dict all;
+  for (const auto& item : o) all[item.first] = item.second;
+  all["outputs"] = outputs;
+  all["order"] = order;
+  all["model_param"] = model_params;
+  api::OptionReader options = Options(all);
+  api::ReadChainsOptions(options, request);
+  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
+  auto report = OnWorker(request.shap.solver_options.execution, [&] { return api::RunChains(request); }, progress, poll);
+  const api::MethodRun run = api::ChainsMethodRun(std::move(report));
+  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
 }
 
 /** perfshap.demo through the request layer: `table` the data set or None (data= a file, or the
@@ -1249,43 +1059,25 @@ std::shared_ptr<PyRun> ExplainDemo(const py::object& table, const py::dict& o, c
   namespace api = perfshap::api;
   api::DemoRequest request;
   std::vector<py::array> keep;
-  request.data = DataOf(table, o, keep);
-  Take(o, "rows", request.data.generated_rows);
-  Take(o, "test_size", request.test_size);
-  Take(o, "exact_limit", request.exact_limit);
-  Take(o, "seed", request.seed);
-  ExecutionOf(o, request.execution);
-  const perfshap::detail::ReportTarget target = TargetOf(o);
-  auto r = std::make_shared<const api::DemoResponse>(
-      OnWorker(request.execution, [&] { return api::RunDemo(request); }, progress, poll));
-  const py::dict arrays;  // result.json's keys are read from the document (one per section)
-  return std::make_shared<PyRun>(
-      perfshap::detail::DemoConsoleText(r->Report(), target.dir), arrays,
-      [r](perfshap::detail::OutputDir& out) { perfshap::detail::WriteDemoReport(out, r->Report()); }, target);
+  if (!table.is_none()) request.data = *TableOf(table, keep);
+  api::OptionReader options = Options(o);
+  api::ReadDemoOptions(options, request);
+  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
+  auto response = OnWorker(request.execution, [&] { return api::RunDemo(request); }, progress, poll);
+  const api::MethodRun run = api::DemoMethodRun(std::move(response), target.dir);
+  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
 }
 
 /** perfshap.xper_montecarlo: the library's RunXperMonteCarlo with the keywords' options. */
 std::shared_ptr<PyRun> ExplainXperMonteCarlo(const py::dict& o, const py::object& progress, double poll) {
+  namespace api = perfshap::api;
   perfshap::XperMonteCarloOptions opt;
-  Take(o, "samples", opt.samples);
-  Take(o, "rows", opt.rows);
-  Take(o, "train_rows", opt.train_rows);
-  std::string comparator = "full";
-  Take(o, "comparator", comparator);
-  opt.comparator = perfshap::ParseXperComparator(comparator);
-  Take(o, "seed", opt.seed);
-  ExecutionOf(o, opt.execution);
-  const perfshap::detail::ReportTarget target = TargetOf(o);
-  auto r = std::make_shared<const perfshap::XperMonteCarloResult>(
-      OnWorker(opt.execution, [&] { return perfshap::RunXperMonteCarlo(opt); }, progress, poll));
-  const perfshap::detail::MonteCarloColumns columns = perfshap::detail::MonteCarloDistributions(*r);
-  const py::dict arrays;
-  return std::make_shared<PyRun>(
-      perfshap::detail::MonteCarloConsoleText(*r, columns, target.dir), arrays,
-      [r, opt, columns](perfshap::detail::OutputDir& out) {
-        perfshap::detail::WriteMonteCarloReport(out, *r, opt, columns);
-      },
-      target);
+  api::OptionReader options = Options(o);
+  api::ReadXperMonteCarloOptions(options, opt);
+  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
+  auto result = OnWorker(opt.execution, [&] { return perfshap::RunXperMonteCarlo(opt); }, progress, poll);
+  const api::MethodRun run = api::XperMonteCarloMethodRun(std::move(result), opt, target.dir);
+  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
 }
 
 std::vector<std::string> LearnerNames() {

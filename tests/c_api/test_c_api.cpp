@@ -11,10 +11,12 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "api/method_run.hpp"
+#include "api/options.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
 #include "perfshap/c_api.h"
@@ -85,13 +87,14 @@ PerfshapResult* RunMethod(const char* method, const char* options, PerfshapTable
   return result;
 }
 
-/** result.json without its timing and the names of where the data came from (a file for the
+/** result.json without its timings and the names of where the data came from (a file for the
  *  request layer's run, a lent table for the C API's), at any depth. */
 nlohmann::json Stable(const std::string& text) {
   nlohmann::json doc = nlohmann::json::parse(text);
   const std::function<void(nlohmann::json&)> strip = [&](nlohmann::json& v) {
     if (v.is_object()) {
-      for (const char* key : {"elapsed_seconds", "data", "source", "train"}) v.erase(key);
+      for (const char* key : {"elapsed_seconds", "seconds", "seconds_per_sample", "data", "source", "train"})
+        v.erase(key);
       for (auto& item : v.items()) strip(item.value());
     } else if (v.is_array()) {
       for (auto& item : v) strip(item);
@@ -174,6 +177,90 @@ TEST(CApi, TreeShapOfAnXgboostModelEqualsTheRequestLayerBitForBit) {
   ExpectBitwise(ArrayOf(r, "base_values"), expected.explanation.base);
   perfshap_result_free(r);
   perfshap_model_free(model);
+  perfshap_table_free(t);
+}
+
+/** The files of the request layer's own run of `method` with `options` and the data from the
+ *  file (what the command line runs), through the same option reader. */
+std::string ExpectedResultJson(const std::string& method, nlohmann::json options, const std::string& file) {
+  if (!file.empty()) options["data"] = testing::FixturePath("data/" + file);
+  api::OptionReader o(options);
+  api::MethodRun run;
+  if (method == "robustness") {
+    api::RobustnessRequest r;
+    api::ReadRobustnessOptions(o, r);
+    run = api::RobustnessMethodRun(api::RunRobustness(r), "");
+  } else if (method == "axom") {
+    api::AxomRequest r;
+    api::ReadAxomOptions(o, r);
+    run = api::AxomMethodRun(api::RunAxom(r));
+  } else if (method == "chains") {
+    api::ChainsRequest r;
+    api::ReadChainsOptions(o, r);
+    run = api::ChainsMethodRun(api::RunChains(r));
+  } else if (method == "demo") {
+    api::DemoRequest r;
+    api::ReadDemoOptions(o, r);
+    run = api::DemoMethodRun(api::RunDemo(r), "");
+  } else {
+    XperMonteCarloOptions r;
+    api::ReadXperMonteCarloOptions(o, r);
+    run = api::XperMonteCarloMethodRun(RunXperMonteCarlo(r), r, "");
+  }
+  for (const auto& f : detail::RunReporter(run.reporter, {}))
+    if (f.name == "result.json") return f.content;
+  return {};
+}
+
+TEST(CApi, EveryMethodOfLentColumnsWritesTheRequestLayersDocument) {
+  struct Case {
+    const char* method;
+    const char* file;  // the lent table's CSV ("": no table)
+    const char* options;
+  };
+  const Case cases[] = {
+      {"robustness", "banknote.csv", R"({"label": "label", "model": "gnb", "cv": "mc:5", "threads": 2})"},
+      {"axom", "wine.csv", R"({"label": "label", "trees": 5, "neighbours": 20, "heatmap_grid": 4, "threads": 2})"},
+      {"chains", "", R"({"xor_rows": 300, "threads": 2})"},
+      {"demo", "", R"({"rows": 300, "threads": 2})"},
+      {"xper-montecarlo", "", R"({"samples": 3, "rows": 200, "train_rows": 100, "threads": 2})"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.method);
+    PerfshapTable* t = nullptr;
+    std::optional<Columns> columns;
+    if (*c.file != '\0') {
+      columns.emplace(c.file);
+      t = columns->Table();
+    }
+    PerfshapResult* r = RunMethod(c.method, c.options, t, nullptr, nullptr);
+    ASSERT_NE(r, nullptr);
+    const char* json = nullptr;
+    size_t length = 0;
+    ASSERT_EQ(perfshap_result_file(r, "result.json", &json, &length), PERFSHAP_OK);
+    EXPECT_EQ(Stable(std::string(json, length)), Stable(ExpectedResultJson(c.method, nlohmann::json::parse(c.options),
+                                                                           c.file)));
+    const char* console = nullptr;
+    ASSERT_EQ(perfshap_result_console(r, &console), PERFSHAP_OK);
+    EXPECT_GT(std::strlen(console), 0u);
+    if (std::string(c.method) == "robustness") {
+      std::vector<std::size_t> shape;
+      EXPECT_EQ(ArrayOf(r, "phi", &shape).size(), 4u);
+      EXPECT_EQ(ArrayOf(r, "n_splits"), std::vector<double>{5.0});
+    }
+    perfshap_result_free(r);
+    if (t != nullptr) perfshap_table_free(t);
+  }
+  // A table a method does not read is refused, naming its role.
+  PerfshapRequest* req = nullptr;
+  const Columns wine("wine.csv");
+  PerfshapTable* t = wine.Table();
+  ASSERT_EQ(perfshap_request_create("robustness", nullptr, &req), PERFSHAP_OK);
+  ASSERT_EQ(perfshap_request_set_table(req, "train", t), PERFSHAP_OK);
+  PerfshapResult* r = nullptr;
+  EXPECT_EQ(perfshap_run(req, &r), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(perfshap_last_error_option(0), "train");
+  perfshap_request_free(req);
   perfshap_table_free(t);
 }
 

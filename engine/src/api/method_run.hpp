@@ -12,17 +12,24 @@
 #include <string>
 #include <vector>
 
+#include "api/axom_request.hpp"
+#include "api/chains_request.hpp"
+#include "api/demo_request.hpp"
+#include "api/robustness_request.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
+#include "perfshap/xper_montecarlo.hpp"
 #include "report/run_reporter.hpp"
 
 namespace perfshap::api {
 
-/** @brief A result's numbers: row-major values of `shape` (empty shape: one number). */
+/** @brief A result's numbers: row-major values of `shape` (empty shape: one number); `whole`
+ *  when they are counts or indices (a front end may hand them over as integers). */
 struct ResultArray {
   std::string name;
   std::vector<std::size_t> shape;
   std::vector<double> values;
+  bool whole = false;
 };
 
 /** @brief A result's list of names (features, players, outputs). */
@@ -57,5 +64,31 @@ MethodRun XperMethodRun(XperResponse response, const std::string& permutation_fi
  * outputs), players and outputs.
  */
 MethodRun ShapMethodRun(ShapResponse response, const std::string& out_dir, const std::string& method);
+
+/**
+ * @brief A robustness run's record: value, value_std, base, phi, phi_std, phi_se, auprc,
+ * auprc_std, phi_auprc, phi_auprc_std, phi_auprc_se, auc_by_split, n_splits, n_trainings and
+ * feature_names.
+ */
+MethodRun RobustnessMethodRun(RobustnessResponse response, const std::string& out_dir);
+
+/**
+ * @brief An AXOM run's record. With a given forest: values and forest_values (rows x features,
+ * each row's predicted class), labels, kept_trees, l_bar_rf, l_hat_rf, l_bar_axom, l_hat_axom,
+ * mislabelling_per_row, feature_names and class_names; otherwise the console text and the
+ * reporter (result.json holds the numbers, nested per data set).
+ */
+MethodRun AxomMethodRun(AxomResponse response);
+
+/** @brief A Shapley Chains run's record: the console text and the reporter (result.json holds
+ *  the numbers, nested per order). */
+MethodRun ChainsMethodRun(detail::ChainsReport report);
+
+/** @brief The demo's record: the console text and the reporter (one section a method). */
+MethodRun DemoMethodRun(DemoResponse response, const std::string& out_dir);
+
+/** @brief The XPER Monte Carlo experiment's record: the console text and the reporter. */
+MethodRun XperMonteCarloMethodRun(XperMonteCarloResult result, const XperMonteCarloOptions& options,
+                                  const std::string& out_dir);
 
 }  // namespace perfshap::api

@@ -12,6 +12,7 @@
 #include "data/message_text.hpp"
 #include "data/text_lines.hpp"
 #include "perfshap/cost.hpp"
+#include "perfshap/curves.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/players.hpp"
 #include "perfshap/xper.hpp"
@@ -139,7 +140,12 @@ void OptionReader::Take(const char* key, std::int64_t& field) {
 
 void OptionReader::Take(const char* key, std::uint64_t& field) {
   if (!Has(key)) return;
-  field = static_cast<std::uint64_t>(WholeNumber(key, options_.at(key), 0, 9.2e18, "a whole number >= 0"));
+  const nlohmann::json& v = options_.at(key);
+  if (v.is_number_unsigned()) {
+    field = v.get<std::uint64_t>();
+    return;
+  }
+  field = static_cast<std::uint64_t>(WholeNumber(key, v, 0, 9.2e18, "a whole number >= 0"));
 }
 
 
@@ -234,7 +240,7 @@ detail::ReportTarget ReadReportTarget(OptionReader& o) {
   o.Take("force", target.force);
   o.Take("report", report);
   if (!report.empty() && report != "html")
-    throw InvalidArgument("report '" + report + "': the one report is 'html' (report.html)", {"report"});
+    throw InvalidArgument("report='" + report + "': the one report is 'html' (report.html)", {"report"});
   target.html = report == "html";
   if (!target.dir.empty()) detail::PrepareOutputDir(target.dir, target.force);
   return target;
@@ -363,6 +369,115 @@ void ReadShapOptions(OptionReader& o, ShapRequest& request, bool treeshap) {
   ShapOptions& opt = request.options;
   ReadSolverOptions(o, request.seed, opt.solver, opt.solver_options, treeshap ? "exact" : "auto");
   ReadExecutionOptions(o, opt.solver_options.execution);
+}
+
+void ReadRobustnessOptions(OptionReader& o, RobustnessRequest& request) {
+  ReadDataOptions(o, request.data);
+  o.Take("rows", request.data.generated_rows);
+  o.Take("model", request.learner.name);
+  ReadModelParams(o, request.learner.params);
+  SplitInput& split = request.splits;
+  o.Take("cv", split.plan);
+  o.Take("test_size", split.test_size);
+  o.Take("stratify", split.stratify);
+  if (!split.splits) o.Take("split", split.file);
+  RobustnessOptions& opt = request.options;
+  std::string text;
+  o.Take("curve_points", text);
+  if (!text.empty()) ParseCurvePoints(text, opt.curves);
+  text.clear();
+  o.Take("strategy", text);
+  if (!text.empty()) opt.curves.strategy = ParseGridStrategy(text);
+  o.Take("grid", opt.grid_points);
+  const nlohmann::json& baseline = o.Raw("prc_baseline");
+  if (baseline.is_string())
+    opt.prc_baseline = ParsePrcBaseline(baseline.get<std::string>());
+  else if (baseline.is_number())
+    opt.prc_baseline = ParsePrcBaseline(baseline.dump());
+  else if (!baseline.is_null())
+    WrongKind("prc_baseline", baseline, "a number or a baseline's name");
+  if (o.Has("metrics"))
+    for (std::string& m : Names("metrics", o.Raw("metrics"))) opt.extra_metrics.push_back(std::move(m));
+  o.Take("select", opt.select);
+  o.Take("exact_limit", opt.max_features);
+  o.Take("seed", request.seed);
+  ReadSolverOptions(o, request.seed, opt.solver, opt.sampling, "exact");
+  o.Take("slice_fpr", request.slice_fpr);
+  ReadExecutionOptions(o, opt.execution);
+}
+
+void ReadAxomOptions(OptionReader& o, AxomRequest& request) {
+  ReadDataOptions(o, request.data);
+  o.Take("paper", request.paper);
+  o.Take("wide", request.wide);
+  o.Take("data_dir", request.data_dir);
+  if (!request.model.given()) {
+    std::string file;
+    o.Take("model_file", file);
+    if (!file.empty()) request.model.name = request.model.tree_file = file;
+  }
+  o.Take("tune", request.tune);
+  o.Take("trees", request.trees);
+  o.Take("max_depth", request.max_depth);
+  o.Take("eps", request.eps);
+  o.Take("neighbours", request.neighbours);
+  if (o.Has("seeds")) {
+    std::size_t seeds = 0;
+    o.Take("seeds", seeds);
+    request.seeds = seeds;
+  }
+  o.Take("full_matrix", request.full_matrix);
+  if (o.Has("heatmap_features")) {
+    const std::vector<std::string> pair = Names("heatmap_features", o.Raw("heatmap_features"));
+    if (pair.size() != 2) WrongKind("heatmap_features", o.Raw("heatmap_features"), "two feature names");
+    request.heatmap_features = std::make_pair(pair[0], pair[1]);
+  }
+  o.Take("heatmap_grid", request.heatmap_grid);
+  o.Take("seed", request.seed);
+  ReadExecutionOptions(o, request.execution);
+}
+
+void ReadChainsOptions(OptionReader& o, ChainsRequest& request) {
+  ReadDataOptions(o, request.data);
+  if (o.Has("outputs")) request.outputs = Names("outputs", o.Raw("outputs"));
+  o.Take("adult", request.adult);
+  o.Take("xor_rows", request.xor_rows);
+  if (o.Has("order")) request.order = Names("order", o.Raw("order"));
+  std::string orders;
+  o.Take("orders", orders);
+  if (!orders.empty() && orders != "all")
+    throw InvalidArgument("orders='" + orders + "': the one value is 'all' (every chain order)", {"orders"});
+  request.all_orders = orders == "all";
+  o.Take("max_outputs", request.max_outputs);
+  o.Take("model", request.learner.name);
+  ReadModelParams(o, request.learner.params);
+  o.Take("background", request.background);
+  o.Take("rows", request.rows);
+  o.Take("test_size", request.test_size);
+  o.Take("signed", request.signed_weights);
+  o.Take("seed", request.seed);
+  ReadSolverOptions(o, request.seed, request.shap.solver, request.shap.solver_options, "auto");
+  ReadExecutionOptions(o, request.shap.solver_options.execution);
+}
+
+void ReadDemoOptions(OptionReader& o, DemoRequest& request) {
+  ReadDataOptions(o, request.data);
+  o.Take("rows", request.data.generated_rows);
+  o.Take("test_size", request.test_size);
+  o.Take("exact_limit", request.exact_limit);
+  o.Take("seed", request.seed);
+  ReadExecutionOptions(o, request.execution);
+}
+
+void ReadXperMonteCarloOptions(OptionReader& o, XperMonteCarloOptions& options) {
+  o.Take("samples", options.samples);
+  o.Take("rows", options.rows);
+  o.Take("train_rows", options.train_rows);
+  std::string comparator = "full";
+  o.Take("comparator", comparator);
+  options.comparator = ParseXperComparator(comparator);
+  o.Take("seed", options.seed);
+  ReadExecutionOptions(o, options.execution);
 }
 
 }  // namespace perfshap::api

@@ -15,8 +15,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/axom_request.hpp"
+#include "api/chains_request.hpp"
+#include "api/demo_request.hpp"
+#include "api/robustness_request.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
+#include "perfshap/xper_montecarlo.hpp"
 #include "report/run_reporter.hpp"
 
 namespace perfshap::api {
@@ -78,5 +83,21 @@ void ReadXperOptions(OptionReader& o, XperRequest& request);
 /** @brief shap's and treeshap's options (the CLI's flags, rows as [first, last] or "first..last",
  *  iteration_range, model_param); `approach` defaults to "tree" for `treeshap`. */
 void ReadShapOptions(OptionReader& o, ShapRequest& request, bool treeshap);
+
+/** @brief Robustness's options (the CLI's `perfshap robustness` flags; rows: the generated
+ *  design's size; split: a split file's path, unless the request holds splits already). */
+void ReadRobustnessOptions(OptionReader& o, RobustnessRequest& request);
+
+/** @brief AXOM's options (heatmap_features as ["a", "b"] or "a,b"). */
+void ReadAxomOptions(OptionReader& o, AxomRequest& request);
+
+/** @brief Shapley Chains' options (outputs and order as lists or "a,b"; orders "all"). */
+void ReadChainsOptions(OptionReader& o, ChainsRequest& request);
+
+/** @brief The demo's options (rows: the generated design's size). */
+void ReadDemoOptions(OptionReader& o, DemoRequest& request);
+
+/** @brief The XPER paper's Monte Carlo experiment's options. */
+void ReadXperMonteCarloOptions(OptionReader& o, XperMonteCarloOptions& options);
 
 }  // namespace perfshap::api

@@ -21,7 +21,10 @@
  * - Results are lent: a pointer read from a result stays valid until perfshap_result_free; or
  *   copied into the caller's buffer (perfshap_result_copy_array).
  *
- * Methods: "xper", "shap", "treeshap".
+ * Methods: "robustness", "xper", "shap", "treeshap", "axom", "chains", "demo", "xper-montecarlo";
+ * each takes the command line's options of the same name, and the tables its command reads from
+ * files: "data" (every method but xper-montecarlo), "train" (xper, shap: a learner's training
+ * sample), "background" (shap, treeshap), and a model (xper, shap, treeshap).
  *
  * Thread safety: handles are not shared between threads while one of them is being changed;
  * separate requests run concurrently. perfshap_request_cancel may be called from any thread
@@ -109,15 +112,16 @@ PERFSHAP_C_EXPORT int perfshap_model_from_file(const char* path, PerfshapModel**
 PERFSHAP_C_EXPORT int perfshap_model_n_features(const PerfshapModel* model, size_t* out);
 PERFSHAP_C_EXPORT void perfshap_model_free(PerfshapModel* model);
 
-/** A request: a method ("xper", "shap", "treeshap") and its options as JSON text (NULL or "" for
- *  none). Options are checked by perfshap_run. */
+/** A request: a method (see above) and its options as JSON text (NULL or "" for none). Options
+ *  are checked by perfshap_run. */
 PERFSHAP_C_EXPORT int perfshap_request_create(const char* method, const char* options_json, PerfshapRequest** out);
 /** A table in a role: "data" (the rows: XPER's sample, the rows shap explains), "train" (the
  *  training sample a learner is fitted on) or "background" (shap's background rows). The request
  *  shares the table; it may be freed after this call, its lent columns may not. */
 PERFSHAP_C_EXPORT int perfshap_request_set_table(PerfshapRequest* request, const char* role,
                                                  const PerfshapTable* table);
-/** The fitted model explained (XPER: the metric of its predictions; shap, treeshap). Shared. */
+/** The fitted model explained (XPER: the metric of its predictions; shap, treeshap; axom refuses
+ *  a boosted model, naming why). Shared. */
 PERFSHAP_C_EXPORT int perfshap_request_set_model(PerfshapRequest* request, const PerfshapModel* model);
 /**
  * Progress: `callback(done, total, elapsed_seconds, user)` from the engine's threads (one at a
@@ -137,9 +141,13 @@ PERFSHAP_C_EXPORT void perfshap_request_free(PerfshapRequest* request);
 PERFSHAP_C_EXPORT int perfshap_run(PerfshapRequest* request, PerfshapResult** out);
 
 /**
- * A named array of the result ("phi", "value", "base" of XPER; "values" (rows x outputs x
- * players), "base_values" of shap and treeshap): row-major values, its shape and rank (0 for one
- * number). Lent until perfshap_result_free.
+ * A named array of the result: row-major values, its shape and rank (0 for one number). Lent
+ * until perfshap_result_free. XPER: "value", "base", "phi"; shap and treeshap: "values" (rows x
+ * outputs x players), "base_values" (rows x outputs); robustness: "value" (mean AUC), "value_std",
+ * "base", "phi", "phi_std", "phi_se", "auprc", "auprc_std", "phi_auprc", "phi_auprc_std",
+ * "phi_auprc_se", "auc_by_split", "n_splits", "n_trainings"; axom of a given forest: "values",
+ * "forest_values", "labels", "kept_trees", "l_bar_rf", "l_hat_rf", "l_bar_axom", "l_hat_axom",
+ * "mislabelling_per_row". The rest of every method's numbers are in its result.json.
  */
 PERFSHAP_C_EXPORT int perfshap_result_array(const PerfshapResult* result, const char* name, const double** values,
                                             const size_t** shape, size_t* ndim);
@@ -147,7 +155,8 @@ PERFSHAP_C_EXPORT int perfshap_result_array(const PerfshapResult* result, const 
  *  too small is refused (PERFSHAP_ERROR_INVALID_ARGUMENT) with *size set. */
 PERFSHAP_C_EXPORT int perfshap_result_copy_array(const PerfshapResult* result, const char* name, double* out,
                                                  size_t capacity, size_t* size);
-/** A list of names of the result ("feature_names" of XPER; "players", "outputs" of shap). Lent. */
+/** A list of names of the result ("feature_names" of XPER, robustness and axom; "players",
+ *  "outputs" of shap; "class_names" of axom). Lent. */
 PERFSHAP_C_EXPORT int perfshap_result_names(const PerfshapResult* result, const char* name,
                                             const char* const** names, size_t* count);
 /** The console summary the command line prints for the same run. Lent. */
