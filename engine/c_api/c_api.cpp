@@ -191,7 +191,12 @@ perfshap::api::MethodRun RunXper(PerfshapRequest* r, perfshap::api::OptionReader
   target = api::ReadReportTarget(o);
   o.RefuseUnread("xper");
   Wire(r, request.options.execution);
-  return api::XperMethodRun(api::RunXper(request), request.permutation_file, target.dir);
+  api::XperResponse response = api::RunXper(request);
+  // The document the command line writes for the same run, word for word.
+  response.run.permutation = request.permutation_file.empty() ? "drawn from --seed" : request.permutation_file;
+  response.run.train_permutation = "drawn from --seed";
+  response.run.fixed_clusters = "fixed by --clusters";
+  return api::XperMethodRun(std::move(response), target.dir);
 }
 
 perfshap::api::MethodRun RunShap(PerfshapRequest* r, perfshap::api::OptionReader& o,

@@ -95,8 +95,13 @@ void RunXper(const XperCliOptions& o) {
   request.overfit = o.overfit;
   opt.execution = MakeExecution(c, "coalitions");
 
+  api::XperResponse response = api::RunXper(request);
+  // result.json names where the permutations and a fixed k come from in the command's words.
+  response.run.permutation = o.permutation.empty() ? "drawn from --seed" : o.permutation;
+  response.run.train_permutation = "drawn from --seed";
+  response.run.fixed_clusters = "fixed by --clusters";
   // The reporter owns what it reads (it may run after this function returns: Report).
-  const api::MethodRun run = api::XperMethodRun(api::RunXper(request), o.permutation, c.out);
+  const api::MethodRun run = api::XperMethodRun(std::move(response), c.out);
   Say(c, run.console);
   Report(c, run.reporter);
 }

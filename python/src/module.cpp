@@ -842,8 +842,14 @@ nlohmann::json ToJson(const py::handle& v) {
   return py::str(v).cast<std::string>();
 }
 
-/** The keywords of one call as the request layer's options. */
-perfshap::api::OptionReader Options(const py::dict& o) { return perfshap::api::OptionReader(ToJson(o)); }
+/** The keywords of one call as the request layer's options, with the ones the package hands over
+ *  in their own arguments (model_param, rows, ...). */
+perfshap::api::OptionReader Options(const py::dict& o,
+                                    std::initializer_list<std::pair<const char*, py::object>> extra = {}) {
+  nlohmann::json options = ToJson(o);
+  for (const auto& [key, value] : extra) options[key] = ToJson(value);
+  return perfshap::api::OptionReader(std::move(options));
+}
 
 /** One list of row indices (any integer array or list) as the engine's. */
 std::vector<std::size_t> RowIndices(const py::handle& rows) {
@@ -912,10 +918,7 @@ std::shared_ptr<PyRun> ExplainRobustness(const py::object& table, const py::dict
     request.splits.listed = split_listed;
     request.splits.name = "split";
   }
-  py::dict all;
-  for (const auto& item : o) all[item.first] = item.second;
-  all["model_param"] = model_params;
-  api::OptionReader options = Options(all);
+  api::OptionReader options = Options(o, {{"model_param", model_params}});
   api::ReadRobustnessOptions(options, request);
   const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
   auto response = OnWorker(request.options.execution, [&] { return api::RunRobustness(request); }, progress, poll);
@@ -957,16 +960,16 @@ std::shared_ptr<PyRun> ExplainXper(const py::object& table, const py::object& tr
   if (!table.is_none()) request.data = *TableOf(table, keep);
   request.model.train = TableOf(train, keep);
   GivenModelOf(model, request.model);
-  py::dict all;
-  for (const auto& item : o) all[item.first] = item.second;
-  all["model_param"] = model_params;
-  all["iteration_range"] = iteration_range;
-  all["clusters"] = clusters;
-  api::OptionReader options = Options(all);
+  api::OptionReader options =
+      Options(o, {{"model_param", model_params}, {"iteration_range", iteration_range}, {"clusters", clusters}});
   api::ReadXperOptions(options, request);
   const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
   auto response = OnWorker(request.options.execution, [&] { return api::RunXper(request); }, progress, poll);
-  const api::MethodRun run = api::XperMethodRun(std::move(response), request.permutation_file, target.dir);
+  // The document the command line writes for the same run, word for word.
+  response.run.permutation = request.permutation_file.empty() ? "drawn from --seed" : request.permutation_file;
+  response.run.train_permutation = "drawn from --seed";
+  response.run.fixed_clusters = "fixed by --clusters";
+  const api::MethodRun run = api::XperMethodRun(std::move(response), target.dir);
   return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
 }
 
@@ -990,12 +993,8 @@ std::shared_ptr<PyRun> ExplainShap(const py::object& table, const py::object& tr
   if (!learner.is_none()) m.learner.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
   m.train = TableOf(train, keep);
   request.background_rows = TableOf(background, keep);
-  py::dict all;
-  for (const auto& item : o) all[item.first] = item.second;
-  all["model_param"] = model_params;
-  all["iteration_range"] = iteration_range;
-  all["rows"] = rows;
-  api::OptionReader options = Options(all);
+  api::OptionReader options =
+      Options(o, {{"model_param", model_params}, {"iteration_range", iteration_range}, {"rows", rows}});
   api::ReadShapOptions(options, request, false);
   const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
   auto response =
@@ -1015,10 +1014,7 @@ std::shared_ptr<PyRun> ExplainAxom(const py::object& table, const py::dict& o, c
   std::vector<py::array> keep;
   if (!table.is_none()) request.data = *TableOf(table, keep);
   GivenModelOf(model, request.model);
-  py::dict all;
-  for (const auto& item : o) all[item.first] = item.second;
-  all["heatmap_features"] = heatmap_features;
-  api::OptionReader options = Options(all);
+  api::OptionReader options = Options(o, {{"heatmap_features", heatmap_features}});
   api::ReadAxomOptions(options, request);
   const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
   auto response = OnWorker(request.execution, [&] { return api::RunAxom(request); }, progress, poll);
@@ -1039,12 +1035,8 @@ std::shared_ptr<PyRun> ExplainChains(const py::object& table, const py::dict& o,
   std::vector<py::array> keep;
   if (!table.is_none()) request.data = *TableOf(table, keep);
   if (!learner.is_none()) request.learner.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
-  py::dict all;
-  for (const auto& item : o) all[item.first] = item.second;
-  all["outputs"] = outputs;
-  all["order"] = order;
-  all["model_param"] = model_params;
-  api::OptionReader options = Options(all);
+  api::OptionReader options =
+      Options(o, {{"outputs", py::cast(outputs)}, {"order", order}, {"model_param", model_params}});
   api::ReadChainsOptions(options, request);
   const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
   auto report = OnWorker(request.shap.solver_options.execution, [&] { return api::RunChains(request); }, progress, poll);

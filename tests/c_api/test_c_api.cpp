@@ -125,7 +125,10 @@ TEST(CApi, XperOfLentColumnsEqualsTheRequestLayerOnTheCsvBitForBit) {
   q.options.sampling.budget = 600;
   q.options.sampling.seed = 5;
   q.options.execution.threads = 2;  // result.json records the threads asked for
-  const api::MethodRun expected = api::XperMethodRun(api::RunXper(q), "", "");
+  api::XperResponse response = api::RunXper(q);
+  response.run.permutation = response.run.train_permutation = "drawn from --seed";  // the front ends' words
+  response.run.fixed_clusters = "fixed by --clusters";
+  const api::MethodRun expected = api::XperMethodRun(std::move(response), "");
   ExpectBitwise(ArrayOf(r, "phi"), expected.Array("phi")->values);
   ExpectBitwise(ArrayOf(r, "value"), expected.Array("value")->values);
   const char* const* names = nullptr;

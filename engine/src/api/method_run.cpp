@@ -27,11 +27,7 @@ const ResultNames* MethodRun::Names(const std::string& name) const {
   return nullptr;
 }
 
-MethodRun XperMethodRun(XperResponse response, const std::string& permutation_file, const std::string& out_dir) {
-  // The document the command line writes for the same run, word for word.
-  response.run.permutation = permutation_file.empty() ? "drawn from --seed" : permutation_file;
-  response.run.train_permutation = "drawn from --seed";
-  response.run.fixed_clusters = "fixed by --clusters";
+MethodRun XperMethodRun(XperResponse response, const std::string& out_dir) {
   auto r = std::make_shared<const XperResponse>(std::move(response));
   const XperResult& x = r->result;
   const std::size_t P = x.phi.size();

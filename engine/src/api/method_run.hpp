@@ -54,10 +54,10 @@ struct MethodRun {
 
 /**
  * @brief An XPER run's record: value, base, phi (players) and feature_names; the console text
- * names `out_dir` (empty: in memory). result.json (the reporter's) holds the rest, and describes
- * the permutations as the command line does (`permutation_file`, or drawn from the seed).
+ * names `out_dir` (empty: in memory). result.json (the reporter's) holds the rest; its words for
+ * where the permutations come from (response.run) are the front end's.
  */
-MethodRun XperMethodRun(XperResponse response, const std::string& permutation_file, const std::string& out_dir);
+MethodRun XperMethodRun(XperResponse response, const std::string& out_dir);
 
 /**
  * @brief A shap or treeshap run's record: values (rows x outputs x players), base_values (rows x

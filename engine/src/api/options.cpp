@@ -248,6 +248,25 @@ detail::ReportTarget ReadReportTarget(OptionReader& o) {
 
 namespace {
 
+/** model_file: an XGBoost model's path, unless the request holds a model object already. */
+void ReadModelFile(OptionReader& o, GivenModelInput& m) {
+  if (m.given()) return;
+  std::string file;
+  o.Take("model_file", file);
+  if (!file.empty()) m.name = m.tree_file = file;
+}
+
+/** train: the training sample's CSV path, unless the request holds a table already. */
+void ReadTrainFile(OptionReader& o, std::optional<DataInput>& train) {
+  if (train) return;
+  std::string path;
+  o.Take("train", path);
+  if (path.empty()) return;
+  DataInput t;
+  t.path = path;
+  train = t;
+}
+
 std::optional<IterationRange> ReadIterationRange(OptionReader& o) {
   const nlohmann::json& v = o.Raw("iteration_range");
   if (v.is_null()) return std::nullopt;
@@ -263,20 +282,8 @@ void ReadXperOptions(OptionReader& o, XperRequest& request) {
   o.Take("model", m.learner.name);
   ReadModelParams(o, m.learner.params);
   o.Take("coef", m.coefficients);
-  if (!m.has_tree_model() && m.host_model == nullptr) {
-    std::string file;
-    o.Take("model_file", file);
-    if (!file.empty()) m.name = m.tree_file = file;
-  }
-  if (!m.train) {
-    std::string train;
-    o.Take("train", train);
-    if (!train.empty()) {
-      DataInput t;
-      t.path = train;
-      m.train = t;
-    }
-  }
+  ReadModelFile(o, m);
+  ReadTrainFile(o, m.train);
   if (auto range = ReadIterationRange(o)) m.iteration_range = range;
   XperOptions& opt = request.options;
   o.Take("metric", opt.metric);
@@ -317,20 +324,8 @@ void ReadShapOptions(OptionReader& o, ShapRequest& request, bool treeshap) {
   ShapModelInput& m = request.model;
   o.Take("model", m.learner.name);
   ReadModelParams(o, m.learner.params);
-  if (!m.has_tree_model() && m.host_model == nullptr) {
-    std::string file;
-    o.Take("model_file", file);
-    if (!file.empty()) m.name = m.tree_file = file;
-  }
-  if (!m.train) {
-    std::string train;
-    o.Take("train", train);
-    if (!train.empty()) {
-      DataInput t;
-      t.path = train;
-      m.train = t;
-    }
-  }
+  ReadModelFile(o, m);
+  ReadTrainFile(o, m.train);
   if (o.Has("max_depth")) {
     int depth = 0;
     o.Take("max_depth", depth);
@@ -411,11 +406,7 @@ void ReadAxomOptions(OptionReader& o, AxomRequest& request) {
   o.Take("paper", request.paper);
   o.Take("wide", request.wide);
   o.Take("data_dir", request.data_dir);
-  if (!request.model.given()) {
-    std::string file;
-    o.Take("model_file", file);
-    if (!file.empty()) request.model.name = request.model.tree_file = file;
-  }
+  ReadModelFile(o, request.model);
   o.Take("tune", request.tune);
   o.Take("trees", request.trees);
   o.Take("max_depth", request.max_depth);
