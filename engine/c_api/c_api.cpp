@@ -5,6 +5,7 @@
 // entry point catches every exception into the thread's last error and a status, and a method
 // call is options (api::OptionReader) -> request -> Run* -> api::MethodRun, as in Python.
 #include "perfshap/c_api.h"
+#include "perfshap/arrow.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -37,7 +38,10 @@
 #include "report/run_reporter.hpp"
 
 struct PerfshapTable {
-  std::shared_ptr<perfshap::Table> table = std::make_shared<perfshap::Table>();
+  /** Columns added one by one (null for an Arrow table, which takes no more). */
+  std::shared_ptr<perfshap::Table> built = std::make_shared<perfshap::Table>();
+  /** What requests read: `built`, or the Arrow import. */
+  std::shared_ptr<const perfshap::Table> table = built;
 };
 
 struct PerfshapModel {
@@ -138,7 +142,11 @@ std::size_t SizeOf(int type) {
 
 /** Adds a column, checking its name and its length against the table's. */
 void AddColumn(PerfshapTable* t, perfshap::TableColumn column, int64_t n_rows) {
-  perfshap::Table& table = *t->table;
+  if (t->built == nullptr)
+    throw perfshap::InvalidArgument(t->table->source + " is an Arrow table; it takes no more columns (add them to "
+                                                       "the record batch)",
+                                    {"table"});
+  perfshap::Table& table = *t->built;
   if (n_rows < 0)
     throw perfshap::InvalidArgument(table.source + ": column '" + column.name + "' has a negative row count (" +
                                         std::to_string(n_rows) + ")",
@@ -323,7 +331,7 @@ int perfshap_table_create(const char* source, PerfshapTable** out) {
     NotNull(out, "out");
     *out = nullptr;
     auto t = std::make_unique<PerfshapTable>();
-    if (source != nullptr && *source != '\0') t->table->source = source;
+    if (source != nullptr && *source != '\0') t->built->source = source;
     *out = t.release();
   });
 }
@@ -366,6 +374,29 @@ int perfshap_table_add_text(PerfshapTable* table, const char* name, const char* 
       }
     }
     AddColumn(table, std::move(c), n_rows);
+  });
+}
+
+int perfshap_table_from_arrow(const char* source, struct ArrowSchema* schema, struct ArrowArray* array,
+                              PerfshapTable** out) {
+  return Guard([&] {
+    NotNull(out, "out");
+    *out = nullptr;
+    auto t = std::make_unique<PerfshapTable>();
+    t->built = nullptr;
+    t->table = perfshap::ImportArrowTable(schema, array, source != nullptr && *source != '\0' ? source : "arrow");
+    *out = t.release();
+  });
+}
+
+int perfshap_table_from_arrow_stream(const char* source, struct ArrowArrayStream* stream, PerfshapTable** out) {
+  return Guard([&] {
+    NotNull(out, "out");
+    *out = nullptr;
+    auto t = std::make_unique<PerfshapTable>();
+    t->built = nullptr;
+    t->table = perfshap::ImportArrowStream(stream, source != nullptr && *source != '\0' ? source : "arrow");
+    *out = t.release();
   });
 }
 

@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 #include "perfshap/dataset.hpp"
 #include "report/run_reporter.hpp"
+#include "support/arrow_builder.hpp"
 #include "support/test_paths.hpp"
 
 namespace perfshap {
@@ -265,6 +266,54 @@ TEST(CApi, EveryMethodOfLentColumnsWritesTheRequestLayersDocument) {
   EXPECT_STREQ(perfshap_last_error_option(0), "train");
   perfshap_request_free(req);
   perfshap_table_free(t);
+}
+
+TEST(CApi, AnArrowRecordBatchAndStreamEqualLentColumns) {
+  using namespace testing::arrow;  // NOLINT(google-build-using-namespace): the builders
+  const Columns pima("pima.csv");
+  const auto n = static_cast<std::int64_t>(pima.data.n_rows());
+  // The batch: every feature as float64 (read in place), the label as int8.
+  std::vector<std::unique_ptr<ArrowSchema>> fields;
+  std::vector<std::unique_ptr<ArrowArray>> arrays;
+  for (std::size_t j = 0; j < pima.data.n_features(); ++j) {
+    const auto col = pima.data.column(j);
+    fields.push_back(Field("g", pima.data.feature_names()[j]));
+    arrays.push_back(Leaf({{}, Bytes(std::vector<double>(col.begin(), col.end()))}, n, 0, 0));
+  }
+  std::vector<std::int8_t> label;
+  for (double v : pima.data.label()) label.push_back(static_cast<std::int8_t>(v));
+  fields.push_back(Field("c", "label"));
+  arrays.push_back(Leaf({{}, Bytes(label)}, n, 0, 0));
+  ArrowSchema schema;
+  ArrowArray array;
+  Batch(std::move(fields), std::move(arrays), n, &schema, &array);
+  PerfshapTable* arrow = nullptr;
+  ASSERT_EQ(perfshap_table_from_arrow("orders", &schema, &array, &arrow), PERFSHAP_OK) << perfshap_last_error();
+  EXPECT_EQ(schema.release, nullptr);
+  double extra[1] = {0};
+  EXPECT_EQ(perfshap_table_add_numeric(arrow, "more", PERFSHAP_FLOAT64, extra, 1, 0), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  PerfshapTable* lent = pima.Table();
+  const char* options = R"({"label": "label", "model": "logistic", "threads": 2})";
+  PerfshapResult* a = RunMethod("xper", options, arrow, arrow, nullptr);
+  PerfshapResult* b = RunMethod("xper", options, lent, lent, nullptr);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  ExpectBitwise(ArrayOf(a, "phi"), ArrayOf(b, "phi"));
+  perfshap_result_free(a);
+  perfshap_result_free(b);
+  perfshap_table_free(arrow);
+  perfshap_table_free(lent);
+  // A malformed batch: a status, the column named, the structs released.
+  std::vector<std::unique_ptr<ArrowSchema>> f;
+  std::vector<std::unique_ptr<ArrowArray>> c;
+  f.push_back(Field("g", "price"));
+  c.push_back(Leaf({{}, Bytes(std::vector<double>{1, 2})}, -3, 0, 0));
+  Batch(std::move(f), std::move(c), 2, &schema, &array);
+  EXPECT_EQ(perfshap_table_from_arrow("orders", &schema, &array, &arrow), PERFSHAP_ERROR_DATA);
+  EXPECT_EQ(arrow, nullptr);
+  EXPECT_NE(std::string(perfshap_last_error()).find("column 0 'price'"), std::string::npos) << perfshap_last_error();
+  EXPECT_EQ(array.release, nullptr);
+  EXPECT_EQ(perfshap_table_from_arrow_stream("s", nullptr, &arrow), PERFSHAP_ERROR_INVALID_ARGUMENT);
 }
 
 TEST(CApi, ErrorsAreAStatusWithTheMessageAndTheOptionNames) {

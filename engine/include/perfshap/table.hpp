@@ -57,4 +57,7 @@ struct Table {
  */
 PERFSHAP_EXPORT Dataset ReadTable(const Table& table, const CsvOptions& options);
 
+/** @brief Row `row` of a numeric column as a double (NaN stays NaN; a text column gives NaN). */
+PERFSHAP_EXPORT double ColumnNumber(const TableColumn& column, std::size_t row);
+
 }  // namespace perfshap

@@ -33,8 +33,9 @@ double Load(const TableColumn& c, std::size_t i) {
   return static_cast<double>(v);
 }
 
-/** Row i of numeric column c as a double (NaN stays NaN). */
-double Number(const TableColumn& c, std::size_t i) {
+}  // namespace
+
+double ColumnNumber(const TableColumn& c, std::size_t i) {
   switch (c.type) {
     case ColumnType::kFloat64: return Load<double>(c, i);
     case ColumnType::kFloat32: return Load<float>(c, i);
@@ -52,17 +53,19 @@ double Number(const TableColumn& c, std::size_t i) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
+namespace {
+
 bool IsText(const TableColumn& c) { return c.type == ColumnType::kText; }
 
 bool Missing(const TableColumn& c, std::size_t i) {
   if (IsText(c)) return !c.text_missing.empty() && c.text_missing[i] != 0;
-  return std::isnan(Number(c, i));
+  return std::isnan(ColumnNumber(c, i));
 }
 
 std::string Cell(const TableColumn& c, std::size_t i) {
   if (IsText(c)) return Missing(c, i) ? std::string("missing") : detail::Quoted(c.text[i]);
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", Number(c, i));
+  std::snprintf(buf, sizeof buf, "%.17g", ColumnNumber(c, i));
   return buf;
 }
 
@@ -167,7 +170,7 @@ class Reader {
     const bool keep = missing == MissingValues::kKeep || missing == MissingValues::kCategory;
     if (!IsText(c)) {
       for (std::size_t r = 0; r < rows.size(); ++r) {
-        const double v = Number(c, rows[r]);
+        const double v = ColumnNumber(c, rows[r]);
         if (std::isnan(v)) {
           if (missing == MissingValues::kCategory)
             throw DataError(Where(c, rows[r]) +
@@ -221,14 +224,14 @@ class Reader {
         throw DataError(Where(c, i) + "the label is missing; every row needs a label: fill it in or remove the row");
       if (!positive.empty()) {
         label[r] = IsText(c) ? (c.text[i] == positive ? 1.0 : 0.0)
-                             : (positive_is_number && Number(c, i) == positive_value ? 1.0 : 0.0);
+                             : (positive_is_number && ColumnNumber(c, i) == positive_value ? 1.0 : 0.0);
         continue;
       }
       if (IsText(c))
         throw DataError(Where(c, i) + "the label " + detail::Quoted(c.text[i]) +
                             " is text; name the positive class (a value of this column)",
                         {"positive"});
-      const double v = Number(c, i);
+      const double v = ColumnNumber(c, i);
       if (!std::isfinite(v))
         throw DataError(Where(c, i) + "the label " + Cell(c, i) + " is not a finite number; fix it", {"label"});
       if (!o_.regression && v != 0.0 && v != 1.0)

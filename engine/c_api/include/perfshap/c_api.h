@@ -72,6 +72,48 @@ enum {
   PERFSHAP_BOOL = 11 /**< one byte a value, 0 or 1 */
 };
 
+/* The Arrow C Data Interface's structs, as its specification declares them (an ABI: no Arrow
+ * library is needed). A host that includes Arrow's own header first keeps its declarations. */
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+struct ArrowSchema {
+  const char* format;
+  const char* name;
+  const char* metadata;
+  int64_t flags;
+  int64_t n_children;
+  struct ArrowSchema** children;
+  struct ArrowSchema* dictionary;
+  void (*release)(struct ArrowSchema*);
+  void* private_data;
+};
+struct ArrowArray {
+  int64_t length;
+  int64_t null_count;
+  int64_t offset;
+  int64_t n_buffers;
+  int64_t n_children;
+  const void** buffers;
+  struct ArrowArray** children;
+  struct ArrowArray* dictionary;
+  void (*release)(struct ArrowArray*);
+  void* private_data;
+};
+#endif /* ARROW_C_DATA_INTERFACE */
+#ifndef ARROW_C_STREAM_INTERFACE
+#define ARROW_C_STREAM_INTERFACE
+struct ArrowArrayStream {
+  int (*get_schema)(struct ArrowArrayStream*, struct ArrowSchema* out);
+  int (*get_next)(struct ArrowArrayStream*, struct ArrowArray* out);
+  const char* (*get_last_error)(struct ArrowArrayStream*);
+  void (*release)(struct ArrowArrayStream*);
+  void* private_data;
+};
+#endif /* ARROW_C_STREAM_INTERFACE */
+
 typedef struct PerfshapTable PerfshapTable;
 typedef struct PerfshapModel PerfshapModel;
 typedef struct PerfshapRequest PerfshapRequest;
@@ -100,6 +142,20 @@ PERFSHAP_C_EXPORT int perfshap_table_add_numeric(PerfshapTable* table, const cha
 /** A text column: n_rows UTF-8 cells; a NULL cell is missing. */
 PERFSHAP_C_EXPORT int perfshap_table_add_text(PerfshapTable* table, const char* name, const char* const* cells,
                                               int64_t n_rows);
+/**
+ * A table of an Arrow record batch (a struct array "+s" whose children are the columns), as
+ * DuckDB, Polars, pandas 2, Spark and R's arrow export it. `schema` and `array` are moved in (the
+ * caller's are marked released); the table releases them when it is freed and every request
+ * using it has run. Types: float64/32, int8-64, uint8-64 (read in place without nulls), boolean,
+ * utf8, large utf8 and dictionary-encoded utf8 (text); nulls are missing cells. A malformed array
+ * is refused (PERFSHAP_ERROR_DATA) naming the column. Such a table takes no more columns.
+ */
+PERFSHAP_C_EXPORT int perfshap_table_from_arrow(const char* source, struct ArrowSchema* schema,
+                                                struct ArrowArray* array, PerfshapTable** out);
+/** The record batches of an Arrow stream as one table (the chunks concatenated, converted once);
+ *  the stream is released. */
+PERFSHAP_C_EXPORT int perfshap_table_from_arrow_stream(const char* source, struct ArrowArrayStream* stream,
+                                                       PerfshapTable** out);
 PERFSHAP_C_EXPORT void perfshap_table_free(PerfshapTable* table);
 
 /** An XGBoost model from its JSON text (Booster.save_raw("json")); `name` names it in messages
