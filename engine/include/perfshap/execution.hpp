@@ -7,7 +7,10 @@
 #include <functional>
 #include <string>
 
+#include <oneapi/tbb/task_arena.h>
+
 #include "perfshap/export.hpp"
+
 
 namespace perfshap {
 
@@ -49,11 +52,17 @@ using ProgressCallback = std::function<void(const Progress&)>;
  * @brief Where and how a computation runs.
  *
  * The library never changes process-wide settings: it runs in its own task arena of
- * `threads` workers. Results do not depend on `threads`.
+ * `threads` workers, or in the host's `arena`. Results do not depend on either.
  */
 struct ExecutionOptions {
-  /** Worker threads; 0 = as many as the calling context allows (hardware concurrency). */
+  /** Worker threads; 0 = as many as the calling context allows: inside a host's tbb::task_arena,
+   *  its concurrency (a task_arena(1) runs the computation on one thread); elsewhere the
+   *  machine's cores. */
   int threads = 0;
+  /** The host's own arena to run in (not owned; it outlives the computation): its concurrency
+   *  is the thread count, and `threads` must be 0 or equal to it. None: an arena of the
+   *  library's own of `threads` workers, so that two hosts' computations never share workers. */
+  tbb::task_arena* arena = nullptr;
   /** Optional progress hook (see ProgressCallback). */
   ProgressCallback progress;
   /** Optional cancellation flag, checked between blocks of work; when it becomes true the

@@ -23,7 +23,11 @@
 
 namespace perfshap {
 int ResolvedThreads(const ExecutionOptions& options) {
-  return options.threads > 0 ? options.threads : std::max(1, tbb::info::default_concurrency());
+  if (options.arena != nullptr) return std::max(1, options.arena->max_concurrency());
+  if (options.threads > 0) return options.threads;
+  // The calling context's concurrency: a host's arena's inside one, else the machine's cores (a
+  // thread outside any explicit arena sees the implicit arena of the default concurrency).
+  return std::max(1, tbb::this_task_arena::max_concurrency());
 }
 
 namespace {
@@ -106,6 +110,7 @@ struct PoolWarmUp::Impl {
 };
 
 PoolWarmUp::PoolWarmUp(const ExecutionOptions& options) : impl_(new Impl) {
+  if (options.arena != nullptr) return;  // the host's arena: its workers are the host's to start
   const int threads = ResolvedThreads(options);
   impl_->threads = threads;
   WarmUpState& state = WarmUps();
@@ -141,6 +146,10 @@ PoolWarmUp::PoolWarmUp(const ExecutionOptions& options) : impl_(new Impl) {
 }
 
 PoolWarmUp::~PoolWarmUp() {
+  if (impl_->arena == nullptr) {  // nothing was warmed (a host's arena)
+    delete impl_;
+    return;
+  }
   if (impl_->thread.joinable()) impl_->thread.join();
   // The calling thread, which runs the computation's first block, enters the arena once now:
   // oneTBB registers a thread on its first entry (about 0.15 ms on the 2-core VM).
@@ -162,11 +171,12 @@ using Clock = std::chrono::steady_clock;
 }  // namespace
 
 struct Schedule::Impl {
-  // Inside a block of a computation of the same size: its arena; otherwise a leased one.
-  explicit Impl(int n_threads)
+  // The host's arena when given; inside a block of a computation of the same size, its arena;
+  // otherwise a leased one.
+  Impl(int n_threads, tbb::task_arena* host)
       : threads(n_threads),
-        leased(t_running == nullptr || t_running->max_concurrency() != n_threads),
-        arena(leased ? *AcquireArena(n_threads) : *t_running) {}
+        leased(host == nullptr && (t_running == nullptr || t_running->max_concurrency() != n_threads)),
+        arena(host != nullptr ? *host : leased ? *AcquireArena(n_threads) : *t_running) {}
   ~Impl() {
     if (leased) ReleaseArena(threads, &arena);
   }
@@ -197,8 +207,12 @@ struct Schedule::Impl {
 
 Schedule::Schedule(const ExecutionOptions& options) : cancel_(options.cancel) {
   PERFSHAP_CHECK(options.threads >= 0, "threads must be >= 0 (0 = all cores)");
+  PERFSHAP_CHECK(options.arena == nullptr || options.threads == 0 || options.threads == ResolvedThreads(options),
+                 "threads " + std::to_string(options.threads) + " with a host's arena of " +
+                     std::to_string(ResolvedThreads(options)) + " threads; give 0 (the arena's) or that number",
+                 {"threads"});
   threads_ = ResolvedThreads(options);
-  impl_ = std::make_unique<Impl>(threads_);
+  impl_ = std::make_unique<Impl>(threads_, options.arena);
   impl_->callback = options.progress;
 }
 
