@@ -31,6 +31,7 @@
 #include "api/robustness_request.hpp"
 #include "api/sampling_input.hpp"
 #include "api/axom_request.hpp"
+#include "perfshap/arrow.hpp"
 #include "api/method_run.hpp"
 #include "api/options.hpp"
 #include "api/chains_request.hpp"
@@ -869,7 +870,18 @@ std::vector<std::size_t> RowIndices(const py::handle& rows) {
 std::optional<perfshap::api::DataInput> TableOf(const py::object& table, std::vector<py::array>& keep) {
   if (table.is_none()) return std::nullopt;
   perfshap::api::DataInput in;
-  in.table = std::make_shared<const perfshap::Table>(MakeTable(table.cast<py::tuple>(), keep));
+  const auto spec = table.cast<py::tuple>();
+  if (py::isinstance<py::capsule>(spec[1])) {
+    // An Arrow stream (the PyCapsule protocol's __arrow_c_stream__): imported, and released,
+    // by the library; the capsule is marked consumed by the stream's own release.
+    const auto capsule = spec[1].cast<py::capsule>();
+    PERFSHAP_CHECK(std::string(capsule.name() != nullptr ? capsule.name() : "") == "arrow_array_stream",
+                   "X: the capsule is not an Arrow stream ('arrow_array_stream')", {"data"});
+    auto* stream = capsule.get_pointer<ArrowArrayStream>();
+    in.table = perfshap::ImportArrowStream(stream, spec[0].cast<std::string>());
+    return in;
+  }
+  in.table = std::make_shared<const perfshap::Table>(MakeTable(spec, keep));
   return in;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 
+#include <perfshap/perfshap.hpp>  // the umbrella header compiles on its own in a user's project
 #include <perfshap/learners.hpp>
 #include <perfshap/metric.hpp>
 #include <perfshap/players.hpp>
