@@ -18,7 +18,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::fuzz {
+namespace perfshap::inline v0::fuzz {
 
 /** Longest error message a target accepts: messages quote bounded snippets of the input. */
 inline constexpr std::size_t kMaxMessageChars = 4096;

@@ -16,7 +16,7 @@
 #include "perfshap/error.hpp"
 #include "report/axom_report.hpp"
 
-namespace perfshap::cli {
+namespace perfshap::inline v0::cli {
 
 namespace {
 

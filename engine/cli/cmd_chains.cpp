@@ -13,7 +13,7 @@
 #include "perfshap/error.hpp"
 #include "report/chains_report.hpp"
 
-namespace perfshap::cli {
+namespace perfshap::inline v0::cli {
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include "commands.hpp"
 #include "report/demo_report.hpp"
 
-namespace perfshap::cli {
+namespace perfshap::inline v0::cli {
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include "perfshap/split.hpp"
 #include "report/robustness_report.hpp"
 
-namespace perfshap::cli {
+namespace perfshap::inline v0::cli {
 
 namespace {
 

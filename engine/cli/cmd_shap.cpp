@@ -20,7 +20,7 @@
 #include "perfshap/shap.hpp"
 #include "report/shap_report.hpp"
 
-namespace perfshap::cli {
+namespace perfshap::inline v0::cli {
 
 namespace {
 

@@ -24,7 +24,7 @@
 #include "perfshap/xper.hpp"
 #include "report/xper_report.hpp"
 
-namespace perfshap::cli {
+namespace perfshap::inline v0::cli {
 
 namespace {
 

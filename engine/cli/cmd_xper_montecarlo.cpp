@@ -9,7 +9,7 @@
 #include "perfshap/xper_montecarlo.hpp"
 #include "report/montecarlo_report.hpp"
 
-namespace perfshap::cli {
+namespace perfshap::inline v0::cli {
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include "report/json.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::cli {
+namespace perfshap::inline v0::cli {
 
 namespace {
 

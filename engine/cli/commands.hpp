@@ -4,7 +4,7 @@
 
 #include "common.hpp"
 
-namespace perfshap::cli {
+namespace perfshap::inline v0::cli {
 
 // One setup function per subcommand (cmd_<name>.cpp); AllCommands() lists them.
 void SetupDemo(CLI::App& app);

@@ -26,7 +26,7 @@
 #include "report/figure_bounds.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::cli {
+namespace perfshap::inline v0::cli {
 
 namespace {
 // Model evaluations from which the estimate is printed even without a progress bar: about a

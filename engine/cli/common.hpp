@@ -24,7 +24,7 @@
 #include "report/run_reporter.hpp"
 #include "report/format.hpp"
 
-namespace perfshap::cli {
+namespace perfshap::inline v0::cli {
 
 using detail::Fmt;
 

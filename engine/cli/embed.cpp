@@ -7,7 +7,7 @@
 #include "common.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::cli {
+namespace perfshap::inline v0::cli {
 
 namespace {
 

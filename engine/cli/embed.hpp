@@ -16,7 +16,7 @@
 #include "perfshap/execution.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::cli {
+namespace perfshap::inline v0::cli {
 
 /** @brief What the host gives a run and gets back. */
 struct Embedding {

@@ -15,7 +15,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/random.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 std::vector<double> RandomPoints(std::size_t n, std::size_t d, std::uint64_t seed) {

@@ -19,7 +19,7 @@
 #include "support/tables.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 std::string Wine() { return testing::FixturePath("data/wine.csv"); }

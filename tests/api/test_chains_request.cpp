@@ -14,7 +14,7 @@
 #include "perfshap/generators.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 api::ChainsRequest Small() {

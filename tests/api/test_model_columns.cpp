@@ -14,7 +14,7 @@
 #include "perfshap/trees.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 std::shared_ptr<const TreeEnsemble> Stump(std::vector<std::string> names) {

@@ -21,7 +21,7 @@
 #include "support/tables.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 std::string Banknote() { return testing::FixturePath("data/banknote.csv"); }

@@ -20,7 +20,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 std::string Pima() { return testing::FixturePath("data/pima.csv"); }

@@ -26,7 +26,7 @@
 #include "support/arrow_builder.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 /** A CSV's columns as doubles (the label named "label" last), held for the table's lifetime. */

@@ -14,7 +14,7 @@
 
 #include <sys/wait.h>
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 /** @brief What one run of the perfshap binary printed and returned. */
 struct CliRun {

@@ -11,7 +11,7 @@
 #include "perfshap/version.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using testing::FixtureDir;

@@ -15,7 +15,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 namespace {
 
 // A CSV of `rows` rows: `columns` numeric features x0.. and a 0/1 label.

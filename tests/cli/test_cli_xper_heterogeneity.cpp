@@ -18,7 +18,7 @@
 #include "perfshap/cluster.hpp"
 #include "perfshap/generators.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using testing::FreshDir;

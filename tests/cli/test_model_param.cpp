@@ -23,7 +23,7 @@
 #include "perfshap/options.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 struct IgnoreOptions {

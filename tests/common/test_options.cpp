@@ -12,7 +12,7 @@
 #include "perfshap/options.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using testing::ExpectError;

@@ -21,7 +21,7 @@
 #include "common/sort_keys.hpp"
 #include "perfshap/random.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 template <class Key>

@@ -20,7 +20,7 @@
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using namespace testing::arrow;  // NOLINT(google-build-using-namespace): the builders

@@ -17,7 +17,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using testing::ExpectDataError;
@@ -398,7 +398,7 @@ TEST(Dataset, FeatureIndexListsAvailableNames) {
 }  // namespace
 }  // namespace perfshap
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 TEST(Dataset, SelectRowsKeepsOrderNamesEncodingsAndLabel) {

@@ -19,7 +19,7 @@
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 /** `depth` arrays, one in the other, around `inner`. */

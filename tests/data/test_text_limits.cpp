@@ -24,7 +24,7 @@
 #include "support/fifo.hpp"
 #include "support/temp_files.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 constexpr off_t kSparseSize = off_t{64} << 30;  // 64 GiB, beyond this machine's memory

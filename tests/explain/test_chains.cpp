@@ -12,7 +12,7 @@
 #include "perfshap/learner.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 TEST(ShapleyChains, IndirectContributionsFollowEquations4To6ByHand) {

@@ -21,7 +21,7 @@
 #include "perfshap/xper.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using testing::ExpectError;

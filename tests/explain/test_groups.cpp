@@ -21,7 +21,7 @@
 #include "support/learners.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 Dataset Banknote() {

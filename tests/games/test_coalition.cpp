@@ -15,7 +15,7 @@
 #include "perfshap/error.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 TEST(WideCoalition, ContainsAndSizeAcrossWords) {

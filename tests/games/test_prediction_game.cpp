@@ -22,7 +22,7 @@
 #include "support/test_paths.hpp"
 #include "support/tree_reference.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 nlohmann::json ReadJson(const std::string& path) {

@@ -38,7 +38,7 @@
 #include "support/shapley_properties.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 nlohmann::json ReadJson(const std::string& path) {

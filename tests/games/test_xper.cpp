@@ -25,7 +25,7 @@
 #include "support/synthetic_games.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using testing::FixturePath;

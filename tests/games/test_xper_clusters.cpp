@@ -16,7 +16,7 @@
 #include "perfshap/metric.hpp"
 #include "perfshap/random.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 Dataset Rows(const Dataset& all, std::size_t first, std::size_t last) {

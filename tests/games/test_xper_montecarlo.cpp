@@ -11,7 +11,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/xper_montecarlo.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 XperMonteCarloOptions Small(int threads, XperComparator comparator = XperComparator::kFull) {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 namespace fs = std::filesystem;

@@ -27,7 +27,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/metric.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 struct Case {

@@ -22,7 +22,7 @@
 #include "perfshap/random.hpp"
 #include "support/curve_checks.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 struct Sample {

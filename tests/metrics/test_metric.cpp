@@ -28,7 +28,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/metric.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 constexpr double kTol = 1e-12;

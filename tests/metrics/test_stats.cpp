@@ -28,7 +28,7 @@
 #include "support/expect_error.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using StatTest = std::function<TestResult(std::span<const double>, std::span<const double>)>;

@@ -32,7 +32,7 @@
 #include "support/curve_checks.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 // The ranking a sort of the probabilities gives, compared through what it determines: the

@@ -12,7 +12,7 @@
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 // Reading `text` fails with a DataError naming `part`, no flag, and the option `coefficients`.

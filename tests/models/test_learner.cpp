@@ -32,7 +32,7 @@
 #include "perfshap/split.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 

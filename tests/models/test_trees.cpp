@@ -31,7 +31,7 @@
 #include "support/expect_error.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 nlohmann::json ReadJson(const std::string& name) {

@@ -24,7 +24,7 @@
 #include "perfshap/treeshap.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using Json = nlohmann::json;

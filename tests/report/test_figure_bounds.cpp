@@ -22,7 +22,7 @@
 #include "report/svg.hpp"
 #include "support/svg_checks.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 /** A deterministic value in [-1, 1) for (r, j). */

@@ -18,7 +18,7 @@
 #include "report/json.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 std::size_t Count(const std::string& text, const std::string& needle) {

@@ -20,7 +20,7 @@
 #include "perfshap/error.hpp"
 #include "report/output.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 namespace fs = std::filesystem;

@@ -11,7 +11,7 @@
 #include "report/format.hpp"
 #include "report/json.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 TEST(ReportFormat, PadsCellsWithAMinimumGap) {

@@ -15,7 +15,7 @@
 #include "perfshap/error.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 /// Checks that every tag is closed in order, text holds no raw '<' or stray '&', and every

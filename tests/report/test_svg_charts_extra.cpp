@@ -21,7 +21,7 @@
 #include "support/expect_error.hpp"
 #include "support/svg_checks.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 using testing::CheckDocument;

@@ -20,7 +20,7 @@
 #include "schedule/schedule.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 struct BlockRun {

@@ -16,7 +16,7 @@
 #include "perfshap/welford.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 // A floating sum whose bits depend on order: block partials in block order must not.

@@ -16,7 +16,7 @@
 #include "solvers/coalition_trees.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using detail::CoalitionTreeOptions;

@@ -25,7 +25,7 @@
 #include "perfshap/treeshap.hpp"
 #include "support/tree_reference.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 constexpr std::size_t kSmallStack = std::size_t{1} << 20;  // 1 MB

@@ -12,7 +12,7 @@
 #include "support/shapley_properties.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using testing::AdditiveGame;
@@ -274,7 +274,7 @@ TEST(ExactSolver, ExceptionInGamePropagates) {
 }  // namespace
 }  // namespace perfshap
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 // Solvers are chosen by name; an unknown one is a one-line error listing the known ones.

@@ -19,7 +19,7 @@
 #include "support/shapley_properties.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 SolverOptions Sampled(std::uint64_t budget, std::uint64_t seed, double tolerance = 1e-9, int threads = 2) {

@@ -16,7 +16,7 @@
 #include "support/shapley_properties.hpp"
 #include "support/tree_reference.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using testing::InterventionalGame;

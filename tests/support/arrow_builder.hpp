@@ -14,7 +14,7 @@
 
 #include "perfshap/arrow.hpp"
 
-namespace perfshap::testing::arrow {
+namespace perfshap::inline v0::testing::arrow {
 
 /** The memory of one hand-built array (and its children), freed by its release callback, which
  *  counts its calls. */

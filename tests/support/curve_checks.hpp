@@ -8,7 +8,7 @@
 
 #include "perfshap/curves.hpp"
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 /** @brief Two evaluations of one coalition's curves agree bit for bit (AUC, both areas, every
  *  grid reading). */

@@ -12,7 +12,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 /**
  * @brief Runs fn and expects an E (DataError by default) whose message is one line, holds

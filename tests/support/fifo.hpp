@@ -18,7 +18,7 @@
 
 #include "support/temp_files.hpp"
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 /**
  * @brief A named pipe (FIFO) for the running test that a thread fills with `text` once a reader

@@ -8,7 +8,7 @@
 
 #include "perfshap/learner.hpp"
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 /** @brief The learner `name` prepared on one split with one player per column. */
 inline std::unique_ptr<PreparedSplit> PrepareSplit(const std::string& name, const Dataset& data,

@@ -7,7 +7,7 @@
 
 #include "support/synthetic_games.hpp"
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 ::testing::AssertionResult CheckEfficiency(const Game& game, const ShapleyValues& values, double tol) {
   const int n = game.n_players();

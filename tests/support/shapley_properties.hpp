@@ -11,7 +11,7 @@
 
 #include "perfshap/solver.hpp"
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 /** A solver under test: game -> Shapley values. */
 using SolveFn = std::function<ShapleyValues(const Game&)>;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 /// Counts of the elements of a document that is well-formed as far as these charts go: tags
 /// closed in order, text without a raw '<' or '>' or a stray '&', every geometric attribute a

@@ -9,7 +9,7 @@
 #include <numeric>
 #include <stdexcept>
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 namespace {
 class FunctionWorker final : public GameWorker {

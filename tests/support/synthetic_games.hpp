@@ -10,7 +10,7 @@
 
 #include "perfshap/game.hpp"
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 /** @brief A game given by a function of the coalition (vector-valued). */
 class FunctionGame final : public Game {

@@ -8,7 +8,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/table.hpp"
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 /**
  * @brief The data set's columns (and, when it has one, its label as the column "label") as a

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 /**
  * @brief Writes text to a file of its own for the running test and returns its path: the file

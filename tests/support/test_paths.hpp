@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 /** @brief The tests/fixtures folder: every data and reference file the tests read
  *  (tests/fixtures/README.md says where each comes from). For paths that must not exist. */

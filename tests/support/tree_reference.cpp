@@ -9,7 +9,7 @@
 
 #include "perfshap/random.hpp"
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 namespace {
 
 /** The split decision, written out independently of Tree::Leaf. */

@@ -14,7 +14,7 @@
 #include "perfshap/trees.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap::testing {
+namespace perfshap::inline v0::testing {
 
 /** @brief What RandomEnsemble draws. */
 struct RandomTreeSpec {

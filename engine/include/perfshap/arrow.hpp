@@ -71,7 +71,7 @@ struct ArrowArrayStream {
 
 #endif  // ARROW_C_STREAM_INTERFACE
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /**
  * @brief The columns of a record batch: `schema` a struct ("+s") whose children name and type

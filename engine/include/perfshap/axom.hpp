@@ -26,7 +26,7 @@
 #include "perfshap/shap.hpp"
 #include "perfshap/trees.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief AXOM and plain forest explanations of some rows. */
 struct PERFSHAP_EXPORT AxomExplanation {

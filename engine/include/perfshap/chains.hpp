@@ -28,7 +28,7 @@
 #include "perfshap/learner.hpp"
 #include "perfshap/shap.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief Features and several binary outputs of the same rows. */
 struct PERFSHAP_EXPORT MultiOutputData {

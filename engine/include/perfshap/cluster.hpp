@@ -20,7 +20,7 @@
 #include "perfshap/model.hpp"
 #include "perfshap/xper.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /**
  * @brief Euclidean distances between n points of R^d, stored as a full symmetric n x n

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <span>
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief A set of players (features) as a bit mask: bit i set = player i is in. n <= 64. */
 using Coalition = std::uint64_t;

@@ -18,7 +18,7 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief A computation's cost, estimated from its inputs' shapes before it starts. */
 struct PERFSHAP_EXPORT CostEstimate {

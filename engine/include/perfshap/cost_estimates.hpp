@@ -19,7 +19,7 @@
 #include "perfshap/shap.hpp"
 #include "perfshap/xper.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief What to change when a method's estimate is refused (CheckCost's remedy). */
 inline constexpr const char* kRobustnessRemedy =

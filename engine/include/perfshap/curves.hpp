@@ -11,7 +11,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 // ROC and PR curves read at fixed grid points, for ShapROC / ShapPRC (shapauc-shaproc-robustness
 // section 3.2.2 and 3.4): every coalition trains its own model, so its curve has its own points;

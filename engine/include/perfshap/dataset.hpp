@@ -11,7 +11,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief How a string (categorical) column was encoded into numbers: code k = levels[k].
  *  ReadCsv lists the levels in order of first appearance in the file; DesignEncoder's codes

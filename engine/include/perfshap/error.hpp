@@ -9,7 +9,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /**
  * @brief A mistake in what the user gave (file, column, option, data): the message says

@@ -12,7 +12,7 @@
 #include "perfshap/export.hpp"
 
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief A progress report: `done` of `total` work units, measured rate and time left. */
 struct Progress {

@@ -12,7 +12,7 @@
 #include "perfshap/coalition.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /**
  * @brief Evaluates a game's coalitions on one thread, with its own scratch memory.

@@ -10,7 +10,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /**
  * @brief The XPER paper's Monte Carlo probit design: x ~ N(0, diag(variances)),

@@ -26,7 +26,7 @@
 #include "perfshap/model.hpp"
 #include "perfshap/players.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief A learner's options by name, as text (what a front end read from its user), e.g.
  *  {"C", "0.5"}, {"standardize", "false"}. Each learner parses its own, typed. */

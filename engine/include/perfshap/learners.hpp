@@ -11,7 +11,7 @@
 #include "perfshap/export.hpp"
 #include "perfshap/learner.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief "gnb": Gaussian naive Bayes, exactly scikit-learn's `GaussianNB()`: per-class mean
  *  and ddof-0 variance, variance smoothing var_smoothing x the largest ddof-0 variance among the

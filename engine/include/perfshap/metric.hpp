@@ -8,7 +8,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 // Binary metrics: y_true holds 1.0 (positive) or 0.0; scores are any reals but NaN, larger =
 // more positive (-0.0 and +0.0 are one threshold); probabilities are in [0, 1]; classes yhat

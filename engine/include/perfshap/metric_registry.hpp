@@ -15,7 +15,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief What a metric reads from a model's predictions. */
 enum class MetricInput {

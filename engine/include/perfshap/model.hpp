@@ -10,7 +10,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief Inverse link of a generalised linear model. */
 enum class Link {

@@ -22,7 +22,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief The kind of value an option takes. */
 enum class OptionType : std::uint8_t {

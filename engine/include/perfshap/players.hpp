@@ -14,7 +14,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /**
  * @brief A player of a game: a named set of columns of the design (Design::data, the encoded

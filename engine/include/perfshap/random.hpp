@@ -6,7 +6,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /**
  * @brief Counter-based random stream: value k of stream (seed, stream_id) is a pure

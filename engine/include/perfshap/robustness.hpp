@@ -25,7 +25,7 @@
 #include "perfshap/solver.hpp"
 #include "perfshap/split.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief The baseline b of the precision payoffs (ShapPRC eq. 15, ShapAUPRC eq. 13). */
 enum class PrcBaseline {

@@ -27,7 +27,7 @@
 #include "perfshap/solver.hpp"
 #include "perfshap/trees.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief What is explained of a model. */
 enum class ShapOutputScale {

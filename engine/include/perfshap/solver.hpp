@@ -16,7 +16,7 @@
 #include "perfshap/export.hpp"
 #include "perfshap/game.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief Why a solver stopped. */
 enum class StopReason : std::uint8_t {

@@ -12,7 +12,7 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief One train/test partition: 0-based data-row indices, each list sorted ascending. */
 struct Split {

@@ -9,7 +9,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 // Two-sided hypothesis tests of "no difference" between two samples, e.g. the per-point
 // robustness values of two explanation methods. Reference: scipy 1.10.1 (scipy.stats

@@ -12,7 +12,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief The element type of a numeric TableColumn. */
 enum class ColumnType { kFloat64, kFloat32, kInt64, kInt32, kInt16, kInt8, kUInt64, kUInt32, kUInt16, kUInt8, kBool,

@@ -58,7 +58,7 @@
 #include "perfshap/learner.hpp"
 #include "perfshap/trees.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief Options of one CART tree (and of each tree of a forest). The learner "tree" reads
  *  them from text under the same names. */

@@ -24,7 +24,7 @@
 #include "perfshap/export.hpp"
 #include "perfshap/model.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief x rounded to float32 as XGBoost stores its inputs (beyond float's range: +-infinity,
  *  without the undefined behaviour of an out-of-range conversion). */

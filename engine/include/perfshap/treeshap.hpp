@@ -22,7 +22,7 @@
 #include "perfshap/export.hpp"
 #include "perfshap/trees.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /**
  * @brief Path-dependent TreeSHAP of `n_rows` rows (column-major x: feature j of row r at

@@ -7,7 +7,7 @@
 #include "perfshap/export.hpp"
 #include "perfshap/version_config.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief The library's version, "MAJOR.MINOR.PATCH", as it was built. */
 PERFSHAP_EXPORT std::string_view Version() noexcept;

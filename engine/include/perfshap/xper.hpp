@@ -21,7 +21,7 @@
 #include "perfshap/solver.hpp"
 #include "perfshap/players.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 // The metrics XPER decomposes are the registered ones with an XPER term (metric_registry.hpp,
 // MetricNames("xper")): auc, brier, accuracy, balanced_accuracy, sensitivity, specificity,

@@ -18,7 +18,7 @@
 #include "perfshap/learners.hpp"
 #include "perfshap/xper.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 /** @brief Options of RunXperMonteCarlo. Defaults are the paper's: K = 5,000 samples of 1,000
  *  rows, T = 700 train rows, the design x ~ N(0, diag(1.2, 1, 1)), beta = (0.05, 0.5, 0.5, 0). */

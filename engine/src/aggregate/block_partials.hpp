@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief Partial sums owned by fixed blocks, combined in block order.

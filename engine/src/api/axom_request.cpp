@@ -13,7 +13,7 @@
 #include "perfshap/error.hpp"
 #include "report/format.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include "perfshap/learner.hpp"
 #include "perfshap/split.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 namespace {
 

@@ -17,7 +17,7 @@
 #include "perfshap/shap.hpp"
 #include "report/chains_report.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 /** @brief A Shapley Chains run. The data: `data` (a table or file) with its binary `outputs`
  *  columns, or `adult` (the UCI Adult CSV, prepared as the paper's section 4.2), or neither: the

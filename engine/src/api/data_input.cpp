@@ -7,7 +7,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/generators.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 std::string DataInput::name() const {
   if (!path.empty()) return path;

@@ -15,7 +15,7 @@
 #include "perfshap/players.hpp"
 #include "perfshap/table.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 /** @brief A method's data: a table in memory, a CSV file, or the built-in probit design. */
 struct DataInput {

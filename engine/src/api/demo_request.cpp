@@ -20,7 +20,7 @@
 #include "perfshap/split.hpp"
 #include "perfshap/tree_learners.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 detail::DemoReport DemoResponse::Report() const {
   detail::DemoReport report = base;

@@ -23,7 +23,7 @@
 #include "perfshap/xper.hpp"
 #include "report/demo_report.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 /** @brief A demo run: `data` (a table or file with its label, features and groups), or the
  *  probit design of `data.generated_rows` rows from the seed. */

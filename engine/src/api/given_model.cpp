@@ -4,7 +4,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 std::shared_ptr<const TreeEnsemble> LoadTreeModel(const GivenModelInput& model) {
   if (model.tree_model != nullptr) {

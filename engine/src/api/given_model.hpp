@@ -13,7 +13,7 @@
 #include "perfshap/model.hpp"
 #include "perfshap/trees.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 /** @brief A fitted model: at most one of an XGBoost model (`tree_text`, else the file
  *  `tree_file`), a host's tree model, or a host's model. */

@@ -13,7 +13,7 @@
 #include "report/shap_report.hpp"
 #include "report/xper_report.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 const ResultArray* MethodRun::Array(const std::string& name) const {
   for (const ResultArray& a : arrays)

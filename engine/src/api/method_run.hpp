@@ -21,7 +21,7 @@
 #include "perfshap/xper_montecarlo.hpp"
 #include "report/run_reporter.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 /** @brief A result's numbers: row-major values of `shape` (empty shape: one number); `whole`
  *  when they are counts or indices (a front end may hand them over as integers). */

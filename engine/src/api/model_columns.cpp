@@ -9,7 +9,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/trees.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 std::span<const std::string> ModelFeatureNames(const Model& model) {
   if (const auto* trees = dynamic_cast<const TreeEnsemble*>(&model)) return trees->info().feature_names;

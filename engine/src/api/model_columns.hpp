@@ -13,7 +13,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/model.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 /**
  * @brief The columns of `data` that `model`'s features are, in the model's feature order: its

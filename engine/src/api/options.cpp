@@ -18,7 +18,7 @@
 #include "perfshap/xper.hpp"
 #include "report/run_reporter.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 namespace {
 

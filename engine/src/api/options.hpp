@@ -24,7 +24,7 @@
 #include "perfshap/xper_montecarlo.hpp"
 #include "report/run_reporter.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 /**
  * @brief The options of one call: typed look-ups that refuse a value of the wrong kind naming its

@@ -11,7 +11,7 @@
 #include "report/format.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 std::shared_ptr<const Learner> MakeLearnerOf(const LearnerInput& input) {
   if (input.learner == nullptr) return MakeLearner(input.name, input.params);

@@ -18,7 +18,7 @@
 #include "perfshap/split.hpp"
 #include "report/robustness_report.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 /** @brief The learner of a method that trains: a registered one by name, or the host's own. */
 struct LearnerInput {

@@ -7,7 +7,7 @@
 #include "perfshap/error.hpp"
 #include "report/format.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 void CheckSampling(const SolverSpec& solver, const SamplingOptions& sampling) {
   if (!(sampling.tolerance > 0.0 && sampling.tolerance < 1.0))

@@ -7,7 +7,7 @@
 
 #include "perfshap/solver.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 /**
  * @brief Checks the sampling options of a run with `solver`.

@@ -16,7 +16,7 @@
 #include "perfshap/random.hpp"
 #include "perfshap/tree_learners.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 namespace {
 

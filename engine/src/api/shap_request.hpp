@@ -23,7 +23,7 @@
 #include "perfshap/trees.hpp"
 #include "report/shap_report.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 /** @brief The model shap explains: a given model (GivenModelInput: an XGBoost file or text, a
  *  host's tree model, or the host's own function), or a learner fitted on a training sample. */

@@ -16,7 +16,7 @@
 #include "perfshap/metric_registry.hpp"
 #include "perfshap/split.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 namespace {
 

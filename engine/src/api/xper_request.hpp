@@ -22,7 +22,7 @@
 #include "perfshap/xper.hpp"
 #include "report/xper_report.hpp"
 
-namespace perfshap::api {
+namespace perfshap::inline v0::api {
 
 /** @brief The model XPER explains: at most one of a coefficients file, a training sample, or a
  *  given model (GivenModelInput: a tree model, file, text or object, or a host's function of one

@@ -13,7 +13,7 @@
 
 #include "perfshap/cost.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief Throws the ResourceError of a failed allocation of `bytes` for `what`. */
 [[noreturn]] inline void ThrowAllocationFailed(const std::string& what, double bytes) {

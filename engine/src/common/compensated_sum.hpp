@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief Neumaier's compensated sum: the rounding error of each addition is carried in a

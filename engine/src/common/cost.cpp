@@ -13,7 +13,7 @@
 
 #include <unistd.h>
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 namespace {
 

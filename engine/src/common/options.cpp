@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numbers>
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 // 128-bit products (a GCC/Clang extension, marked so -Wpedantic accepts it).
 __extension__ using Uint128 = unsigned __int128;

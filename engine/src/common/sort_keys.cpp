@@ -6,7 +6,7 @@
 #include <bit>
 #include <utility>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief Sorts keys[0, n) ascending: quicksort with a branch-free partition, for the short,

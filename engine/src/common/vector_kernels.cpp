@@ -15,7 +15,7 @@
 #include "common/x86_intrinsics.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 #if defined(PERFSHAP_X86_KERNELS)
 

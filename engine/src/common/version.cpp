@@ -2,7 +2,7 @@
 // Copyright 2026 The perfshap authors
 #include "perfshap/version.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 std::string_view Version() noexcept { return PERFSHAP_VERSION_STRING; }
 

@@ -17,7 +17,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 /** A moved-in schema or array, released when it goes. */

@@ -28,7 +28,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 constexpr std::size_t kMaxListedValues = 8;  // distinct label values listed in a message

@@ -9,7 +9,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 Dataset::Dataset(std::vector<std::string> names, std::vector<std::vector<double>> columns,
                  std::vector<double> label, std::string label_name)

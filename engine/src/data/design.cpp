@@ -20,7 +20,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/players.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using detail::EscapeControls;

@@ -7,7 +7,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/random.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 Dataset GenerateProbitDesign(const ProbitDesign& design) {
   const std::size_t q = design.variances.size();

@@ -6,7 +6,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 void CheckJsonNesting(std::string_view text, const std::string& prefix, const std::string& fix) {
   std::size_t depth = 0;

@@ -16,7 +16,7 @@
 
 #include "data/message_text.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** Deepest nesting of arrays and objects a user's JSON file may have. The files perfshap reads
  *  nest at most 3 levels (groups: 2; splits: 3) and XGBoost models about 7: 64 is far above any

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 inline constexpr std::size_t kMaxQuotedChars = 40;  // longest name quoted in a message
 inline constexpr std::size_t kMaxListedItems = 20;  // names listed in a message

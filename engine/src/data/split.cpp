@@ -29,7 +29,7 @@
 #include "perfshap/random.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 /// Fisher-Yates: after the call, items is a uniformly random permutation of its input.

@@ -21,7 +21,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/table.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 constexpr const char* kMissingLevel = "NA";

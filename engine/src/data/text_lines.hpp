@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief The longest line the text readers take: 16 MiB (a row of a million 15-digit numbers);
  *  a longer one is refused once this much of it is read. */

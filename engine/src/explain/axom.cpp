@@ -29,7 +29,7 @@
 #include "schedule/schedule.hpp"
 #include "solvers/tree_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 /** Classes of a classification tree model: 2 for one output (the fraction of class 1). */

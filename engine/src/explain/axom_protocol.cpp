@@ -17,7 +17,7 @@
 #include "perfshap/stats.hpp"
 #include "perfshap/tree_learners.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 std::string AxomSetting::Describe() const {
   std::string s = "max_depth=" + (max_depth > 0 ? std::to_string(max_depth) : std::string("none"));

@@ -15,7 +15,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/random.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 void CheckData(const MultiOutputData& d) {

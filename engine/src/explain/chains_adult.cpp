@@ -8,7 +8,7 @@
 #include "perfshap/chains.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 MultiOutputData PrepareAdultChains(const std::string& path) {
   CsvOptions csv;

@@ -12,7 +12,7 @@
 #include "explain/solver_choice.hpp"
 #include "perfshap/solver.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 namespace {
 

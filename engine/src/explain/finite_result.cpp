@@ -6,7 +6,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 void RequireFinite(const std::string& method, const std::string& what, std::span<const double> values,
                    const std::function<std::string(std::size_t)>& where) {

@@ -15,7 +15,7 @@
 #include <span>
 #include <string>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief Throws DataError when a value of `values` is not finite.

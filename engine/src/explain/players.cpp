@@ -5,7 +5,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/learner.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 std::vector<Player> ResolvePlayers(const Dataset& data, std::span<const std::size_t> features,
                                    std::span<const Player> players) {

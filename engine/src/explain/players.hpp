@@ -8,7 +8,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/players.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief The players of a method: `players` when given (checked: columns in range, none empty,

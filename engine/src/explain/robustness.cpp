@@ -28,7 +28,7 @@
 #include "perfshap/welford.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 namespace {
 

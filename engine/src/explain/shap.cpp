@@ -18,7 +18,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/treeshap.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 std::vector<double> ShapExplanation::MeanAbs() const {
   std::vector<double> m(n_outputs * n_players, 0.0);

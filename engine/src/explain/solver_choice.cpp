@@ -9,7 +9,7 @@
 #include "perfshap/cost.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 std::string CoalitionCountText(std::size_t n_players) {
   if (n_players <= 62) return "2^" + std::to_string(n_players);

@@ -18,7 +18,7 @@
 #include "perfshap/solver.hpp"
 #include "perfshap/xper.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief A method's exact limit and how it says it refuses a game past it. */
 struct ExactLimit {

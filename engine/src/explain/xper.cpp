@@ -21,7 +21,7 @@
 #include "perfshap/solver.hpp"
 #include "perfshap/xper.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/metric.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 namespace {
 

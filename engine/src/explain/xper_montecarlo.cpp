@@ -13,7 +13,7 @@
 #include "perfshap/cost_estimates.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 namespace {
 

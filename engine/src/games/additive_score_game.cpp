@@ -7,7 +7,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/metric.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 class AdditiveScoreWorker final : public GameWorker {
  public:

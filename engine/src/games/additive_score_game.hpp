@@ -9,7 +9,7 @@
 
 #include "perfshap/game.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief Performance of an additive score restricted to a coalition: the score of row r

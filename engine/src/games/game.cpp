@@ -7,7 +7,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/trees.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 bool HasScale(const Model& model, ShapOutputScale scale) {
   if (scale == ShapOutputScale::kPrediction) return true;

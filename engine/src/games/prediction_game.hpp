@@ -24,7 +24,7 @@
 #include "perfshap/players.hpp"
 #include "perfshap/shap.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief Predictions of `model` on the requested scale (out: output-major, K * n_rows).
  *  @throws InvalidArgument for kMargin on a model without one (neither additive nor trees). */

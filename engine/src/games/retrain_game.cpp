@@ -13,7 +13,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/metric.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 namespace {
 

@@ -27,7 +27,7 @@
 #include "perfshap/players.hpp"
 #include "perfshap/metric_registry.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief What a RetrainGame computes besides its split. */
 struct RetrainGameSettings {

@@ -13,7 +13,7 @@
 #include "metrics/xper_rank.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include "perfshap/players.hpp"
 #include "perfshap/xper.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief What XperGame needs from XperOptions, with the permutation resolved. */
 struct XperGameSettings {

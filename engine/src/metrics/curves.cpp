@@ -23,7 +23,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using detail::CompensatedSum;

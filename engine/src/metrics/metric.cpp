@@ -16,7 +16,7 @@
 #include "common/sort_keys.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 namespace {
 

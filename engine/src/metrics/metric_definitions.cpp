@@ -8,7 +8,7 @@
 #include "metrics/metric_families.hpp"
 #include "perfshap/metric.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 std::vector<MetricDefinition> RankingMetrics() {
   MetricDefinition auc;

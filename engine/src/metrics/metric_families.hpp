@@ -6,7 +6,7 @@
 
 #include "perfshap/metric_registry.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** auc, average_precision (metric_definitions_ranking.cpp). */
 std::vector<MetricDefinition> RankingMetrics();

@@ -7,7 +7,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/metric_registry.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 namespace {
 

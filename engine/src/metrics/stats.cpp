@@ -20,7 +20,7 @@
 #include "common/compensated_sum.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using detail::CompensatedSum;

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief Reusable memory of the kernels: grows to its high-water mark, then never allocates. */
 struct XperRankScratch {

@@ -6,7 +6,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 PreparedSplit::~PreparedSplit() = default;
 CoalitionFitter::~CoalitionFitter() = default;

@@ -6,7 +6,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 std::string ParamText(double v) {
   char buf[32];

@@ -9,7 +9,7 @@
 
 #include "perfshap/learner.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief LearnerParams of the given numbers, formatted to read back exactly. */
 std::string ParamText(double v);

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 long CholeskySolve(double* a, std::size_t n, double* b, double relative_pivot) {
   for (std::size_t j = 0; j < n; ++j) {

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief In-place Cholesky factorisation A = L L^T of the leading n x n block of a (column-major,

@@ -9,7 +9,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/learner.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 namespace detail {
 LearnerEntry GaussianNbEntry();  // models/gaussian_nb/

@@ -9,7 +9,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 std::string Quote(const std::string& s) { return "'" + s + "'"; }
 

@@ -16,7 +16,7 @@
 #include "perfshap/learner.hpp"
 #include "perfshap/players.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief "'name'". */
 std::string Quote(const std::string& s);

@@ -14,7 +14,7 @@
 #include "report/output.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 constexpr const char* kModels[3] = {"dt", "rf", "axom"};
@@ -457,7 +457,7 @@ void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& rep
 
 }  // namespace perfshap::detail
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 /** Row r's values of its predicted class (features), from rows x classes x features. */

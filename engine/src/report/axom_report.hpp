@@ -14,7 +14,7 @@
 #include "perfshap/axom.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief The runs of one data set, one per seed, and what the report says of them. */
 struct AxomDataReport {

@@ -13,7 +13,7 @@
 #include "report/output.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 std::string OrderName(const ChainOrderExplanation& e) {

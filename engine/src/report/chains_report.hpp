@@ -15,7 +15,7 @@
 #include "perfshap/chains.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 struct ChainsReport {
   std::string data;

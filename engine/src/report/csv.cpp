@@ -6,7 +6,7 @@
 
 #include "report/format.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 std::string CsvNumber(double v) { return std::isfinite(v) ? Fmt("%.17g", v) : std::string(); }
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief A number for a CSV cell: %.17g, "" for NaN and infinities. */
 std::string CsvNumber(double v);

@@ -23,7 +23,7 @@
 #include "report/json.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief Everything the demo reports. */
 struct DemoReport {

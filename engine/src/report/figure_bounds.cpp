@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 std::vector<std::size_t> RowsShown(std::size_t n, std::size_t max) {
   const std::size_t m = std::min(n, max);

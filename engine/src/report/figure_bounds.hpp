@@ -16,7 +16,7 @@
 
 #include "report/svg.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief The most rows a beeswarm draws per feature. */
 inline constexpr std::size_t kMaxPointsPerFeature = 1000;

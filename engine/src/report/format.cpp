@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 std::string Fmt(const char* fmt, double v) {
   char buf[64];

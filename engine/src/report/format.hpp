@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief One number printed with a printf format that takes one double (e.g. "%.6f"). */
 std::string Fmt(const char* fmt, double v);

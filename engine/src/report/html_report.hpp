@@ -12,7 +12,7 @@
 
 #include "report/output.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief The text of report.html for a run's files, in the order the reporter wrote them.

@@ -6,7 +6,7 @@
 
 #include "perfshap/version.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 Json NumberOrNull(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 

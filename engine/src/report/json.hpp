@@ -14,7 +14,7 @@
 
 #include "perfshap/players.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 using Json = nlohmann::ordered_json;
 

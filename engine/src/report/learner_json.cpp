@@ -6,7 +6,7 @@
 
 #include "perfshap/options.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include "perfshap/learner.hpp"
 #include "report/json.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief {"C": 0.5, "standardize": true, ...} for the registered learner `learner`. */
 Json LearnerParamsJson(const std::string& learner, const LearnerParams& params);

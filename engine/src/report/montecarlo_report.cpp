@@ -12,7 +12,7 @@
 #include "report/svg.hpp"
 #include "report/svg_panels.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 MonteCarloColumns MonteCarloDistributions(const XperMonteCarloResult& r) {
   const std::size_t n_samples = r.samples;

@@ -14,7 +14,7 @@
 #include "report/json.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief The quantities whose distributions over the samples are reported, one column each:
  *  auc, phi_0, phi_<feature>..., share_<feature>... (phi_j / (AUC - phi_0)), beta_const,

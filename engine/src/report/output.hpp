@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief Which figures a run draws. */
 enum class FigureSet : std::uint8_t {

@@ -14,7 +14,7 @@
 #include "report/sampling_report.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 namespace {
 

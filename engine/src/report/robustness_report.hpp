@@ -18,7 +18,7 @@
 #include "report/json.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief What the robustness report says about the run besides its result. */
 struct RobustnessRun {

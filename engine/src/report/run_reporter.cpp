@@ -4,7 +4,7 @@
 
 #include "report/html_report.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 std::vector<ReportFile> RunReporter(const Reporter& reporter, const ReportTarget& target) {
   OutputDir out = target.dir.empty() ? OutputDir(target.options) : OutputDir(target.dir, target.options, target.force);

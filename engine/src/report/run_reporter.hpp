@@ -11,7 +11,7 @@
 
 #include "report/output.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief A run's reporter: writes its files (result.json last) into the output it is given. */
 using Reporter = std::function<void(OutputDir&)>;

@@ -9,7 +9,7 @@
 #include "report/csv.hpp"
 #include "report/format.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 std::string SolverConsoleText(const SolverSummary& summary) {
   const SolveReport& s = summary.solve;

@@ -13,7 +13,7 @@
 #include "perfshap/solver.hpp"
 #include "report/json.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief How a run was solved, as the reporters print it. */
 struct SolverSummary {

@@ -16,7 +16,7 @@
 #include "report/output.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 const char* ScaleName(ShapOutputScale s) { return s == ShapOutputScale::kMargin ? "margin" : "prediction"; }

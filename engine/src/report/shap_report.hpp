@@ -18,7 +18,7 @@
 #include "perfshap/trees.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief What the report says of the run besides the explanation. */
 struct ShapRun {

@@ -16,7 +16,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 // Tableau 10: distinct, and readable on white.

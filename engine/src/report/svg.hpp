@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief What every chart has: title, axis labels and pixel size. */
 struct SvgFrame {

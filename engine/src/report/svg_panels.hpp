@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief Lays out complete SVG documents (as RenderSvg returns them) in a grid of `columns`

@@ -16,7 +16,7 @@
 #include "report/sampling_report.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 namespace {
 

@@ -21,7 +21,7 @@
 #include "report/json.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief The explained model as result.json's "model" block describes it. */
 struct XperModelInfo {

@@ -21,7 +21,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 int ResolvedThreads(const ExecutionOptions& options) {
   if (options.arena != nullptr) return std::max(1, options.arena->max_concurrency());
   if (options.threads > 0) return options.threads;
@@ -164,7 +164,7 @@ PoolWarmUp::~PoolWarmUp() {
 }  // namespace detail
 }  // namespace perfshap
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 namespace {
 using Clock = std::chrono::steady_clock;

@@ -15,7 +15,7 @@
 
 #include "perfshap/execution.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 class ProgressTracker;
 

@@ -11,7 +11,7 @@
 #include "perfshap/coalition.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include "schedule/schedule.hpp"
 #include "solvers/finite_values.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 // 128-bit products (a GCC/Clang extension, marked so -Wpedantic accepts it).
 __extension__ using Uint128 = unsigned __int128;

@@ -9,7 +9,7 @@
 
 #include "perfshap/solver.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief Checks that values.phi, values.base and values.full are finite (the standard errors

@@ -38,7 +38,7 @@
 #include "solvers/coalition_trees.hpp"
 #include "solvers/sampling.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace detail {
 namespace {
 

@@ -26,7 +26,7 @@
 #include "perfshap/solver.hpp"
 #include "solvers/sampling.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace detail {
 namespace {
 

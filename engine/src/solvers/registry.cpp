@@ -9,7 +9,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/solver.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 // Defined in their files.
 std::unique_ptr<Solver> MakePermutationSolver(const SolverOptions& options);  // solvers/permutation.cpp

@@ -11,7 +11,7 @@
 #include "perfshap/error.hpp"
 #include "solvers/finite_values.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 std::uint64_t SampleBudget(const SolverOptions& options) noexcept {
   return options.budget > 0 ? options.budget : kDefaultSampleBudget;

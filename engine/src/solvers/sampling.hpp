@@ -20,7 +20,7 @@
 #include "perfshap/solver.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief The sampled solvers' budget: options.budget, or kDefaultSampleBudget. */
 std::uint64_t SampleBudget(const SolverOptions& options) noexcept;

@@ -11,7 +11,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/solver.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 struct PathElement {

@@ -15,7 +15,7 @@
 
 #include "perfshap/trees.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** Distinct features a path may hold (its bit patterns are one 64-bit word, its Shapley weights
  *  ShapleyWeight's). */

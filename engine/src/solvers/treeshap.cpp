@@ -51,7 +51,7 @@
 #include "schedule/schedule.hpp"
 #include "solvers/tree_paths.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using detail::BuildPaths;

@@ -8,7 +8,7 @@
 
 #if defined(PERFSHAP_X86_KERNELS)
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 /// The four players' values of training row r, player k in lane k.

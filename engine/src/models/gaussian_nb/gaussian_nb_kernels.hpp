@@ -12,7 +12,7 @@
 #include "common/x86_intrinsics.hpp"
 
 #if defined(PERFSHAP_X86_KERNELS)
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /// The most coalition members whose cached terms NbJointFromTermsAvx512 sums at once.
 inline constexpr std::size_t kMaxNbMembers = 64;

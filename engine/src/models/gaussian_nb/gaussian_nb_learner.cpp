@@ -21,7 +21,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/learners.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 /// Calls f(std::integral_constant<std::size_t, w>{}) for w in 1..4: the compile-time width
@@ -534,7 +534,7 @@ bool RankGaussianNbTest(CoalitionFitter& fitter, RankedTest& out, RankKernel ker
 
 }  // namespace perfshap::detail
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 std::shared_ptr<const Learner> MakeGaussianNbLearner(const GaussianNbOptions& options) {
   return std::make_shared<detail::GaussianNbLearner>(options);
 }

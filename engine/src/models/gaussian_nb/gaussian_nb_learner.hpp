@@ -5,7 +5,7 @@
 #include "models/gaussian_nb/gaussian_nb_rank.hpp"
 #include "perfshap/learner.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /** @brief The gnb fitter's RankTest with a chosen RankGaussianNb kernel (every kernel gives the
  *  same ranking; for tests and benchmarks). @throws InvalidArgument for another learner's fitter. */

@@ -9,7 +9,7 @@
 
 #include "perfshap/model.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief A fitted Gaussian naive Bayes classifier over k features, predicting exactly as

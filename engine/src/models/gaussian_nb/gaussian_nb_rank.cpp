@@ -17,7 +17,7 @@
 #include "common/x86_intrinsics.hpp"
 #include "models/gaussian_nb/gaussian_nb_model.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 constexpr double kUnit = 0x1p-53;  // u, the unit roundoff of double

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief Working memory and result of RankGaussianNb, one per worker; reused without

@@ -11,7 +11,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/model.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include "models/glm/normal.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 double Expit(double x) noexcept { return 1.0 / (1.0 + std::exp(-x)); }
 

@@ -7,7 +7,7 @@
 
 #include "perfshap/model.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief A GLM fitted on transformed columns t_j = (x_j - center_j) / scale_j, scoring rows

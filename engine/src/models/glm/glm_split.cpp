@@ -8,7 +8,7 @@
 #include "models/glm/glm_model.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 void GlmSplit::Gather(const std::string& learner, Link link, bool classifier, const Dataset& data,
                       std::span<const Player> players, std::span<const std::size_t> train_rows,

@@ -15,7 +15,7 @@
 #include "models/split_base.hpp"
 #include "perfshap/model.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief A split gathered for a linear-index learner: the players' training and test values in

@@ -16,7 +16,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/learners.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 using MatrixMap = Eigen::Map<Eigen::MatrixXd>;
@@ -365,7 +365,7 @@ LearnerEntry ProbitEntry() {
 
 }  // namespace perfshap::detail
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 std::shared_ptr<const Learner> MakeLogisticLearner(const LogisticOptions& options) {
   return std::make_shared<detail::NewtonLearner>(

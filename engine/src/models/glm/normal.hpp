@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 inline constexpr double kSqrtHalf = 0.70710678118654752440;      // 1 / sqrt(2)
 inline constexpr double kLogSqrtTwoPi = 0.91893853320467274178;  // log(sqrt(2 pi))

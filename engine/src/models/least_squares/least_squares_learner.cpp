@@ -12,7 +12,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/learners.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 using MatrixMap = Eigen::Map<Eigen::MatrixXd>;
@@ -148,7 +148,7 @@ LearnerEntry LinearEntry() {
 
 }  // namespace perfshap::detail
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 std::shared_ptr<const Learner> MakeLinearLearner(const LinearOptions& options) {
   return std::make_shared<detail::LeastSquaresLearner>(options);
 }

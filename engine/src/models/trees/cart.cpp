@@ -17,7 +17,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 // ln 2, the divisor of sklearn's log2 (its `log(x)` is ln(x) / ln(2)).
@@ -518,7 +518,7 @@ TreeEnsembleInfo CartInfo(const Dataset& data, std::span<const std::size_t> colu
 
 }  // namespace perfshap::detail
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 std::shared_ptr<const TreeEnsemble> FitTree(const TreeOptions& options, const Dataset& data,
                                             std::span<const std::size_t> rows,

@@ -18,7 +18,7 @@
 #include "perfshap/tree_learners.hpp"
 #include "perfshap/trees.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 enum class CartCriterion : std::uint8_t { kGini, kEntropy, kSquaredError };
 

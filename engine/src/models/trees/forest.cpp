@@ -13,7 +13,7 @@
 #include "perfshap/error.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 // Trees per block: enough blocks for the threads to share, few enough scratch sets to keep.
@@ -55,7 +55,7 @@ void ForestTrainer::Train(const CartData& data, const CartSettings& settings, in
 
 }  // namespace perfshap::detail
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 std::shared_ptr<const TreeEnsemble> FitForest(const ForestOptions& options, const Dataset& data,
                                               std::span<const std::size_t> rows,

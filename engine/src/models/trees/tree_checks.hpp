@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 
 /**
  * @brief Throws InvalidArgument (one line: what + the feature's index and name) when a name is

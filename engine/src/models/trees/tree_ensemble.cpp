@@ -12,7 +12,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/trees.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 std::int32_t Tree::AddNode(std::int32_t split_feature, double split_threshold, bool missing_left, double node_cover,
                            std::span<const double> values) {

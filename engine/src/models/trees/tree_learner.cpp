@@ -21,7 +21,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/tree_learners.hpp"
 
-namespace perfshap::detail {
+namespace perfshap::inline v0::detail {
 namespace {
 
 /** What a tree or forest learner trains with, checked. */
@@ -308,7 +308,7 @@ LearnerEntry ForestEntry() {
 
 }  // namespace perfshap::detail
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 
 std::shared_ptr<const Learner> MakeTreeLearner(const TreeOptions& options) {
   detail::TreeLearnerSettings s;

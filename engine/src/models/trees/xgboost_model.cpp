@@ -40,7 +40,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/trees.hpp"
 
-namespace perfshap {
+namespace perfshap::inline v0 {
 namespace {
 
 using Json = nlohmann::json;
