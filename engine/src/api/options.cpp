@@ -248,6 +248,13 @@ detail::ReportTarget ReadReportTarget(OptionReader& o) {
 
 namespace {
 
+/** XPER's comparator: "full" unless given. */
+XperComparator ReadComparator(OptionReader& o) {
+  std::string comparator = "full";
+  o.Take("comparator", comparator);
+  return ParseXperComparator(comparator);
+}
+
 /** model_file: an XGBoost model's path, unless the request holds a model object already. */
 void ReadModelFile(OptionReader& o, GivenModelInput& m) {
   if (m.given()) return;
@@ -290,9 +297,7 @@ void ReadXperOptions(OptionReader& o, XperRequest& request) {
   o.Take("cfp", opt.cfp);
   o.Take("cfn", opt.cfn);
   o.Take("threshold", opt.threshold);
-  std::string comparator = "full";
-  o.Take("comparator", comparator);
-  opt.comparator = ParseXperComparator(comparator);
+  opt.comparator = ReadComparator(o);
   o.Take("max_features", opt.max_features);
   opt.seed = kXperDefaultSeed;
   o.Take("seed", opt.seed);
@@ -464,9 +469,7 @@ void ReadXperMonteCarloOptions(OptionReader& o, XperMonteCarloOptions& options) 
   o.Take("samples", options.samples);
   o.Take("rows", options.rows);
   o.Take("train_rows", options.train_rows);
-  std::string comparator = "full";
-  o.Take("comparator", comparator);
-  options.comparator = ParseXperComparator(comparator);
+  options.comparator = ReadComparator(o);
   o.Take("seed", options.seed);
   ReadExecutionOptions(o, options.execution);
 }
