@@ -29,6 +29,7 @@
 #include "api/robustness_request.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
+#include "data/json_text.hpp"
 #include "perfshap/xper_montecarlo.hpp"
 #include "perfshap/cost.hpp"
 #include "perfshap/error.hpp"
@@ -453,6 +454,8 @@ int perfshap_request_create(const char* method, const char* options_json, Perfsh
     auto r = std::make_unique<PerfshapRequest>();
     r->method = m;
     if (options_json != nullptr && *options_json != '\0') {
+      // Nesting first: the parser recurses, and 10,000 brackets would overflow the stack.
+      perfshap::detail::CheckJsonNesting(options_json, "the options: ", "give one object, e.g. {\"threads\": 2}");
       try {
         r->options = nlohmann::json::parse(options_json);
       } catch (const nlohmann::json::exception& e) {

@@ -360,6 +360,9 @@ TEST(CApi, ErrorsAreAStatusWithTheMessageAndTheOptionNames) {
   // Text that is no JSON object, an unknown method, an unknown role.
   EXPECT_EQ(perfshap_request_create("xper", "{\"threads\": ", &req), PERFSHAP_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(perfshap_request_create("xper", "[1, 2]", &req), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');  // never a stack overflow
+  EXPECT_NE(perfshap_request_create("xper", deep.c_str(), &req), PERFSHAP_OK);
+  EXPECT_EQ(std::string(perfshap_last_error()).find('\n'), std::string::npos);
   EXPECT_EQ(perfshap_request_create("robustnes", nullptr, &req), PERFSHAP_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(perfshap_last_error_option(0), "method");
   ASSERT_EQ(perfshap_request_create("shap", nullptr, &req), PERFSHAP_OK);
