@@ -112,14 +112,15 @@ TEST(DesignEncoder, NumericColumnsAreCopiedOnePlayerEach) {
   EXPECT_EQ(design.data.source(), "colors.csv");
 }
 
-TEST(DesignEncoder, ApplyingATemporaryMovesItsNumericColumnsAndEncodesTheSame) {
+TEST(DesignEncoder, SharesTheNumericColumnsAndEncodesAsACopyWould) {
   const Dataset data = ColorData();
   const DesignEncoder encoder(data, {}, {}, TextColumns::kOneHot);
-  const Design copied = encoder.Apply(data);
+  const Design copied = encoder.Apply(data.Owned());
   Dataset temporary = ColorData();
   const double* x_values = temporary.column(0).data();
-  const Design moved = encoder.Apply(std::move(temporary));
+  const Design moved = encoder.Apply(temporary);
   EXPECT_EQ(moved.data.column(0).data(), x_values);  // the buffer itself, not a copy
+  EXPECT_EQ(moved.data.label().data(), temporary.label().data());
   ASSERT_EQ(moved.data.n_features(), copied.data.n_features());
   EXPECT_EQ(moved.data.feature_names(), copied.data.feature_names());
   for (std::size_t j = 0; j < copied.data.n_features(); ++j) {

@@ -133,7 +133,7 @@ TEST(ReadTable, ErrorsNameTheSourceColumnAndRow) {
   t.source = "X";
   t.n_rows = 4;
   t.columns = {Numbers("a", ColumnType::kFloat64, a), Numbers("y", ColumnType::kFloat64, y)};
-  ExpectDataError([&] { ReadTable(t, o); }, {"X: column 'a', row 2: missing value (NaN)"}, "missing");
+  ExpectDataError([&] { ReadTable(t, o); }, {"X: column 'a', row 2: missing value 'NaN'"}, "missing");
   t.columns[0] = Numbers("a", ColumnType::kFloat64, inf);
   ExpectDataError([&] { ReadTable(t, o); }, {"X: column 'a', row 1:", "infinite"});
   t.columns[0] = Numbers("a", ColumnType::kFloat64, y);

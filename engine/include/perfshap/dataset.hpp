@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,11 +22,42 @@ struct CategoricalEncoding {
 };
 
 /**
+ * @brief A column's values, immutable and shared: copies of a ColumnValues (and of the Dataset
+ * that holds it) share the values, never copy them. Owned (a vector moved in), or borrowed from
+ * memory a caller holds (a numpy array, an Arrow buffer), which `owner` keeps alive: with no
+ * owner, the caller keeps the memory alive and unchanged for as long as any copy lives.
+ */
+class PERFSHAP_EXPORT ColumnValues {
+ public:
+  ColumnValues() = default;
+  /** @brief Owns `values`. */
+  explicit ColumnValues(std::vector<double> values);
+  /** @brief Borrows `values` (not copied), kept alive by `owner` (may be null: see above). */
+  ColumnValues(std::span<const double> values, std::shared_ptr<const void> owner);
+
+  std::span<const double> values() const noexcept { return {data_, size_}; }
+  std::size_t size() const noexcept { return size_; }
+  /** @brief Whether the values are a caller's memory rather than the column's own. */
+  bool borrowed() const noexcept { return borrowed_; }
+  /** @brief The same values, owned: this column when it owns them, else a copy. */
+  ColumnValues Owned() const;
+
+ private:
+  std::shared_ptr<const void> keep_;
+  const double* data_ = nullptr;
+  std::size_t size_ = 0;
+  bool borrowed_ = false;
+};
+
+/**
  * @brief A table of features in column-major storage plus an optional label.
  *
  * Feature column j is `column(j)`, a contiguous span of n_rows() doubles. A coalition of
  * features is a mask over these columns; nothing is ever copied per coalition.
  * For a binary task the label holds 1.0 for the positive class and 0.0 otherwise.
+ * Columns are ColumnValues: a copy of a Dataset shares them (copying is cheap, and the values
+ * are never changed), and a column may be borrowed from a caller's memory (ReadTable with
+ * ColumnUse::kBorrow): Owned() gives a data set that holds all its values itself.
  */
 class PERFSHAP_EXPORT Dataset {
  public:
@@ -39,15 +71,25 @@ class PERFSHAP_EXPORT Dataset {
    */
   Dataset(std::vector<std::string> names, std::vector<std::vector<double>> columns,
           std::vector<double> label, std::string label_name = "label");
+  /**
+   * @brief Builds a data set from shared or borrowed columns (see ColumnValues).
+   * @throws InvalidArgument as the other constructor.
+   */
+  Dataset(std::vector<std::string> names, std::vector<ColumnValues> columns, ColumnValues label,
+          std::string label_name = "label");
 
   std::size_t n_rows() const noexcept { return n_rows_; }
   std::size_t n_features() const noexcept { return names_.size(); }
   const std::vector<std::string>& feature_names() const noexcept { return names_; }
   const std::string& label_name() const noexcept { return label_name_; }
   /** @brief Column j, n_rows() contiguous values. */
-  std::span<const double> column(std::size_t j) const { return columns_.at(j); }
+  std::span<const double> column(std::size_t j) const { return columns_.at(j).values(); }
+  /** @brief Column j as shared values, for a data set built from this one's columns. */
+  const ColumnValues& column_values(std::size_t j) const { return columns_.at(j); }
   /** @brief The label, n_rows() values (1 = positive, 0 = negative for binary data). */
-  std::span<const double> label() const noexcept { return label_; }
+  std::span<const double> label() const noexcept { return label_.values(); }
+  /** @brief The label as shared values. */
+  const ColumnValues& label_values() const noexcept { return label_; }
   /** @brief Encoding of feature j when it was read from strings, else nullopt. */
   const std::optional<CategoricalEncoding>& encoding(std::size_t j) const { return encodings_.at(j); }
   void set_encoding(std::size_t j, CategoricalEncoding enc) { encodings_.at(j) = std::move(enc); }
@@ -67,17 +109,19 @@ class PERFSHAP_EXPORT Dataset {
    * @throws InvalidArgument for a row index >= n_rows().
    */
   Dataset SelectRows(std::span<const std::size_t> rows) const;
-  /** @brief Moves feature j's values out, for a data set about to be discarded (the design
-   *  encoder's Apply(Dataset&&)); the data set is left moved-from: only destroy or assign it. */
-  std::vector<double> TakeColumn(std::size_t j) && { return std::move(columns_.at(j)); }
+  /** @brief This data set with every borrowed column copied: it no longer refers to a caller's
+   *  memory (owned columns are shared, not copied). */
+  Dataset Owned() const;
+  /** @brief Whether any column or the label is borrowed. */
+  bool borrows() const noexcept;
   /** @brief Number of rows whose label is 1. */
   std::size_t CountPositive() const noexcept;
 
  private:
   std::vector<std::string> names_;
-  std::vector<std::vector<double>> columns_;
+  std::vector<ColumnValues> columns_;
   std::vector<std::optional<CategoricalEncoding>> encodings_;
-  std::vector<double> label_;
+  ColumnValues label_;
   std::string label_name_ = "label";
   std::string source_;
   std::size_t n_rows_ = 0;

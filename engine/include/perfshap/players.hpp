@@ -129,17 +129,14 @@ class PERFSHAP_EXPORT DesignEncoder {
    * `data` are ignored. Levels are matched by their text, so the codes of `data` may differ
    * from those of the data fitted on.
    * @param data a data set with (at least) the fitted source columns, as ReadCsv gives it.
-   * @return the design: data.n_rows() rows, columns as Design::data describes, players().
+   * @return the design: data.n_rows() rows, columns as Design::data describes, players(); its
+   *   numeric columns and label are `data`'s, shared (ColumnValues), not copied.
    * @throws DataError (one line, naming data.source(), the column, the 1-based data row and the
    *   level) for: a fitted column `data` lacks, a text column that is numeric in `data` or the
    *   other way round, a level not seen when fitting (as scikit-learn's
    *   handle_unknown='error'), a code that is not one of its encoding's.
    */
   Design Apply(const Dataset& data) const;
-
-  /** @brief As Apply(data), moving `data`'s numeric columns into the design instead of copying
-   *  them (a large in-memory table is then held once); `data` is left moved-from. */
-  Design Apply(Dataset&& data) const;
 
   /** @brief The players, as every Design from Apply has them. */
   const std::vector<Player>& players() const noexcept { return players_; }
@@ -149,7 +146,6 @@ class PERFSHAP_EXPORT DesignEncoder {
   TextColumns policy() const noexcept { return policy_; }
 
  private:
-  Design Encode(const Dataset& data, Dataset* movable) const;
   /** One source column in design order: its name and, for a text column, its sorted levels. */
   struct SourceColumn {
     std::string name;

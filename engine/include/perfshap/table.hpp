@@ -6,6 +6,7 @@
 // database cursor's buffers) read into a Dataset with the rules of ReadCsv, without text.
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,17 +46,36 @@ struct Table {
 };
 
 /**
- * @brief Reads a table as ReadCsv reads a file with the same cells: the label column named by
- * `options.label` (0/1, `positive`, or any finite number with `regression`), the other columns
- * as features in table order; a text column becomes codes by first appearance with its levels
- * recorded. Missing cells (NaN in a float column, a flagged text cell) follow `options.missing`;
- * a missing text cell kept as a level is spelled "NA". Each value is converted to double once.
- * @throws InvalidArgument for columns of unequal length or a numeric column without data.
+ * @brief Reads a table as ReadCsv reads a file with the same cells, through the same column
+ * builder: the label column named by `options.label` (0/1, `positive`, or any finite number with
+ * `regression`), the other columns as features in table order. Text cells are trimmed of spaces
+ * and tabs as a CSV file's are, and typed by the same rules: a text column whose cells are all
+ * numbers ("1.0", " 2") is numeric, one of text only is categorical (codes by first appearance,
+ * levels recorded), a mix is an error naming the odd cell. Missing cells (NaN in a numeric
+ * column, a null in a text column) follow `options.missing`; a null kept as a level is spelled
+ * "NA". A table's nulls are explicit, so its text is text: "?" or "NA" is a level, where a CSV
+ * file (which has no null) reads these spellings as missing cells. The positive class is compared after
+ * trimming: equal text, or both finite numbers and equal ("1" matches 1.0). Each value is
+ * converted to double once; the data set holds all its values (the table may go after the call).
+ * @throws InvalidArgument for columns of unequal length, a numeric column without data, or
+ *   `positive` with `regression`.
  * @throws DataError naming the source, column and row (0-based) as ReadCsv names file, line
  *   and column: duplicate or empty names, no label column, a missing value under kError, an
- *   infinite value, a label that is not 0/1, one class, no row left after kDrop.
+ *   infinite value, text among numbers, a label that is not 0/1, one class, no row left after
+ *   kDrop.
  */
 PERFSHAP_EXPORT Dataset ReadTable(const Table& table, const CsvOptions& options);
+
+/**
+ * @brief As ReadTable, with every float64 column of stride 8 read in place: the data set lends
+ * it (Dataset::column() points into the table's buffer) instead of copying it, and a label that
+ * is already 0/1 (or a regression target) too; other columns are converted once. The data set
+ * and every copy share the ownership of `table`, whose columns' buffers must stay alive and
+ * unchanged for as long as they live (an Arrow import's table holds its arrays; a caller's lent
+ * buffers are the caller's promise): for a call's life, or Dataset::Owned() for longer.
+ * @throws as ReadTable.
+ */
+PERFSHAP_EXPORT Dataset ReadTableInPlace(std::shared_ptr<const Table> table, const CsvOptions& options);
 
 /** @brief Row `row` of a numeric column as a double (NaN stays NaN; a text column gives NaN). */
 PERFSHAP_EXPORT double ColumnNumber(const TableColumn& column, std::size_t row);

@@ -54,16 +54,16 @@ Dataset ReadData(const DataInput& input, std::uint64_t seed, bool regression) {
 }
 
 Dataset ReadRows(const DataInput& input, const CsvOptions& csv) {
-  return input.table != nullptr ? ReadTable(*input.table, csv) : ReadCsv(input.path, csv);
+  return input.table != nullptr ? ReadTableInPlace(input.table, csv) : ReadCsv(input.path, csv);
 }
 
 Design ReadDesign(const DataInput& input, std::uint64_t seed, TextColumns policy) {
-  Dataset source = ReadData(input, seed);
+  const Dataset source = ReadData(input, seed);
   std::vector<std::size_t> columns;
   columns.reserve(input.features.size());
   for (const auto& name : input.features) columns.push_back(source.FeatureIndex(name));
   const DesignEncoder encoder(source, columns, input.groups, policy);
-  return encoder.Apply(std::move(source));  // the columns moved, not copied: large tables are held once
+  return encoder.Apply(source);  // the numeric columns shared, not copied: large tables are held once
 }
 
 }  // namespace perfshap::api

@@ -19,8 +19,9 @@ namespace perfshap::inline v0::api {
 
 /** @brief A method's data: a table in memory, a CSV file, or the built-in probit design. */
 struct DataInput {
-  /** Columns in memory (read in place: a numeric column's values are not copied before the
-   *  design takes them); first when given. */
+  /** Columns in memory, first when given: float64 contiguous columns are read in place for the
+   *  life of the call (ReadTableInPlace; a response that outlives it holds Dataset::Owned()),
+   *  others converted once. */
   std::shared_ptr<const Table> table;
   /** A CSV file with a header row, read when there is no table; with a table, how messages
    *  name it. Neither: the XPER paper's probit design of `generated_rows` rows from the seed. */

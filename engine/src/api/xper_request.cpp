@@ -397,7 +397,7 @@ XperResponse RunXper(const XperRequest& request) {
   run.missing = MissingValuesName(request.data.missing);
   run.dropped_rows = data.dropped_rows();
   run.groups = request.data.groups_source;
-  out.sample = std::move(m.sample);
+  out.sample = m.sample.Owned();  // the response outlives the call: no column lent by the caller
   return out;
 }
 

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "data/column_builder.hpp"
 #include "data/message_text.hpp"
 #include "data/text_lines.hpp"
 #include "perfshap/dataset.hpp"
@@ -30,8 +31,6 @@
 
 namespace perfshap::inline v0 {
 namespace {
-
-constexpr std::size_t kMaxListedValues = 8;  // distinct label values listed in a message
 
 // Quoting, one-line escaping and name lists are message_text.hpp's.
 std::string OneLine(std::string_view s) { return detail::EscapeControls(s); }
@@ -47,47 +46,9 @@ std::string ColumnRef(const std::vector<std::string>& names, std::size_t j) {
 
 std::string ListNames(const std::vector<std::string>& names) { return detail::QuotedList(names); }
 
-std::string TrimBlanks(std::string_view t) {
-  while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-  while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
-  return std::string(t);
-}
-
-enum class NumberKind { kFinite, kNaN, kInfinite, kOutOfRange, kNotNumber };
-
-/// Parses the whole of s (already trimmed) as a decimal number, the pattern strtod accepts
-/// (".28", "1e-3", "-5", "+5") minus hexadecimal. std::from_chars is used rather than
-/// strtod because it does not depend on the C locale's decimal point and takes a bounded
-/// range; both round correctly, so the value is the one strtod would give.
-NumberKind ParseNumber(std::string_view s, double& out) {
-  const char* first = s.data();
-  const char* last = first + s.size();
-  if (first != last && *first == '+') {
-    ++first;  // from_chars rejects a leading '+', strtod accepts it
-    if (first != last && (*first == '+' || *first == '-')) return NumberKind::kNotNumber;
-  }
-  if (first == last) return NumberKind::kNotNumber;
-  const auto [ptr, ec] = std::from_chars(first, last, out);
-  if (ec == std::errc::invalid_argument || ptr != last) return NumberKind::kNotNumber;
-  if (ec == std::errc::result_out_of_range) {
-    // libstdc++ reports underflow (e.g. 1e-320) as out of range too; strtod tells them apart.
-    const std::string copy(first, last);
-    const double v = std::strtod(copy.c_str(), nullptr);
-    if (std::isinf(v)) return NumberKind::kOutOfRange;
-    out = v;
-    return NumberKind::kFinite;
-  }
-  if (std::isnan(out)) return NumberKind::kNaN;
-  if (std::isinf(out)) return NumberKind::kInfinite;
-  return NumberKind::kFinite;
-}
-
-/// Missing-value spellings: empty, "?", "NA" and any NaN spelling ("NaN", "nan", "-nan").
-bool IsMissing(std::string_view s) {
-  if (s.empty() || s == "?" || s == "NA") return true;
-  double v = 0.0;
-  return ParseNumber(s, v) == NumberKind::kNaN;
-}
+using detail::CellProblem;
+using detail::ColumnCells;
+using detail::IsMissingSpelling;
 
 /// Splits CSV text into records of fields. Fields are views into the text, or into `store`
 /// for quoted fields whose doubled quotes had to be undone. Every field is trimmed of
@@ -238,22 +199,6 @@ std::string ReadFileText(const std::string& path) {
   return text;
 }
 
-/// The first problem found in one column: its data row, its message and the options its
-/// advice names (Error::options()).
-struct Problem {
-  std::size_t row = std::numeric_limits<std::size_t>::max();
-  std::string message;
-  std::vector<std::string> options;
-  void Offer(std::size_t r, std::string m, std::vector<std::string> o = {}) {
-    if (r < row) {
-      row = r;
-      message = std::move(m);
-      options = std::move(o);
-    }
-  }
-  bool Found() const noexcept { return row != std::numeric_limits<std::size_t>::max(); }
-};
-
 /// Cell access over the row-major cell table.
 struct CellTable {
   std::vector<std::string_view> cells;
@@ -263,195 +208,26 @@ struct CellTable {
   std::string_view At(std::size_t row, std::size_t col) const { return cells[row * n_cols + col]; }
 };
 
-/// Up to kMaxListedValues distinct values of column j, quoted, in order of appearance.
-std::string DistinctValues(const CellTable& table, std::size_t j) {
-  std::vector<std::string_view> seen;
-  std::size_t more = 0;
-  for (std::size_t i = 0; i < table.NumRows(); ++i) {
-    const std::string_view v = table.At(i, j);
-    if (std::find(seen.begin(), seen.end(), v) != seen.end()) continue;
-    if (seen.size() < kMaxListedValues) {
-      seen.push_back(v);
-    } else {
-      ++more;
-      if (more > 1000) break;  // enough to say "more"
-    }
-  }
-  std::string out;
-  for (std::size_t k = 0; k < seen.size(); ++k) {
-    if (k > 0) out += ", ";
-    out += Show(seen[k]);
-  }
-  if (more > 0) out += ", ...";
-  return out;
+/// Column j's cells, for the column builder.
+ColumnCells CellsOf(const CellTable& table, std::size_t j) {
+  ColumnCells cells;
+  cells.n = table.NumRows();
+  cells.text = table.cells.data() + j;
+  cells.text_stride = table.n_cols;
+  return cells;
 }
 
-/// "3 other cells of this column are numbers" / "1 other cell of this column is a number".
-std::string OtherCells(std::size_t count, const char* one, const char* many) {
-  return std::to_string(count) + (count == 1 ? " other cell of this column is " + std::string(one)
-                                             : " other cells of this column are " + std::string(many));
-}
-
-std::string MissingLabelMessage(std::string_view cell) {
-  return "the label is missing (" + Show(cell) + "); every row needs a label: fill it in or remove the row";
-}
-
-/// Converts feature column j: numeric when no non-missing cell is text, categorical when
-/// no non-missing cell is a number, an error when the two are mixed. Missing cells follow
-/// `missing`; under kDrop none is left (their rows were removed before).
-void ConvertFeature(const std::string& path, const CellTable& table, const std::vector<std::string>& names,
-                    std::size_t j, MissingValues missing, std::vector<double>& values,
-                    std::optional<CategoricalEncoding>& encoding, Problem& problem) {
-  const std::size_t n = table.NumRows();
-  const std::string where_col = ColumnRef(names, j) + ": ";
-  values.assign(n, std::numeric_limits<double>::quiet_NaN());
-  std::size_t n_numeric = 0;
-  std::size_t n_text = 0;
-  std::size_t first_numeric = n;
-  std::size_t first_text = n;
-  std::size_t first_missing = n;
-  const bool missing_is_error = missing == MissingValues::kError || missing == MissingValues::kDrop;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string_view cell = table.At(i, j);
-    double v = 0.0;
-    const NumberKind kind = ParseNumber(cell, v);
-    if (kind == NumberKind::kNaN || cell.empty() || cell == "?" || cell == "NA") {
-      if (first_missing == n) first_missing = i;
-      if (missing_is_error) {
-        problem.Offer(i,
-                      Where(path, table.lines[i]) + where_col + "missing value " + Show(cell) +
-                          "; fill it in, drop the rows with missing values (missing = drop) or, in a text "
-                          "column, make it a level of its own (missing = category)",
-                      {"missing"});
-        break;  // later rows cannot come first
-      }
-      continue;
-    }
-    switch (kind) {
-      case NumberKind::kFinite:
-        values[i] = v;
-        if (n_numeric++ == 0) first_numeric = i;
-        break;
-      case NumberKind::kInfinite:
-        problem.Offer(i, Where(path, table.lines[i]) + where_col + Show(cell) +
-                             " is infinite; replace it with a finite number");
-        break;
-      case NumberKind::kOutOfRange:
-        problem.Offer(i, Where(path, table.lines[i]) + where_col + Show(cell) +
-                             " is too large for a double; rescale the column");
-        break;
-      default:
-        if (n_text++ == 0) first_text = i;
-        break;
-    }
-    if (problem.Found()) break;
-  }
-  // A mix of numbers and text before any other problem: point at the odd cell (Offer keeps
-  // whichever problem is on the earlier line).
-  if (n_numeric > 0 && n_text > 0) {
-    if (n_numeric >= n_text) {
-      problem.Offer(first_text, Where(path, table.lines[first_text]) + where_col +
-                                    Show(table.At(first_text, j)) + " is not a number, but " +
-                                    OtherCells(n_numeric, "a number", "numbers") + " (first at line " +
-                                    std::to_string(table.lines[first_numeric]) +
-                                    "); fix the cell");
-    } else {
-      problem.Offer(first_numeric, Where(path, table.lines[first_numeric]) + where_col +
-                                       Show(table.At(first_numeric, j)) + " is a number, but " +
-                                       OtherCells(n_text, "text", "text") + " (first at line " +
-                                       std::to_string(table.lines[first_text]) +
-                                       "); a text (categorical) column must hold no numbers: fix the cell or "
-                                       "write the level as text (e.g. 'level_" +
-                                       OneLine(table.At(first_numeric, j).substr(0, detail::kMaxQuotedChars)) + "')");
-    }
-    return;
-  }
-  if (problem.Found()) return;
-  if (n_text == 0) {  // numeric (possibly all missing)
-    if (missing == MissingValues::kCategory && first_missing < n) {
-      const std::string where = Where(path, table.lines[first_missing]) + where_col;
-      const std::string cell = Show(table.At(first_missing, j));
-      if (n_numeric == 0) {
-        problem.Offer(first_missing,
-                      where + "every cell of this column is missing (the first is " + cell +
-                          "), so it holds no value to use; leave the column out",
-                      {"missing"});
-      } else {
-        problem.Offer(first_missing,
-                      where + "missing value " + cell +
-                          " in a numeric column; making missing values a level of their own "
-                          "(missing = category) applies to text columns only: drop the rows with "
-                          "missing values (missing = drop) or impute them",
-                      {"missing"});
-      }
-    }
-    return;
-  }
-  // Categorical: codes 0..L-1 by first appearance. Under kCategory and kKeep a missing
-  // spelling ("?", "NA", empty) is kept as a level of its own, written as in the file.
-  CategoricalEncoding enc;
-  std::unordered_map<std::string_view, double> codes;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string_view cell = table.At(i, j);
-    auto [it, inserted] = codes.emplace(cell, static_cast<double>(enc.levels.size()));
-    if (inserted) enc.levels.emplace_back(cell);
-    values[i] = it->second;
-  }
-  encoding = std::move(enc);
-}
-
-/// True when cell is the positive class: the same text, or both finite numbers and equal
-/// (so a positive class "1" also matches "1.0").
-bool IsPositive(std::string_view cell, std::string_view positive, bool positive_is_number,
-                double positive_value) {
-  if (cell == positive) return true;
-  if (!positive_is_number) return false;
-  double v = 0.0;
-  return ParseNumber(cell, v) == NumberKind::kFinite && v == positive_value;
-}
-
-void ConvertLabel(const std::string& path, const CellTable& table, const std::vector<std::string>& names,
-                  std::size_t j, const CsvOptions& options, std::string_view positive,
-                  std::vector<double>& label, Problem& problem) {
-  const std::size_t n = table.NumRows();
-  const std::string where_col = ColumnRef(names, j) + ": ";
-  label.assign(n, 0.0);
-  double positive_value = 0.0;
-  const bool positive_is_number =
-      !positive.empty() && ParseNumber(positive, positive_value) == NumberKind::kFinite;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string_view cell = table.At(i, j);
-    const std::string where = Where(path, table.lines[i]) + where_col;
-    if (IsMissing(cell)) {
-      problem.Offer(i, where + MissingLabelMessage(cell));
-      return;
-    }
-    if (!positive.empty()) {
-      label[i] = IsPositive(cell, positive, positive_is_number, positive_value) ? 1.0 : 0.0;
-      continue;
-    }
-    double v = 0.0;
-    const NumberKind kind = ParseNumber(cell, v);
-    if (options.regression) {
-      if (kind != NumberKind::kFinite) {
-        problem.Offer(i, where + "the regression target " + Show(cell) +
-                             " is not a finite number; fix the cell or choose another label column",
-                      {"label"});
-        return;
-      }
-      label[i] = v;
-      continue;
-    }
-    if (kind != NumberKind::kFinite || (v != 0.0 && v != 1.0)) {
-      problem.Offer(i, where + "the label " + Show(cell) +
-                           " is not 0 or 1; name the positive class "
-                           "(values in this column: " +
-                           DistinctValues(table, j) + ")",
-                    {"positive"});
-      return;
-    }
-    label[i] = v;
-  }
+/// Where column j's cells are: the file's physical lines.
+detail::CellPlaces PlacesOf(const std::string& path, const CellTable& table, const std::vector<std::string>& names,
+                            std::size_t j) {
+  detail::CellPlaces places;
+  const std::string column = ColumnRef(names, j) + ": ";
+  places.at = [&path, &table, column](std::size_t k) { return Where(path, table.lines[k]) + column; };
+  places.named = [&table](std::size_t k) { return "line " + std::to_string(table.lines[k]); };
+  places.column = OneLine(path) + ": " + column;
+  places.rows = std::to_string(table.NumRows()) + " data rows (lines " + std::to_string(table.lines.front()) + "-" +
+                std::to_string(table.lines.back()) + ")";
+  return places;
 }
 
 }  // namespace
@@ -515,8 +291,8 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
       }
     }
   }
-  const std::string label_name = TrimBlanks(options.label);
-  const std::string positive = TrimBlanks(options.positive);
+  const std::string label_name(detail::TrimBlanks(options.label));
+  const std::string positive(detail::TrimBlanks(options.positive));
   std::size_t label_col = n_cols;
   if (label_name.empty()) {
     if (!options.allow_no_label) {
@@ -575,7 +351,7 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
   // that a text column's missing spellings never become levels. A missing label in a dropped
   // row is still an error (offered below, by line, with the other columns' problems).
   std::size_t dropped_rows = 0;
-  Problem dropped_label_problem;  // keyed by physical line
+  CellProblem dropped_label_problem;  // keyed by physical line
   if (missing == MissingValues::kDrop) {
     CellTable kept;
     kept.n_cols = n_cols;
@@ -585,7 +361,7 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
     std::size_t first_dropped_col = 0;
     for (std::size_t i = 0; i < table.NumRows(); ++i) {
       std::size_t j = 0;
-      while (j < n_cols && (j == label_col || !IsMissing(table.At(i, j)))) ++j;
+      while (j < n_cols && (j == label_col || !IsMissingSpelling(table.At(i, j)))) ++j;
       if (j == n_cols) {
         for (std::size_t c = 0; c < n_cols; ++c) kept.cells.push_back(table.At(i, c));
         kept.lines.push_back(table.lines[i]);
@@ -595,10 +371,9 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
         first_dropped = i;
         first_dropped_col = j;
       }
-      if (label_col < n_cols && IsMissing(table.At(i, label_col))) {
-        dropped_label_problem.Offer(table.lines[i], Where(path, table.lines[i]) +
-                                                        ColumnRef(names, label_col) + ": " +
-                                                        MissingLabelMessage(table.At(i, label_col)));
+      if (label_col < n_cols && IsMissingSpelling(table.At(i, label_col))) {
+        dropped_label_problem.Offer(table.lines[i], Where(path, table.lines[i]) + ColumnRef(names, label_col) + ": " +
+                                                        detail::MissingLabelMessage(CellsOf(table, label_col), i));
       }
     }
     if (kept.NumRows() == 0 && !dropped_label_problem.Found()) {
@@ -615,23 +390,24 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
     }
     table = std::move(kept);
   }
-  const std::size_t n_rows = table.NumRows();
 
-  // Columns; the reported problem is the one on the earliest line (then leftmost column).
+  // Columns, through the one column builder; the reported problem is the one on the earliest
+  // line (then leftmost column).
   std::vector<std::string> feature_names;
-  std::vector<std::vector<double>> columns;
+  std::vector<ColumnValues> columns;
   std::vector<std::optional<CategoricalEncoding>> encodings;
-  std::vector<double> label;
-  Problem first_problem;
+  ColumnValues label;
+  CellProblem first_problem;
   for (std::size_t j = 0; j < n_cols; ++j) {
-    Problem problem;
+    CellProblem problem;
+    const ColumnCells cells = CellsOf(table, j);
+    const detail::CellPlaces places = PlacesOf(path, table, names, j);
     if (j == label_col) {
-      ConvertLabel(path, table, names, j, options, positive, label, problem);
+      label = detail::BuildLabel(cells, positive, options.regression, places, problem);
     } else {
       feature_names.push_back(names[j]);
-      columns.emplace_back();
       encodings.emplace_back();
-      ConvertFeature(path, table, names, j, missing, columns.back(), encodings.back(), problem);
+      columns.push_back(detail::BuildFeature(cells, missing, places, encodings.back(), problem));
     }
     // Keyed by physical line, so that a dropped row's missing label takes its place in line order.
     if (problem.Found()) {
@@ -644,28 +420,9 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
   if (first_problem.Found()) throw DataError(first_problem.message, first_problem.options);
 
   // Whole-column checks of a binary label.
-  if (label_col < n_cols && !options.regression) {
-    const std::string where = OneLine(path) + ": " + ColumnRef(names, label_col) + ": ";
-    std::size_t n_positive = 0;
-    for (double y : label) n_positive += (y == 1.0) ? 1 : 0;
-    const std::string rows = std::to_string(n_rows) + " data rows (lines " +
-                             std::to_string(table.lines.front()) + "-" + std::to_string(table.lines.back()) +
-                             ")";
-    if (!positive.empty() && n_positive == 0) {
-      throw DataError(where + "no row has the value " + Show(positive) +
-                      " given as the positive class; the values are " + DistinctValues(table, label_col) +
-                      "; name one of them",
-                      {"positive"});
-    }
-    if (n_positive == 0 || n_positive == n_rows) {
-      const std::string cls = positive.empty() ? std::string(n_positive == 0 ? "0" : "1")
-                                               : std::string(n_positive == 0 ? "not " : "") + Show(positive);
-      throw DataError(where + "all " + rows + " have the same class (" + cls +
-                      "); a binary task needs both classes: check the label column and the positive "
-                      "class, or use a data set with both classes",
-                      {"label", "positive"});
-    }
-  }
+  if (label_col < n_cols && !options.regression)
+    detail::CheckLabelClasses(CellsOf(table, label_col), label.values(), positive,
+                              PlacesOf(path, table, names, label_col));
 
   Dataset data(std::move(feature_names), std::move(columns), std::move(label),
                label_col < n_cols ? label_name : std::string());

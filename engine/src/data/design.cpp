@@ -219,11 +219,7 @@ DesignEncoder::DesignEncoder(const Dataset& source, std::span<const std::size_t>
   }
 }
 
-Design DesignEncoder::Apply(const Dataset& data) const { return Encode(data, nullptr); }
-
-Design DesignEncoder::Apply(Dataset&& data) const { return Encode(data, &data); }
-
-Design DesignEncoder::Encode(const Dataset& data, Dataset* movable) const {
+Design DesignEncoder::Apply(const Dataset& data) const {
   const std::string where = SourceName(data) + ": ";
   const std::string fitted =
       fitted_on_.empty() ? std::string("the data fitted on") : EscapeControls(fitted_on_);
@@ -231,7 +227,7 @@ Design DesignEncoder::Encode(const Dataset& data, Dataset* movable) const {
   for (std::size_t j = 0; j < data.n_features(); ++j) index.emplace(data.feature_names()[j], j);
   const std::size_t n = data.n_rows();
 
-  std::vector<std::vector<double>> columns;
+  std::vector<ColumnValues> columns;
   columns.reserve(column_names_.size());
   for (const SourceColumn& source : sources_) {
     const auto at = index.find(source.name);
@@ -249,15 +245,7 @@ Design DesignEncoder::Encode(const Dataset& data, Dataset* movable) const {
             Quoted(data.encoding(j)->levels.empty() ? std::string() : data.encoding(j)->levels.front()) +
             ") but was numeric in " + fitted + "; fix the cells that are not numbers");
       }
-      // A column the design uses twice (two groups) is copied, never moved twice.
-      const bool used_again =
-          std::count_if(sources_.begin(), sources_.end(), [&](const SourceColumn& s) { return s.name == source.name; }) > 1;
-      if (movable != nullptr && !used_again) {
-        columns.push_back(std::move(*movable).TakeColumn(j));
-      } else {
-        const std::span<const double> values = data.column(j);
-        columns.emplace_back(values.begin(), values.end());
-      }
+      columns.push_back(data.column_values(j));  // shared, not copied
       continue;
     }
     if (!data.encoding(j)) {
@@ -289,19 +277,17 @@ Design DesignEncoder::Encode(const Dataset& data, Dataset* movable) const {
       for (std::size_t level = 1; level < source.levels.size(); ++level) {
         std::vector<double> indicator(n);
         for (std::size_t i = 0; i < n; ++i) indicator[i] = level_of_row[i] == level ? 1.0 : 0.0;
-        columns.push_back(std::move(indicator));
+        columns.emplace_back(std::move(indicator));
       }
     } else {
       std::vector<double> codes(n);
       for (std::size_t i = 0; i < n; ++i) codes[i] = static_cast<double>(level_of_row[i]);
-      columns.push_back(std::move(codes));
+      columns.emplace_back(std::move(codes));
     }
   }
 
-  const std::span<const double> label = data.label();
   Design design;
-  design.data = Dataset(column_names_, std::move(columns), std::vector<double>(label.begin(), label.end()),
-                        data.label_name());
+  design.data = Dataset(column_names_, std::move(columns), data.label_values(), data.label_name());
   if (policy_ == TextColumns::kCodes) {
     std::size_t c = 0;
     for (const SourceColumn& source : sources_) {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 //
-// ReadTable: ReadCsv's rules over columns already in memory. Numbers are converted straight from
-// the caller's buffers into the data set's columns (one copy); text columns take codes by first
-// appearance, as ReadCsv's do, so a table and the CSV file of the same cells give the same data.
+// ReadTable: columns already in memory through the column builder ReadCsv uses (one set of rules
+// for typing, missing values, text codes, the label and the positive class), so a table and the
+// CSV file of the same cells give the same data. Numbers are converted straight from the caller's
+// buffers (one copy), or lent in place (ReadTableInPlace, float64 contiguous).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -17,14 +18,13 @@
 #include <utility>
 #include <vector>
 
+#include "data/column_builder.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/table.hpp"
 
 namespace perfshap::inline v0 {
 namespace {
-
-constexpr const char* kMissingLevel = "NA";
 
 template <typename T>
 double Load(const TableColumn& c, std::size_t i) {
@@ -55,58 +55,102 @@ double ColumnNumber(const TableColumn& c, std::size_t i) {
 
 namespace {
 
+using detail::CellPlaces;
+using detail::CellProblem;
+using detail::ColumnCells;
+
 bool IsText(const TableColumn& c) { return c.type == ColumnType::kText; }
 
-bool Missing(const TableColumn& c, std::size_t i) {
-  if (IsText(c)) return !c.text_missing.empty() && c.text_missing[i] != 0;
-  return std::isnan(ColumnNumber(c, i));
-}
-
-std::string Cell(const TableColumn& c, std::size_t i) {
-  if (IsText(c)) return Missing(c, i) ? std::string("missing") : detail::Quoted(c.text[i]);
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", ColumnNumber(c, i));
-  return buf;
-}
+/** A text column's cells, trimmed as the CSV reader trims them, for the rows read. */
+struct TextCells {
+  std::vector<std::string_view> text;
+  std::vector<unsigned char> null;
+};
 
 class Reader {
  public:
-  Reader(const Table& t, const CsvOptions& o) : t_(t), o_(o) {}
+  Reader(const Table& t, const CsvOptions& o, std::shared_ptr<const void> owner, bool lend)
+      : t_(t), o_(o), owner_(std::move(owner)), lend_(lend) {}
 
   Dataset Read() {
+    PERFSHAP_CHECK(!(o_.regression && !o_.positive.empty()),
+                   "a positive class names a class and cannot be combined with a regression label; drop one of them",
+                   {"positive"});
+    PERFSHAP_CHECK(!(o_.allow_missing && o_.missing != MissingValues::kError && o_.missing != MissingValues::kKeep),
+                   "table options: allow_missing keeps missing values, which contradicts the missing-value policy; "
+                   "set only `missing`",
+                   {"allow_missing", "missing"});
     CheckShape();
     const std::size_t label_col = FindLabel();
     const MissingValues missing = o_.allow_missing ? MissingValues::kKeep : o_.missing;
+    const std::size_t n_cols = t_.columns.size();
+    // Every column's cells as the builder reads them (text trimmed once).
+    std::vector<TextCells> text(n_cols);
+    for (std::size_t j = 0; j < n_cols; ++j) {
+      const TableColumn& c = t_.columns[j];
+      if (!IsText(c)) continue;
+      text[j].text.resize(t_.n_rows);
+      for (std::size_t i = 0; i < t_.n_rows; ++i) text[j].text[i] = detail::TrimBlanks(c.text[i]);
+      if (!c.text_missing.empty()) text[j].null = c.text_missing;
+    }
     // kDrop: rows with a missing feature go first, before text columns take their levels.
     std::vector<std::size_t> rows;
     std::size_t dropped = 0;
-    for (std::size_t i = 0; i < t_.n_rows; ++i) {
-      bool any = false;
-      for (std::size_t j = 0; j < t_.columns.size() && !any; ++j) any = j != label_col && Missing(t_.columns[j], i);
-      if (any && missing == MissingValues::kDrop) {
-        ++dropped;
-        continue;
+    if (missing == MissingValues::kDrop) {
+      std::vector<ColumnCells> all(n_cols);
+      for (std::size_t j = 0; j < n_cols; ++j) all[j] = Cells(j, text[j], nullptr, t_.n_rows);
+      for (std::size_t i = 0; i < t_.n_rows; ++i) {
+        bool any = false;
+        for (std::size_t j = 0; j < n_cols && !any; ++j) any = j != label_col && all[j].Missing(i);
+        if (any) {
+          ++dropped;
+          continue;
+        }
+        rows.push_back(i);
       }
-      rows.push_back(i);
+      if (rows.empty())
+        throw DataError(t_.source + ": every one of the " + std::to_string(t_.n_rows) +
+                            " rows has a missing feature value, so dropping such rows leaves none; impute the "
+                            "missing values, or keep them in text columns as a level of their own (missing = "
+                            "category)",
+                        {"missing"});
+      for (TextCells& c : text) {
+        if (c.text.empty()) continue;
+        TextCells kept;
+        for (std::size_t i : rows) {
+          kept.text.push_back(c.text[i]);
+          if (!c.null.empty()) kept.null.push_back(c.null[i]);
+        }
+        c = std::move(kept);
+      }
     }
-    if (rows.empty())
-      throw DataError(t_.source + ": every one of the " + std::to_string(t_.n_rows) +
-                          " rows has a missing feature value, so dropping such rows leaves none; impute the "
-                          "missing values",
-                      {"missing"});
+    const std::size_t* row_map = dropped > 0 ? rows.data() : nullptr;
+    const std::size_t n = dropped > 0 ? rows.size() : t_.n_rows;
     std::vector<std::string> names;
-    std::vector<std::vector<double>> columns;
+    std::vector<ColumnValues> columns;
     std::vector<std::optional<CategoricalEncoding>> encodings;
-    for (std::size_t j = 0; j < t_.columns.size(); ++j) {
-      if (j == label_col) continue;
-      names.push_back(t_.columns[j].name);
-      encodings.emplace_back();
-      columns.push_back(Feature(t_.columns[j], rows, missing, encodings.back()));
+    ColumnValues label;
+    CellProblem first;  // the earliest row's problem, then the leftmost column's
+    const std::string positive(detail::TrimBlanks(o_.positive));
+    for (std::size_t j = 0; j < n_cols; ++j) {
+      const ColumnCells cells = Cells(j, text[j], row_map, n);
+      const CellPlaces places = Places(j, row_map, n);
+      CellProblem problem;
+      if (j == label_col) {
+        label = detail::BuildLabel(cells, positive, o_.regression, places, problem);
+      } else {
+        names.push_back(t_.columns[j].name);
+        encodings.emplace_back();
+        columns.push_back(detail::BuildFeature(cells, missing, places, encodings.back(), problem));
+      }
+      if (problem.Found()) first.Offer(problem.row, std::move(problem.message), std::move(problem.options));
     }
-    std::vector<double> label;
-    if (label_col < t_.columns.size()) label = Label(t_.columns[label_col], rows);
+    if (first.Found()) throw DataError(first.message, first.options);
+    if (label_col < n_cols && !o_.regression)
+      detail::CheckLabelClasses(Cells(label_col, text[label_col], row_map, n), label.values(), positive,
+                                Places(label_col, row_map, n));
     Dataset data(std::move(names), std::move(columns), std::move(label),
-                 label_col < t_.columns.size() ? t_.columns[label_col].name : std::string());
+                 label_col < n_cols ? t_.columns[label_col].name : std::string());
     for (std::size_t j = 0; j < encodings.size(); ++j)
       if (encodings[j]) data.set_encoding(j, std::move(*encodings[j]));
     data.set_source(t_.source);
@@ -115,9 +159,33 @@ class Reader {
   }
 
  private:
-  std::string Where(const TableColumn& c) const { return t_.source + ": column " + detail::Quoted(c.name) + ": "; }
-  std::string Where(const TableColumn& c, std::size_t i) const {
-    return t_.source + ": column " + detail::Quoted(c.name) + ", row " + std::to_string(i) + ": ";
+  ColumnCells Cells(std::size_t j, const TextCells& text, const std::size_t* rows, std::size_t n) const {
+    const TableColumn& c = t_.columns[j];
+    ColumnCells cells;
+    cells.n = n;
+    if (IsText(c)) {
+      cells.text = text.text.data();
+      cells.null = text.null.empty() ? nullptr : text.null.data();
+      cells.spelled_missing = false;  // a table's nulls are explicit: "?" or "NA" is a level
+      return cells;
+    }
+    cells.numbers = &c;
+    cells.rows = rows;
+    if (lend_ && rows == nullptr && c.type == ColumnType::kFloat64 && c.stride == sizeof(double) && c.data != nullptr)
+      cells.in_place = std::span<const double>(static_cast<const double*>(c.data), n);
+    cells.owner = owner_;
+    return cells;
+  }
+
+  CellPlaces Places(std::size_t j, const std::size_t* rows, std::size_t n) const {
+    CellPlaces places;
+    const std::string column = t_.source + ": column " + detail::Quoted(t_.columns[j].name);
+    const auto row = [rows](std::size_t k) { return std::to_string(rows != nullptr ? rows[k] : k); };
+    places.at = [column, row](std::size_t k) { return column + ", row " + row(k) + ": "; };
+    places.named = [row](std::size_t k) { return "row " + row(k); };
+    places.column = column + ": ";
+    places.rows = std::to_string(n) + " rows";
+    return places;
   }
 
   void CheckShape() const {
@@ -146,16 +214,17 @@ class Reader {
     std::vector<std::string> names;
     for (const TableColumn& c : t_.columns) names.push_back(c.name);
     const std::size_t n = t_.columns.size();
+    const std::string label(detail::TrimBlanks(o_.label));
     std::size_t label_col = n;
-    if (o_.label.empty()) {
+    if (label.empty()) {
       if (!o_.allow_no_label)
         throw DataError(t_.source + ": no label column was given; name the label column, one of the columns: " +
                             detail::QuotedList(names),
                         {"label"});
     } else {
-      label_col = static_cast<std::size_t>(std::find(names.begin(), names.end(), o_.label) - names.begin());
+      label_col = static_cast<std::size_t>(std::find(names.begin(), names.end(), label) - names.begin());
       if (label_col == n && !o_.label_optional)
-        throw DataError(t_.source + ": no column named " + detail::Quoted(o_.label) + " for the label; the columns are " +
+        throw DataError(t_.source + ": no column named " + detail::Quoted(label) + " for the label; the columns are " +
                             detail::QuotedList(names) + "; name one of them as the label",
                         {"label"});
     }
@@ -164,103 +233,20 @@ class Reader {
     return label_col;
   }
 
-  std::vector<double> Feature(const TableColumn& c, const std::vector<std::size_t>& rows, MissingValues missing,
-                              std::optional<CategoricalEncoding>& encoding) const {
-    std::vector<double> values(rows.size());
-    const bool keep = missing == MissingValues::kKeep || missing == MissingValues::kCategory;
-    if (!IsText(c)) {
-      for (std::size_t r = 0; r < rows.size(); ++r) {
-        const double v = ColumnNumber(c, rows[r]);
-        if (std::isnan(v)) {
-          if (missing == MissingValues::kCategory)
-            throw DataError(Where(c, rows[r]) +
-                                "missing value (NaN) in a numeric column; making missing values a level of their own "
-                                "(missing = category) applies to text columns only: drop the rows with missing values "
-                                "(missing = drop) or impute them",
-                            {"missing"});
-          if (!keep)
-            throw DataError(Where(c, rows[r]) +
-                                "missing value (NaN); fill it in or drop the rows with missing values (missing = drop)",
-                            {"missing"});
-        } else if (std::isinf(v)) {
-          throw DataError(Where(c, rows[r]) + Cell(c, rows[r]) + " is infinite; replace it with a finite number");
-        }
-        values[r] = v;
-      }
-      return values;
-    }
-    CategoricalEncoding enc;
-    std::unordered_map<std::string_view, double> codes;
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      const std::size_t i = rows[r];
-      const bool is_missing = Missing(c, i);
-      if (is_missing && !keep)
-        throw DataError(Where(c, i) +
-                            "missing value; fill it in, drop the rows with missing values (missing = drop) or make it "
-                            "a level of its own (missing = category)",
-                        {"missing"});
-      const std::string_view cell = is_missing ? std::string_view(kMissingLevel) : std::string_view(c.text[i]);
-      const auto [it, inserted] = codes.emplace(cell, static_cast<double>(enc.levels.size()));
-      if (inserted) enc.levels.emplace_back(cell);
-      values[r] = it->second;
-    }
-    encoding = std::move(enc);
-    return values;
-  }
-
-  std::vector<double> Label(const TableColumn& c, const std::vector<std::size_t>& rows) const {
-    PERFSHAP_CHECK(!(o_.regression && !o_.positive.empty()),
-                   "a positive class names a class and cannot be combined with a regression label; drop one of them",
-                   {"positive"});
-    std::vector<double> label(rows.size());
-    const std::string& positive = o_.positive;
-    char* end = nullptr;
-    const double positive_value = positive.empty() ? 0.0 : std::strtod(positive.c_str(), &end);
-    const bool positive_is_number = !positive.empty() && end == positive.c_str() + positive.size() &&
-                                    std::isfinite(positive_value);
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      const std::size_t i = rows[r];
-      if (Missing(c, i))
-        throw DataError(Where(c, i) + "the label is missing; every row needs a label: fill it in or remove the row");
-      if (!positive.empty()) {
-        label[r] = IsText(c) ? (c.text[i] == positive ? 1.0 : 0.0)
-                             : (positive_is_number && ColumnNumber(c, i) == positive_value ? 1.0 : 0.0);
-        continue;
-      }
-      if (IsText(c))
-        throw DataError(Where(c, i) + "the label " + detail::Quoted(c.text[i]) +
-                            " is text; name the positive class (a value of this column)",
-                        {"positive"});
-      const double v = ColumnNumber(c, i);
-      if (!std::isfinite(v))
-        throw DataError(Where(c, i) + "the label " + Cell(c, i) + " is not a finite number; fix it", {"label"});
-      if (!o_.regression && v != 0.0 && v != 1.0)
-        throw DataError(Where(c, i) + "the label " + Cell(c, i) + " is not 0 or 1; name the positive class",
-                        {"positive"});
-      label[r] = v;
-    }
-    if (!o_.regression) {
-      std::size_t n_positive = 0;
-      for (double y : label) n_positive += y == 1.0 ? 1 : 0;
-      if (!positive.empty() && n_positive == 0)
-        throw DataError(Where(c) + "no row has the value " + detail::Quoted(positive) +
-                            " given as the positive class; name one of the column's values",
-                        {"positive"});
-      if (n_positive == 0 || n_positive == label.size())
-        throw DataError(Where(c) + "all " + std::to_string(label.size()) +
-                            " rows have the same class; a binary task needs both classes: check the label and the "
-                            "positive class",
-                        {"label", "positive"});
-    }
-    return label;
-  }
-
   const Table& t_;
   const CsvOptions& o_;
+  std::shared_ptr<const void> owner_;
+  bool lend_ = false;
 };
 
 }  // namespace
 
-Dataset ReadTable(const Table& table, const CsvOptions& options) { return Reader(table, options).Read(); }
+Dataset ReadTable(const Table& table, const CsvOptions& options) { return Reader(table, options, nullptr, false).Read(); }
+
+Dataset ReadTableInPlace(std::shared_ptr<const Table> table, const CsvOptions& options) {
+  PERFSHAP_CHECK(table != nullptr, "ReadTableInPlace: no table");
+  const Table& t = *table;
+  return Reader(t, options, std::move(table), true).Read();
+}
 
 }  // namespace perfshap
