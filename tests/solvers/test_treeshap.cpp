@@ -172,6 +172,41 @@ TEST(TreeShap, BitwiseIdenticalAtAnyThreadCount) {
   }
 }
 
+TEST(TreeShap, ColumnsReadInPlaceAndPhiApartGiveTheSameBits) {
+  RandomTreeSpec s;
+  s.n_features = 6;
+  s.n_trees = 15;
+  s.max_depth = 5;
+  s.n_outputs = 3;
+  const auto model = RandomEnsemble(s);
+  const std::size_t n = 700;
+  const std::size_t F = s.n_features;
+  const std::size_t K = s.n_outputs;
+  const auto x = RandomRows(F, n, 0.1, 5);
+  const auto bg = RandomRows(F, 40, 0.1, 6);
+  // Each feature in a separate buffer of its own, as a data set's columns are.
+  std::vector<std::vector<double>> owned(F);
+  FeatureColumns columns;
+  columns.n_rows = n;
+  for (std::size_t j = 0; j < F; ++j) {
+    owned[j].assign(x.begin() + static_cast<std::ptrdiff_t>(j * n), x.begin() + static_cast<std::ptrdiff_t>((j + 1) * n));
+    columns.columns.push_back(owned[j].data());
+  }
+  for (const bool interventional : {false, true}) {
+    const auto full = interventional ? InterventionalTreeShap(*model, x, n, bg, 40) : TreeShap(*model, x, n);
+    const auto apart = interventional ? InterventionalTreeShapPhi(*model, columns, bg, 40) : TreeShapPhi(*model, columns);
+    ASSERT_EQ(apart.phi.size(), n * K * F);
+    ASSERT_EQ(apart.base.size(), K);
+    for (std::size_t ro = 0; ro < n * K; ++ro) {
+      EXPECT_EQ(0, std::memcmp(full.data() + ro * (F + 1), apart.phi.data() + ro * F, F * sizeof(double))) << ro;
+      EXPECT_EQ(full[ro * (F + 1) + F], apart.base[ro % K]) << ro;
+    }
+  }
+  FeatureColumns short_of_one = columns;
+  short_of_one.columns.pop_back();
+  testing::ExpectError<InvalidArgument>([&] { TreeShap(*model, short_of_one); }, {"5 columns", "6 features"});
+}
+
 TEST(TreeShap, SatisfiesTheAxiomsOfItsGame) {
   // A feature no tree splits on is a null player; the values are linear in the leaves.
   RandomTreeSpec s;

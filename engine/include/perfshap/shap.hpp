@@ -26,6 +26,7 @@
 #include "perfshap/players.hpp"
 #include "perfshap/solver.hpp"
 #include "perfshap/trees.hpp"
+#include "perfshap/treeshap.hpp"
 
 namespace perfshap::inline v0 {
 
@@ -123,6 +124,12 @@ PERFSHAP_EXPORT ShapExplanation ExplainByRetraining(const Learner& learner, cons
  */
 PERFSHAP_EXPORT ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatrix background,
                                              std::span<const std::string> feature_names,
+                                             const ExecutionOptions& execution = {});
+
+/** @brief As above, the rows read in place as feature columns (a data set's columns: no gathered
+ *  copy of the rows); the working memory beyond the explanation is a block's. */
+PERFSHAP_EXPORT ShapExplanation ExplainTrees(const TreeEnsemble& model, const FeatureColumns& rows,
+                                             RowMatrix background, std::span<const std::string> feature_names,
                                              const ExecutionOptions& execution = {});
 
 }  // namespace perfshap

@@ -24,6 +24,53 @@
 
 namespace perfshap::inline v0 {
 
+/** @brief Rows read in place as feature columns: feature j of row r at columns[j][r] (a data
+ *  set's columns, a caller's arrays: nothing is gathered into one block first). */
+struct FeatureColumns {
+  std::vector<const double*> columns;
+  std::size_t n_rows = 0;
+  /** @brief The columns of a column-major block (feature j of row r at x[j * n_rows + r]).
+   *  @throws InvalidArgument when x does not hold n_features * n_rows values. */
+  PERFSHAP_EXPORT static FeatureColumns ColumnMajor(std::span<const double> x, std::size_t n_rows,
+                                                    std::size_t n_features);
+};
+
+/**
+ * @brief Path-dependent TreeSHAP of the rows `x` (one column per model feature), threaded over
+ * blocks of rows; bitwise identical at any thread count.
+ * @throws InvalidArgument when x has not n_features() columns.
+ */
+PERFSHAP_EXPORT std::vector<double> TreeShap(const TreeEnsemble& model, const FeatureColumns& x,
+                                             const ExecutionOptions& execution = {});
+
+/**
+ * @brief Interventional TreeSHAP of the rows `x` against `n_background` background rows
+ * (column-major); the base value is the mean margin over the background.
+ * @throws InvalidArgument for sizes that do not match or an empty background.
+ */
+PERFSHAP_EXPORT std::vector<double> InterventionalTreeShap(const TreeEnsemble& model, const FeatureColumns& x,
+                                                           std::span<const double> background,
+                                                           std::size_t n_background,
+                                                           const ExecutionOptions& execution = {});
+
+/** @brief TreeSHAP values without the base column: phi[(r * n_outputs + o) * n_features + j],
+ *  and each output's base value (the same for every row). */
+struct TreeShapValues {
+  std::vector<double> phi;
+  std::vector<double> base;
+};
+
+/** @brief TreeShap(model, x) as phi and base apart (no rows x outputs base column, no copy to
+ *  drop it); the same bits. */
+PERFSHAP_EXPORT TreeShapValues TreeShapPhi(const TreeEnsemble& model, const FeatureColumns& x,
+                                           const ExecutionOptions& execution = {});
+
+/** @brief InterventionalTreeShap(model, x, background, n_background) as phi and base apart. */
+PERFSHAP_EXPORT TreeShapValues InterventionalTreeShapPhi(const TreeEnsemble& model, const FeatureColumns& x,
+                                                         std::span<const double> background,
+                                                         std::size_t n_background,
+                                                         const ExecutionOptions& execution = {});
+
 /**
  * @brief Path-dependent TreeSHAP of `n_rows` rows (column-major x: feature j of row r at
  * x[j * n_rows + r]), threaded over blocks of rows; bitwise identical at any thread count.

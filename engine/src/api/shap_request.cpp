@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "api/model_columns.hpp"
+#include "report/figure_bounds.hpp"
 #include "perfshap/cost.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
@@ -348,7 +349,10 @@ ShapResponse RunShap(const ShapRequest& request) {
                             {"explain_row"});
     run.explain_row = static_cast<std::size_t>(it - rows.begin());
   }
-  const std::vector<double> x = Gather(explain, model_columns, rows);
+  // The explained rows: read in place from the data set's columns by TreeSHAP when they are all of
+  // them (a large table is then held once, the caller's), else gathered into one block.
+  const bool in_place = tree && rows.size() == explain.n_rows();
+  const std::vector<double> x = in_place ? std::vector<double>() : Gather(explain, model_columns, rows);
   const RowMatrix row_matrix{x, rows.size()};
   // The background: the rows given, or rows drawn with the seed.
   std::vector<double> bg;
@@ -400,18 +404,24 @@ ShapResponse RunShap(const ShapRequest& request) {
       throw InvalidArgument(
           "TreeSHAP explains single features: drop the groups or use the interventional approach",
           {"groups", "approach"});
-    e = ExplainTrees(*ensemble, row_matrix, background, feature_names, execution);
+    FeatureColumns columns;
+    columns.n_rows = rows.size();
+    for (std::size_t c = 0; c < model_columns.size(); ++c)
+      columns.columns.push_back(in_place ? explain.column(model_columns[c]).data() : x.data() + c * rows.size());
+    e = ExplainTrees(*ensemble, columns, background, feature_names, execution);
   } else if (retrain) {
     e = ExplainByRetraining(*learner, background_source, train_rows_all, explain, rows, retrain_players, opt);
   } else {
     e = ExplainInterventional(*model, row_matrix, background, players, feature_names, opt);
   }
-  // The beeswarm's colours: each player's value for the row (single-column players only).
+  // The beeswarm's colours: each player's value for the rows it shows (single-column players only).
   const std::size_t P = e.n_players;
-  run.player_values.assign(rows.size() * P, std::numeric_limits<double>::quiet_NaN());
+  const std::vector<std::size_t> shown = detail::RowsShown(rows.size());
+  run.player_values.assign(shown.size() * P, std::numeric_limits<double>::quiet_NaN());
   if (P == model_columns.size())
-    for (std::size_t r = 0; r < rows.size(); ++r)
-      for (std::size_t j = 0; j < P; ++j) run.player_values[r * P + j] = x[j * rows.size() + r];
+    for (std::size_t k = 0; k < shown.size(); ++k)
+      for (std::size_t j = 0; j < P; ++j)
+        run.player_values[k * P + j] = explain.column(model_columns[j])[rows[shown[k]]];
   return response;
 }
 

@@ -217,6 +217,12 @@ ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train
 
 ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatrix background,
                              std::span<const std::string> feature_names, const ExecutionOptions& execution) {
+  return ExplainTrees(model, FeatureColumns::ColumnMajor(rows.values, rows.n_rows, model.n_features()), background,
+                      feature_names, execution);
+}
+
+ShapExplanation ExplainTrees(const TreeEnsemble& model, const FeatureColumns& rows, RowMatrix background,
+                             std::span<const std::string> feature_names, const ExecutionOptions& execution) {
   const auto t0 = std::chrono::steady_clock::now();
   const bool interventional = background.n_rows > 0;
   {
@@ -235,10 +241,9 @@ ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatri
     options.solver_options.execution = execution;
     CheckCost(EstimateShapCost(shape, options), execution, kTreeShapRemedy, {"rows", "background"});
   }
-  const std::vector<double> out =
-      interventional
-          ? InterventionalTreeShap(model, rows.values, rows.n_rows, background.values, background.n_rows, execution)
-          : TreeShap(model, rows.values, rows.n_rows, execution);
+  TreeShapValues v = interventional
+                        ? InterventionalTreeShapPhi(model, rows, background.values, background.n_rows, execution)
+                        : TreeShapPhi(model, rows, execution);
   const std::size_t F = model.n_features();
   const std::size_t K = model.n_outputs();
   ShapExplanation e;
@@ -249,19 +254,16 @@ ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatri
   e.n_rows = rows.n_rows;
   e.n_outputs = K;
   e.n_players = F;
-  e.phi.resize(rows.n_rows * K * F);
   e.base.resize(rows.n_rows * K);
   e.prediction.resize(rows.n_rows * K);
   for (std::size_t ro = 0; ro < rows.n_rows * K; ++ro) {
-    const double* v = out.data() + ro * (F + 1);
-    double sum = v[F];
-    for (std::size_t j = 0; j < F; ++j) {
-      e.phi[ro * F + j] = v[j];
-      sum += v[j];
-    }
+    const double* phi = v.phi.data() + ro * F;
+    double sum = v.base[ro % K];
+    for (std::size_t j = 0; j < F; ++j) sum += phi[j];
     e.prediction[ro] = sum;
-    e.base[ro] = v[F];
+    e.base[ro] = v.base[ro % K];
   }
+  e.phi = std::move(v.phi);
   e.approach = interventional ? "tree-interventional" : "tree";
   e.solve.solver = "treeshap";
   e.output = ShapOutputScale::kMargin;

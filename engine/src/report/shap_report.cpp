@@ -161,7 +161,11 @@ std::string ShapBeeswarmSvg(const ShapReport& report, std::size_t o) {
   chart.frame.x_label = "phi (" + std::string(ScaleName(e.output)) + " scale)";
   const std::vector<double>& values = report.run.player_values;
   std::function<double(std::size_t, std::size_t)> colour;
-  if (values.size() == e.n_rows * P) colour = [&](std::size_t r, std::size_t j) { return values[r * P + j]; };
+  if (values.size() == rows.size() * P)
+    colour = [&](std::size_t r, std::size_t j) {
+      const auto k = static_cast<std::size_t>(std::lower_bound(rows.begin(), rows.end(), r) - rows.begin());
+      return values[k * P + j];
+    };
   chart.rows = BoundedStripRows(ByImportance(e.MeanAbs(), P, o), rows, e.players,
                                 [&](std::size_t r, std::size_t j) { return e(r, o, j); }, colour);
   return RenderSvg(chart);

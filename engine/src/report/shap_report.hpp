@@ -31,8 +31,8 @@ struct ShapRun {
   std::string data;
   /** The data rows explained (0-based indices into --data), one per explained row. */
   std::vector<std::size_t> rows;
-  /** The explained rows' player values (rows x players, row-major; NaN for a group), for the
-   *  beeswarm's colours. */
+  /** The player values of the rows the beeswarm shows (RowsShown(rows.size()), in that order) x
+   *  players, row-major (NaN for a group): its colours, bounded as the figure is. */
   std::vector<double> player_values;
   /** Background: how many rows and where from ("drawn from FILE with the seed", a file). */
   std::size_t background_rows = 0;

@@ -107,12 +107,12 @@ PatternTables BuildTables(const PathSet& s, std::size_t n_rows, detail::Schedule
 }
 
 /** Rows of a block, row-major, rounded to float for XGBoost's rule. */
-void LoadRows(const PathSet& s, std::span<const double> x, std::size_t n_rows, std::size_t first, std::size_t count,
+void LoadRows(const PathSet& s, const FeatureColumns& x, std::size_t first, std::size_t count,
               std::vector<double>& rows) {
   const std::size_t F = s.n_features;
   rows.resize(count * F);
   for (std::size_t j = 0; j < F; ++j) {
-    const double* col = x.data() + j * n_rows + first;
+    const double* col = x.columns[j] + first;
     for (std::size_t r = 0; r < count; ++r) {
       const double v = col[r];
       rows[r * F + j] = s.rule == SplitRule::kLessFloat ? RoundToFloat(v) : v;
@@ -128,9 +128,9 @@ struct BlockScratch {
 
 template <SplitRule R>
 void PathDependentBlock(const PathSet& s, const PatternTables& tables, const double* rows, std::size_t count,
-                        BlockScratch& scratch, double* out) {
+                        BlockScratch& scratch, std::size_t W, double* out) {
   const std::size_t F = s.n_features;
-  const std::size_t stride = s.n_outputs * (F + 1);
+  const std::size_t stride = s.n_outputs * W;
   for (std::size_t p = 0; p < s.n_paths(); ++p) {
     const int d = s.elements(p);
     if (d == 0) continue;
@@ -152,7 +152,7 @@ void PathDependentBlock(const PathSet& s, const PatternTables& tables, const dou
       double* row_out = out + r * stride;
       for (std::size_t k = 0; k < width; ++k) {
         const double v = values[k];
-        double* o = row_out + (first_output + k) * (F + 1);
+        double* o = row_out + (first_output + k) * W;
         for (int e = 0; e < d; ++e) o[features[e]] += w[e] * v;
       }
     }
@@ -163,6 +163,14 @@ void CheckRows(const TreeEnsemble& model, std::span<const double> x, std::size_t
   PERFSHAP_CHECK(x.size() == model.n_features() * n_rows,
                  std::string("TreeSHAP: the ") + what + " hold " + std::to_string(x.size()) + " values, not " +
                      std::to_string(model.n_features()) + " features x " + std::to_string(n_rows) + " rows");
+}
+
+void CheckColumns(const TreeEnsemble& model, const FeatureColumns& x) {
+  PERFSHAP_CHECK(x.columns.size() == model.n_features(),
+                 "TreeSHAP: the rows have " + std::to_string(x.columns.size()) + " columns, not the model's " +
+                     std::to_string(model.n_features()) + " features");
+  for (const double* c : x.columns)
+    PERFSHAP_CHECK(c != nullptr || x.n_rows == 0, "TreeSHAP: a column of the rows has no values");
 }
 
 /** Runs body(first_row, count, scratch, out_rows) over blocks of rows. */
@@ -181,14 +189,36 @@ void ForRowBlocks(detail::Schedule& schedule, std::size_t n_rows, const Body& bo
 
 }  // namespace
 
+FeatureColumns FeatureColumns::ColumnMajor(std::span<const double> x, std::size_t n_rows, std::size_t n_features) {
+  PERFSHAP_CHECK(x.size() == n_features * n_rows, "the rows hold " + std::to_string(x.size()) + " values, not " +
+                                                      std::to_string(n_features) + " features x " +
+                                                      std::to_string(n_rows) + " rows");
+  FeatureColumns c;
+  c.n_rows = n_rows;
+  for (std::size_t j = 0; j < n_features; ++j) c.columns.push_back(x.data() + j * n_rows);
+  return c;
+}
+
 std::vector<double> TreeShap(const TreeEnsemble& model, std::span<const double> x, std::size_t n_rows,
                              const ExecutionOptions& execution) {
   CheckRows(model, x, n_rows, "rows");
+  return TreeShap(model, FeatureColumns::ColumnMajor(x, n_rows, model.n_features()), execution);
+}
+
+namespace {
+
+/** Path-dependent TreeSHAP into rows x outputs x W values (W = F: phi only; F + 1: the base
+ *  value last, as pred_contribs); the base value of each output is `base`. */
+std::vector<double> PathDependent(const TreeEnsemble& model, const FeatureColumns& x, const ExecutionOptions& execution,
+                                  std::size_t extra, std::vector<double>& base) {
+  CheckColumns(model, x);
+  const std::size_t n_rows = x.n_rows;
   const PathSet paths = BuildPaths(model, true);
   const std::size_t F = paths.n_features;
   const std::size_t K = paths.n_outputs;
+  const std::size_t W = F + extra;
   // The base value: the cover-weighted mean leaf of each tree, E[f] = v(empty).
-  std::vector<double> base(K);
+  base.assign(K, 0.0);
   for (std::size_t o = 0; o < K; ++o) base[o] = model.base_margin(o);
   for (std::size_t p = 0; p < paths.n_paths(); ++p) {
     double reach = 1.0;
@@ -198,19 +228,33 @@ std::vector<double> TreeShap(const TreeEnsemble& model, std::span<const double> 
   }
   detail::Schedule schedule(execution);
   const PatternTables tables = BuildTables(paths, n_rows, schedule);
-  std::vector<double> out(n_rows * K * (F + 1), 0.0);
+  std::vector<double> out(n_rows * K * W, 0.0);
   ForRowBlocks(schedule, n_rows, [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
-    LoadRows(paths, x, n_rows, first, count, scratch.rows);
-    double* block_out = out.data() + first * K * (F + 1);
+    LoadRows(paths, x, first, count, scratch.rows);
+    double* block_out = out.data() + first * K * W;
     if (paths.rule == SplitRule::kLessEqual) {
-      PathDependentBlock<SplitRule::kLessEqual>(paths, tables, scratch.rows.data(), count, scratch, block_out);
+      PathDependentBlock<SplitRule::kLessEqual>(paths, tables, scratch.rows.data(), count, scratch, W, block_out);
     } else {
-      PathDependentBlock<SplitRule::kLessFloat>(paths, tables, scratch.rows.data(), count, scratch, block_out);
+      PathDependentBlock<SplitRule::kLessFloat>(paths, tables, scratch.rows.data(), count, scratch, W, block_out);
     }
-    for (std::size_t r = 0; r < count; ++r)
-      for (std::size_t o = 0; o < K; ++o) block_out[(r * K + o) * (F + 1) + F] = base[o];
+    if (extra == 1)
+      for (std::size_t r = 0; r < count; ++r)
+        for (std::size_t o = 0; o < K; ++o) block_out[(r * K + o) * W + F] = base[o];
   });
   return out;
+}
+
+}  // namespace
+
+std::vector<double> TreeShap(const TreeEnsemble& model, const FeatureColumns& x, const ExecutionOptions& execution) {
+  std::vector<double> base;
+  return PathDependent(model, x, execution, 1, base);
+}
+
+TreeShapValues TreeShapPhi(const TreeEnsemble& model, const FeatureColumns& x, const ExecutionOptions& execution) {
+  TreeShapValues v;
+  v.phi = PathDependent(model, x, execution, 0, v.base);
+  return v;
 }
 
 namespace {
@@ -250,9 +294,9 @@ BackgroundPatterns CountPatterns(const PathSet& s, const std::vector<double>& ro
 
 template <SplitRule R>
 void InterventionalBlock(const PathSet& s, const BackgroundPatterns& bp, double n_background, const double* rows,
-                         std::size_t count, BlockScratch& scratch, double* out) {
+                         std::size_t count, BlockScratch& scratch, std::size_t W, double* out) {
   const std::size_t F = s.n_features;
-  const std::size_t stride = s.n_outputs * (F + 1);
+  const std::size_t stride = s.n_outputs * W;
   const auto& weights = detail::ShapleyWeights();
   double* coef = scratch.weights.data();
   for (std::size_t p = 0; p < s.n_paths(); ++p) {
@@ -286,7 +330,7 @@ void InterventionalBlock(const PathSet& s, const BackgroundPatterns& bp, double 
       double* row_out = out + r * stride;
       for (std::size_t k = 0; k < s.width[p]; ++k) {
         const double v = values[k] / n_background;
-        double* o = row_out + (s.output[p] + k) * (F + 1);
+        double* o = row_out + (s.output[p] + k) * W;
         for (int e = 0; e < d; ++e) o[features[e]] += coef[e] * v;
       }
     }
@@ -299,39 +343,70 @@ std::vector<double> InterventionalTreeShap(const TreeEnsemble& model, std::span<
                                            std::span<const double> background, std::size_t n_background,
                                            const ExecutionOptions& execution) {
   CheckRows(model, x, n_rows, "rows");
+  return InterventionalTreeShap(model, FeatureColumns::ColumnMajor(x, n_rows, model.n_features()), background,
+                                n_background, execution);
+}
+
+namespace {
+
+/** Interventional TreeSHAP into rows x outputs x W values (as PathDependent). */
+std::vector<double> Interventional(const TreeEnsemble& model, const FeatureColumns& x,
+                                   std::span<const double> background, std::size_t n_background,
+                                   const ExecutionOptions& execution, std::size_t extra, std::vector<double>& base) {
+  CheckColumns(model, x);
+  const std::size_t n_rows = x.n_rows;
   CheckRows(model, background, n_background, "background rows");
   PERFSHAP_CHECK(n_background > 0, "interventional TreeSHAP needs at least one background row");
   const PathSet paths = BuildPaths(model, false);
   const std::size_t F = paths.n_features;
   const std::size_t K = paths.n_outputs;
+  const std::size_t W = F + extra;
   // The base value: the mean margin over the background, summed in background order.
   std::vector<double> margins(K * n_background);
   model.PredictMargin(background, n_background, margins);
-  std::vector<double> base(K, 0.0);
+  base.assign(K, 0.0);
   for (std::size_t o = 0; o < K; ++o) {
     for (std::size_t b = 0; b < n_background; ++b) base[o] += margins[o * n_background + b];
     base[o] /= static_cast<double>(n_background);
   }
   std::vector<double> bg_rows;
-  LoadRows(paths, background, n_background, 0, n_background, bg_rows);
+  LoadRows(paths, FeatureColumns::ColumnMajor(background, n_background, F), 0, n_background, bg_rows);
   const BackgroundPatterns bp = paths.rule == SplitRule::kLessEqual
                                     ? CountPatterns<SplitRule::kLessEqual>(paths, bg_rows, n_background)
                                     : CountPatterns<SplitRule::kLessFloat>(paths, bg_rows, n_background);
   detail::Schedule schedule(execution);
-  std::vector<double> out(n_rows * K * (F + 1), 0.0);
+  std::vector<double> out(n_rows * K * W, 0.0);
   const auto nb = static_cast<double>(n_background);
   ForRowBlocks(schedule, n_rows, [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
-    LoadRows(paths, x, n_rows, first, count, scratch.rows);
-    double* block_out = out.data() + first * K * (F + 1);
+    LoadRows(paths, x, first, count, scratch.rows);
+    double* block_out = out.data() + first * K * W;
     if (paths.rule == SplitRule::kLessEqual) {
-      InterventionalBlock<SplitRule::kLessEqual>(paths, bp, nb, scratch.rows.data(), count, scratch, block_out);
+      InterventionalBlock<SplitRule::kLessEqual>(paths, bp, nb, scratch.rows.data(), count, scratch, W, block_out);
     } else {
-      InterventionalBlock<SplitRule::kLessFloat>(paths, bp, nb, scratch.rows.data(), count, scratch, block_out);
+      InterventionalBlock<SplitRule::kLessFloat>(paths, bp, nb, scratch.rows.data(), count, scratch, W, block_out);
     }
-    for (std::size_t r = 0; r < count; ++r)
-      for (std::size_t o = 0; o < K; ++o) block_out[(r * K + o) * (F + 1) + F] = base[o];
+    if (extra == 1)
+      for (std::size_t r = 0; r < count; ++r)
+        for (std::size_t o = 0; o < K; ++o) block_out[(r * K + o) * W + F] = base[o];
   });
   return out;
+}
+
+}  // namespace
+
+std::vector<double> InterventionalTreeShap(const TreeEnsemble& model, const FeatureColumns& x,
+                                           std::span<const double> background, std::size_t n_background,
+                                           const ExecutionOptions& execution) {
+  std::vector<double> base;
+  return Interventional(model, x, background, n_background, execution, 1, base);
+}
+
+TreeShapValues InterventionalTreeShapPhi(const TreeEnsemble& model, const FeatureColumns& x,
+                                         std::span<const double> background, std::size_t n_background,
+                                         const ExecutionOptions& execution) {
+  TreeShapValues v;
+  v.phi = Interventional(model, x, background, n_background, execution, 0, v.base);
+  return v;
 }
 
 }  // namespace perfshap
