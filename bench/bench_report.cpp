@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "perfshap/shap.hpp"
+#include "report/figure_bounds.hpp"
 #include "report/output.hpp"
 #include "report/shap_report.hpp"
 #include "report/svg.hpp"
@@ -58,16 +59,17 @@ const Synthetic& Explanation() {
     e.phi.resize(kRows * kPlayers);
     e.base.assign(kRows, -1.2);
     e.prediction.assign(kRows, -1.2);
-    s.run.player_values.resize(kRows * kPlayers);
     for (std::size_t r = 0; r < kRows; ++r)
       for (std::size_t j = 0; j < kPlayers; ++j) {
         const double phi = 0.05 * static_cast<double>(1 + (j * 7) % kPlayers) * Unit(r, j);
         e.phi[r * kPlayers + j] = phi;
         e.prediction[r] += phi;
-        s.run.player_values[r * kPlayers + j] = Unit(r, j + 1000);
       }
-    s.run.rows.resize(kRows);
-    std::iota(s.run.rows.begin(), s.run.rows.end(), std::size_t{0});
+    const std::vector<std::size_t> shown = perfshap::detail::RowsShown(kRows);  // the beeswarm's colours
+    s.run.player_values.resize(shown.size() * kPlayers);
+    for (std::size_t k = 0; k < shown.size(); ++k)
+      for (std::size_t j = 0; j < kPlayers; ++j) s.run.player_values[k * kPlayers + j] = Unit(shown[k], j + 1000);
+    s.run.rows = {0, kRows};
     s.run.model = "synthetic";
     s.run.model_source = "bench";
     s.run.data = "synthetic";

@@ -53,7 +53,7 @@ TEST(ShapRequest, TreeShapOfAnXgboostFileEqualsExplainTreesOnTheSameRows) {
   EXPECT_EQ(got.explanation.phi, want.phi);
   EXPECT_EQ(got.explanation.base, want.base);
   EXPECT_EQ(got.explanation.players, want.players);
-  EXPECT_EQ(got.run.rows.front(), 3u);
+  EXPECT_EQ(got.run.rows[0], 3u);
   EXPECT_EQ(got.run.rows.size(), 10u);
   EXPECT_EQ(got.run.model_source, Model());
   EXPECT_EQ(got.run.background_rows, 0u);  // path-dependent: no background

@@ -64,15 +64,17 @@ Synthetic MakeExplanation(std::size_t rows, std::size_t players) {
   e.phi.resize(rows * players);
   e.base.assign(rows, 0.25);
   e.prediction.assign(rows, 0.25);
-  s.run.player_values.resize(rows * players);
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t j = 0; j < players; ++j) {
       e.phi[r * players + j] = 0.01 * Scale(j, players) * Unit(r, j);
       e.prediction[r] += e.phi[r * players + j];
-      s.run.player_values[r * players + j] = Unit(r, j + 1000);
     }
-  s.run.rows.resize(rows);
-  std::iota(s.run.rows.begin(), s.run.rows.end(), std::size_t{0});
+  // The colours of the rows the beeswarm shows, in that order.
+  const std::vector<std::size_t> shown = RowsShown(rows);
+  s.run.player_values.resize(shown.size() * players);
+  for (std::size_t k = 0; k < shown.size(); ++k)
+    for (std::size_t j = 0; j < players; ++j) s.run.player_values[k * players + j] = Unit(shown[k], j + 1000);
+  s.run.rows = {0, rows};
   s.run.model = "synthetic";
   s.run.model_source = "test";
   s.run.data = "synthetic";

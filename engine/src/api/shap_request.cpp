@@ -61,14 +61,9 @@ CsvOptions RowsCsv(const DataInput& data, bool keep_missing) {
 }
 
 /** The rows of the data explained: every row, or [first, last]. */
-std::vector<std::size_t> ExplainedRows(const std::optional<std::pair<std::size_t, std::size_t>>& range,
-                                       std::size_t n, const std::string& data_name) {
-  std::vector<std::size_t> rows;
-  if (!range) {
-    rows.resize(n);
-    std::iota(rows.begin(), rows.end(), std::size_t{0});
-    return rows;
-  }
+detail::ShapRun::RowRange ExplainedRows(const std::optional<std::pair<std::size_t, std::size_t>>& range,
+                                        std::size_t n, const std::string& data_name) {
+  if (!range) return {0, n};
   const auto [first, last] = *range;
   const std::string text = std::to_string(first) + ".." + std::to_string(last);
   if (first > last)
@@ -78,8 +73,14 @@ std::vector<std::size_t> ExplainedRows(const std::optional<std::pair<std::size_t
     throw InvalidArgument("the rows " + text + " go past the last row of the data " + data_name + " (" +
                               (n == 0 ? std::string("it has none") : std::to_string(n - 1)) + ")",
                           {"rows"});
-  for (std::size_t i = first; i <= last; ++i) rows.push_back(i);
-  return rows;
+  return {first, last - first + 1};
+}
+
+/** The indices of a range of rows, for the methods that take a list. */
+std::vector<std::size_t> RowList(const detail::ShapRun::RowRange& rows) {
+  std::vector<std::size_t> list(rows.size());
+  std::iota(list.begin(), list.end(), rows.first);
+  return list;
 }
 
 const char* ApproachName(ShapApproach a) {
@@ -338,21 +339,21 @@ ShapResponse RunShap(const ShapRequest& request) {
     if (all_single && in.groups.empty()) players.clear();
   }
 
-  const std::vector<std::size_t> rows = ExplainedRows(request.rows, explain.n_rows(), in.name());
+  const detail::ShapRun::RowRange rows = ExplainedRows(request.rows, explain.n_rows(), in.name());
   run.rows = rows;
   if (request.explain_row) {
-    const auto it = std::find(rows.begin(), rows.end(), *request.explain_row);
-    if (it == rows.end())
+    if (*request.explain_row < rows.first || *request.explain_row - rows.first >= rows.size())
       throw InvalidArgument("the explained row " + std::to_string(*request.explain_row) +
-                                " is not among the rows explained (" + std::to_string(rows.front()) + ".." +
-                                std::to_string(rows.back()) + ")",
+                                " is not among the rows explained (" + std::to_string(rows.first) + ".." +
+                                std::to_string(rows.first + rows.size() - 1) + ")",
                             {"explain_row"});
-    run.explain_row = static_cast<std::size_t>(it - rows.begin());
+    run.explain_row = *request.explain_row - rows.first;
   }
   // The explained rows: read in place from the data set's columns by TreeSHAP when they are all of
   // them (a large table is then held once, the caller's), else gathered into one block.
   const bool in_place = tree && rows.size() == explain.n_rows();
-  const std::vector<double> x = in_place ? std::vector<double>() : Gather(explain, model_columns, rows);
+  const std::vector<std::size_t> row_list = in_place ? std::vector<std::size_t>() : RowList(rows);
+  const std::vector<double> x = in_place ? std::vector<double>() : Gather(explain, model_columns, row_list);
   const RowMatrix row_matrix{x, rows.size()};
   // The background: the rows given, or rows drawn with the seed.
   std::vector<double> bg;
@@ -410,7 +411,7 @@ ShapResponse RunShap(const ShapRequest& request) {
       columns.columns.push_back(in_place ? explain.column(model_columns[c]).data() : x.data() + c * rows.size());
     e = ExplainTrees(*ensemble, columns, background, feature_names, execution);
   } else if (retrain) {
-    e = ExplainByRetraining(*learner, background_source, train_rows_all, explain, rows, retrain_players, opt);
+    e = ExplainByRetraining(*learner, background_source, train_rows_all, explain, row_list, retrain_players, opt);
   } else {
     e = ExplainInterventional(*model, row_matrix, background, players, feature_names, opt);
   }

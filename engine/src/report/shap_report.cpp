@@ -96,7 +96,9 @@ Json ResultBody(const ShapReport& report, const OutputDir& out) {
     if (run.rounds.best_iteration >= 0) body["best_iteration"] = run.rounds.best_iteration;
   }
   body["data"] = run.data;
-  body["rows"] = run.rows;
+  std::vector<std::size_t> rows(run.rows.size());
+  std::iota(rows.begin(), rows.end(), run.rows.first);
+  body["rows"] = rows;
   body["players"] = e.players;
   body["outputs"] = e.outputs;
   Json solver = {{"name", e.solve.solver}, {"converged", e.solve.converged},

@@ -29,8 +29,14 @@ struct ShapRun {
   std::string learner;
   LearnerParams learner_params;
   std::string data;
-  /** The data rows explained (0-based indices into --data), one per explained row. */
-  std::vector<std::size_t> rows;
+  /** The data rows explained, a contiguous range of 0-based indices into --data: explained row r
+   *  is data row rows[r] = rows.first + r. */
+  struct RowRange {
+    std::size_t first = 0;
+    std::size_t count = 0;
+    std::size_t operator[](std::size_t r) const noexcept { return first + r; }
+    std::size_t size() const noexcept { return count; }
+  } rows;
   /** The player values of the rows the beeswarm shows (RowsShown(rows.size()), in that order) x
    *  players, row-major (NaN for a group): its colours, bounded as the figure is. */
   std::vector<double> player_values;
