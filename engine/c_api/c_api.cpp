@@ -317,6 +317,14 @@ extern "C" {
 
 const char* perfshap_version(void) { return PERFSHAP_VERSION_STRING; }
 
+size_t perfshap_release_idle_arenas(void) {
+  try {
+    return perfshap::ReleaseIdleArenas();
+  } catch (...) {
+    return 0;  // nothing to report: the arenas stay
+  }
+}
+
 const char* perfshap_last_error(void) { return t_error.message.c_str(); }
 
 int perfshap_last_error_kind(void) { return t_error.kind; }

@@ -92,5 +92,34 @@ TEST(HostArena, TwoHostsArenasSideBySideGiveTheSameBits) {
   EXPECT_EQ(0, std::memcmp(a.sums.data(), b.sums.data(), a.sums.size() * sizeof(double)));
 }
 
+TEST(ArenaPool, IsBoundedAndReleasedOnRequest) {
+  const BlockRun reference = BlockSum({});
+  // Computations of many sizes, some side by side: each leases an arena and gives it back; no
+  // more than kMaxIdleArenas stay.
+  std::vector<std::thread> hosts;
+  for (int threads = 1; threads <= 9; ++threads)
+    hosts.emplace_back([threads] {
+      ExecutionOptions o;
+      o.threads = threads;
+      BlockSum(o);
+    });
+  for (std::thread& t : hosts) t.join();
+  for (int threads = 1; threads <= 9; ++threads) {
+    ExecutionOptions o;
+    o.threads = threads;
+    const BlockRun run = BlockSum(o);
+    EXPECT_EQ(0, std::memcmp(run.sums.data(), reference.sums.data(), reference.sums.size() * sizeof(double)))
+        << threads << " threads";
+    EXPECT_LE(detail::IdleArenaCount(), kMaxIdleArenas);
+  }
+  EXPECT_GE(detail::IdleArenaCount(), 1u);
+  EXPECT_GE(ReleaseIdleArenas(), 1u);
+  EXPECT_EQ(detail::IdleArenaCount(), 0u);
+  // The next computation makes a new arena, and the same bits.
+  const BlockRun again = BlockSum({});
+  EXPECT_EQ(0, std::memcmp(again.sums.data(), reference.sums.data(), reference.sums.size() * sizeof(double)));
+  EXPECT_EQ(detail::IdleArenaCount(), 1u);
+}
+
 }  // namespace
 }  // namespace perfshap

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -76,6 +77,21 @@ struct ExecutionOptions {
 
 /** @brief The number of worker threads a computation with these options uses. */
 PERFSHAP_EXPORT int ResolvedThreads(const ExecutionOptions& options);
+
+/** @brief At most this many task arenas of the library's own wait, idle, for the next
+ *  computation (the most recently used first); one released past the bound is destroyed. */
+inline constexpr std::size_t kMaxIdleArenas = 4;
+/** @brief An idle arena of the library's own is destroyed this long after its last use. */
+inline constexpr std::chrono::seconds kIdleArenaLifetime{30};
+
+/**
+ * @brief Destroys every task arena of the library's own that no computation is using now (a
+ * host that is done with perfshap for a while, or before it changes its thread settings); the
+ * next computation makes a new one. Their worker threads are oneTBB's, which lets them sleep or
+ * end when no arena wants them. Safe at any time, from any thread.
+ * @return how many arenas were destroyed.
+ */
+PERFSHAP_EXPORT std::size_t ReleaseIdleArenas();
 
 
 }  // namespace perfshap

@@ -32,44 +32,77 @@ int ResolvedThreads(const ExecutionOptions& options) {
 
 namespace {
 
-// What PoolWarmUp leaves running, and the arenas computations run in: per thread count a pool of
-// arenas, never destroyed (a warm-up's waiting tasks must always be able to finish; a static
-// pointer keeps them reachable at exit). A computation leases one for its lifetime, so
-// computations started at the same time from several threads (two Python threads, a server's
-// requests) run side by side instead of queueing for one arena's slots; a released arena goes
-// back on top of its pool, so the next computation of that size finds its workers still
-// spinning in it (as after a warm-up) instead of waking them. A generation counter that
-// ReleaseWarmUps advances ends the waiting tasks of the generation they were made in.
+// What PoolWarmUp leaves running, and the arenas computations run in: a bounded pool of idle
+// arenas. A computation leases one of its thread count for its lifetime, so computations started
+// at the same time from several threads (two Python threads, a server's requests) run side by
+// side instead of queueing for one arena's slots; a released arena goes back on top of the pool,
+// so the next computation of that size finds its workers still spinning in it (as after a
+// warm-up) instead of waking them. At most kMaxIdleArenas wait (the oldest past it is destroyed),
+// none longer than kIdleArenaLifetime (swept at each lease and release), and ReleaseIdleArenas
+// destroys them all. Destroying a task_arena object drops one reference to oneTBB's arena, which
+// lives on until the tasks in it (a warm-up's waiting tasks, 2 s at most) are done. A generation
+// counter that ReleaseWarmUps advances ends the waiting tasks of the generation they were made in.
+using PoolClock = std::chrono::steady_clock;
+
+struct IdleArena {
+  std::unique_ptr<tbb::task_arena> arena;
+  int threads = 0;
+  PoolClock::time_point since;
+};
+
 struct WarmUpState {
   std::mutex mutex;
-  std::vector<std::unique_ptr<tbb::task_arena>> all;
-  std::map<int, std::vector<tbb::task_arena*>> free;  // per thread count, the last released on top
+  std::vector<IdleArena> idle;  // the most recently released last
   std::atomic<std::uint64_t> generation{0};
   std::atomic<int> waiting{0};
 };
 
 WarmUpState& WarmUps() {
-  static auto* state = new WarmUpState;
+  static auto* state = new WarmUpState;  // reachable at exit, never destroyed: threads may outlive main
   return *state;
+}
+
+/** Moves out, under the lock, the idle arenas past their lifetime or past the bound; the caller
+ *  destroys them after unlocking. */
+std::vector<IdleArena> Expired(WarmUpState& state) {
+  std::vector<IdleArena> gone;
+  const auto now = PoolClock::now();
+  std::vector<IdleArena> kept;
+  for (IdleArena& a : state.idle)
+    (now - a.since > kIdleArenaLifetime ? gone : kept).push_back(std::move(a));
+  while (kept.size() > kMaxIdleArenas) {
+    gone.push_back(std::move(kept.front()));
+    kept.erase(kept.begin());
+  }
+  state.idle = std::move(kept);
+  return gone;
 }
 
 tbb::task_arena* AcquireArena(int threads) {
   WarmUpState& state = WarmUps();
-  const std::lock_guard<std::mutex> lock(state.mutex);
-  auto& free = state.free[threads];
-  if (!free.empty()) {
-    tbb::task_arena* arena = free.back();
-    free.pop_back();
-    return arena;
+  std::vector<IdleArena> gone;
+  tbb::task_arena* arena = nullptr;
+  {
+    const std::lock_guard<std::mutex> lock(state.mutex);
+    gone = Expired(state);
+    for (auto it = state.idle.rbegin(); it != state.idle.rend(); ++it) {
+      if (it->threads != threads) continue;
+      arena = it->arena.release();
+      state.idle.erase(std::next(it).base());
+      break;
+    }
   }
-  state.all.push_back(std::make_unique<tbb::task_arena>(threads));
-  return state.all.back().get();
+  return arena != nullptr ? arena : new tbb::task_arena(threads);
 }
 
 void ReleaseArena(int threads, tbb::task_arena* arena) {
   WarmUpState& state = WarmUps();
-  const std::lock_guard<std::mutex> lock(state.mutex);
-  state.free[threads].push_back(arena);
+  std::vector<IdleArena> gone;
+  {
+    const std::lock_guard<std::mutex> lock(state.mutex);
+    state.idle.push_back(IdleArena{std::unique_ptr<tbb::task_arena>(arena), threads, PoolClock::now()});
+    gone = Expired(state);
+  }
 }
 
 // The arena whose block this thread is running, so that a computation started inside a block
@@ -90,7 +123,24 @@ class RunningIn {
 
 }  // namespace
 
+std::size_t ReleaseIdleArenas() {
+  WarmUpState& state = WarmUps();
+  std::vector<IdleArena> gone;
+  {
+    const std::lock_guard<std::mutex> lock(state.mutex);
+    gone = std::move(state.idle);
+    state.idle.clear();
+  }
+  return gone.size();
+}
+
 namespace detail {
+std::size_t IdleArenaCount() {
+  WarmUpState& state = WarmUps();
+  const std::lock_guard<std::mutex> lock(state.mutex);
+  return state.idle.size();
+}
+
 // Called as computations run their first blocks: the work is then in the arena, so the workers
 // that a warm-up kept awake go straight to it.
 void ReleaseWarmUps() {

@@ -19,6 +19,10 @@ namespace perfshap::inline v0::detail {
 
 class ProgressTracker;
 
+/** @brief How many task arenas of the library's own wait, idle, in its pool (at most
+ *  kMaxIdleArenas). */
+std::size_t IdleArenaCount();
+
 /** @brief Ends the waiting tasks of every PoolWarmUp (their workers then join the work at
  *  hand); computations call it as they run their first blocks. Cheap when none waits. */
 void ReleaseWarmUps();

@@ -83,6 +83,10 @@ typedef struct PerfshapResult PerfshapResult;
 /** The library's version, e.g. "0.1.0" (static storage). */
 PERFSHAP_C_EXPORT const char* perfshap_version(void);
 
+/** Destroys the thread arenas the library keeps idle for its next computation (at most 4 are
+ *  kept, none past 30 s idle); for a host done with perfshap for a while. Returns how many. */
+PERFSHAP_C_EXPORT size_t perfshap_release_idle_arenas(void);
+
 /** The calling thread's last error message ("" when none). Valid until its next failing call. */
 PERFSHAP_C_EXPORT const char* perfshap_last_error(void);
 /** Its status code (PERFSHAP_OK when none). */
