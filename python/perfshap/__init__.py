@@ -104,7 +104,11 @@ def _matrix(X, model: _perfshap.TreeModel, what: str):
     if isinstance(X, np.ndarray) and type(X) is np.ndarray and X.dtype.kind in "fiub":
         if X.ndim != 2:
             _inputs.feature_columns(X, what=what)  # raises the shape's message
-        return np.asarray(X, dtype=np.float64), names
+        return np.asarray(X, dtype=np.float64), names  # float64 in either order: read in place
+    if _inputs.is_frame(X) and names and list(map(str, X.columns)) == names and len(X.columns) > 0 \
+            and all(d == np.float64 for d in X.dtypes):
+        # A float64 frame in the model's order: its block, read in place (no copy when it has one).
+        return X.to_numpy(dtype=np.float64, copy=False), names
     if _inputs.is_frame(X) and names:
         columns = [str(c) for c in X.columns]
         _inputs.feature_columns(X.iloc[:0], what=what)  # duplicate names refused, naming the name

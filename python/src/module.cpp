@@ -484,13 +484,31 @@ class PyTreeModel {
   std::vector<std::string> feature_names() const { return model_->info().feature_names; }
   std::string describe() const { return model_->Describe(); }
 
-  /** TreeSHAP: rows x outputs x (features + 1), the bias last. */
-  py::array_t<double> treeshap(const Array& x, int threads, const py::object& background) const {
-    std::size_t n = 0;
-    std::size_t f = 0;
-    const std::vector<double> cm = ColumnMajor(x, n, f);
+  /** TreeSHAP: rows x outputs x (features + 1), the bias last. A float64 matrix is read in place
+   *  (C or Fortran order: its columns with their step), any other converted once; the engine's
+   *  values become the array's without a copy. */
+  py::array_t<double> treeshap(const py::array& x_in, int threads, const py::object& background) const {
+    py::array x = x_in;
+    const auto in_place = [](const py::array& a) {
+      return a.ndim() == 2 && a.dtype().is(py::dtype::of<double>()) && a.strides(0) > 0 && a.strides(1) > 0 &&
+             a.strides(0) % static_cast<py::ssize_t>(sizeof(double)) == 0 &&
+             a.strides(1) % static_cast<py::ssize_t>(sizeof(double)) == 0 &&
+             (a.strides(0) == static_cast<py::ssize_t>(sizeof(double)) ||
+              a.strides(1) == static_cast<py::ssize_t>(sizeof(double)));
+    };
+    if (!in_place(x)) x = Array::ensure(x_in);  // converted once (C order, float64)
+    if (!x || x.ndim() != 2) throw perfshap::InvalidArgument("X must be a 2-dimensional array (rows x features)");
+    const auto n = static_cast<std::size_t>(x.shape(0));
+    const auto f = static_cast<std::size_t>(x.shape(1));
     PERFSHAP_CHECK(f == model_->n_features(), "X has " + std::to_string(f) + " columns and the model " +
                                                   std::to_string(model_->n_features()) + " features");
+    perfshap::FeatureColumns columns;
+    columns.n_rows = n;
+    const auto* base = static_cast<const double*>(x.data());
+    const auto row_step = static_cast<std::size_t>(x.strides(0)) / sizeof(double);
+    const auto column_step = static_cast<std::size_t>(x.strides(1)) / sizeof(double);
+    columns.step = row_step;
+    for (std::size_t j = 0; j < f; ++j) columns.columns.push_back(base + j * column_step);
     std::vector<double> bg;
     std::size_t nb = 0;
     if (!background.is_none()) {
@@ -501,15 +519,17 @@ class PyTreeModel {
     }
     perfshap::ExecutionOptions e;
     e.threads = threads;
-    std::vector<double> out;
+    auto out = std::make_unique<std::vector<double>>();
     {
       const py::gil_scoped_release release;
-      out = nb > 0 ? perfshap::InterventionalTreeShap(*model_, cm, n, bg, nb, e) : perfshap::TreeShap(*model_, cm, n, e);
+      *out = nb > 0 ? perfshap::InterventionalTreeShap(*model_, columns, bg, nb, e)
+                    : perfshap::TreeShap(*model_, columns, e);
     }
     const auto K = static_cast<py::ssize_t>(model_->n_outputs());
-    py::array_t<double> result({static_cast<py::ssize_t>(n), K, static_cast<py::ssize_t>(f + 1)});
-    std::copy(out.begin(), out.end(), result.mutable_data());
-    return result;
+    double* data = out->data();
+    py::capsule owner(out.get(), [](void* p) { delete static_cast<std::vector<double>*>(p); });
+    out.release();
+    return py::array_t<double>({static_cast<py::ssize_t>(n), K, static_cast<py::ssize_t>(f + 1)}, data, owner);
   }
 
   /** Predictions on the model's output scale (probabilities of a classifier), rows x outputs. */

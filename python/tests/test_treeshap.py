@@ -42,6 +42,33 @@ def test_equals_pred_contribs_and_adds_up():
     assert np.array_equal(again.values, result.values)
 
 
+def test_every_layout_of_the_rows_gives_the_same_bits():
+    """A float64 matrix is read in place in C or Fortran order (a column with its step), a
+    slice with a stride too, a float64 DataFrame through its block; other dtypes converted once."""
+    import pandas as pd
+    X, names = breast_cancer()
+    want = perfshap.treeshap(MODEL, X).contributions
+    wide = np.zeros((X.shape[0] * 2, X.shape[1] + 3))
+    wide[::2, 1:-2] = X
+    layouts = {
+        "Fortran order": np.asfortranarray(X),
+        "every other row of a wider matrix": wide[::2, 1:-2],
+        "values rounded to float32 (XGBoost compares in float)": X.astype(np.float32).astype(np.float64),
+        "a DataFrame": pd.DataFrame(X, columns=names),
+        "a Fortran DataFrame": pd.DataFrame(np.asfortranarray(X), columns=names),
+    }
+    for what, rows in layouts.items():
+        assert np.array_equal(perfshap.treeshap(MODEL, rows).contributions, want), what
+    # Integers converted once: the same as their float64 values.
+    ints = np.rint(X * 10).astype(np.int64)
+    assert np.array_equal(perfshap.treeshap(MODEL, ints).contributions,
+                          perfshap.treeshap(MODEL, ints.astype(np.float64)).contributions)
+    # The result owns its values: the rows may go.
+    r = perfshap.treeshap(MODEL, np.array(X))
+    assert r.contributions.flags.owndata or r.contributions.base is not None
+    assert np.array_equal(r.contributions, want)
+
+
 def test_same_numbers_as_the_cli_and_any_thread_count():
     X, _ = breast_cancer()
     result = perfshap.treeshap(MODEL, X, threads=1)

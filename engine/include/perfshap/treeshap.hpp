@@ -24,11 +24,14 @@
 
 namespace perfshap::inline v0 {
 
-/** @brief Rows read in place as feature columns: feature j of row r at columns[j][r] (a data
- *  set's columns, a caller's arrays: nothing is gathered into one block first). */
+/** @brief Rows read in place as feature columns: feature j of row r at columns[j][r * step] (a
+ *  data set's columns, step 1; a row-major matrix's, step = its row length: nothing is gathered
+ *  into one block first). */
 struct FeatureColumns {
   std::vector<const double*> columns;
   std::size_t n_rows = 0;
+  /** Values from one row to the next within a column. */
+  std::size_t step = 1;
   /** @brief The columns of a column-major block (feature j of row r at x[j * n_rows + r]).
    *  @throws InvalidArgument when x does not hold n_features * n_rows values. */
   PERFSHAP_EXPORT static FeatureColumns ColumnMajor(std::span<const double> x, std::size_t n_rows,

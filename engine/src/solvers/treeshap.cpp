@@ -112,9 +112,9 @@ void LoadRows(const PathSet& s, const FeatureColumns& x, std::size_t first, std:
   const std::size_t F = s.n_features;
   rows.resize(count * F);
   for (std::size_t j = 0; j < F; ++j) {
-    const double* col = x.columns[j] + first;
+    const double* col = x.columns[j] + first * x.step;
     for (std::size_t r = 0; r < count; ++r) {
-      const double v = col[r];
+      const double v = col[r * x.step];
       rows[r * F + j] = s.rule == SplitRule::kLessFloat ? RoundToFloat(v) : v;
     }
   }
@@ -171,6 +171,7 @@ void CheckColumns(const TreeEnsemble& model, const FeatureColumns& x) {
                      std::to_string(model.n_features()) + " features");
   for (const double* c : x.columns)
     PERFSHAP_CHECK(c != nullptr || x.n_rows == 0, "TreeSHAP: a column of the rows has no values");
+  PERFSHAP_CHECK(x.step >= 1, "TreeSHAP: the rows' step must be at least 1");
 }
 
 /** Runs body(first_row, count, scratch, out_rows) over blocks of rows. */
