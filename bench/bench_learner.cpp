@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/coalition.hpp"
+#include "perfshap/blocks/coalition.hpp"
 #include "perfshap/dataset.hpp"
-#include "perfshap/generators.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/metric.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/metric.hpp"
+#include "perfshap/blocks/split.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "perfshap/metric.hpp"
+#include "perfshap/blocks/metric.hpp"
 
 namespace {
 

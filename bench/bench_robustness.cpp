@@ -8,7 +8,7 @@
 
 #include "perfshap/dataset.hpp"
 #include "perfshap/robustness.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/split.hpp"
 
 namespace {
 

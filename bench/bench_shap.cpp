@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "perfshap/dataset.hpp"
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/learner.hpp"
 #include "perfshap/shap.hpp"
 #include "perfshap/treeshap.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 
 namespace {
 

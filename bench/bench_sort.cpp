@@ -14,7 +14,7 @@
 
 #include "common/sort_keys.hpp"
 #include "common/vector_kernels.hpp"
-#include "perfshap/random.hpp"
+#include "perfshap/blocks/random.hpp"
 
 namespace {
 

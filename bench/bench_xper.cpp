@@ -19,7 +19,7 @@
 
 #include "metrics/xper_rank.hpp"
 #include "perfshap/dataset.hpp"
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/model.hpp"
 #include "perfshap/xper.hpp"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/model.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static perfshap::fuzz::InputFile file("coef.csv");

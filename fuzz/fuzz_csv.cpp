@@ -12,7 +12,7 @@
 
 #include "fuzz_support.hpp"
 #include "perfshap/dataset.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/players.hpp"
 
 namespace {
 

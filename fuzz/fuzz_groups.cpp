@@ -7,7 +7,7 @@
 #include <set>
 
 #include "fuzz_support.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/players.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static perfshap::fuzz::InputFile file("groups.json");

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/split.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static perfshap::fuzz::InputFile file("permutation.txt");

@@ -8,7 +8,7 @@
 #include <cstdlib>
 
 #include "fuzz_support.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/split.hpp"
 
 namespace {
 

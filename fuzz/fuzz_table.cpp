@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/players.hpp"
 #include "perfshap/table.hpp"
 
 namespace {

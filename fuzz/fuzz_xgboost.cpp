@@ -14,7 +14,7 @@
 
 #include "fuzz_support.hpp"
 #include "perfshap/treeshap.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 
 namespace {
 

@@ -35,10 +35,10 @@
 
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/learner.hpp"
 #include "perfshap/robustness.hpp"
-#include "perfshap/solver.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/solver.hpp"
+#include "perfshap/blocks/split.hpp"
 #include "perfshap/xper.hpp"
 
 namespace {

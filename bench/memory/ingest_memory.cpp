@@ -26,7 +26,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/shap.hpp"
 #include "perfshap/table.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 
 namespace {
 

@@ -31,10 +31,10 @@
 #include "api/xper_request.hpp"
 #include "data/json_text.hpp"
 #include "perfshap/xper_montecarlo.hpp"
-#include "perfshap/cost.hpp"
+#include "perfshap/blocks/cost.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/table.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "perfshap/version_config.hpp"
 #include "report/run_reporter.hpp"
 

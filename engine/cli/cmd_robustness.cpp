@@ -7,12 +7,12 @@
 // reporter (report/robustness_report.hpp: console, result.json, CSV tables, SVG figures).
 #include "api/robustness_request.hpp"
 #include "commands.hpp"
-#include "perfshap/curves.hpp"
+#include "perfshap/blocks/curves.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/metric_registry.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/metric_registry.hpp"
 #include "perfshap/robustness.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/split.hpp"
 #include "report/robustness_report.hpp"
 
 namespace perfshap::inline v0::cli {

@@ -19,8 +19,8 @@
 #include "perfshap/cluster.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/metric_registry.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/metric_registry.hpp"
+#include "perfshap/blocks/split.hpp"
 #include "perfshap/xper.hpp"
 #include "report/xper_report.hpp"
 

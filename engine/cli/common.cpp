@@ -15,10 +15,10 @@
 
 #include "data/message_text.hpp"
 #include "data/text_lines.hpp"
-#include "perfshap/cost.hpp"
+#include "perfshap/blocks/cost.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/generators.hpp"
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/learner.hpp"
 #include "embed.hpp"
 #include "api/sampling_input.hpp"
 #include "perfshap/table.hpp"

@@ -16,10 +16,10 @@
 #include "api/robustness_request.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/players.hpp"
-#include "perfshap/solver.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/players.hpp"
+#include "perfshap/blocks/solver.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "report/output.hpp"
 #include "report/run_reporter.hpp"
 #include "report/format.hpp"
@@ -186,7 +186,7 @@ std::vector<Command> AllCommands();
 CLI::App* AddCommand(CLI::App& parent, const Command& command);
 
 /** @brief Adds --model-param KEY=VALUE (repeatable): any option of the --model learner, as the
- *  learner declares it (perfshap/options.hpp), with no flag of its own needed. */
+ *  learner declares it (perfshap/blocks/options.hpp), with no flag of its own needed. */
 void AddModelParamOption(CLI::App& app, std::vector<std::string>& items);
 
 /**

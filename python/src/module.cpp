@@ -40,8 +40,8 @@
 #include "api/xper_request.hpp"
 #include "report/xper_report.hpp"
 #include "data/text_lines.hpp"
-#include "perfshap/cost.hpp"
-#include "perfshap/curves.hpp"
+#include "perfshap/blocks/cost.hpp"
+#include "perfshap/blocks/curves.hpp"
 #include "report/html_report.hpp"
 #include "report/axom_report.hpp"
 #include "report/chains_report.hpp"
@@ -52,10 +52,10 @@
 #include "report/run_reporter.hpp"
 
 #include "perfshap/error.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/options.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/options.hpp"
 #include "perfshap/treeshap.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "perfshap/xper_montecarlo.hpp"
 
 namespace py = pybind11;

@@ -13,7 +13,7 @@
 
 #include "perfshap/cluster.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/random.hpp"
+#include "perfshap/blocks/random.hpp"
 
 namespace perfshap::inline v0 {
 namespace {

@@ -14,7 +14,7 @@
 #include "api/axom_request.hpp"
 #include "perfshap/axom.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/tree_learners.hpp"
+#include "perfshap/blocks/tree_learners.hpp"
 #include "support/expect_error.hpp"
 #include "support/tables.hpp"
 #include "support/test_paths.hpp"

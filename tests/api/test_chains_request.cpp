@@ -11,7 +11,7 @@
 
 #include "api/chains_request.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/generators.hpp"
+#include "perfshap/blocks/generators.hpp"
 #include "support/expect_error.hpp"
 
 namespace perfshap::inline v0 {

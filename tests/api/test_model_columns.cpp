@@ -10,8 +10,8 @@
 
 #include "api/model_columns.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/model.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/model.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "support/expect_error.hpp"
 
 namespace perfshap::inline v0 {

@@ -14,9 +14,9 @@
 
 #include "api/shap_request.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/model.hpp"
 #include "perfshap/shap.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "support/expect_error.hpp"
 #include "support/tables.hpp"
 #include "support/temp_files.hpp"

@@ -13,9 +13,9 @@
 
 #include "api/xper_request.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/generators.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/model.hpp"
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"

@@ -16,7 +16,7 @@
 
 #include "cli/cli_runner.hpp"
 #include "perfshap/cluster.hpp"
-#include "perfshap/generators.hpp"
+#include "perfshap/blocks/generators.hpp"
 
 namespace perfshap::inline v0 {
 namespace {

@@ -19,8 +19,8 @@
 
 #include "embed.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/options.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/options.hpp"
 #include "support/test_paths.hpp"
 
 namespace perfshap::inline v0 {

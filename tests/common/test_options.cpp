@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-// Options declared once (perfshap/options.hpp): parse, range checks, format, declarations; and
+// Options declared once (perfshap/blocks/options.hpp): parse, range checks, format, declarations; and
 // the learners' declarations, which MakeLearner parses with.
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/learner.hpp"
-#include "perfshap/options.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/options.hpp"
 #include "support/expect_error.hpp"
 
 namespace perfshap::inline v0 {

@@ -19,7 +19,7 @@
 
 #include "common/vector_kernels.hpp"
 #include "common/sort_keys.hpp"
-#include "perfshap/random.hpp"
+#include "perfshap/blocks/random.hpp"
 
 namespace perfshap::inline v0::detail {
 namespace {

@@ -17,7 +17,7 @@
 
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/players.hpp"
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"

@@ -13,9 +13,9 @@
 
 #include "data/json_text.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/players.hpp"
-#include "perfshap/split.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/players.hpp"
+#include "perfshap/blocks/split.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/players.hpp"
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/split.hpp"
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 

@@ -8,8 +8,8 @@
 
 #include "perfshap/chains.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/generators.hpp"
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/learner.hpp"
 #include "support/expect_error.hpp"
 
 namespace perfshap::inline v0 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-// Cost estimates (perfshap/cost.hpp, cost_estimates.hpp): the formatting and parsing, the check
+// Cost estimates (perfshap/blocks/cost.hpp, cost_estimates.hpp): the formatting and parsing, the check
 // against the limits, each method's estimate on the cases, and the entry points refusing
 // a request before they compute anything.
 #include <gtest/gtest.h>
@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/cost.hpp"
+#include "perfshap/blocks/cost.hpp"
 #include "perfshap/cost_estimates.hpp"
-#include "perfshap/generators.hpp"
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/learner.hpp"
 #include "perfshap/robustness.hpp"
 #include "perfshap/shap.hpp"
-#include "perfshap/split.hpp"
-#include "perfshap/tree_learners.hpp"
+#include "perfshap/blocks/split.hpp"
+#include "perfshap/blocks/tree_learners.hpp"
 #include "perfshap/xper.hpp"
 #include "support/expect_error.hpp"
 

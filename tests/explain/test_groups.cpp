@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/metric.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/metric.hpp"
+#include "perfshap/blocks/players.hpp"
 #include "perfshap/robustness.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/split.hpp"
 #include "perfshap/xper.hpp"
 #include "support/learners.hpp"
 #include "support/test_paths.hpp"

@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/generators.hpp"
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/model.hpp"
 #include "perfshap/robustness.hpp"
 #include "perfshap/shap.hpp"
-#include "perfshap/solver.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/solver.hpp"
+#include "perfshap/blocks/split.hpp"
 #include "perfshap/xper.hpp"
 #include "support/synthetic_games.hpp"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/coalition.hpp"
+#include "perfshap/blocks/coalition.hpp"
 #include "perfshap/error.hpp"
 #include "support/synthetic_games.hpp"
 

@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/generators.hpp"
-#include "perfshap/metric.hpp"
-#include "perfshap/model.hpp"
-#include "perfshap/random.hpp"
+#include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/metric.hpp"
+#include "perfshap/blocks/model.hpp"
+#include "perfshap/blocks/random.hpp"
 #include "perfshap/xper.hpp"
 #include "support/synthetic_games.hpp"
 #include "support/test_paths.hpp"

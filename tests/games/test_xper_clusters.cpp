@@ -12,9 +12,9 @@
 
 #include "perfshap/cluster.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/generators.hpp"
-#include "perfshap/metric.hpp"
-#include "perfshap/random.hpp"
+#include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/metric.hpp"
+#include "perfshap/blocks/random.hpp"
 
 namespace perfshap::inline v0 {
 namespace {

@@ -45,11 +45,11 @@ const std::map<std::string, std::set<std::string>>& Allowed() {
 // Public headers that must not include others: the game/solver/learner split of the design.
 const std::map<std::string, std::set<std::string>>& ForbiddenPublic() {
   static const std::map<std::string, std::set<std::string>> forbidden = {
-      {"game.hpp", {"solver.hpp", "learner.hpp", "robustness.hpp", "xper.hpp"}},
-      {"learner.hpp", {"game.hpp", "solver.hpp", "robustness.hpp", "xper.hpp"}},
-      {"model.hpp", {"game.hpp", "solver.hpp", "learner.hpp"}},
-      {"metric_registry.hpp", {"game.hpp", "solver.hpp", "learner.hpp"}},
-      {"solver.hpp", {"learner.hpp", "robustness.hpp", "xper.hpp"}},
+      {"blocks/game.hpp", {"blocks/solver.hpp", "blocks/learner.hpp", "robustness.hpp", "xper.hpp"}},
+      {"blocks/learner.hpp", {"blocks/game.hpp", "blocks/solver.hpp", "robustness.hpp", "xper.hpp"}},
+      {"blocks/model.hpp", {"blocks/game.hpp", "blocks/solver.hpp", "blocks/learner.hpp"}},
+      {"blocks/metric_registry.hpp", {"blocks/game.hpp", "blocks/solver.hpp", "blocks/learner.hpp"}},
+      {"blocks/solver.hpp", {"blocks/learner.hpp", "robustness.hpp", "xper.hpp"}},
   };
   return forbidden;
 }
@@ -84,7 +84,7 @@ TEST(Layering, EngineFoldersIncludeOnlyTheLayersBelowThem) {
 
 TEST(Layering, PublicHeadersKeepGamesSolversAndLearnersApart) {
   const fs::path root = fs::path(PERFSHAP_ENGINE_DIR) / "include" / "perfshap";
-  const std::regex include(R"re(^\s*#\s*include\s+"perfshap/([a-z_0-9]+\.hpp)")re");
+  const std::regex include(R"re(^\s*#\s*include\s+"perfshap/([a-z_0-9/]+\.hpp)")re");
   for (const auto& [header, forbidden] : ForbiddenPublic()) {
     std::ifstream in(root / header);
     ASSERT_TRUE(in.good()) << header;
@@ -96,6 +96,49 @@ TEST(Layering, PublicHeadersKeepGamesSolversAndLearnersApart) {
       }
     }
   }
+}
+
+// The installed headers' two tiers (perfshap/perfshap.hpp): a building block (perfshap/blocks/)
+// includes building blocks and the data, error and execution headers, never a method's entry
+// point; the two umbrellas include every header of their tier.
+TEST(Layering, BuildingBlocksIncludeNoEntryPoint) {
+  const fs::path root = fs::path(PERFSHAP_ENGINE_DIR) / "include" / "perfshap";
+  const std::set<std::string> below = {"dataset.hpp", "error.hpp", "execution.hpp", "export.hpp"};
+  const std::regex include(R"re(^\s*#\s*include\s+"perfshap/([a-z_0-9/]+\.h(pp)?)")re");
+  std::set<std::string> blocks;
+  std::set<std::string> entry_points;
+  for (const auto& entry : fs::directory_iterator(root / "blocks")) blocks.insert("blocks/" + entry.path().filename().string());
+  for (const auto& entry : fs::directory_iterator(root))
+    if (entry.is_regular_file()) entry_points.insert(entry.path().filename().string());
+  EXPECT_GT(blocks.size(), 10u);
+  for (const std::string& header : blocks) {
+    std::ifstream in(root / header);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      std::smatch m;
+      if (!std::regex_search(line, m, include)) continue;
+      const std::string target = m[1];
+      EXPECT_TRUE(target.rfind("blocks/", 0) == 0 || below.count(target) != 0)
+          << "perfshap/" << header << ":" << number << " includes the entry point " << target;
+    }
+  }
+  // The umbrellas: perfshap.hpp every entry point (and blocks.hpp), blocks.hpp every block.
+  const auto included = [&](const std::string& umbrella) {
+    std::set<std::string> got;
+    std::ifstream in(root / umbrella);
+    std::string line;
+    while (std::getline(in, line)) {
+      std::smatch m;
+      if (std::regex_search(line, m, include)) got.insert(m[1]);
+    }
+    return got;
+  };
+  const std::set<std::string> all = included("perfshap.hpp");
+  for (const std::string& h : entry_points)
+    if (h != "perfshap.hpp" && h != "export.hpp" && h != "arrow_c_data.h")
+      EXPECT_EQ(all.count(h), 1u) << "perfshap/perfshap.hpp does not include " << h;
+  const std::set<std::string> of_blocks = included("blocks.hpp");
+  for (const std::string& h : blocks) EXPECT_EQ(of_blocks.count(h), 1u) << "perfshap/blocks.hpp does not include " << h;
 }
 
 // The Python module binds the library (its request layer), as the command line calls it: the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 //
-// CurveGridEvaluator (perfshap/curves.hpp).
+// CurveGridEvaluator (perfshap/blocks/curves.hpp).
 // kExact is checked against a brute-force reading of metric.hpp's RocCurve / PrCurve (which
 // test_metric.cpp checks against scikit-learn) with the ARCHITECTURE.md rule written out
 // literally, and against hand-derived curves for the "f_a = f_b" case and grid points 0 and 1.
@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/curves.hpp"
+#include "perfshap/blocks/curves.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/metric.hpp"
+#include "perfshap/blocks/metric.hpp"
 
 namespace perfshap::inline v0 {
 namespace {

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/curves.hpp"
+#include "perfshap/blocks/curves.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/metric.hpp"
-#include "perfshap/random.hpp"
+#include "perfshap/blocks/metric.hpp"
+#include "perfshap/blocks/random.hpp"
 #include "support/curve_checks.hpp"
 
 namespace perfshap::inline v0 {

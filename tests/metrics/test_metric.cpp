@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/metric.hpp"
+#include "perfshap/blocks/metric.hpp"
 
 namespace perfshap::inline v0 {
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 //
-// The two-sample tests (perfshap/stats.hpp) against scipy 1.10.1: tests/fixtures/stats_scipy.json,
+// The two-sample tests (perfshap/blocks/stats.hpp) against scipy 1.10.1: tests/fixtures/stats_scipy.json,
 // written by tests/metrics/make_stats_golden.py (the scipy call of each case is in the file).
 // The exact null distributions are also checked against a brute-force enumeration, and every
 // degenerate case and error against the header's promises.
@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/stats.hpp"
+#include "perfshap/blocks/stats.hpp"
 #include "support/expect_error.hpp"
 #include "support/test_paths.hpp"
 

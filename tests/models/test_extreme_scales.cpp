@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/coalition.hpp"
+#include "perfshap/blocks/coalition.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/model.hpp"
 #include "support/expect_error.hpp"
 #include "support/test_paths.hpp"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/model.hpp"
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 

@@ -23,13 +23,13 @@
 #include <vector>
 
 #include "support/learners.hpp"
-#include "perfshap/coalition.hpp"
+#include "perfshap/blocks/coalition.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/learners.hpp"
-#include "perfshap/metric.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/learners.hpp"
+#include "perfshap/blocks/metric.hpp"
+#include "perfshap/blocks/split.hpp"
 #include "support/test_paths.hpp"
 
 namespace perfshap::inline v0 {

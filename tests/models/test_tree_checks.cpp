@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "perfshap/treeshap.hpp"
 #include "support/expect_error.hpp"
 #include "support/test_paths.hpp"

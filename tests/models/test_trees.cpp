@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 //
-// CART trees and random forests (perfshap/tree_learners.hpp) against scikit-learn 1.2.1, and the
+// CART trees and random forests (perfshap/blocks/tree_learners.hpp) against scikit-learn 1.2.1, and the
 // "tree" and "forest" learners.
 //
 // Reference numbers: tests/fixtures/trees/cart_sklearn.json and forest_sklearn.json, written by
@@ -24,10 +24,10 @@
 
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/split.hpp"
-#include "perfshap/tree_learners.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/split.hpp"
+#include "perfshap/blocks/tree_learners.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "support/expect_error.hpp"
 #include "support/test_paths.hpp"
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "perfshap/treeshap.hpp"
 #include "support/test_paths.hpp"
 

@@ -6,12 +6,12 @@
 #include <memory>
 
 #include <perfshap/perfshap.hpp>  // the umbrella header compiles on its own in a user's project
-#include <perfshap/learners.hpp>
-#include <perfshap/metric.hpp>
-#include <perfshap/players.hpp>
+#include <perfshap/blocks/learners.hpp>
+#include <perfshap/blocks/metric.hpp>
+#include <perfshap/blocks/players.hpp>
 #include <perfshap/robustness.hpp>
-#include <perfshap/solver.hpp>
-#include <perfshap/split.hpp>
+#include <perfshap/blocks/solver.hpp>
+#include <perfshap/blocks/split.hpp>
 #include <perfshap/version.hpp>
 
 namespace {

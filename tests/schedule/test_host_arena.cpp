@@ -16,7 +16,7 @@
 
 #include "aggregate/block_partials.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/random.hpp"
+#include "perfshap/blocks/random.hpp"
 #include "schedule/schedule.hpp"
 #include "support/expect_error.hpp"
 

@@ -12,8 +12,8 @@
 
 #include "aggregate/block_partials.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/random.hpp"
-#include "perfshap/welford.hpp"
+#include "perfshap/blocks/random.hpp"
+#include "perfshap/blocks/welford.hpp"
 #include "schedule/schedule.hpp"
 
 namespace perfshap::inline v0 {

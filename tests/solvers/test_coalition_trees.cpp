@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "perfshap/coalition.hpp"
+#include "perfshap/blocks/coalition.hpp"
 #include "solvers/coalition_trees.hpp"
 #include "support/synthetic_games.hpp"
 

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "perfshap/dataset.hpp"
-#include "perfshap/tree_learners.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/tree_learners.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "perfshap/treeshap.hpp"
 #include "support/tree_reference.hpp"
 

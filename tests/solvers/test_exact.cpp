@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "perfshap/error.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "support/shapley_properties.hpp"
 #include "support/synthetic_games.hpp"
 

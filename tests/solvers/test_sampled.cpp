@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "support/shapley_properties.hpp"
 #include "support/synthetic_games.hpp"
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/solver.hpp"
-#include "perfshap/tree_learners.hpp"
+#include "perfshap/blocks/solver.hpp"
+#include "perfshap/blocks/tree_learners.hpp"
 #include "perfshap/treeshap.hpp"
 #include "support/test_paths.hpp"
 #include "support/expect_error.hpp"

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "perfshap/curves.hpp"
+#include "perfshap/blocks/curves.hpp"
 
 namespace perfshap::inline v0::testing {
 

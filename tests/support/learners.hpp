@@ -6,7 +6,7 @@
 #include <span>
 #include <string>
 
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/learner.hpp"
 
 namespace perfshap::inline v0::testing {
 

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 
 namespace perfshap::inline v0::testing {
 

@@ -2,7 +2,7 @@
 // Copyright 2026 The perfshap authors
 #include "support/synthetic_games.hpp"
 
-#include "perfshap/random.hpp"
+#include "perfshap/blocks/random.hpp"
 
 #include <algorithm>
 #include <cmath>

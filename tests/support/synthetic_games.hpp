@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "perfshap/game.hpp"
+#include "perfshap/blocks/game.hpp"
 
 namespace perfshap::inline v0::testing {
 

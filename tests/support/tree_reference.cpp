@@ -7,7 +7,7 @@
 #include <span>
 #include <utility>
 
-#include "perfshap/random.hpp"
+#include "perfshap/blocks/random.hpp"
 
 namespace perfshap::inline v0::testing {
 namespace {

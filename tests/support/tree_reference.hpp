@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "support/synthetic_games.hpp"
 
 namespace perfshap::inline v0::testing {

@@ -24,7 +24,7 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
 #include "perfshap/shap.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 
 namespace perfshap::inline v0 {
 
@@ -180,7 +180,7 @@ struct AxomSetting {
 PERFSHAP_EXPORT std::vector<AxomSetting> AxomTreeGrid();
 PERFSHAP_EXPORT std::vector<AxomSetting> AxomForestGrid();
 
-/** @brief A two-sided test's outcome (perfshap/stats.hpp computes them). */
+/** @brief A two-sided test's outcome (perfshap/blocks/stats.hpp computes them). */
 struct AxomTest {
   double statistic = 0.0;
   double p_value = 0.0;

@@ -25,7 +25,7 @@
 
 #include "perfshap/dataset.hpp"
 #include "perfshap/export.hpp"
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/learner.hpp"
 #include "perfshap/shap.hpp"
 
 namespace perfshap::inline v0 {

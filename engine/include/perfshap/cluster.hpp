@@ -16,8 +16,8 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/model.hpp"
 #include "perfshap/xper.hpp"
 
 namespace perfshap::inline v0 {

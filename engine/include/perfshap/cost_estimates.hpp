@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <string>
 
-#include "perfshap/cost.hpp"
+#include "perfshap/blocks/cost.hpp"
 #include "perfshap/export.hpp"
 #include "perfshap/robustness.hpp"
 #include "perfshap/shap.hpp"

@@ -15,15 +15,15 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/curves.hpp"
+#include "perfshap/blocks/curves.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/metric_registry.hpp"
-#include "perfshap/players.hpp"
-#include "perfshap/solver.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/metric_registry.hpp"
+#include "perfshap/blocks/players.hpp"
+#include "perfshap/blocks/solver.hpp"
+#include "perfshap/blocks/split.hpp"
 
 namespace perfshap::inline v0 {
 

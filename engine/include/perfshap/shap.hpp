@@ -21,11 +21,11 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/model.hpp"
-#include "perfshap/players.hpp"
-#include "perfshap/solver.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/model.hpp"
+#include "perfshap/blocks/players.hpp"
+#include "perfshap/blocks/solver.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "perfshap/treeshap.hpp"
 
 namespace perfshap::inline v0 {

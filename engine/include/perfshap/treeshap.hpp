@@ -20,7 +20,7 @@
 
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 
 namespace perfshap::inline v0 {
 

@@ -16,10 +16,10 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
-#include "perfshap/metric_registry.hpp"
-#include "perfshap/model.hpp"
-#include "perfshap/solver.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/metric_registry.hpp"
+#include "perfshap/blocks/model.hpp"
+#include "perfshap/blocks/solver.hpp"
+#include "perfshap/blocks/players.hpp"
 
 namespace perfshap::inline v0 {
 

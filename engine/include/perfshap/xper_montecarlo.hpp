@@ -14,8 +14,8 @@
 
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
-#include "perfshap/generators.hpp"
-#include "perfshap/learners.hpp"
+#include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/learners.hpp"
 #include "perfshap/xper.hpp"
 
 namespace perfshap::inline v0 {

@@ -8,12 +8,12 @@
 
 #include "data/message_text.hpp"
 #include "perfshap/chains.hpp"
-#include "perfshap/cost.hpp"
+#include "perfshap/blocks/cost.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/generators.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/split.hpp"
 
 namespace perfshap::inline v0::api {
 

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "perfshap/error.hpp"
-#include "perfshap/generators.hpp"
+#include "perfshap/blocks/generators.hpp"
 
 namespace perfshap::inline v0::api {
 

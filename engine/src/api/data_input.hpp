@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "perfshap/dataset.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/players.hpp"
 #include "perfshap/table.hpp"
 
 namespace perfshap::inline v0::api {

@@ -10,15 +10,15 @@
 
 #include "explain/solver_choice.hpp"
 #include "games/additive_score_game.hpp"
-#include "perfshap/cost.hpp"
+#include "perfshap/blocks/cost.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/generators.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/metric.hpp"
-#include "perfshap/random.hpp"
-#include "perfshap/split.hpp"
-#include "perfshap/tree_learners.hpp"
+#include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/metric.hpp"
+#include "perfshap/blocks/random.hpp"
+#include "perfshap/blocks/split.hpp"
+#include "perfshap/blocks/tree_learners.hpp"
 
 namespace perfshap::inline v0::api {
 

@@ -19,7 +19,7 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/robustness.hpp"
 #include "perfshap/shap.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "perfshap/xper.hpp"
 #include "report/demo_report.hpp"
 

@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
-#include "perfshap/model.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/model.hpp"
+#include "perfshap/blocks/trees.hpp"
 
 namespace perfshap::inline v0::api {
 

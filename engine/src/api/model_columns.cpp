@@ -7,7 +7,7 @@
 
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 
 namespace perfshap::inline v0::api {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "perfshap/dataset.hpp"
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/model.hpp"
 
 namespace perfshap::inline v0::api {
 

@@ -11,10 +11,10 @@
 #include "api/sampling_input.hpp"
 #include "data/message_text.hpp"
 #include "data/text_lines.hpp"
-#include "perfshap/cost.hpp"
-#include "perfshap/curves.hpp"
+#include "perfshap/blocks/cost.hpp"
+#include "perfshap/blocks/curves.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/players.hpp"
 #include "perfshap/xper.hpp"
 #include "report/run_reporter.hpp"
 

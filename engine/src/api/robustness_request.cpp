@@ -5,7 +5,7 @@
 #include <cmath>
 #include <utility>
 
-#include "perfshap/cost.hpp"
+#include "perfshap/blocks/cost.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 #include "report/format.hpp"

@@ -13,9 +13,9 @@
 #include <string>
 
 #include "api/data_input.hpp"
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/learner.hpp"
 #include "perfshap/robustness.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/split.hpp"
 #include "report/robustness_report.hpp"
 
 namespace perfshap::inline v0::api {

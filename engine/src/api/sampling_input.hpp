@@ -5,7 +5,7 @@
 // The request layer: the checks of a method's solver settings that every front end makes before
 // a run, whatever the solver (a setting that would be ignored is still an error).
 
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 
 namespace perfshap::inline v0::api {
 

@@ -10,12 +10,12 @@
 
 #include "api/model_columns.hpp"
 #include "report/figure_bounds.hpp"
-#include "perfshap/cost.hpp"
+#include "perfshap/blocks/cost.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/random.hpp"
-#include "perfshap/tree_learners.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/random.hpp"
+#include "perfshap/blocks/tree_learners.hpp"
 
 namespace perfshap::inline v0::api {
 

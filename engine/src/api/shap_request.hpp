@@ -18,9 +18,9 @@
 #include "api/data_input.hpp"
 #include "api/given_model.hpp"
 #include "api/robustness_request.hpp"
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/model.hpp"
 #include "perfshap/shap.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "report/shap_report.hpp"
 
 namespace perfshap::inline v0::api {

@@ -8,13 +8,13 @@
 #include <utility>
 
 #include "api/model_columns.hpp"
-#include "perfshap/cost.hpp"
+#include "perfshap/blocks/cost.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/generators.hpp"
-#include "perfshap/metric_registry.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/metric_registry.hpp"
+#include "perfshap/blocks/split.hpp"
 
 namespace perfshap::inline v0::api {
 

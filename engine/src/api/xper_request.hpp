@@ -17,8 +17,8 @@
 #include "api/given_model.hpp"
 #include "api/robustness_request.hpp"
 #include "perfshap/cluster.hpp"
-#include "perfshap/model.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/model.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "perfshap/xper.hpp"
 #include "report/xper_report.hpp"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/cost.hpp"
+#include "perfshap/blocks/cost.hpp"
 
 namespace perfshap::inline v0::detail {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-// Cost estimates and their limits (perfshap/cost.hpp): formatting, the machine's memory, and the
+// Cost estimates and their limits (perfshap/blocks/cost.hpp): formatting, the machine's memory, and the
 // one check every method calls before its first expensive step.
-#include "perfshap/cost.hpp"
+#include "perfshap/blocks/cost.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-// Declared options (perfshap/options.hpp): the text of each type parsed once, here, with the
+// Declared options (perfshap/blocks/options.hpp): the text of each type parsed once, here, with the
 // messages every front end shows.
-#include "perfshap/options.hpp"
+#include "perfshap/blocks/options.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -18,7 +18,7 @@
 #include "data/message_text.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/players.hpp"
 
 namespace perfshap::inline v0 {
 namespace {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-#include "perfshap/generators.hpp"
+#include "perfshap/blocks/generators.hpp"
 
 #include <cmath>
 
 #include "perfshap/error.hpp"
-#include "perfshap/random.hpp"
+#include "perfshap/blocks/random.hpp"
 
 namespace perfshap::inline v0 {
 

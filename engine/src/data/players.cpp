@@ -3,7 +3,7 @@
 //
 // Groups files: {"group name": ["col", ...], ...}, parsed with nlohmann::ordered_json so the
 // groups keep the file's order. Every error is one line naming the file and the group.
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/players.hpp"
 
 #include <algorithm>
 #include <cerrno>

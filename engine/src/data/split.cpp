@@ -4,7 +4,7 @@
 // Train/test splits. Every split is a pure function of (n, parameters, seed, labels): the
 // permutations use our own Fisher-Yates over RandomStream::Below, never std::shuffle or
 // std::uniform_int_distribution, whose outputs differ between standard libraries.
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/split.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -26,7 +26,7 @@
 #include "data/json_text.hpp"
 #include "data/text_lines.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/random.hpp"
+#include "perfshap/blocks/random.hpp"
 #include "schedule/schedule.hpp"
 
 namespace perfshap::inline v0 {

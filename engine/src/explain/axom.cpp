@@ -25,7 +25,7 @@
 
 #include "explain/finite_result.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/random.hpp"
+#include "perfshap/blocks/random.hpp"
 #include "schedule/schedule.hpp"
 #include "solvers/tree_paths.hpp"
 

@@ -13,9 +13,9 @@
 #include "perfshap/axom.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/split.hpp"
-#include "perfshap/stats.hpp"
-#include "perfshap/tree_learners.hpp"
+#include "perfshap/blocks/split.hpp"
+#include "perfshap/blocks/stats.hpp"
+#include "perfshap/blocks/tree_learners.hpp"
 
 namespace perfshap::inline v0 {
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "explain/solver_choice.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 
 namespace perfshap::inline v0 {
 

@@ -3,7 +3,7 @@
 #include "explain/players.hpp"
 
 #include "perfshap/error.hpp"
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/learner.hpp"
 
 namespace perfshap::inline v0::detail {
 

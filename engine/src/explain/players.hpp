@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "perfshap/dataset.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/players.hpp"
 
 namespace perfshap::inline v0::detail {
 

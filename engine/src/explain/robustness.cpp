@@ -24,8 +24,8 @@
 #include "games/retrain_game.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/solver.hpp"
-#include "perfshap/welford.hpp"
+#include "perfshap/blocks/solver.hpp"
+#include "perfshap/blocks/welford.hpp"
 #include "schedule/schedule.hpp"
 
 namespace perfshap::inline v0 {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "perfshap/cost.hpp"
+#include "perfshap/blocks/cost.hpp"
 #include "perfshap/error.hpp"
 
 namespace perfshap::inline v0::detail {

@@ -15,7 +15,7 @@
 
 #include "perfshap/robustness.hpp"
 #include "perfshap/shap.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "perfshap/xper.hpp"
 
 namespace perfshap::inline v0::detail {

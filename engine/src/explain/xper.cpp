@@ -17,8 +17,8 @@
 #include "games/xper_game.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/random.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/random.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "perfshap/xper.hpp"
 
 namespace perfshap::inline v0 {

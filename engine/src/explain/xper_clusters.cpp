@@ -10,7 +10,7 @@
 
 #include "perfshap/cluster.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/metric.hpp"
+#include "perfshap/blocks/metric.hpp"
 
 namespace perfshap::inline v0 {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "perfshap/error.hpp"
-#include "perfshap/random.hpp"
+#include "perfshap/blocks/random.hpp"
 #include "perfshap/xper_montecarlo.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "schedule/schedule.hpp"

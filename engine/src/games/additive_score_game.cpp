@@ -5,7 +5,7 @@
 #include <bit>
 
 #include "perfshap/error.hpp"
-#include "perfshap/metric.hpp"
+#include "perfshap/blocks/metric.hpp"
 
 namespace perfshap::inline v0::detail {
 

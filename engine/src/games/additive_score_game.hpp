@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/game.hpp"
+#include "perfshap/blocks/game.hpp"
 
 namespace perfshap::inline v0::detail {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-#include "perfshap/game.hpp"
+#include "perfshap/blocks/game.hpp"
 
 #include <bit>
 #include <string>

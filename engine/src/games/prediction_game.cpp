@@ -11,7 +11,7 @@
 
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 
 namespace perfshap::inline v0::detail {
 

@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/game.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/model.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/game.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/model.hpp"
+#include "perfshap/blocks/players.hpp"
 #include "perfshap/shap.hpp"
 
 namespace perfshap::inline v0::detail {

@@ -11,7 +11,7 @@
 
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/metric.hpp"
+#include "perfshap/blocks/metric.hpp"
 
 namespace perfshap::inline v0::detail {
 

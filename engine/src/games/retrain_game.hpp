@@ -21,11 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/curves.hpp"
-#include "perfshap/game.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/players.hpp"
-#include "perfshap/metric_registry.hpp"
+#include "perfshap/blocks/curves.hpp"
+#include "perfshap/blocks/game.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/players.hpp"
+#include "perfshap/blocks/metric_registry.hpp"
 
 namespace perfshap::inline v0::detail {
 

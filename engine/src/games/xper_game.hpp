@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "perfshap/dataset.hpp"
-#include "perfshap/game.hpp"
-#include "perfshap/model.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/game.hpp"
+#include "perfshap/blocks/model.hpp"
+#include "perfshap/blocks/players.hpp"
 #include "perfshap/xper.hpp"
 
 namespace perfshap::inline v0::detail {

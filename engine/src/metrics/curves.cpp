@@ -5,7 +5,7 @@
 // Two modes: kExact walks the curve's points at every distinct score (metric.hpp's RocCurve /
 // PrCurve, computed here without allocation from two sorted key arrays), kThresholds rebuilds
 // the authors' 101-threshold curves from a histogram of the probabilities over the thresholds.
-#include "perfshap/curves.hpp"
+#include "perfshap/blocks/curves.hpp"
 
 #include "common/compensated_sum.hpp"
 #include "common/sort_keys.hpp"

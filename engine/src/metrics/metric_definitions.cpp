@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "metrics/metric_families.hpp"
-#include "perfshap/metric.hpp"
+#include "perfshap/blocks/metric.hpp"
 
 namespace perfshap::inline v0::detail {
 

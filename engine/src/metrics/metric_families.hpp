@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "perfshap/metric_registry.hpp"
+#include "perfshap/blocks/metric_registry.hpp"
 
 namespace perfshap::inline v0::detail {
 

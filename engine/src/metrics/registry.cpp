@@ -5,7 +5,7 @@
 
 #include "metrics/metric_families.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/metric_registry.hpp"
+#include "perfshap/blocks/metric_registry.hpp"
 
 namespace perfshap::inline v0 {
 

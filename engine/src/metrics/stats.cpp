@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 //
-// Two-sided tests of two samples (perfshap/stats.hpp), numbered as scipy 1.10.1 does: the same
+// Two-sided tests of two samples (perfshap/blocks/stats.hpp), numbered as scipy 1.10.1 does: the same
 // formulas in the same order, the t and normal tails from Boost.Math, the exact null
 // distributions of the rank tests counted in integers.
-#include "perfshap/stats.hpp"
+#include "perfshap/blocks/stats.hpp"
 
 #include <algorithm>
 #include <boost/math/distributions/normal.hpp>

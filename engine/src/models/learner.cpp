@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/learner.hpp"
 
 #include <bit>
 

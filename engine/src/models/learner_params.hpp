@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/learner.hpp"
 
 namespace perfshap::inline v0::detail {
 

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "perfshap/error.hpp"
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/learner.hpp"
 
 namespace perfshap::inline v0 {
 

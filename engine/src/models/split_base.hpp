@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "perfshap/dataset.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/players.hpp"
 
 namespace perfshap::inline v0::detail {
 

@@ -18,7 +18,7 @@
 #include "perfshap/chains.hpp"
 #include "perfshap/robustness.hpp"
 #include "perfshap/shap.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "perfshap/xper.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/players.hpp"
 
 namespace perfshap::inline v0::detail {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "perfshap/options.hpp"
+#include "perfshap/blocks/options.hpp"
 
 namespace perfshap::inline v0::detail {
 

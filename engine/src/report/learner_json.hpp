@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/learner.hpp"
 #include "report/json.hpp"
 
 namespace perfshap::inline v0::detail {

@@ -7,7 +7,7 @@
 #include <numeric>
 #include <sstream>
 
-#include "perfshap/curves.hpp"
+#include "perfshap/blocks/curves.hpp"
 #include "report/csv.hpp"
 #include "report/format.hpp"
 #include "report/learner_json.hpp"

@@ -14,7 +14,7 @@
 
 #include "perfshap/dataset.hpp"
 #include "perfshap/robustness.hpp"
-#include "perfshap/split.hpp"
+#include "perfshap/blocks/split.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"
 

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <vector>
 
-#include "perfshap/coalition.hpp"
+#include "perfshap/blocks/coalition.hpp"
 #include "report/csv.hpp"
 #include "report/format.hpp"
 

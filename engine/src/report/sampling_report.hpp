@@ -10,7 +10,7 @@
 #include <span>
 #include <string>
 
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "report/json.hpp"
 
 namespace perfshap::inline v0::detail {

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/learner.hpp"
 #include "perfshap/shap.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "report/output.hpp"
 
 namespace perfshap::inline v0::detail {

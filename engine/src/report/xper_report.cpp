@@ -8,7 +8,7 @@
 #include <numeric>
 #include <sstream>
 
-#include "perfshap/metric_registry.hpp"
+#include "perfshap/blocks/metric_registry.hpp"
 #include "report/csv.hpp"
 #include "report/figure_bounds.hpp"
 #include "report/format.hpp"

@@ -15,8 +15,8 @@
 
 #include "perfshap/cluster.hpp"
 #include "perfshap/dataset.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/trees.hpp"
 #include "perfshap/xper.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"

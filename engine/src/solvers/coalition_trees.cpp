@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "perfshap/coalition.hpp"
+#include "perfshap/blocks/coalition.hpp"
 #include "perfshap/error.hpp"
 
 namespace perfshap::inline v0::detail {

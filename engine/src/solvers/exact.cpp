@@ -12,7 +12,7 @@
 
 #include "aggregate/block_partials.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "schedule/schedule.hpp"
 #include "solvers/finite_values.hpp"
 

@@ -7,7 +7,7 @@
 // score, a term); this catches what no game checks (finite values whose weighted sums overflow,
 // a host's own game), so that no NaN or infinity reaches a result.
 
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 
 namespace perfshap::inline v0::detail {
 

@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/random.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/random.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "solvers/coalition_trees.hpp"
 #include "solvers/sampling.hpp"
 

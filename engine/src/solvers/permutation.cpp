@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/random.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/random.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "solvers/sampling.hpp"
 
 namespace perfshap::inline v0 {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 
 namespace perfshap::inline v0 {
 

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/game.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/game.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "schedule/schedule.hpp"
 
 namespace perfshap::inline v0::detail {

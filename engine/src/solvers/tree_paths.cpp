@@ -9,7 +9,7 @@
 #include <string>
 
 #include "perfshap/error.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 
 namespace perfshap::inline v0::detail {
 namespace {

@@ -13,7 +13,7 @@
 #include <limits>
 #include <vector>
 
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 
 namespace perfshap::inline v0::detail {
 

@@ -46,7 +46,7 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/solver.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "perfshap/treeshap.hpp"
 #include "schedule/schedule.hpp"
 #include "solvers/tree_paths.hpp"

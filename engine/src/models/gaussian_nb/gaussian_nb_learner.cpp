@@ -19,7 +19,7 @@
 #include "models/learner_params.hpp"
 #include "models/split_base.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/learners.hpp"
+#include "perfshap/blocks/learners.hpp"
 
 namespace perfshap::inline v0::detail {
 namespace {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "models/gaussian_nb/gaussian_nb_rank.hpp"
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/learner.hpp"
 
 namespace perfshap::inline v0::detail {
 

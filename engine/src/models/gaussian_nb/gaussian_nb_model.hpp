@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/model.hpp"
 
 namespace perfshap::inline v0::detail {
 

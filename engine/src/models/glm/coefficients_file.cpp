@@ -9,7 +9,7 @@
 #include "data/text_lines.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/model.hpp"
 
 namespace perfshap::inline v0 {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "models/split_base.hpp"
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/model.hpp"
 
 namespace perfshap::inline v0::detail {
 

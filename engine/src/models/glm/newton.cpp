@@ -14,7 +14,7 @@
 #include "models/learner_params.hpp"
 #include "models/linear_algebra.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/learners.hpp"
+#include "perfshap/blocks/learners.hpp"
 
 namespace perfshap::inline v0::detail {
 namespace {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-// CART trees as scikit-learn's best splitter grows them (perfshap/tree_learners.hpp says what
+// CART trees as scikit-learn's best splitter grows them (perfshap/blocks/tree_learners.hpp says what
 // is the same and what is not), and FitTree. The impurity formulas are sklearn's, term for
 // term, so that equal splits compare equal in both and ties go the same way where the order of
 // the candidates is the same.

@@ -3,7 +3,7 @@
 #pragma once
 
 // The CART builder behind FitTree, FitForest and the "tree" and "forest" learners
-// (perfshap/tree_learners.hpp describes the algorithm), on a view of the training data that
+// (perfshap/blocks/tree_learners.hpp describes the algorithm), on a view of the training data that
 // both the public functions (which gather it from a Dataset) and the learners' coalition
 // fitters (which point into a split's columns) can give it.
 
@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "perfshap/execution.hpp"
-#include "perfshap/random.hpp"
-#include "perfshap/tree_learners.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/random.hpp"
+#include "perfshap/blocks/tree_learners.hpp"
+#include "perfshap/blocks/trees.hpp"
 
 namespace perfshap::inline v0::detail {
 

@@ -10,7 +10,7 @@
 #include "data/message_text.hpp"
 #include "models/trees/tree_checks.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/trees.hpp"
 
 namespace perfshap::inline v0 {
 

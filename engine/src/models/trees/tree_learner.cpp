@@ -19,7 +19,7 @@
 #include "models/split_base.hpp"
 #include "models/trees/cart.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/tree_learners.hpp"
+#include "perfshap/blocks/tree_learners.hpp"
 
 namespace perfshap::inline v0::detail {
 namespace {

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "perfshap/export.hpp"
-#include "perfshap/model.hpp"
+#include "perfshap/blocks/model.hpp"
 
 namespace perfshap::inline v0 {
 

@@ -19,12 +19,12 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/coalition.hpp"
+#include "perfshap/blocks/coalition.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/export.hpp"
-#include "perfshap/options.hpp"
-#include "perfshap/model.hpp"
-#include "perfshap/players.hpp"
+#include "perfshap/blocks/options.hpp"
+#include "perfshap/blocks/model.hpp"
+#include "perfshap/blocks/players.hpp"
 
 namespace perfshap::inline v0 {
 

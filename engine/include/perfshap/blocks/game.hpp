@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/coalition.hpp"
+#include "perfshap/blocks/coalition.hpp"
 #include "perfshap/export.hpp"
 
 namespace perfshap::inline v0 {

@@ -14,7 +14,7 @@
 
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
-#include "perfshap/game.hpp"
+#include "perfshap/blocks/game.hpp"
 
 namespace perfshap::inline v0 {
 

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "perfshap/export.hpp"
-#include "perfshap/learner.hpp"
+#include "perfshap/blocks/learner.hpp"
 
 namespace perfshap::inline v0 {
 

@@ -55,8 +55,8 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
-#include "perfshap/learner.hpp"
-#include "perfshap/trees.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/trees.hpp"
 
 namespace perfshap::inline v0 {
 
