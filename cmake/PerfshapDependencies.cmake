@@ -5,7 +5,7 @@ find_package(Threads REQUIRED)
 find_package(TBB REQUIRED)
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
 find_package(nlohmann_json 3.10 REQUIRED)
-# Boost.Math's distributions (the p-values of perfshap/stats.hpp); header-only, private.
+# Boost.Math's distributions (the p-values of perfshap/blocks/stats.hpp); header-only, private.
 find_package(Boost 1.74 REQUIRED)
 if(PERFSHAP_BUILD_CLI)
   find_package(CLI11 2.0 REQUIRED)
