@@ -290,14 +290,17 @@ def table(X, y=None, *, label=None, feature_names=None, what="X", extra=None):
     "label"); with y None, `label` names a column of X (or there is no label)."""
     if label is not None:
         label = str(label)
-    if hasattr(type(X), "__arrow_c_stream__"):
-        # An Arrow table (the PyCapsule protocol: pyarrow, polars, duckdb, pandas 2 ...): the
-        # engine imports its stream itself; its label is one of its columns.
+    if hasattr(type(X), "__arrow_c_stream__") or hasattr(type(X), "__arrow_c_array__"):
+        # Arrow data (the PyCapsule protocol: pyarrow, polars, duckdb, pandas 2 ...): a stream of
+        # record batches, or one record batch (a struct array); the engine imports it itself; its
+        # label is one of its columns.
         if y is not None or extra:
             raise TypeError(f"{what} is Arrow data: give its label as one of its columns, named by label=, not as y")
         if feature_names is not None:
             raise TypeError("feature_names is for numpy arrays; an Arrow table's column names are its features")
-        return ("arrow", X.__arrow_c_stream__()), label
+        if hasattr(type(X), "__arrow_c_stream__"):
+            return ("arrow", X.__arrow_c_stream__()), label
+        return ("arrow", tuple(X.__arrow_c_array__())), label
     cols = feature_columns(X, feature_names, what)
     n = len(X)
     if y is not None:

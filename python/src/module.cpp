@@ -901,6 +901,21 @@ std::optional<perfshap::api::DataInput> TableOf(const py::object& table, std::ve
     in.table = perfshap::ImportArrowStream(stream, spec[0].cast<std::string>());
     return in;
   }
+  if (py::isinstance<py::tuple>(spec[1])) {
+    // One record batch (__arrow_c_array__): the schema's and the array's capsules; both moved in
+    // (marked released, so the capsules' destructors leave them), released by the table.
+    const auto pair = spec[1].cast<py::tuple>();
+    PERFSHAP_CHECK(pair.size() == 2 && py::isinstance<py::capsule>(pair[0]) && py::isinstance<py::capsule>(pair[1]),
+                   "X: __arrow_c_array__ gave no (schema, array) capsules", {"data"});
+    const auto schema = pair[0].cast<py::capsule>();
+    const auto array = pair[1].cast<py::capsule>();
+    const auto name = [](const py::capsule& c) { return std::string(c.name() != nullptr ? c.name() : ""); };
+    PERFSHAP_CHECK(name(schema) == "arrow_schema" && name(array) == "arrow_array",
+                   "X: the capsules are not an Arrow schema and array ('arrow_schema', 'arrow_array')", {"data"});
+    in.table = perfshap::ImportArrowTable(schema.get_pointer<ArrowSchema>(), array.get_pointer<ArrowArray>(),
+                                          spec[0].cast<std::string>());
+    return in;
+  }
   in.table = std::make_shared<const perfshap::Table>(MakeTable(spec, keep));
   return in;
 }

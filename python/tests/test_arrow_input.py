@@ -134,6 +134,19 @@ class HandBuiltArrow:
         return PyCapsule_New(C.addressof(stream), b"arrow_array_stream", None)
 
 
+class HandBuiltBatch(HandBuiltArrow):
+    """One record batch through __arrow_c_array__ (a struct array and its schema)."""
+
+    def __arrow_c_array__(self, requested_schema=None):
+        schema = ArrowSchema()
+        array = ArrowArray()
+        self._schema(C.pointer(schema))
+        self._batch(C.pointer(array), *self.chunks[0])
+        self.keep += [schema, array]
+        return (PyCapsule_New(C.addressof(schema), b"arrow_schema", None),
+                PyCapsule_New(C.addressof(array), b"arrow_array", None))
+
+
 def pima():
     frame = pd.read_csv(os.path.join(os.environ["PERFSHAP_FIXTURES"], "data", "pima.csv"), float_precision="round_trip")
     return frame.drop(columns=["label"]), frame["label"]
@@ -152,6 +165,17 @@ def test_an_arrow_stream_of_two_batches_equals_the_dataframe_bitwise():
     assert arrow.releases == 1 and arrow.next == 2
     np.testing.assert_array_equal(got.phi, want.phi)
     assert got.value == want.value and list(got.feature_names) == list(want.feature_names)
+
+
+def test_one_arrow_record_batch_equals_the_dataframe_bitwise():
+    X, y = pima()
+    columns = [(name, "g", np.ascontiguousarray(X[name].to_numpy(dtype=np.float64))) for name in X.columns]
+    columns.append(("label", "c", np.ascontiguousarray(y.to_numpy().astype(np.int8))))
+    batch = HandBuiltBatch(columns, [(0, len(X))])
+    got = perfshap.xper(batch, label="label", model="logistic", train=(X, y), threads=2)
+    want = perfshap.xper(X, y, model="logistic", train=(X, y), threads=2)
+    np.testing.assert_array_equal(got.phi, want.phi)
+    assert got.value == want.value
 
 
 def test_arrow_data_take_their_label_as_a_column():
