@@ -553,7 +553,7 @@ int perfshap_result_array(const PerfshapResult* result, const char* name, const 
     NotNull(shape, "shape");
     NotNull(ndim, "ndim");
     const perfshap::api::ResultArray& a = ArrayOf(result, name);
-    *values = a.values.data();
+    *values = a.values().data();
     *shape = a.shape.data();
     *ndim = a.shape.size();
   });
@@ -564,15 +564,16 @@ int perfshap_result_copy_array(const PerfshapResult* result, const char* name, d
   return Guard([&] {
     NotNull(size, "size");
     const perfshap::api::ResultArray& a = ArrayOf(result, name);
-    *size = a.values.size();
-    if (capacity < a.values.size())
-      throw perfshap::InvalidArgument("'" + std::string(name) + "' holds " + std::to_string(a.values.size()) +
+    const std::span<const double> v = a.values();
+    *size = v.size();
+    if (capacity < v.size())
+      throw perfshap::InvalidArgument("'" + std::string(name) + "' holds " + std::to_string(v.size()) +
                                           " values and the buffer " + std::to_string(capacity) +
                                           "; give a buffer of *size values",
                                       {"capacity"});
-    if (!a.values.empty()) {
+    if (!v.empty()) {
       NotNull(out, "out");
-      std::memcpy(out, a.values.data(), a.values.size() * sizeof(double));
+      std::memcpy(out, v.data(), v.size() * sizeof(double));
     }
   });
 }

@@ -805,20 +805,21 @@ class PyRun {
 py::dict ArraysOf(const perfshap::api::MethodRun& run) {
   py::dict d;
   for (const auto& a : run.arrays) {
+    const std::span<const double> values = a.values();
     if (a.shape.empty()) {
-      d[a.name.c_str()] = a.whole ? py::object(py::int_(static_cast<std::int64_t>(a.values.front())))
-                                  : py::object(py::float_(a.values.front()));
+      d[a.name.c_str()] = a.whole ? py::object(py::int_(static_cast<std::int64_t>(values.front())))
+                                  : py::object(py::float_(values.front()));
       continue;
     }
     std::vector<py::ssize_t> shape(a.shape.begin(), a.shape.end());
     if (a.whole) {
       py::array_t<std::int64_t> array(shape);
-      std::transform(a.values.begin(), a.values.end(), array.mutable_data(),
+      std::transform(values.begin(), values.end(), array.mutable_data(),
                      [](double v) { return static_cast<std::int64_t>(v); });
       d[a.name.c_str()] = array;
     } else {
-      py::array_t<double> array(shape);
-      std::copy(a.values.begin(), a.values.end(), array.mutable_data());
+      py::array_t<double> array(shape);  // the caller's own copy (it may change it)
+      std::copy(values.begin(), values.end(), array.mutable_data());
       d[a.name.c_str()] = array;
     }
   }

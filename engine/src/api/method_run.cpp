@@ -46,8 +46,9 @@ MethodRun ShapMethodRun(ShapResponse response, const std::string& out_dir, const
   MethodRun run;
   run.method = method;
   run.console = detail::ShapConsoleText(r->Report(), out_dir);
-  run.arrays = {{"values", {e.n_rows, e.n_outputs, e.n_players}, e.phi},
-                {"base_values", {e.n_rows, e.n_outputs}, e.base}};
+  // Lent by the response the run holds: an explanation of 10^7 rows is not copied.
+  run.arrays = {{"values", {e.n_rows, e.n_outputs, e.n_players}, {}, false, e.phi, r},
+                {"base_values", {e.n_rows, e.n_outputs}, {}, false, e.base, r}};
   run.names = {{"players", e.players}, {"outputs", e.outputs}};
   run.reporter = [r](detail::OutputDir& out) { detail::WriteShapReport(out, r->Report()); };
   return run;
@@ -93,10 +94,10 @@ MethodRun AxomMethodRun(AxomResponse response) {
     ResultArray kept{"kept_trees", {n}, std::vector<double>(n), true};
     for (std::size_t row = 0; row < n; ++row) {
       const std::size_t at = (row * e.n_classes + static_cast<std::size_t>(e.label[row])) * F;
-      std::copy_n(e.axom.data() + at, F, values.values.data() + row * F);
-      std::copy_n(e.forest.data() + at, F, forest.values.data() + row * F);
-      labels.values[row] = e.label[row];
-      kept.values[row] = static_cast<double>(e.kept_trees[row]);
+      std::copy_n(e.axom.data() + at, F, values.owned.data() + row * F);
+      std::copy_n(e.forest.data() + at, F, forest.owned.data() + row * F);
+      labels.owned[row] = e.label[row];
+      kept.owned[row] = static_cast<double>(e.kept_trees[row]);
     }
     auto vector = [](const char* name, const std::vector<double>& v) { return ResultArray{name, {v.size()}, v}; };
     run.console = detail::AxomModelConsoleText(g, r->settings);

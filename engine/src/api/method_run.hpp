@@ -9,6 +9,8 @@
 // lends them to the caller.
 
 #include <cstddef>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,12 +26,19 @@
 namespace perfshap::inline v0::api {
 
 /** @brief A result's numbers: row-major values of `shape` (empty shape: one number); `whole`
- *  when they are counts or indices (a front end may hand them over as integers). */
+ *  when they are counts or indices (a front end may hand them over as integers). Small arrays
+ *  hold their values (`owned`); a large one is lent by the response it comes from (`lent`, kept
+ *  alive by `keep`), never copied. */
 struct ResultArray {
   std::string name;
   std::vector<std::size_t> shape;
-  std::vector<double> values;
+  std::vector<double> owned;
   bool whole = false;
+  std::span<const double> lent;
+  std::shared_ptr<const void> keep;
+
+  /** @brief The values, wherever they are. */
+  std::span<const double> values() const noexcept { return keep != nullptr ? lent : std::span<const double>(owned); }
 };
 
 /** @brief A result's list of names (features, players, outputs). */
