@@ -34,8 +34,8 @@ struct ResultArray {
   std::vector<std::size_t> shape;
   std::vector<double> owned;
   bool whole = false;
-  std::span<const double> lent;
-  std::shared_ptr<const void> keep;
+  std::span<const double> lent{};
+  std::shared_ptr<const void> keep{};
 
   /** @brief The values, wherever they are. */
   std::span<const double> values() const noexcept { return keep != nullptr ? lent : std::span<const double>(owned); }
