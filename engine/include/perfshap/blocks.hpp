@@ -10,6 +10,7 @@
 #include "perfshap/blocks/curves.hpp"
 #include "perfshap/blocks/game.hpp"
 #include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/interactions.hpp"
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/learners.hpp"
 #include "perfshap/blocks/metric.hpp"

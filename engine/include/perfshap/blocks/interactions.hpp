@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// Pairwise interaction indices of any game, by exact enumeration of its 2^n coalitions: how much
+// two players together add beyond what each adds alone, averaged over the coalitions of the
+// others. The discrete second derivative of v at S for players i and j is
+//   D_ij(S) = v(S + i + j) - v(S + i) - v(S + j) + v(S),  S a coalition without i and j.
+// - Shapley interaction index (Grabisch and Roubens 1999), as shap's and XGBoost's interaction
+//   values of trees: SII(i, j) = sum_S |S|! (n - |S| - 2)! / (n - 1)! D_ij(S).
+// - Shapley-Taylor index of order 2 (Sundararajan, Dhamdhere, Agarwal 2020): the pairs
+//   STII(i, j) = 2/n sum_S D_ij(S) / C(n - 1, |S|), the singletons v({i}) - v({}); together they
+//   add up to v(N) - v({}).
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "perfshap/blocks/game.hpp"
+#include "perfshap/blocks/solver.hpp"
+#include "perfshap/export.hpp"
+
+namespace perfshap::inline v0 {
+
+/** @brief The most players whose interactions are enumerated exactly (2^20 coalitions). */
+inline constexpr int kExactInteractionLimit = 20;
+
+/** @brief Which pairwise interaction index. */
+enum class InteractionIndex {
+  /** The Shapley interaction index (SII). */
+  kShapley,
+  /** The Shapley-Taylor interaction index of order 2 (STII). */
+  kShapleyTaylor,
+};
+
+/** @brief A game's pairwise interactions, as an n x n matrix per output. */
+struct InteractionValues {
+  InteractionIndex index = InteractionIndex::kShapley;
+  int n_players = 0;
+  std::size_t n_outputs = 0;
+  std::vector<std::string> players;
+  /**
+   * n x n x n_outputs, (i * n + j) * n_outputs + o, symmetric. Off the diagonal, half the
+   * pair's index (the pair's interaction is split between (i, j) and (j, i)). On the diagonal:
+   * kShapley, phi_i minus the row's other entries, so each row adds up to the Shapley value
+   * phi_i (the convention of shap_interaction_values and XGBoost's pred_interactions);
+   * kShapleyTaylor, the singleton v({i}) - v({}), so the whole matrix adds up to v(N) - v({}).
+   */
+  std::vector<double> values;
+  std::vector<double> base;  ///< v({}) per output
+  std::vector<double> full;  ///< v(N) per output
+  /** @brief Entry (i, j) of output o. */
+  double operator()(int i, int j, std::size_t o) const {
+    return values[(static_cast<std::size_t>(i) * static_cast<std::size_t>(n_players) + static_cast<std::size_t>(j)) *
+                      n_outputs +
+                  o];
+  }
+  /** @brief The index of the pair {i, j} (i != j) for output o: twice the entry. */
+  double pair(int i, int j, std::size_t o) const { return 2.0 * (*this)(i, j, o); }
+};
+
+/**
+ * @brief Every pairwise interaction of `game` (up to kExactInteractionLimit players) by
+ * enumeration: the game is evaluated once per coalition (ExactSolver, with `options`' threads,
+ * progress and cancellation), then the pairs are summed in a fixed order over blocks of pairs,
+ * so the result is bitwise identical at any thread count.
+ * @throws InvalidArgument for more than kExactInteractionLimit players.
+ */
+PERFSHAP_EXPORT InteractionValues ExactInteractions(const Game& game, InteractionIndex index,
+                                                    const SolverOptions& options = {});
+
+}  // namespace perfshap
