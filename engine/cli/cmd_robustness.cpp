@@ -35,6 +35,7 @@ struct RobustnessCliOptions {
   std::string prc_baseline = "0.5";
   double slice_fpr = 0.2;
   bool select = false;
+  bool interactions = false;
   std::string metrics;
   std::string features;
   int exact_limit = 20;
@@ -64,6 +65,7 @@ void RunRobustness(const RobustnessCliOptions& o) {
   opt.prc_baseline = ParsePrcBaseline(o.prc_baseline);
   opt.extra_metrics = SplitList(o.metrics);
   opt.select = o.select;
+  opt.interactions = o.interactions;
   opt.max_features = o.exact_limit;
   ApplySolverOptions(o.solver, c.seed, opt.solver, opt.sampling);
   request.slice_fpr = o.slice_fpr;
@@ -116,6 +118,9 @@ void SetupRobustness(CLI::App& app) {
   app.add_option("--slice-fpr", o->slice_fpr, "FPR of the waterfall slice figure")->capture_default_str();
   app.add_flag("--select", o->select,
                "retrain without the flagged features (section 4.4), report before/after");
+  app.add_flag("--interactions", o->interactions,
+               "the Shapley interaction index of every feature pair on the AUC, mean and std over the splits "
+               "(exact solver, up to 20 features): interactions.csv and result.json's interactions");
   app.add_option("--metrics", o->metrics,
                  "extra metrics explained too, comma-separated: " + Join(MetricNames("robustness"), ", "));
   app.add_option("--features", o->features, "comma-separated feature columns (default: all but the label)");

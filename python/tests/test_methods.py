@@ -262,3 +262,21 @@ def test_text_columns_and_missing_policies_as_the_csv_reader(tmp_path):
     assert_same(r, files)
     with pytest.raises(ValueError, match="missing value"):
         perfshap.robustness(frame, label="label", cv="kfold:2")
+
+
+def test_robustness_interactions_rows_add_up_to_phi_and_match_the_command():
+    """interactions=True: the features' SII matrix on the AUC (mean and std over the splits), the
+    same numbers as the command's result.json, each row adding up to the feature's phi."""
+    frame = pd.read_csv(os.path.join(FIXTURES, "data", "banknote.csv"), float_precision="round_trip")
+    r = perfshap.robustness(frame.drop(columns=["label"]), frame["label"], cv="mc:3", seed=4, interactions=True,
+                            threads=2)
+    assert r.interactions.shape == (4, 4) and r.interactions_std.shape == (4, 4)
+    np.testing.assert_allclose(r.interactions.sum(axis=1), r.phi, atol=1e-12)
+    assert np.array_equal(r.interactions, r.interactions.T)
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([os.environ["PERFSHAP_CLI"], "robustness", "--data", os.path.join(FIXTURES, "data", "banknote.csv"),
+                        "--label", "label", "--cv", "mc:3", "--seed", "4", "--interactions", "--threads", "2",
+                        "--quiet", "--force", "--out", out], check=True)
+        cli = json.load(open(os.path.join(out, "result.json")))["interactions"]
+    assert np.array_equal(np.array(cli["mean"]), r.interactions)
+    assert np.array_equal(np.array(cli["std"]), r.interactions_std)

@@ -15,9 +15,11 @@
 #include "api/robustness_request.hpp"
 #include "api/sampling_input.hpp"
 #include "perfshap/error.hpp"
+#include "perfshap/blocks/interactions.hpp"
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/split.hpp"
 #include "support/expect_error.hpp"
+#include "support/synthetic_games.hpp"
 #include "support/tables.hpp"
 #include "support/test_paths.hpp"
 
@@ -141,6 +143,43 @@ TEST(RobustnessRequest, TheGeneratedDesignNeedsNoData) {
   EXPECT_EQ(a.result.features.size(), 3u);
   r.options.execution.threads = 2;
   ExpectSame(a.result, api::RunRobustness(r).result);  // any thread count, bit for bit
+}
+
+TEST(RobustnessRequest, InteractionsAreEachSplitsSiiOfItsCoalitionAucsAndAddUpToPhi) {
+  api::RobustnessRequest q = Request();
+  q.options.interactions = true;
+  const RobustnessResult r = api::RunRobustness(q).result;
+  const std::size_t p = r.n_features();
+  const std::size_t R = r.n_splits;
+  const std::size_t C = std::size_t{1} << p;
+  ASSERT_EQ(r.interaction_auc_by_split.size(), R * p * p);
+  ASSERT_EQ(r.coalition_auc.size(), R * C);
+  std::vector<double> mean(p * p, 0.0);
+  for (std::size_t s = 0; s < R; ++s) {
+    // The split's game from its stored coalition AUCs: its interactions, from the definitions.
+    const testing::FunctionGame auc(static_cast<int>(p), 1, [&](Coalition c, std::span<double> out) {
+      out[0] = r.coalition_auc[s * C + c];
+    });
+    const InteractionValues want = ExactInteractions(auc, InteractionIndex::kShapley);
+    for (std::size_t i = 0; i < p; ++i) {
+      double row = 0.0;
+      for (std::size_t j = 0; j < p; ++j) {
+        const double got = r.interaction_auc_by_split[(s * p + i) * p + j];
+        EXPECT_NEAR(got, want(static_cast<int>(i), static_cast<int>(j), 0), 1e-12) << s << ": " << i << "," << j;
+        row += got;
+        mean[i * p + j] += got / static_cast<double>(R);
+      }
+      EXPECT_NEAR(row, r.phi_auc_by_split[s * p + i], 1e-12);
+    }
+  }
+  for (std::size_t e = 0; e < p * p; ++e) {
+    EXPECT_NEAR(r.interaction_auc_mean[e], mean[e], 1e-12);
+    EXPECT_GE(r.interaction_auc_std[e], 0.0);
+  }
+  // A sampled solver has no coalition values to take them from.
+  api::RobustnessRequest sampled = q;
+  sampled.options.solver = "permutation";
+  testing::ExpectError<InvalidArgument>([&] { api::RunRobustness(sampled); }, {"exact solver"}, "interactions");
 }
 
 }  // namespace

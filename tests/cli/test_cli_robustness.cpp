@@ -167,6 +167,32 @@ TEST(RobustnessCli, RunsOutOfTheBoxOnGeneratedData) {
   EXPECT_GT(j["value"].get<double>(), 0.5);
 }
 
+TEST(RobustnessCli, InteractionsWriteTheirMatrixAndOneRowPerPair) {
+  const auto out = FreshDir("robustness_interactions");
+  const CliRun run = RunCli("robustness --cv mc:3 --interactions --quiet --out " + Quote(out.string()));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto j = ReadJson(out / "result.json");
+  const auto& in = j["interactions"];
+  EXPECT_EQ(in["index"], "shapley");
+  const auto players = j["players"].size();
+  ASSERT_EQ(in["mean"].size(), players);
+  ASSERT_EQ(in["std"].size(), players);
+  // Each row of the mean matrix adds up to the feature's mean phi^AUC (the mean of sums).
+  for (std::size_t i = 0; i < players; ++i) {
+    double row = 0.0;
+    for (const auto& x : in["mean"][i]) row += x.get<double>();
+    EXPECT_NEAR(row, j["phi"][j["players"][i]["name"].get<std::string>()].get<double>(), 1e-12) << i;
+  }
+  const std::string csv = ReadText(out / "interactions.csv");
+  EXPECT_EQ(csv.rfind("feature_a,feature_b,sii_auc,sii_auc_std\n", 0), 0u) << csv;
+  EXPECT_EQ(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')), 1 + players * (players - 1) / 2);
+  // A sampled solver is refused, naming the options.
+  const CliRun sampled = RunCli("robustness --cv mc:3 --interactions --solver permutation --quiet --out " +
+                                Quote((out / "sampled").string()));
+  EXPECT_EQ(sampled.exit_code, 2);
+  EXPECT_NE(sampled.err.find("exact solver"), std::string::npos) << sampled.err;
+}
+
 // The written result does not depend on the thread count (only "threads" and the timing do).
 TEST(RobustnessCli, ResultIsIdenticalForOneTwoFourThreads) {
   std::vector<nlohmann::json> results;

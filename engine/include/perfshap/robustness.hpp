@@ -74,6 +74,11 @@ struct RobustnessOptions {
   /** Section 4.4: after the explanation, retrain without the selected features on the same
    *  splits and report AUC and AUPRC before and after. */
   bool select = false;
+  /** The Shapley interaction index of every pair of players on the AUC (SII, as
+   *  perfshap/blocks/interactions.hpp defines it), per split from the exact solve's coalition
+   *  values (no training more), then its mean and std over the splits. Needs the exact solver
+   *  and at most kExactInteractionLimit (20) players. */
+  bool interactions = false;
   /** The Shapley solver: a name (MakeSolver: "exact", "permutation", "kernel", "auto"), made
    *  here with `sampling` and each split's share of the tolerance, or a solver object used as
    *  it is (SolverSpec). */
@@ -149,6 +154,11 @@ struct PERFSHAP_EXPORT RobustnessResult {
   std::vector<double> phi_auc_by_split, phi_auc_se_by_split;
   /** Full-model AUC per split. */
   std::vector<double> auc_by_split;
+  /** With `interactions`: the players' interaction matrix on the AUC (n x n row-major; off the
+   *  diagonal half the pair's SII, the diagonal phi^AUC_i less its row's other entries, so each
+   *  row adds up to phi^AUC_i), its mean and std over the splits, and per split
+   *  (n_splits x n x n). Empty otherwise. */
+  std::vector<double> interaction_auc_mean, interaction_auc_std, interaction_auc_by_split;
 
   /** AUPRC of the full model (trapezoid; thresholds mode: over the merged threshold PR knots). */
   double auprc_mean = 0, auprc_std = 0;

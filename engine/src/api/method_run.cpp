@@ -75,6 +75,11 @@ MethodRun RobustnessMethodRun(RobustnessResponse response, const std::string& ou
                 vector("auc_by_split", x.auc_by_split),
                 {"n_splits", {}, {static_cast<double>(x.n_splits)}, true},
                 {"n_trainings", {}, {static_cast<double>(x.n_trainings)}, true}};
+  if (!x.interaction_auc_mean.empty()) {
+    const std::size_t p = x.features.size();
+    run.arrays.push_back({"interactions", {p, p}, x.interaction_auc_mean});
+    run.arrays.push_back({"interactions_std", {p, p}, x.interaction_auc_std});
+  }
   run.names = {{"feature_names", x.features}};
   run.reporter = [r](detail::OutputDir& out) { detail::WriteRobustnessReport(out, r->result, r->run); };
   return run;

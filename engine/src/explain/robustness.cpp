@@ -24,6 +24,7 @@
 #include "games/retrain_game.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
+#include "perfshap/blocks/interactions.hpp"
 #include "perfshap/blocks/solver.hpp"
 #include "perfshap/blocks/welford.hpp"
 #include "schedule/schedule.hpp"
@@ -462,6 +463,15 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
     solver_options.tolerance =
         std::min(0.5, options.sampling.tolerance * 0.8 * std::sqrt(static_cast<double>(plan.size())));
   CheckData(data, players);
+  if (options.interactions) {
+    PERFSHAP_CHECK(exact, "interactions are computed from the exact solve's coalition values: use the exact solver",
+                   {"interactions", "solver"});
+    PERFSHAP_CHECK(static_cast<int>(p) <= kExactInteractionLimit,
+                   "interactions of " + std::to_string(p) + " players: at most " +
+                       std::to_string(kExactInteractionLimit) + " (select or group features)",
+                   {"interactions", "features"});
+    solver_options.store_values = true;
+  }
   {
     RobustnessShape shape;
     shape.source = source;
@@ -497,8 +507,15 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   solve.solver = choice.name;
   solve.sampled = !exact;
   solve.sampling = options.sampling;
+  if (options.interactions) result.interaction_auc_by_split.assign(n_splits * p * p, 0.0);
   solver->SolveBatch(game_ptrs, [&](std::size_t r, ShapleyValues&& sv) {
     bands.Add(r, sv, result);
+    if (options.interactions) {
+      // Output 0 is AUC - 0.5: the constant cancels in every difference.
+      const InteractionValues iv = InteractionsOfValues(sv, InteractionIndex::kShapley, options.execution);
+      for (std::size_t e = 0; e < p * p; ++e)
+        result.interaction_auc_by_split[r * p * p + e] = iv.values[e * iv.n_outputs];
+    }
     if (r == 0 && !sv.solver.empty()) solve.solver = sv.solver;
     solve.n_evaluations += sv.n_evaluations;
     // Every coalition evaluated is a training, but the empty one without extra metrics (the
@@ -529,6 +546,15 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   result.n_splits = n_splits;
   result.prc_baseline_mean = Band(baselines).first;
   bands.Write(result, options.extra_metrics);
+  if (options.interactions) {
+    result.interaction_auc_mean.resize(p * p);
+    result.interaction_auc_std.resize(p * p);
+    std::vector<double> across(n_splits);
+    for (std::size_t e = 0; e < p * p; ++e) {
+      for (std::size_t r = 0; r < n_splits; ++r) across[r] = result.interaction_auc_by_split[r * p * p + e];
+      std::tie(result.interaction_auc_mean[e], result.interaction_auc_std[e]) = Band(across);
+    }
+  }
   if (!exact) {
     // The convergence ratio of what is reported: the mean phi^AUC and its standard errors.
     const auto [lo, hi] = std::minmax_element(result.phi_auc_mean.begin(), result.phi_auc_mean.end());

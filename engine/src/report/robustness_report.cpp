@@ -306,6 +306,20 @@ Json RobustnessResultJson(const RobustnessResult& r, const RobustnessRun& run,
   result["grid"] = nf;
   result["std_ddof"] = 0;
   result["auc_by_split"] = r.auc_by_split;
+  if (!r.interaction_auc_mean.empty()) {
+    // The players' interaction matrix on the AUC (SII split between (i, j) and (j, i); each row
+    // adds up to phi^AUC_i), mean and std over the splits.
+    const std::size_t p = r.n_features();
+    Json mean = Json::array();
+    Json std_ = Json::array();
+    for (std::size_t i = 0; i < p; ++i) {
+      mean.push_back(std::vector<double>(r.interaction_auc_mean.begin() + static_cast<std::ptrdiff_t>(i * p),
+                                         r.interaction_auc_mean.begin() + static_cast<std::ptrdiff_t>((i + 1) * p)));
+      std_.push_back(std::vector<double>(r.interaction_auc_std.begin() + static_cast<std::ptrdiff_t>(i * p),
+                                         r.interaction_auc_std.begin() + static_cast<std::ptrdiff_t>((i + 1) * p)));
+    }
+    result["interactions"] = {{"index", "shapley"}, {"metric", "auc"}, {"mean", mean}, {"std", std_}};
+  }
   result["files"] = files;
   return result;
 }
@@ -341,6 +355,18 @@ void WriteRobustnessTables(OutputDir& out, const RobustnessResult& r, const Robu
     for (const auto& m : r.metrics) phi.Number(m.phi_mean[i]).Number(m.phi_std[i]);
   }
   out.Write("phi.csv", phi.Text());
+  if (!r.interaction_auc_mean.empty()) {
+    // Long form, one row per pair: the pair's Shapley interaction index (twice the matrix entry).
+    CsvTable pairs({"feature_a", "feature_b", "sii_auc", "sii_auc_std"});
+    for (std::size_t i = 0; i < p; ++i)
+      for (std::size_t j = i + 1; j < p; ++j)
+        pairs.Row()
+            .Text(r.features[i])
+            .Text(r.features[j])
+            .Number(2.0 * r.interaction_auc_mean[i * p + j])
+            .Number(2.0 * r.interaction_auc_std[i * p + j]);
+    out.Write("interactions.csv", pairs.Text());
+  }
   out.Write("roc_curve.csv",
             CurveCsv(r, "fpr", "tpr", r.fpr_grid, r.tpr_mean, r.tpr_std, r.shap_roc_mean, r.shap_roc_std));
   out.Write("pr_curve.csv", CurveCsv(r, "recall", "precision", r.recall_grid, r.precision_mean,

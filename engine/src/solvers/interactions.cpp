@@ -24,21 +24,36 @@ double Choose(int m, int r) {
 
 }  // namespace
 
-InteractionValues ExactInteractions(const Game& game, InteractionIndex index, const SolverOptions& options) {
-  const int n = game.n_players();
-  const std::size_t k = game.n_outputs();
+namespace {
+
+void CheckSize(int n) {
   PERFSHAP_CHECK(n >= 2, "interactions need at least two players; the game has " + std::to_string(n));
   if (n > kExactInteractionLimit)
     throw InvalidArgument("exact interactions of " + std::to_string(n) + " players need 2^" + std::to_string(n) +
                               " coalitions, above the limit of " + std::to_string(kExactInteractionLimit) +
                               " players; group the players or select fewer",
                           {"max_players"});
+}
+
+}  // namespace
+
+InteractionValues ExactInteractions(const Game& game, InteractionIndex index, const SolverOptions& options) {
+  CheckSize(game.n_players());
   ExactOptions exact;
   static_cast<SolverOptions&>(exact) = options;
-  exact.max_players = n;
+  exact.max_players = game.n_players();
   exact.store_values = true;
-  const ShapleyValues phi = ExactSolver(exact).Solve(game);
+  return InteractionsOfValues(ExactSolver(exact).Solve(game), index, options.execution);
+}
+
+InteractionValues InteractionsOfValues(const ShapleyValues& phi, InteractionIndex index,
+                                       const ExecutionOptions& execution) {
+  const int n = phi.n_players;
+  const std::size_t k = phi.n_outputs;
+  CheckSize(n);
   const std::vector<double>& v = phi.coalition_values;  // v(S) at S * k + o
+  PERFSHAP_CHECK(v.size() == (std::size_t{1} << n) * k,
+                 "interactions need every coalition's value: solve exactly with store_values");
 
   // Weights by |S| (0 .. n - 2) for the coalitions S of the other n - 2 players.
   std::vector<double> weight(static_cast<std::size_t>(n - 1));
@@ -62,7 +77,7 @@ InteractionValues ExactInteractions(const Game& game, InteractionIndex index, co
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j) pairs.emplace_back(i, j);
   const Coalition full = FullCoalition(n);
-  detail::Schedule schedule(options.execution);
+  detail::Schedule schedule(execution);
   schedule.ForEachBlock(pairs.size(), 1, [&](std::size_t b) {
     const auto [i, j] = pairs[b];
     const Coalition bi = Coalition{1} << i;

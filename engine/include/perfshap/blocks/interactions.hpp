@@ -69,4 +69,14 @@ struct InteractionValues {
 PERFSHAP_EXPORT InteractionValues ExactInteractions(const Game& game, InteractionIndex index,
                                                     const SolverOptions& options = {});
 
+/**
+ * @brief The same from an exact solve that kept every coalition's value
+ * (SolverOptions::store_values): a method that solves its games exactly anyway gets their
+ * interactions without evaluating a coalition again.
+ * @throws InvalidArgument when `exact` holds no coalition values or has more than
+ *   kExactInteractionLimit players.
+ */
+PERFSHAP_EXPORT InteractionValues InteractionsOfValues(const ShapleyValues& exact, InteractionIndex index,
+                                                       const ExecutionOptions& execution = {});
+
 }  // namespace perfshap
