@@ -309,7 +309,6 @@ Json RobustnessResultJson(const RobustnessResult& r, const RobustnessRun& run,
   if (!r.interaction_auc_mean.empty()) {
     // The players' interaction matrix on the AUC (SII split between (i, j) and (j, i); each row
     // adds up to phi^AUC_i), mean and std over the splits.
-    const std::size_t p = r.n_features();
     Json mean = Json::array();
     Json std_ = Json::array();
     for (std::size_t i = 0; i < p; ++i) {
