@@ -111,6 +111,30 @@ std::string MissingLabelMessage(const ColumnCells& cells, std::size_t k) {
 
 namespace {
 
+/** A missing cell where the policy allows none (kError, or kDrop before its rows went). */
+void OfferMissing(const ColumnCells& cells, const CellPlaces& places, std::size_t k, CellProblem& problem) {
+  problem.Offer(k,
+                places.at(k) + "missing value " + cells.Shown(k) +
+                    "; fill it in, drop the rows with missing values (missing = drop) or, in a text column, make it "
+                    "a level of its own (missing = category)",
+                {"missing"});
+}
+
+/** A numeric column's missing cell under kCategory (a level applies to text columns only). */
+void OfferMissingNumberAsCategory(const ColumnCells& cells, const CellPlaces& places, std::size_t first_missing,
+                                  bool any_present, CellProblem& problem) {
+  const std::string cell = cells.Shown(first_missing);
+  problem.Offer(first_missing,
+                places.at(first_missing) +
+                    (any_present ? "missing value " + cell +
+                                       " in a numeric column; making missing values a level of their own (missing = "
+                                       "category) applies to text columns only: drop the rows with missing values "
+                                       "(missing = drop) or impute them"
+                                 : "every cell of this column is missing (the first is " + cell +
+                                       "), so it holds no value to use; leave the column out"),
+                {"missing"});
+}
+
 /** A numeric table column: every cell a number or NaN. */
 ColumnValues NumericFeature(const ColumnCells& cells, MissingValues missing, const CellPlaces& places,
                             CellProblem& problem) {
@@ -125,11 +149,7 @@ ColumnValues NumericFeature(const ColumnCells& cells, MissingValues missing, con
     if (std::isnan(v)) {
       if (first_missing == n) first_missing = k;
       if (missing == MissingValues::kError || missing == MissingValues::kDrop) {
-        problem.Offer(k,
-                      places.at(k) + "missing value " + cells.Shown(k) +
-                          "; fill it in, drop the rows with missing values (missing = drop) or, in a text "
-                          "column, make it a level of its own (missing = category)",
-                      {"missing"});
+        OfferMissing(cells, places, k, problem);
         break;
       }
     } else if (std::isinf(v)) {
@@ -140,16 +160,7 @@ ColumnValues NumericFeature(const ColumnCells& cells, MissingValues missing, con
     }
   }
   if (!problem.Found() && missing == MissingValues::kCategory && first_missing < n)
-    problem.Offer(first_missing,
-                  places.at(first_missing) +
-                      (n_present == 0
-                           ? "every cell of this column is missing (the first is " + cells.Shown(first_missing) +
-                                 "), so it holds no value to use; leave the column out"
-                           : "missing value " + cells.Shown(first_missing) +
-                                 " in a numeric column; making missing values a level of their own (missing = "
-                                 "category) applies to text columns only: drop the rows with missing values "
-                                 "(missing = drop) or impute them"),
-                  {"missing"});
+    OfferMissingNumberAsCategory(cells, places, first_missing, n_present > 0, problem);
   if (lend) return ColumnValues(cells.in_place, cells.owner);
   return ColumnValues(std::move(values));
 }
@@ -174,11 +185,7 @@ ColumnValues BuildFeature(const ColumnCells& cells, MissingValues missing, const
     if (cells.Missing(k)) {
       if (first_missing == n) first_missing = k;
       if (missing_is_error) {
-        problem.Offer(k,
-                      places.at(k) + "missing value " + cells.Shown(k) +
-                          "; fill it in, drop the rows with missing values (missing = drop) or, in a text "
-                          "column, make it a level of its own (missing = category)",
-                      {"missing"});
+        OfferMissing(cells, places, k, problem);
         break;  // later rows cannot come first
       }
       continue;
@@ -222,19 +229,8 @@ ColumnValues BuildFeature(const ColumnCells& cells, MissingValues missing, const
   }
   if (problem.Found()) return ColumnValues(std::move(values));
   if (n_text == 0) {  // numeric (possibly all missing)
-    if (missing == MissingValues::kCategory && first_missing < n) {
-      const std::string where = places.at(first_missing);
-      const std::string cell = cells.Shown(first_missing);
-      problem.Offer(first_missing,
-                    where + (n_numeric == 0
-                                 ? "every cell of this column is missing (the first is " + cell +
-                                       "), so it holds no value to use; leave the column out"
-                                 : "missing value " + cell +
-                                       " in a numeric column; making missing values a level of their own "
-                                       "(missing = category) applies to text columns only: drop the rows with "
-                                       "missing values (missing = drop) or impute them"),
-                    {"missing"});
-    }
+    if (missing == MissingValues::kCategory && first_missing < n)
+      OfferMissingNumberAsCategory(cells, places, first_missing, n_numeric > 0, problem);
     return ColumnValues(std::move(values));
   }
   // Categorical: codes 0..L-1 by first appearance. Under kCategory and kKeep a missing cell is

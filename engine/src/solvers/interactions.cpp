@@ -6,24 +6,12 @@
 // coalitions of the others, one pair per task of the schedule in a fixed order.
 #include "perfshap/blocks/interactions.hpp"
 
-#include <cmath>
 #include <string>
 
 #include "perfshap/error.hpp"
 #include "schedule/schedule.hpp"
 
 namespace perfshap::inline v0 {
-namespace {
-
-/** C(m, r) as a double (exact for m <= 20). */
-double Choose(int m, int r) {
-  double c = 1.0;
-  for (int t = 1; t <= r; ++t) c = c * static_cast<double>(m - r + t) / static_cast<double>(t);
-  return std::round(c);
-}
-
-}  // namespace
-
 namespace {
 
 void CheckSize(int n) {
@@ -55,12 +43,13 @@ InteractionValues InteractionsOfValues(const ShapleyValues& phi, InteractionInde
   PERFSHAP_CHECK(v.size() == (std::size_t{1} << n) * k,
                  "interactions need every coalition's value: solve exactly with store_values");
 
-  // Weights by |S| (0 .. n - 2) for the coalitions S of the other n - 2 players.
+  // Weights by |S| (0 .. n - 2) for the coalitions S of the other n - 2 players, the Shapley
+  // weights of the exact solver: SII's |S|! (n - |S| - 2)! / (n - 1)! is w_{n-1}(|S|), STII's
+  // 2 / (n C(n - 1, |S|)) is 2 w_n(|S|).
   std::vector<double> weight(static_cast<std::size_t>(n - 1));
   for (int s = 0; s <= n - 2; ++s)
-    weight[static_cast<std::size_t>(s)] = index == InteractionIndex::kShapley
-                                              ? 1.0 / (static_cast<double>(n - 1) * Choose(n - 2, s))
-                                              : 2.0 / (static_cast<double>(n) * Choose(n - 1, s));
+    weight[static_cast<std::size_t>(s)] =
+        index == InteractionIndex::kShapley ? ShapleyWeight(n - 1, s) : 2.0 * ShapleyWeight(n, s);
 
   const auto N = static_cast<std::size_t>(n);
   InteractionValues out;
