@@ -113,6 +113,14 @@ TEST(CsvMissing, DropStillRejectsMissingLabel) {
                   {"drop_label_kept.csv:4:", "column 'label' (2)", "the label is missing"});
 }
 
+TEST(CsvMissing, DropOfEveryRowWithAMissingLabelNamesTheLabel) {
+  // Every row is dropped and one of them has no label: the label is reported, by its line
+  // (a fuzz finding: no row was left to say where the columns' cells are).
+  const std::string path = testing::WriteTempFile("drop_all_label.csv", "a,b,label\n1,,0\n\n3,,?\n");
+  ExpectDataError([&] { ReadCsv(path, Policy(MissingValues::kDrop)); },
+                  {"drop_all_label.csv:4:", "column 'label' (3)", "the label is missing"});
+}
+
 TEST(CsvMissing, DropOfEveryRowIsAnError) {
   const std::string path = testing::WriteTempFile("drop_all.csv", "a,b,label\n?,1,0\n2,,1\n");
   ExpectDataError([&] { ReadCsv(path, Policy(MissingValues::kDrop)); },

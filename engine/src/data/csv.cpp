@@ -388,6 +388,9 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
                           "in text columns as a level of their own (missing = category)",
                       {"missing"});
     }
+    // Every row dropped, one of them with a missing label: that label is the problem to report
+    // (there are no columns left to type).
+    if (kept.NumRows() == 0) throw DataError(dropped_label_problem.message);
     table = std::move(kept);
   }
 
