@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <cstdio>
 #include <iostream>
@@ -17,6 +18,7 @@
 #include "data/text_lines.hpp"
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/error.hpp"
+#include "perfshap/processes.hpp"
 #include "perfshap/blocks/generators.hpp"
 #include "perfshap/blocks/learner.hpp"
 #include "embed.hpp"
@@ -120,9 +122,26 @@ std::string FormatSeconds(double s) {
 }
 }  // namespace
 
+int ProcessRank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && *value != '\0') return std::atoi(value);
+  }
+  return 0;
+}
+
 ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& what) {
   ExecutionOptions exec;
   exec.threads = opts.threads;
+  // Under mpirun: the processes of the job share the work; only rank 0 speaks.
+  if (CurrentEmbedding() == nullptr && Processes::Launched()) {
+    exec.processes = Processes::World();
+    if (exec.processes->rank() != 0) {
+      if (!opts.max_memory.empty()) exec.limits.max_memory_bytes = ParseMemorySize(opts.max_memory);
+      exec.limits.max_model_evaluations = opts.max_evaluations;
+      return exec;
+    }
+  }
   if (!opts.max_memory.empty()) exec.limits.max_memory_bytes = ParseMemorySize(opts.max_memory);
   if (!(opts.max_evaluations >= 0.0 && std::isfinite(opts.max_evaluations)))
     throw InvalidArgument("--max-evaluations " + Fmt("%g", opts.max_evaluations) + " is not a count >= 0 (0: the default)");
@@ -229,7 +248,7 @@ Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows) {
 void PrepareOut(const CommonOptions& opts) {
   if (!opts.report.empty() && opts.out.empty() && CurrentEmbedding() == nullptr)
     throw InvalidArgument("--report " + opts.report + " writes report.html into the output directory: give --out DIR");
-  if (!opts.out.empty()) detail::PrepareOutputDir(opts.out, opts.force);
+  if (!opts.out.empty() && ProcessRank() == 0) detail::PrepareOutputDir(opts.out, opts.force);
 }
 
 void Say(const CommonOptions& opts, const std::string& text) {
@@ -237,7 +256,7 @@ void Say(const CommonOptions& opts, const std::string& text) {
     embedding->console += text;
     return;
   }
-  if (!opts.quiet) std::cout << text << std::flush;
+  if (!opts.quiet && ProcessRank() == 0) std::cout << text << std::flush;
 }
 
 api::LearnerInput CommandLearner(const std::string& name, const LearnerParams& params) {
@@ -281,6 +300,7 @@ void AddIterationRangeOption(CLI::App& app, std::string& iteration_range) {
 void Report(const CommonOptions& opts, Reporter reporter) {
   Embedding* embedding = CurrentEmbedding();
   if (opts.out.empty() && embedding == nullptr) return;
+  if (embedding == nullptr && ProcessRank() != 0) return;
   const detail::ReportOptions options{detail::ParseFigureSet(opts.figures)};
   if (embedding != nullptr && embedding->defer_files && opts.out.empty() && opts.report.empty()) {
     embedding->deferred = [reporter = std::move(reporter), options](detail::OutputDir& out) {

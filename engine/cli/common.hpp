@@ -85,6 +85,11 @@ void ApplySolverOptions(const SolverCliOptions& opts, std::uint64_t seed, Solver
  *  when stderr is a terminal, plain lines with --progress plain, nothing otherwise). */
 ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& what);
 
+/** @brief This process's rank in an MPI run (mpirun -np K perfshap ...), from the launcher's
+ *  environment; 0 when not launched by MPI. Only rank 0 prints, writes --out and reports
+ *  errors (every process reads the same inputs, so an input error is the same on all). */
+int ProcessRank();
+
 /** @brief The missing-value policy of --missing. */
 MissingValues MissingPolicy(const CommonOptions& opts);
 

@@ -29,9 +29,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    if (perfshap::cli::ProcessRank() != 0) return 2;  // rank 0 says it (every rank parses alike)
     std::cerr << "perfshap: error: " << perfshap::cli::OneLine(e.what()) << " (see perfshap --help)\n";
     return 2;
   } catch (const perfshap::Error& e) {
+    // Under mpirun every rank reads the same inputs and shares the errors of the work: rank 0
+    // says it.
+    if (perfshap::cli::ProcessRank() != 0) return 2;
     // The library names its options; say which flags of this command set them.
     std::string command;
     for (const auto& cmd : commands)
@@ -45,7 +49,9 @@ int main(int argc, char** argv) {
                  "use fewer rows, features or splits, or give --max-memory to be refused before a run starts\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "perfshap: internal error: " << perfshap::cli::OneLine(e.what()) << "\n";
+    const int rank = perfshap::cli::ProcessRank();
+    std::cerr << "perfshap: internal error" << (rank != 0 ? " (rank " + std::to_string(rank) + ")" : std::string())
+              << ": " << perfshap::cli::OneLine(e.what()) << "\n";
     return 1;
   }
   return 0;

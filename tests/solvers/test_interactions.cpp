@@ -78,7 +78,9 @@ TEST(ExactInteractions, EqualBruteForceFromTheDefinitions) {
       for (int j = 0; j < 6; ++j)
         for (std::size_t o = 0; o < 2; ++o) {
           EXPECT_EQ(iv(i, j, o), iv(j, i, o));
-          if (i != j) EXPECT_NEAR(iv.pair(i, j, o), BruteForcePair(g, index, i, j, o), 1e-12) << i << "," << j;
+          if (i != j) {
+            EXPECT_NEAR(iv.pair(i, j, o), BruteForcePair(g, index, i, j, o), 1e-12) << i << "," << j;
+          }
         }
   }
 }

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include <oneapi/tbb/task_arena.h>
@@ -29,6 +30,7 @@ struct Progress {
 };
 
 struct CostEstimate;
+class Processes;
 
 /** @brief Receives a computation's cost estimate (cost.hpp) before it starts, on the calling
  *  thread. Must not throw. */
@@ -73,6 +75,11 @@ struct ExecutionOptions {
   ResourceLimits limits;
   /** Optional hook that receives the cost estimate before the computation starts. */
   EstimateCallback on_estimate;
+  /** The processes that run the computation together (MPI; perfshap/processes.hpp): each runs
+   *  a share of its fixed work items with its own threads, and every one returns the whole
+   *  result, bitwise what one process computes. Every process makes the same call with the same
+   *  inputs. None: this process alone. */
+  std::shared_ptr<const Processes> processes;
 };
 
 /** @brief The number of worker threads a computation with these options uses. */

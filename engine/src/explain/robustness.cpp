@@ -24,10 +24,13 @@
 #include "games/retrain_game.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
+#include "perfshap/processes.hpp"
 #include "perfshap/blocks/interactions.hpp"
 #include "perfshap/blocks/solver.hpp"
 #include "perfshap/blocks/welford.hpp"
+#include "schedule/distribute.hpp"
 #include "schedule/schedule.hpp"
+#include "solvers/solve_across.hpp"
 
 namespace perfshap::inline v0 {
 
@@ -371,19 +374,40 @@ std::uint64_t Select(RobustnessResult& result, std::span<const std::unique_ptr<d
   const std::size_t k = games[0]->n_outputs();
   const std::size_t auprc_at = games[0]->auprc_offset();
   std::vector<double> auc_after(n_splits), auprc_after(n_splits);
-  detail::Schedule schedule(execution);
-  schedule.ForEachBlock(n_splits, 0, [&](std::size_t r) {
-    // The same game without the coalition sink: the main pass's values stay as they were.
-    detail::RetrainGameSettings settings = games[r]->settings();
-    settings.coalition_auc = {};
-    const detail::RetrainGame game(games[r]->split(), std::move(settings));
-    auto worker = game.MakeWorker();
-    worker->Reset();
-    std::vector<double> out(k);
-    worker->EvaluateWide(WideCoalition{kept}, out);
-    auc_after[r] = out[0] + 0.5;
-    auprc_after[r] = out[auprc_at] + baselines[r];
-  });
+  const auto retrain_splits = [&](detail::ItemRange share) {
+    detail::Schedule schedule(execution);
+    schedule.ForEachBlock(share.end - share.begin, 0, [&](std::size_t b) {
+      const std::size_t r = share.begin + b;
+      // The same game without the coalition sink: the main pass's values stay as they were.
+      detail::RetrainGameSettings settings = games[r]->settings();
+      settings.coalition_auc = {};
+      const detail::RetrainGame game(games[r]->split(), std::move(settings));
+      auto worker = game.MakeWorker();
+      worker->Reset();
+      std::vector<double> out(k);
+      worker->EvaluateWide(WideCoalition{kept}, out);
+      auc_after[r] = out[0] + 0.5;
+      auprc_after[r] = out[auprc_at] + baselines[r];
+    });
+  };
+  if (execution.processes == nullptr || execution.processes->size() == 1) {
+    retrain_splits({0, n_splits});
+  } else {
+    // Over the processes of an MPI run: each retrains its share of the splits.
+    detail::RunShared(
+        *execution.processes, n_splits,
+        [&](detail::ItemRange share, const std::function<detail::ByteWriter&(std::size_t)>& write) {
+          retrain_splits(share);
+          for (std::size_t r = share.begin; r < share.end; ++r) {
+            write(r).Put(auc_after[r]);
+            write(r).Put(auprc_after[r]);
+          }
+        },
+        [&](std::size_t r, detail::ByteReader& in) {
+          auc_after[r] = in.Get<double>();
+          auprc_after[r] = in.Get<double>();
+        });
+  }
   std::tie(sel.auc_after_mean, sel.auc_after_std) = Band(auc_after);
   std::tie(sel.auprc_after_mean, sel.auprc_after_std) = Band(auprc_after);
   sel.retrained = true;
@@ -497,7 +521,11 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   std::vector<const Game*> game_ptrs;
   for (const auto& g : games) game_ptrs.push_back(g.get());
 
-  const std::shared_ptr<const Solver> solver = choice.Make(solver_options);
+  const detail::SolverMaker make_solver = [&](std::uint64_t first_game) -> std::shared_ptr<const Solver> {
+    SolverOptions share_options = solver_options;
+    share_options.first_game = first_game;
+    return choice.Make(share_options);
+  };
   RobustnessBands bands(*games[0], p, metrics.size(), baselines);
   result.phi_auc_by_split.resize(n_splits * p);
   result.phi_auc_se_by_split.resize(n_splits * p);
@@ -508,7 +536,12 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   solve.sampled = !exact;
   solve.sampling = options.sampling;
   if (options.interactions) result.interaction_auc_by_split.assign(n_splits * p * p, 0.0);
-  solver->SolveBatch(game_ptrs, [&](std::size_t r, ShapleyValues&& sv) {
+  // Over the processes of an MPI run, each split's coalition AUCs travel with its values.
+  const std::size_t split_coalitions = result.coalition_auc.size() / n_splits;
+  const auto coalition_auc_of = [&](std::size_t r) {
+    return std::span<double>(result.coalition_auc).subspan(r * split_coalitions, split_coalitions);
+  };
+  detail::SolveBatchAcross(options.execution.processes.get(), game_ptrs, make_solver, [&](std::size_t r, ShapleyValues&& sv) {
     bands.Add(r, sv, result);
     if (options.interactions) {
       // Output 0 is AUC - 0.5: the constant cancels in every difference.
@@ -535,7 +568,7 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
     }
     // Solved: its split's prepared statistics go (the selection retrains on them later).
     if (!options.select) games[r]->ReleaseSplit();
-  });
+  }, result.coalition_auc.empty() ? std::function<std::span<double>(std::size_t)>{} : coalition_auc_of);
 
   result.features = games[0]->player_names();
   result.players = players;

@@ -418,7 +418,7 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
   const std::size_t nw = CoalitionWords(n);
   const StopRule rule(options_, SampleBudget(options_), schedule.start_time());
   ProgressForecast forecast(schedule, rule.budget());
-  RandomStream rng(RandomStream(options_.seed, g)(), 0x4B45524EULL);  // "KERN"
+  RandomStream rng(RandomStream(options_.seed, options_.first_game + g)(), 0x4B45524EULL);  // "KERN"
 
   ShapleyValues out = BeginSampledValues(game, loop);
   std::uint64_t used = 2;

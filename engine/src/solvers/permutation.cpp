@@ -98,7 +98,7 @@ ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, cons
   const StopRule rule(options_, SampleBudget(options_), schedule.start_time());
   ProgressForecast forecast(schedule, rule.budget());
   // The game's stream: its key is the first draw of RandomStream(seed, g).
-  const std::uint64_t key = RandomStream(options_.seed, g)();
+  const std::uint64_t key = RandomStream(options_.seed, options_.first_game + g)();
 
   // v(empty) and v(N), once: every walk starts and ends there.
   ShapleyValues out = BeginSampledValues(game, loop);

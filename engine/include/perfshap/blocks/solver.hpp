@@ -110,6 +110,10 @@ struct SolverOptions : SamplingOptions {
   int max_players = 30;
   /** Return v(S) for every coalition in ShapleyValues::coalition_values (exact only). */
   bool store_values = false;
+  /** Game g of a batch draws from random stream (seed, first_game + g): a batch that is a
+   *  part of a larger one (games [first_game, ...) of it, as a process of an MPI run solves
+   *  its share) draws what the whole batch would. */
+  std::uint64_t first_game = 0;
   /** Threads, progress (units: coalitions), cancellation. Results do not depend on threads. */
   ExecutionOptions execution;
 };

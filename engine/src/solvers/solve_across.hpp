@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// A batch of games solved by the processes of an MPI run (ExecutionOptions::processes): each
+// solves a contiguous share of the games, drawing the random streams the whole batch would
+// (SolverOptions::first_game), and every process receives every game's values in game order.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+
+#include "perfshap/blocks/solver.hpp"
+#include "perfshap/processes.hpp"
+#include "schedule/distribute.hpp"
+
+namespace perfshap::inline v0::detail {
+
+/** @brief Every field of `values`, as bytes. */
+void WriteValues(ByteWriter& out, const ShapleyValues& values);
+/** @brief What WriteValues wrote. */
+ShapleyValues ReadValues(ByteReader& in);
+
+/** @brief A solver for the games [first_game, ...) of a batch (SolverOptions::first_game). */
+using SolverMaker = std::function<std::shared_ptr<const Solver>(std::uint64_t first_game)>;
+
+/**
+ * @brief Solver::SolveBatch over `group` (null or one process: make_solver(0)->SolveBatch):
+ * sink(g, values) is called on every process for every game in order, with values bitwise
+ * those of one process. `side(g)`, when given, is a span of doubles game g fills as it is
+ * solved (e.g. its coalitions' AUCs): it is exchanged with the values, so every process ends
+ * with every game's. The errors are those of RunShared.
+ */
+void SolveBatchAcross(const Processes* group, std::span<const Game* const> games, const SolverMaker& make_solver,
+                      const Solver::GameSink& sink, const std::function<std::span<double>(std::size_t)>& side = {});
+
+}  // namespace perfshap::detail
