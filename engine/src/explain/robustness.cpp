@@ -390,12 +390,12 @@ std::uint64_t Select(RobustnessResult& result, std::span<const std::unique_ptr<d
       auprc_after[r] = out[auprc_at] + baselines[r];
     });
   };
-  if (execution.processes == nullptr || execution.processes->size() == 1) {
+  if (const std::shared_ptr<const Processes> group = detail::SharedProcesses(execution); group == nullptr) {
     retrain_splits({0, n_splits});
   } else {
     // Over the processes of an MPI run: each retrains its share of the splits.
     detail::RunShared(
-        *execution.processes, n_splits,
+        *group, n_splits,
         [&](detail::ItemRange share, const std::function<detail::ByteWriter&(std::size_t)>& write) {
           retrain_splits(share);
           for (std::size_t r = share.begin; r < share.end; ++r) {
@@ -521,9 +521,11 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   std::vector<const Game*> game_ptrs;
   for (const auto& g : games) game_ptrs.push_back(g.get());
 
-  const detail::SolverMaker make_solver = [&](std::uint64_t first_game) -> std::shared_ptr<const Solver> {
+  const detail::SolverMaker make_solver = [&](std::uint64_t first_game,
+                                              std::shared_ptr<const Processes> processes) -> std::shared_ptr<const Solver> {
     SolverOptions share_options = solver_options;
     share_options.first_game = first_game;
+    share_options.execution.processes = std::move(processes);
     return choice.Make(share_options);
   };
   RobustnessBands bands(*games[0], p, metrics.size(), baselines);
@@ -541,7 +543,7 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   const auto coalition_auc_of = [&](std::size_t r) {
     return std::span<double>(result.coalition_auc).subspan(r * split_coalitions, split_coalitions);
   };
-  detail::SolveBatchAcross(options.execution.processes.get(), game_ptrs, make_solver, [&](std::size_t r, ShapleyValues&& sv) {
+  detail::SolveBatchAcross(detail::SharedProcesses(options.execution), game_ptrs, make_solver, [&](std::size_t r, ShapleyValues&& sv) {
     bands.Add(r, sv, result);
     if (options.interactions) {
       // Output 0 is AUC - 0.5: the constant cancels in every difference.

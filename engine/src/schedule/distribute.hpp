@@ -88,7 +88,7 @@ class ByteReader {
     if (n != out.size()) throw std::logic_error("perfshap: exchanged values of the wrong length");
     if (n > 0) std::memcpy(out.data(), Take(n * sizeof(T)), n * sizeof(T));
   }
-  /** @brief A span written by PutSpan / PutVector of bytes, without a copy. */
+  /** @brief A span of bytes written by PutSpan / PutVector (of std::byte only), without a copy. */
   std::span<const std::byte> GetBytes() {
     const auto n = static_cast<std::size_t>(Get<std::uint64_t>());
     return {Take(n), n};

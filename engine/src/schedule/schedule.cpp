@@ -2,6 +2,8 @@
 // Copyright 2026 The perfshap authors
 #include "schedule/schedule.hpp"
 
+#include "perfshap/processes.hpp"
+
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/flow_graph.h>
@@ -122,6 +124,13 @@ class RunningIn {
 };
 
 }  // namespace
+
+namespace detail {
+std::shared_ptr<const Processes> SharedProcesses(const ExecutionOptions& options) {
+  if (options.processes == nullptr || options.processes->size() == 1 || t_running != nullptr) return nullptr;
+  return options.processes;
+}
+}  // namespace detail
 
 std::size_t ReleaseIdleArenas() {
   WarmUpState& state = WarmUps();

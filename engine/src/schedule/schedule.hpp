@@ -23,6 +23,14 @@ class ProgressTracker;
  *  kMaxIdleArenas). */
 std::size_t IdleArenaCount();
 
+/**
+ * @brief The processes that share a computation with these options (ExecutionOptions::processes),
+ * or null: when there is one process, or when called from inside a block of work (a computation
+ * nested in another's parallel loop runs alone on each process: a collective must be called by
+ * every process from the method's own thread, in the same order).
+ */
+std::shared_ptr<const Processes> SharedProcesses(const ExecutionOptions& options);
+
 /** @brief Ends the waiting tasks of every PoolWarmUp (their workers then join the work at
  *  hand); computations call it as they run their first blocks. Cheap when none waits. */
 void ReleaseWarmUps();

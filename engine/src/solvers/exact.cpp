@@ -13,6 +13,8 @@
 #include "aggregate/block_partials.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/solver.hpp"
+#include "perfshap/processes.hpp"
+#include "schedule/distribute.hpp"
 #include "schedule/schedule.hpp"
 #include "solvers/finite_values.hpp"
 
@@ -276,7 +278,66 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
     detail::CheckFiniteValues(result);
     sink(g, std::move(result));
   };
-  schedule.RunPipeline(stages);
+  const std::shared_ptr<const Processes> group = detail::SharedProcesses(options_.execution);
+  if (group == nullptr) {
+    schedule.RunPipeline(stages);
+    schedule.FinishProgress();
+    return;
+  }
+  // Over the processes of an MPI run (calls from the method's own thread only): game by game,
+  // each process evaluates its share of the coalition blocks, the blocks' partial sums (and the
+  // values of v(empty), v(N) and, with store_values, every coalition) are exchanged, and every
+  // process reduces all of them in block order, as one process does.
+  schedule.SetProgressTotal(total * n_games / static_cast<std::uint64_t>(group->size()));
+  // The blocks that hold v(empty) and v(N): their processes send those values too.
+  std::uint64_t full_index = full;  // the inverse of coalition_at
+  if (options_.gray_code) {
+    full_index = 0;
+    for (Coalition c = full; c != 0; c >>= 1) full_index ^= c;
+  }
+  const std::uint64_t base_block = 0;
+  const std::uint64_t full_block = full_index / block_size;
+  for (std::size_t g = 0; g < n_games; ++g) {
+    stages.prepare(g, 0);
+    ShapleyValues& result = slots[0].result;
+    detail::BlockPartials& partials = *slots[0].partials;
+    detail::RunShared(
+        *group, static_cast<std::size_t>(n_blocks),
+        [&](detail::ItemRange share, const std::function<detail::ByteWriter&(std::size_t)>& write) {
+          schedule.ForEachBlock<Scratch>(
+              share.end - share.begin, block_size,
+              [&] {
+                auto scratch = std::make_unique<Scratch>();
+                scratch->value.assign(k, 0.0);
+                return scratch;
+              },
+              [&](std::size_t b, Scratch& scratch) { stages.block(g, share.begin + b, 0, &scratch); });
+          for (std::size_t b = share.begin; b < share.end; ++b) {
+            detail::ByteWriter& out = write(b);
+            out.PutSpan(std::span<const double>(partials.Row(b)));
+            const std::uint64_t begin = b * block_size;
+            const std::uint64_t end = std::min(total, begin + block_size);
+            if (b == base_block) out.PutVector(result.base);
+            if (b == full_block) out.PutVector(result.full);
+            if (options_.store_values)
+              for (std::uint64_t r = begin; r < end; ++r)
+                out.PutSpan(std::span<const double>(result.coalition_values).subspan(coalition_at(r) * k, k));
+          }
+        },
+        [&](std::size_t b, detail::ByteReader& in) {
+          in.GetInto(partials.Row(b));
+          const std::uint64_t begin = b * block_size;
+          const std::uint64_t end = std::min(total, begin + block_size);
+          if (b == base_block) in.GetInto(std::span<double>(result.base));
+          if (b == full_block) in.GetInto(std::span<double>(result.full));
+          if (options_.store_values)
+            for (std::uint64_t r = begin; r < end; ++r)
+              in.GetInto(std::span<double>(result.coalition_values).subspan(coalition_at(r) * k, k));
+        });
+    Scratch scratch;
+    stages.reduce(g, 0, &scratch);
+    stages.deliver(g, 0);
+  }
   schedule.FinishProgress();
 }
 

@@ -22,17 +22,26 @@ void WriteValues(ByteWriter& out, const ShapleyValues& values);
 /** @brief What WriteValues wrote. */
 ShapleyValues ReadValues(ByteReader& in);
 
-/** @brief A solver for the games [first_game, ...) of a batch (SolverOptions::first_game). */
-using SolverMaker = std::function<std::shared_ptr<const Solver>(std::uint64_t first_game)>;
+/** @brief A solver for the games [first_game, ...) of a batch (SolverOptions::first_game),
+ *  run by `processes` (SolverOptions::execution.processes; null: this process alone). */
+using SolverMaker =
+    std::function<std::shared_ptr<const Solver>(std::uint64_t first_game, std::shared_ptr<const Processes> processes)>;
 
 /**
- * @brief Solver::SolveBatch over `group` (null or one process: make_solver(0)->SolveBatch):
+ * @brief Solver::SolveBatch over `group` (null or one process: make_solver(0, null)->SolveBatch):
  * sink(g, values) is called on every process for every game in order, with values bitwise
- * those of one process. `side(g)`, when given, is a span of doubles game g fills as it is
- * solved (e.g. its coalitions' AUCs): it is exchanged with the values, so every process ends
- * with every game's. The errors are those of RunShared.
+ * those of one process.
+ *
+ * At least as many games as processes: each process solves a contiguous share of the games
+ * alone. Fewer (one holdout split, one explanation game): every process takes part in every
+ * game, and the solver shares each game's work among them (the exact solver its coalition
+ * blocks; a sampled solver, for now, solves the whole game on every process).
+ *
+ * `side(g)`, when given, is a span of doubles game g fills as it is solved (e.g. its
+ * coalitions' AUCs): it is exchanged with the values when games are shared, so every process
+ * ends with every game's. The errors are those of RunShared.
  */
-void SolveBatchAcross(const Processes* group, std::span<const Game* const> games, const SolverMaker& make_solver,
+void SolveBatchAcross(const std::shared_ptr<const Processes>& group, std::span<const Game* const> games, const SolverMaker& make_solver,
                       const Solver::GameSink& sink, const std::function<std::span<double>(std::size_t)>& side = {});
 
 }  // namespace perfshap::detail

@@ -38,8 +38,10 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -48,6 +50,8 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/solver.hpp"
 #include "perfshap/treeshap.hpp"
+#include "perfshap/processes.hpp"
+#include "schedule/distribute.hpp"
 #include "schedule/schedule.hpp"
 #include "solvers/tree_paths.hpp"
 
@@ -174,18 +178,39 @@ void CheckColumns(const TreeEnsemble& model, const FeatureColumns& x) {
   PERFSHAP_CHECK(x.step >= 1, "TreeSHAP: the rows' step must be at least 1");
 }
 
-/** Runs body(first_row, count, scratch, out_rows) over blocks of rows. */
+/** Runs body(first_row, count, scratch) over blocks of rows, which write rows [first_row,
+ *  first_row + count) of `out` (`per_row` values each). Over the processes of an MPI run, each
+ *  runs a contiguous share of the blocks and the blocks' rows of `out` are exchanged. */
 template <class Body>
-void ForRowBlocks(detail::Schedule& schedule, std::size_t n_rows, const Body& body) {
+void ForRowBlocks(detail::Schedule& schedule, const ExecutionOptions& execution, std::size_t n_rows,
+                  std::span<double> out, std::size_t per_row, const Body& body) {
   const std::size_t n_blocks = (n_rows + kRowsPerBlock - 1) / kRowsPerBlock;
-  schedule.SetProgressTotal(n_rows);
-  schedule.ForEachBlock<BlockScratch>(
-      n_blocks, kRowsPerBlock, [] { return std::make_unique<BlockScratch>(); },
-      [&](std::size_t b, BlockScratch& scratch) {
-        const std::size_t first = b * kRowsPerBlock;
-        body(first, std::min(kRowsPerBlock, n_rows - first), scratch);
-      });
-  schedule.FinishProgress();
+  const auto run = [&](detail::ItemRange share) {
+    schedule.SetProgressTotal(std::min(n_rows, share.end * kRowsPerBlock) - share.begin * kRowsPerBlock);
+    schedule.ForEachBlock<BlockScratch>(
+        share.end - share.begin, kRowsPerBlock, [] { return std::make_unique<BlockScratch>(); },
+        [&](std::size_t b, BlockScratch& scratch) {
+          const std::size_t first = (share.begin + b) * kRowsPerBlock;
+          body(first, std::min(kRowsPerBlock, n_rows - first), scratch);
+        });
+    schedule.FinishProgress();
+  };
+  const std::shared_ptr<const Processes> group = detail::SharedProcesses(execution);
+  if (group == nullptr) {
+    run({0, n_blocks});
+    return;
+  }
+  const auto rows_of = [&](std::size_t b) {
+    const std::size_t first = b * kRowsPerBlock;
+    return out.subspan(first * per_row, std::min(kRowsPerBlock, n_rows - first) * per_row);
+  };
+  detail::RunShared(
+      *group, n_blocks,
+      [&](detail::ItemRange share, const std::function<detail::ByteWriter&(std::size_t)>& write) {
+        run(share);
+        for (std::size_t b = share.begin; b < share.end; ++b) write(b).PutSpan(std::span<const double>(rows_of(b)));
+      },
+      [&](std::size_t b, detail::ByteReader& in) { in.GetInto(rows_of(b)); });
 }
 
 }  // namespace
@@ -230,7 +255,7 @@ std::vector<double> PathDependent(const TreeEnsemble& model, const FeatureColumn
   detail::Schedule schedule(execution);
   const PatternTables tables = BuildTables(paths, n_rows, schedule);
   std::vector<double> out(n_rows * K * W, 0.0);
-  ForRowBlocks(schedule, n_rows, [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
+  ForRowBlocks(schedule, execution, n_rows, out, K * W, [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
     LoadRows(paths, x, first, count, scratch.rows);
     double* block_out = out.data() + first * K * W;
     if (paths.rule == SplitRule::kLessEqual) {
@@ -378,7 +403,7 @@ std::vector<double> Interventional(const TreeEnsemble& model, const FeatureColum
   detail::Schedule schedule(execution);
   std::vector<double> out(n_rows * K * W, 0.0);
   const auto nb = static_cast<double>(n_background);
-  ForRowBlocks(schedule, n_rows, [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
+  ForRowBlocks(schedule, execution, n_rows, out, K * W, [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
     LoadRows(paths, x, first, count, scratch.rows);
     double* block_out = out.data() + first * K * W;
     if (paths.rule == SplitRule::kLessEqual) {
