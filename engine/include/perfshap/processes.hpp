@@ -43,8 +43,8 @@ class PERFSHAP_EXPORT Processes {
   static bool Launched() noexcept;
   /**
    * @brief Every process of the MPI job (a duplicate of MPI_COMM_WORLD). Initializes MPI when
-   * nobody has (finalized at exit then); one process alone when the build has no MPI and the
-   * process was not launched by mpirun.
+   * an MPI launcher started the process and nobody has (finalized at exit then); this process
+   * alone when no launcher started it and MPI is not initialized (MPI is then not started).
    * @throws InvalidArgument when the process was launched by mpirun but the build has no MPI.
    */
   static std::shared_ptr<const Processes> World();

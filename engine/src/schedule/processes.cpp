@@ -87,6 +87,13 @@ void RequireThreadLevel() {
 
 std::shared_ptr<const Processes> Processes::World() {
 #if defined(PERFSHAP_WITH_MPI)
+  int already = 0;
+  MPI_Initialized(&already);
+  if (!already && !Launched()) {
+    // Not an MPI job and nobody initialized MPI: a process alone, without starting MPI.
+    static const std::shared_ptr<const Processes> alone = ProcessesFactory::Make(nullptr, 0, 1);
+    return alone;
+  }
   static std::once_flag once;
   std::call_once(once, [] {
     int initialized = 0;

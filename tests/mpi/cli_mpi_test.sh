@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The perfshap authors
+# The command line under mpirun: every file of --out for -np 1, 2 and 3 equals the one-process
+# run's (result.json up to its timings, every CSV and figure byte for byte), for robustness
+# (exact over splits, exact over one split's coalition blocks, kernel), XPER, SHAP and TreeSHAP;
+# and a rank killed mid-run ends the job within 10 s, non-zero, naming the rank, with --out
+# never created.
+#   cli_mpi_test.sh PERFSHAP MPIEXEC FIXTURES COMPARE_PY
+set -euo pipefail
+perfshap=$1 mpiexec=$2 fixtures=$3 compare=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "cli_mpi_test: $*" >&2; exit 1; }
+
+cases=(
+  "robustness_mc|robustness --cv mc:6 --rows 300 --interactions --select"
+  "robustness_holdout|robustness --cv holdout --rows 300 --interactions"
+  "robustness_kernel|robustness --cv mc:4 --rows 300 --solver kernel --budget 300 --keep-samples"
+  "xper|xper --seed 3"
+  "shap|shap --model logistic --train $fixtures/data/pima.csv --data $fixtures/data/pima.csv --label label --rows 0..59 --background 40"
+  "treeshap|treeshap --model-file $fixtures/xgboost/binary_logistic_100x6.json --data $fixtures/data/breast_cancer.csv"
+)
+for entry in "${cases[@]}"; do
+  name=${entry%%|*}
+  read -r -a args <<<"${entry#*|}"
+  mkdir -p "$work/alone" "$work/np1" "$work/np2" "$work/np3"
+  "$perfshap" "${args[@]}" --threads 2 --quiet --out "$work/alone/$name" || fail "$name: the run alone failed"
+  for np in 1 2 3; do
+    "$mpiexec" -np "$np" --oversubscribe "$perfshap" "${args[@]}" --threads 1 --quiet --out "$work/np$np/$name" \
+      >"$work/$name.np$np.log" 2>&1 || { cat "$work/$name.np$np.log" >&2; fail "$name: mpirun -np $np failed"; }
+    [ ! -s "$work/$name.np$np.log" ] || { cat "$work/$name.np$np.log" >&2; fail "$name -np $np: --quiet printed"; }
+  done
+done
+for np in 1 2 3; do
+  out=$(python3 "$compare" "$work/alone" "$work/np$np") || { echo "$out" >&2; fail "-np $np differs from one process"; }
+  echo "-np $np: $out"
+  grep -q "compare: ${#cases[@]} entries, 0 differences" <<<"$out" || fail "-np $np: not every case compared"
+done
+
+# Only rank 0 prints: the console text of -np 3 is the one-process text (timings aside).
+"$perfshap" robustness --cv mc:3 --rows 200 --threads 1 | grep -v " s on \| in [0-9.]* s" >"$work/alone.txt"
+"$mpiexec" -np 3 --oversubscribe "$perfshap" robustness --cv mc:3 --rows 200 --threads 1 |
+  grep -v " s on \| in [0-9.]* s" >"$work/np3.txt"
+diff "$work/alone.txt" "$work/np3.txt" || fail "the console text of -np 3 differs from one process's"
+
+# An input error is said once (by rank 0), not once per process.
+set +e
+"$mpiexec" -np 3 --oversubscribe "$perfshap" robustness --data "$work/absent.csv" --label y >"$work/err.txt" 2>&1
+code=$?
+set -e
+[ "$code" -ne 0 ] || fail "a missing --data file did not fail under mpirun"
+[ "$(grep -c "perfshap: error" "$work/err.txt")" -eq 1 ] || { cat "$work/err.txt" >&2; fail "the error was not said once"; }
+
+# A rank killed mid-run: the job ends within 10 s, non-zero, naming the rank; --out not created.
+long=(robustness --cv mc:3000 --rows 20000 --model logistic --threads 1 --quiet --out "$work/killed")
+"$mpiexec" -np 2 --oversubscribe "$perfshap" "${long[@]}" >"$work/killed.log" 2>&1 &
+job=$!
+victim=""
+for _ in $(seq 100); do
+  for pid in $(pgrep -f -- "--out $work/killed" || true); do
+    if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1"; then victim=$pid; fi
+  done
+  [ -z "$victim" ] || break
+  sleep 0.1
+done
+[ -n "$victim" ] || { kill -9 "$job" 2>/dev/null || true; fail "rank 1 of the long job was not found"; }
+sleep 1
+kill -9 "$victim"
+killed_at=$SECONDS
+set +e
+wait "$job"
+code=$?
+set -e
+took=$((SECONDS - killed_at))
+[ "$code" -ne 0 ] || fail "the job with a killed rank exited 0"
+[ "$took" -le 10 ] || fail "the job with a killed rank took $took s to end"
+grep -q "rank 1" "$work/killed.log" || { cat "$work/killed.log" >&2; fail "the message does not name rank 1"; }
+[ ! -e "$work/killed" ] || fail "--out was created by a job that failed"
+echo "killed rank 1: the job ended in $took s with exit code $code"
+echo "cli_mpi_test: all passed"
