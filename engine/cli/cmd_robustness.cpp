@@ -36,6 +36,7 @@ struct RobustnessCliOptions {
   double slice_fpr = 0.2;
   bool select = false;
   bool interactions = false;
+  std::string checkpoint;
   std::string metrics;
   std::string features;
   int exact_limit = 20;
@@ -66,6 +67,8 @@ void RunRobustness(const RobustnessCliOptions& o) {
   opt.extra_metrics = SplitList(o.metrics);
   opt.select = o.select;
   opt.interactions = o.interactions;
+  opt.checkpoint = o.checkpoint;
+  opt.checkpoint_fingerprint = "perfshap robustness";
   opt.max_features = o.exact_limit;
   ApplySolverOptions(o.solver, c.seed, opt.solver, opt.sampling);
   request.slice_fpr = o.slice_fpr;
@@ -121,6 +124,9 @@ void SetupRobustness(CLI::App& app) {
   app.add_flag("--interactions", o->interactions,
                "the Shapley interaction index of every feature pair on the AUC, mean and std over the splits "
                "(exact solver, up to 20 features): interactions.csv and result.json's interactions");
+  app.add_option("--checkpoint", o->checkpoint,
+                 "DIR keeps every finished split: a run killed and started again with the same arguments skips "
+                 "them and gives bitwise the uninterrupted result (under mpirun, on a file system all ranks see)");
   app.add_option("--metrics", o->metrics,
                  "extra metrics explained too, comma-separated: " + Join(MetricNames("robustness"), ", "));
   app.add_option("--features", o->features, "comma-separated feature columns (default: all but the label)");

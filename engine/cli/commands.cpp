@@ -29,7 +29,7 @@ const std::map<std::string, std::string>& CommonFlags() {
       {"data", "--data"},             {"solver", "--solver"},         {"budget", "--budget"},
       {"tolerance", "--tolerance"},   {"time_limit_seconds", "--time-limit"}, {"keep_samples", "--keep-samples"},
       {"max_memory", "--max-memory"}, {"max_model_evaluations", "--max-evaluations"},
-      {"iteration_range", "--iteration-range"},
+      {"iteration_range", "--iteration-range"}, {"checkpoint", "--checkpoint"},
   };
   return flags;
 }

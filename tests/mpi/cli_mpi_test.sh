@@ -4,8 +4,8 @@
 # The command line under mpirun: every file of --out for -np 1, 2 and 3 equals the one-process
 # run's (result.json up to its timings, every CSV and figure byte for byte), for robustness
 # (exact over splits, exact over one split's coalition blocks, kernel), XPER, SHAP and TreeSHAP;
-# and a rank killed mid-run ends the job within 10 s, non-zero, naming the rank, with --out
-# never created.
+# a rank killed mid-run ends the job within 10 s, non-zero, naming the rank, with --out never
+# created; and --checkpoint runs killed (SIGKILL) and resumed equal uninterrupted ones.
 #   cli_mpi_test.sh PERFSHAP MPIEXEC FIXTURES COMPARE_PY
 set -euo pipefail
 perfshap=$1 mpiexec=$2 fixtures=$3 compare=$4
@@ -78,4 +78,64 @@ took=$((SECONDS - killed_at))
 grep -q "rank 1" "$work/killed.log" || { cat "$work/killed.log" >&2; fail "the message does not name rank 1"; }
 [ ! -e "$work/killed" ] || fail "--out was created by a job that failed"
 echo "killed rank 1: the job ended in $took s with exit code $code"
+
+# --checkpoint: a run SIGKILLed mid-run and started again (alone, and under mpirun -np 3 after a
+# run of -np 2 lost a rank) ends with bitwise the uninterrupted run's files; other inputs are
+# refused with one line.
+kill_when_kept() {  # PID DIR: kill -9 PID once DIR keeps 5 items, while it still runs
+  local pid=$1 dir=$2
+  for _ in $(seq 300); do
+    [ "$(ls "$dir" 2>/dev/null | grep -c '^item-')" -ge 5 ] && break
+    sleep 0.05
+  done
+  kill -0 "$pid" 2>/dev/null || fail "the run ended before it could be killed"
+  kill -9 "$pid"
+  wait "$pid" 2>/dev/null || true
+}
+resume_case() {  # NAME ARGS...: uninterrupted vs killed + resumed
+  local name=$1
+  shift
+  mkdir -p "$work/plain" "$work/resumed"
+  "$perfshap" "$@" --threads 1 --quiet --out "$work/plain/$name"
+  "$perfshap" "$@" --threads 1 --quiet --checkpoint "$work/ck_$name" --out "$work/resumed/$name" &
+  kill_when_kept $! "$work/ck_$name"
+  local kept
+  kept=$(ls "$work/ck_$name" | grep -c '^item-')
+  [ ! -e "$work/resumed/$name" ] || fail "$name: a killed run left --out"
+  "$perfshap" "$@" --threads 1 --quiet --checkpoint "$work/ck_$name" --out "$work/resumed/$name"
+  echo "$name: killed with $kept splits kept, resumed"
+}
+resume_case exact robustness --cv mc:600 --rows 20000 --model logistic
+resume_case kernel robustness --data "$fixtures/data/pima.csv" --label label --cv mc:2000 --model logistic \
+  --solver kernel --budget 60
+# Under MPI: -np 2 loses rank 1 mid-run; -np 3 resumes from what both ranks kept.
+mpi_args=(robustness --cv mc:600 --rows 20000 --model logistic)
+"$perfshap" "${mpi_args[@]}" --threads 1 --quiet --out "$work/plain/mpi"
+"$mpiexec" -np 2 --oversubscribe "$perfshap" "${mpi_args[@]}" --threads 1 --quiet --checkpoint "$work/ck_mpi" \
+  --out "$work/resumed/mpi" >/dev/null 2>&1 &
+job=$!
+victim=""
+for _ in $(seq 300); do
+  if [ "$(ls "$work/ck_mpi" 2>/dev/null | grep -c '^item-')" -ge 5 ]; then
+    for pid in $(pgrep -f -- "--checkpoint $work/ck_mpi" || true); do
+      if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1"; then victim=$pid; fi
+    done
+    [ -z "$victim" ] || break
+  fi
+  sleep 0.05
+done
+[ -n "$victim" ] || fail "rank 1 of the checkpointed job was not found"
+kill -9 "$victim"
+wait "$job" 2>/dev/null && fail "the checkpointed job with a killed rank exited 0"
+"$mpiexec" -np 3 --oversubscribe "$perfshap" "${mpi_args[@]}" --threads 1 --quiet --checkpoint "$work/ck_mpi" \
+  --out "$work/resumed/mpi" || fail "mpirun -np 3 did not resume"
+out=$(python3 "$compare" "$work/plain" "$work/resumed") || { echo "$out" >&2; fail "a resumed run differs"; }
+echo "resumed: $out"
+grep -q "compare: 3 entries, 0 differences" <<<"$out" || fail "not every resumed run compared"
+set +e
+"$perfshap" "${mpi_args[@]}" --seed 9 --quiet --checkpoint "$work/ck_mpi" >"$work/other.txt" 2>&1
+code=$?
+set -e
+[ "$code" -eq 2 ] && [ "$(wc -l <"$work/other.txt")" -eq 1 ] && grep -q "another run" "$work/other.txt" ||
+  { cat "$work/other.txt" >&2; fail "a checkpoint of other arguments was not refused in one line"; }
 echo "cli_mpi_test: all passed"

@@ -90,6 +90,17 @@ struct RobustnessOptions {
   int max_features = 20;
   /** How messages name the plan, e.g. "mc:100" or a splits file ("split 3 of 100 (mc:100)"). */
   std::string plan_name;
+  /** A directory that keeps every split's solved game as it finishes (empty: none): a run
+   *  killed and started again with the same inputs skips them and returns bitwise the result
+   *  of an uninterrupted run (a split is kept whole: one split's coalitions are not). Made when
+   *  missing; refused when it holds a checkpoint of other inputs (the data's values, the
+   *  splits, the players, the learner and its parameters, the solver and sampling, the curves,
+   *  the metrics, `checkpoint_fingerprint`) or of another perfshap version. Under MPI it must be
+   *  on a file system every process sees. */
+  std::string checkpoint;
+  /** The caller's own summary of its inputs (a front end's arguments), kept in the checkpoint
+   *  with the library's. */
+  std::string checkpoint_fingerprint;
   /** Threads, progress (units: coalitions over all splits), cancellation. Results do not depend
    *  on the thread count. */
   ExecutionOptions execution;

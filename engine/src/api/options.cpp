@@ -400,6 +400,7 @@ void ReadRobustnessOptions(OptionReader& o, RobustnessRequest& request) {
     for (std::string& m : Names("metrics", o.Raw("metrics"))) opt.extra_metrics.push_back(std::move(m));
   o.Take("select", opt.select);
   o.Take("interactions", opt.interactions);
+  o.Take("checkpoint", opt.checkpoint);
   o.Take("exact_limit", opt.max_features);
   o.Take("seed", request.seed);
   ReadSolverOptions(o, request.seed, opt.solver, opt.sampling, "exact");

@@ -14,6 +14,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -28,6 +29,7 @@
 #include "perfshap/blocks/interactions.hpp"
 #include "perfshap/blocks/solver.hpp"
 #include "perfshap/blocks/welford.hpp"
+#include "schedule/checkpoint.hpp"
 #include "schedule/distribute.hpp"
 #include "schedule/schedule.hpp"
 #include "solvers/solve_across.hpp"
@@ -463,6 +465,53 @@ void RequireFiniteResult(const RobustnessResult& r) {
 
 }  // namespace
 
+namespace {
+
+/** What a checkpoint of this run must have been made from: the values of the data, the splits,
+ *  the players, the learner, the solver and everything the games' values depend on. */
+std::string RunFingerprint(const Dataset& data, const SplitPlan& plan, std::span<const Player> players,
+                           const RobustnessOptions& options, const std::string& solver, const CurveGridEvaluator& evaluator) {
+  detail::ByteWriter w;
+  w.PutString(options.checkpoint_fingerprint);
+  w.Put<std::uint64_t>(data.n_rows());
+  for (std::size_t c = 0; c < data.n_features(); ++c) w.PutSpan(std::span<const double>(data.column(c)));
+  w.PutSpan(std::span<const double>(data.label()));
+  for (const Split& split : plan) {
+    w.PutVector(split.train);
+    w.PutVector(split.test);
+  }
+  for (const Player& player : players) {
+    w.PutString(player.name);
+    w.PutVector(player.columns);
+  }
+  w.PutString(options.learner->name());
+  for (const auto& [key, value] : options.learner->params()) {
+    w.PutString(key);
+    w.PutString(value);
+  }
+  w.PutString(solver);
+  w.Put(options.sampling.budget);
+  w.Put(options.sampling.tolerance);
+  w.Put(options.sampling.time_limit_seconds);
+  w.Put(options.sampling.seed);
+  w.Put(options.sampling.keep_samples);
+  w.Put(options.sampling.control_variate);
+  w.PutSpan(evaluator.fpr_grid());
+  w.PutSpan(evaluator.recall_grid());
+  w.Put(evaluator.options().mode);
+  w.Put(evaluator.options().strategy);
+  w.Put(evaluator.options().thresholds);
+  w.Put(options.prc_baseline);
+  w.PutStrings(options.extra_metrics);
+  w.Put(options.class_threshold);
+  w.Put(options.interactions);
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(detail::Fnv1a(w.bytes())));
+  return text;
+}
+
+}  // namespace
+
 RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, const RobustnessOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::string& source = data.source();
@@ -538,12 +587,17 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   solve.sampled = !exact;
   solve.sampling = options.sampling;
   if (options.interactions) result.interaction_auc_by_split.assign(n_splits * p * p, 0.0);
+  const std::shared_ptr<const Processes> group = detail::SharedProcesses(options.execution);
+  std::optional<detail::Checkpoint> checkpoint;
+  if (!options.checkpoint.empty())
+    checkpoint.emplace(options.checkpoint, RunFingerprint(data, plan, players, options, choice.name, evaluator), n_splits,
+                       group.get());
   // Over the processes of an MPI run, each split's coalition AUCs travel with its values.
   const std::size_t split_coalitions = result.coalition_auc.size() / n_splits;
   const auto coalition_auc_of = [&](std::size_t r) {
     return std::span<double>(result.coalition_auc).subspan(r * split_coalitions, split_coalitions);
   };
-  detail::SolveBatchAcross(detail::SharedProcesses(options.execution), game_ptrs, make_solver, [&](std::size_t r, ShapleyValues&& sv) {
+  detail::SolveBatchAcross(group, game_ptrs, make_solver, [&](std::size_t r, ShapleyValues&& sv) {
     bands.Add(r, sv, result);
     if (options.interactions) {
       // Output 0 is AUC - 0.5: the constant cancels in every difference.
@@ -570,7 +624,8 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
     }
     // Solved: its split's prepared statistics go (the selection retrains on them later).
     if (!options.select) games[r]->ReleaseSplit();
-  }, result.coalition_auc.empty() ? std::function<std::span<double>(std::size_t)>{} : coalition_auc_of);
+  }, result.coalition_auc.empty() ? std::function<std::span<double>(std::size_t)>{} : coalition_auc_of,
+  checkpoint ? &*checkpoint : nullptr);
 
   result.features = games[0]->player_names();
   result.players = players;

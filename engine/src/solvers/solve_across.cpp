@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace perfshap::inline v0::detail {
@@ -49,53 +50,146 @@ ShapleyValues ReadValues(ByteReader& in) {
   return values;
 }
 
-void SolveBatchAcross(const std::shared_ptr<const Processes>& group, std::span<const Game* const> games,
-                      const SolverMaker& make_solver, const Solver::GameSink& sink,
-                      const std::function<std::span<double>(std::size_t)>& side) {
-  if (group == nullptr || group->size() == 1) {
-    make_solver(0, nullptr)->SolveBatch(games, sink);
-    return;
+namespace {
+
+using Side = std::function<std::span<double>(std::size_t)>;
+
+/** A game's values and side values, as they travel and as a checkpoint keeps them. */
+std::vector<std::byte> ItemBytes(const ShapleyValues& values, const Side& side, std::size_t g) {
+  ByteWriter out;
+  WriteValues(out, values);
+  if (side) out.PutSpan(std::span<const double>(side(g)));
+  return std::move(out.bytes());
+}
+
+ShapleyValues TakeItem(ByteReader& in, const Side& side, std::size_t g) {
+  ShapleyValues values = ReadValues(in);
+  if (side) in.GetInto(side(g));
+  return values;
+}
+
+/** The games `ids` (ascending) solved by this process, run by contiguous run of ids so that each
+ *  draws its own stream: done(g, values) for each, in id order. */
+void SolveIds(std::span<const Game* const> games, std::span<const std::size_t> ids, const SolverMaker& make_solver,
+              const std::function<void(std::size_t, ShapleyValues&&)>& done) {
+  for (std::size_t at = 0; at < ids.size();) {
+    std::size_t end = at + 1;
+    while (end < ids.size() && ids[end] == ids[end - 1] + 1) ++end;
+    const std::size_t first = ids[at];
+    make_solver(first, nullptr)
+        ->SolveBatch(games.subspan(first, end - at), [&](std::size_t g, ShapleyValues&& values) {
+          done(first + g, std::move(values));
+        });
+    at = end;
   }
-  if (games.size() < static_cast<std::size_t>(group->size())) {
-    // Every process in every game. Each fills the side values of the coalitions it evaluated
-    // (every coalition is evaluated by one process; the rest stay NaN), and they are merged.
-    if (side)
-      for (std::size_t g = 0; g < games.size(); ++g) std::ranges::fill(side(g), std::numeric_limits<double>::quiet_NaN());
-    std::vector<ShapleyValues> values = make_solver(0, group)->SolveBatch(games);
-    if (side) {
-      ByteWriter mine;
-      for (std::size_t g = 0; g < games.size(); ++g) mine.PutSpan(std::span<const double>(side(g)));
-      const std::vector<std::vector<std::byte>> all = AllGather(*group, mine.bytes());
-      for (const std::vector<std::byte>& theirs : all) {
-        ByteReader in(theirs);
-        for (std::size_t g = 0; g < games.size(); ++g) {
-          const std::vector<double> values_of_theirs = in.GetVector<double>();
-          const std::span<double> into = side(g);
-          for (std::size_t t = 0; t < into.size(); ++t)
-            if (!std::isnan(values_of_theirs[t])) into[t] = values_of_theirs[t];
-        }
+}
+
+/** Fewer games than processes: every process in every game (the solver shares its blocks). Each
+ *  fills the side values of the coalitions it evaluated (every coalition is evaluated by one
+ *  process; the rest stay NaN), and they are merged. */
+std::vector<ShapleyValues> SolveTogether(const std::shared_ptr<const Processes>& group,
+                                         std::span<const Game* const> games, std::size_t first,
+                                         const SolverMaker& make_solver, const Side& side) {
+  const auto side_of = [&](std::size_t g) { return side(first + g); };
+  if (side)
+    for (std::size_t g = 0; g < games.size(); ++g)
+      std::ranges::fill(side_of(g), std::numeric_limits<double>::quiet_NaN());
+  std::vector<ShapleyValues> values = make_solver(first, group)->SolveBatch(games);
+  if (side) {
+    ByteWriter mine;
+    for (std::size_t g = 0; g < games.size(); ++g) mine.PutSpan(std::span<const double>(side_of(g)));
+    const std::vector<std::vector<std::byte>> all = AllGather(*group, mine.bytes());
+    for (const std::vector<std::byte>& bytes : all) {
+      ByteReader in(bytes);
+      for (std::size_t g = 0; g < games.size(); ++g) {
+        const std::vector<double> theirs = in.GetVector<double>();
+        const std::span<double> into = side_of(g);
+        for (std::size_t t = 0; t < into.size(); ++t)
+          if (!std::isnan(theirs[t])) into[t] = theirs[t];
       }
     }
-    for (std::size_t g = 0; g < games.size(); ++g) sink(g, std::move(values[g]));
-    return;
   }
-  RunShared(
-      *group, games.size(),
-      [&](ItemRange share, const std::function<ByteWriter&(std::size_t)>& write) {
-        if (share.begin == share.end) return;
-        const std::shared_ptr<const Solver> solver = make_solver(share.begin, nullptr);
-        solver->SolveBatch(games.subspan(share.begin, share.end - share.begin),
-                           [&](std::size_t g, ShapleyValues&& values) {
-                             ByteWriter& out = write(share.begin + g);
-                             WriteValues(out, values);
-                             if (side) out.PutSpan(std::span<const double>(side(share.begin + g)));
-                           });
-      },
-      [&](std::size_t g, ByteReader& in) {
-        ShapleyValues values = ReadValues(in);
-        if (side) in.GetInto(side(g));
-        sink(g, std::move(values));
-      });
+  return values;
+}
+
+}  // namespace
+
+void SolveBatchAcross(const std::shared_ptr<const Processes>& group, std::span<const Game* const> games,
+                      const SolverMaker& make_solver, const Solver::GameSink& sink, const Side& side,
+                      const Checkpoint* checkpoint) {
+  const std::size_t n = games.size();
+  const bool shared = group != nullptr && group->size() > 1;
+  if (checkpoint == nullptr) {
+    if (!shared) {
+      make_solver(0, nullptr)->SolveBatch(games, sink);
+      return;
+    }
+    if (n < static_cast<std::size_t>(group->size())) {
+      std::vector<ShapleyValues> values = SolveTogether(group, games, 0, make_solver, side);
+      for (std::size_t g = 0; g < n; ++g) sink(g, std::move(values[g]));
+      return;
+    }
+  }
+
+  // What earlier runs finished (read by the first process and passed to the others), and what
+  // is left to do.
+  std::vector<std::optional<ShapleyValues>> results(n);
+  std::vector<std::size_t> todo;
+  if (checkpoint != nullptr) {
+    ByteWriter found;
+    if (!shared || group->rank() == 0)
+      for (std::size_t g = 0; g < n; ++g)
+        if (const auto bytes = checkpoint->Load(g)) {
+          found.Put<std::uint64_t>(g);
+          found.PutVector(*bytes);
+        }
+    std::vector<std::byte> first = std::move(found.bytes());
+    if (shared) first = std::move(AllGather(*group, first)[0]);
+    ByteReader in(first);
+    while (!in.done()) {
+      const auto g = static_cast<std::size_t>(in.Get<std::uint64_t>());
+      ByteReader item(in.GetBytes());
+      results[g] = TakeItem(item, side, g);
+    }
+  }
+  for (std::size_t g = 0; g < n; ++g)
+    if (!results[g]) todo.push_back(g);
+
+  const auto keep = [&](std::size_t g, const std::vector<std::byte>& bytes) {
+    if (checkpoint != nullptr) checkpoint->Save(g, bytes);
+  };
+  if (!shared) {
+    SolveIds(games, todo, make_solver, [&](std::size_t g, ShapleyValues&& values) {
+      keep(g, ItemBytes(values, side, g));
+      results[g] = std::move(values);
+    });
+  } else if (todo.size() < static_cast<std::size_t>(group->size())) {
+    // Few games left: all processes in each, the first one keeping it.
+    for (const std::size_t g : todo) {
+      std::vector<ShapleyValues> values = SolveTogether(group, games.subspan(g, 1), g, make_solver, side);
+      if (group->rank() == 0) keep(g, ItemBytes(values[0], side, g));
+      results[g] = std::move(values[0]);
+    }
+  } else {
+    // Each process a contiguous share of the games left; each keeps the games it solved.
+    RunShared(
+        *group, todo.size(),
+        [&](ItemRange share, const std::function<ByteWriter&(std::size_t)>& write) {
+          const std::span<const std::size_t> ids = std::span<const std::size_t>(todo).subspan(
+              share.begin, share.end - share.begin);
+          std::size_t at = share.begin;
+          SolveIds(games, ids, make_solver, [&](std::size_t g, ShapleyValues&& values) {
+            const std::vector<std::byte> bytes = ItemBytes(values, side, g);
+            keep(g, bytes);
+            write(at++).PutVector(bytes);
+          });
+        },
+        [&](std::size_t i, ByteReader& in) {
+          ByteReader item(in.GetBytes());
+          results[todo[i]] = TakeItem(item, side, todo[i]);
+        });
+  }
+  for (std::size_t g = 0; g < n; ++g) sink(g, std::move(*results[g]));
 }
 
 }  // namespace perfshap::detail

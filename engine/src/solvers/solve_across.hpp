@@ -13,6 +13,7 @@
 
 #include "perfshap/blocks/solver.hpp"
 #include "perfshap/processes.hpp"
+#include "schedule/checkpoint.hpp"
 #include "schedule/distribute.hpp"
 
 namespace perfshap::inline v0::detail {
@@ -40,8 +41,16 @@ using SolverMaker =
  * `side(g)`, when given, is a span of doubles game g fills as it is solved (e.g. its
  * coalitions' AUCs): it is exchanged with the values when games are shared, so every process
  * ends with every game's. The errors are those of RunShared.
+ *
+ * With a checkpoint: the games an earlier run finished are read from it (by the first process,
+ * passed to the others) instead of solved, and each game solved is kept there as it finishes
+ * (values and side values), so a run killed and started again ends with bitwise the values of
+ * an uninterrupted one. A game is kept whole or not at all (one game's blocks are not kept).
+ * The sink then runs once every game is done.
  */
-void SolveBatchAcross(const std::shared_ptr<const Processes>& group, std::span<const Game* const> games, const SolverMaker& make_solver,
-                      const Solver::GameSink& sink, const std::function<std::span<double>(std::size_t)>& side = {});
+void SolveBatchAcross(const std::shared_ptr<const Processes>& group, std::span<const Game* const> games,
+                      const SolverMaker& make_solver, const Solver::GameSink& sink,
+                      const std::function<std::span<double>(std::size_t)>& side = {},
+                      const Checkpoint* checkpoint = nullptr);
 
 }  // namespace perfshap::detail

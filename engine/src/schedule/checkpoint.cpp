@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "schedule/checkpoint.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "perfshap/error.hpp"
+#include "perfshap/version.hpp"
+#include "schedule/distribute.hpp"
+
+namespace perfshap::inline v0::detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint64_t kMagic = 0x31544B4348535050ULL;  // "PPSHCKT1"
+constexpr const char* kFormat = "perfshap-checkpoint-1";
+
+std::string ItemName(std::size_t id) {
+  char name[40];
+  std::snprintf(name, sizeof name, "item-%08zu.bin", id);
+  return name;
+}
+
+/** Writes bytes to path through a file beside it: write, fsync, rename, fsync the directory. */
+void WriteAtomically(const fs::path& path, std::span<const std::byte> head, std::span<const std::byte> body) {
+  const fs::path tmp = path.string() + ".tmp-" + std::to_string(::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const auto fail = [&](const char* what) {
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    ::unlink(tmp.c_str());
+    throw DataError("checkpoint " + path.parent_path().string() + ": cannot " + what + " " + path.filename().string() +
+                        " (" + std::strerror(err) + "); check that the directory is writable and has space",
+                    {"checkpoint"});
+  };
+  if (fd < 0) fail("create");
+  for (const std::span<const std::byte> part : {head, body}) {
+    std::size_t at = 0;
+    while (at < part.size()) {
+      const ssize_t n = ::write(fd, part.data() + at, part.size() - at);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) fail("write");
+      at += static_cast<std::size_t>(n);
+    }
+  }
+  if (::fsync(fd) != 0) fail("sync");
+  if (::close(fd) != 0) {
+    ::unlink(tmp.c_str());
+    throw DataError("checkpoint: cannot close " + tmp.string(), {"checkpoint"});
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename into place");
+  const int dir = ::open(path.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+std::string OpenOrCheck(const std::string& dir, const std::string& fingerprint, std::size_t n_items) {
+  const fs::path root(dir);
+  const fs::path manifest = root / "manifest.json";
+  std::error_code ec;
+  const std::string remedy = "; use a new checkpoint directory, or delete this one to start over";
+  if (fs::exists(root, ec) && !fs::is_directory(root, ec))
+    return "checkpoint " + dir + " is a file, not a directory" + remedy;
+  if (fs::exists(manifest, ec)) {
+    std::ifstream in(manifest);
+    nlohmann::json m;
+    try {
+      in >> m;
+    } catch (const std::exception&) {
+      return "checkpoint " + dir + ": manifest.json cannot be read" + remedy;
+    }
+    if (m.value("format", "") != kFormat) return "checkpoint " + dir + " is not a perfshap checkpoint" + remedy;
+    const std::string version(Version());
+    if (m.value("version", "") != version)
+      return "checkpoint " + dir + " was written by perfshap " + m.value("version", "?") + ", this is " + version +
+             remedy;
+    if (m.value("fingerprint", "") != fingerprint || m.value("items", std::size_t{0}) != n_items)
+      return "checkpoint " + dir +
+             " belongs to another run (other arguments, options or data); a run resumes only with the same "
+             "inputs" +
+             remedy;
+    return {};
+  }
+  if (fs::exists(root, ec) && !fs::is_empty(root, ec))
+    return "checkpoint " + dir + " is a directory with other files and no manifest.json" + remedy;
+  fs::create_directories(root, ec);
+  if (ec) return "checkpoint " + dir + ": cannot create the directory (" + ec.message() + ")";
+  nlohmann::json m = {{"format", kFormat}, {"version", std::string(Version())}, {"fingerprint", fingerprint}, {"items", n_items}};
+  const std::string text = m.dump(2) + "\n";
+  try {
+    WriteAtomically(manifest, {}, std::as_bytes(std::span<const char>(text.data(), text.size())));
+  } catch (const DataError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+std::uint64_t Fnv1a(std::span<const std::byte> bytes, std::uint64_t hash) {
+  for (const std::byte b : bytes) {
+    hash ^= static_cast<std::uint64_t>(b);
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+Checkpoint::Checkpoint(std::string dir, const std::string& fingerprint, std::size_t n_items, const Processes* group)
+    : dir_(std::move(dir)) {
+  // The first process makes or checks the manifest; every process then says its verdict.
+  std::string error;
+  if (group == nullptr || group->rank() == 0) error = OpenOrCheck(dir_, fingerprint, n_items);
+  if (group != nullptr && group->size() > 1) {
+    ByteWriter mine;
+    mine.PutString(error);
+    const std::vector<std::vector<std::byte>> all = AllGather(*group, mine.bytes());
+    ByteReader first(all[0]);
+    error = first.GetString();
+  }
+  if (!error.empty()) throw InvalidArgument(error, {"checkpoint"});
+}
+
+std::optional<std::vector<std::byte>> Checkpoint::Load(std::size_t id) const {
+  std::ifstream in(fs::path(dir_) / ItemName(id), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::uint64_t head[4] = {};
+  in.read(reinterpret_cast<char*>(head), sizeof head);
+  if (!in || head[0] != kMagic || head[1] != id) return std::nullopt;
+  std::vector<std::byte> bytes(static_cast<std::size_t>(head[2]));
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!in || in.peek() != std::char_traits<char>::eof() || Fnv1a(bytes) != head[3]) return std::nullopt;
+  return bytes;
+}
+
+void Checkpoint::Save(std::size_t id, std::span<const std::byte> bytes) const {
+  const std::uint64_t head[4] = {kMagic, id, bytes.size(), Fnv1a(bytes)};
+  WriteAtomically(fs::path(dir_) / ItemName(id), std::as_bytes(std::span<const std::uint64_t>(head)), bytes);
+}
+
+}  // namespace perfshap::detail

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// A run's finished work items kept on disk (--checkpoint DIR), so that a run killed and started
+// again with the same inputs skips them and ends with bitwise the result of an uninterrupted run.
+//
+// DIR holds manifest.json (the format, perfshap's version, the run's fingerprint and its number
+// of items) and one file per finished item, item-<id>.bin: a header (magic, id, length, a
+// 64-bit FNV-1a checksum of the payload) and the item's bytes. Each file is written beside its
+// name, fsynced, renamed into place and the directory fsynced, so a kill leaves whole files or
+// none; a file that does not check out is ignored (its item is computed again). Under MPI every
+// process reads and writes DIR, which must be on a file system they all see.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "perfshap/processes.hpp"
+
+namespace perfshap::inline v0::detail {
+
+/** @brief 64-bit FNV-1a of bytes, continuing from `hash`. */
+std::uint64_t Fnv1a(std::span<const std::byte> bytes, std::uint64_t hash = 0xcbf29ce484222325ULL);
+
+class Checkpoint {
+ public:
+  /**
+   * @brief Opens (or makes) the checkpoint in `dir` for a run of `n_items` items whose inputs
+   * and options are summed up by `fingerprint`. A collective over `group` (null: alone): the
+   * first process makes or checks the manifest, and every process throws its error.
+   * @throws InvalidArgument (one line, option `checkpoint`) when dir holds another run's
+   *   checkpoint (other arguments, data or version) or is not a checkpoint; DataError when it
+   *   cannot be made or read.
+   */
+  Checkpoint(std::string dir, const std::string& fingerprint, std::size_t n_items, const Processes* group);
+
+  /** @brief Item `id`'s bytes when it finished in an earlier run (and its file checks out). */
+  std::optional<std::vector<std::byte>> Load(std::size_t id) const;
+  /** @brief Keeps item `id`'s bytes (atomically; thread-safe for distinct ids). */
+  void Save(std::size_t id, std::span<const std::byte> bytes) const;
+  const std::string& dir() const noexcept { return dir_; }
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace perfshap::detail

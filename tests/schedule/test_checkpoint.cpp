@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// --checkpoint: the store (whole files or none, a damaged file ignored, another run's refused)
+// and a robustness run resumed from a part of its splits, bitwise the uninterrupted run (exact
+// and sampled solvers). tests/mpi/cli_mpi_test.sh kills real runs and resumes them.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "perfshap/blocks/generators.hpp"
+#include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/split.hpp"
+#include "perfshap/error.hpp"
+#include "perfshap/robustness.hpp"
+#include "schedule/checkpoint.hpp"
+#include "support/expect_error.hpp"
+#include "support/temp_files.hpp"
+
+namespace perfshap {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string FreshDir(const std::string& name) {
+  const fs::path dir = fs::path(testing::WriteTempFile(name + ".probe", "")).parent_path() / (name + ".ckpt");
+  fs::remove_all(dir);
+  return dir.string();
+}
+
+std::vector<std::byte> Bytes(const std::string& s) {
+  const auto* p = reinterpret_cast<const std::byte*>(s.data());
+  return {p, p + s.size()};
+}
+
+TEST(Checkpoint, KeepsItemsAndIgnoresDamagedOnes) {
+  const std::string dir = FreshDir("store");
+  {
+    const detail::Checkpoint c(dir, "run A", 5, nullptr);
+    EXPECT_FALSE(c.Load(0));
+    c.Save(0, Bytes("zero"));
+    c.Save(3, Bytes(""));
+    c.Save(4, Bytes("four"));
+  }
+  const detail::Checkpoint again(dir, "run A", 5, nullptr);
+  EXPECT_EQ(again.Load(0), Bytes("zero"));
+  EXPECT_EQ(again.Load(3), Bytes(""));
+  EXPECT_FALSE(again.Load(1));
+  // A changed byte or a cut file is not trusted: its item is computed again.
+  const fs::path four = fs::path(dir) / "item-00000004.bin";
+  std::string text;
+  {
+    std::ifstream in(four, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  text.back() ^= 1;
+  std::ofstream(four, std::ios::binary) << text;
+  EXPECT_FALSE(again.Load(4));
+  std::ofstream(four, std::ios::binary) << text.substr(0, 20);
+  EXPECT_FALSE(again.Load(4));
+}
+
+TEST(Checkpoint, AnotherRunsCheckpointIsRefused) {
+  const std::string dir = FreshDir("other");
+  { const detail::Checkpoint c(dir, "run A", 5, nullptr); }
+  testing::ExpectError<InvalidArgument>([&] { detail::Checkpoint(dir, "run B", 5, nullptr); },
+                                        {"another run", "new checkpoint directory"}, "checkpoint");
+  testing::ExpectError<InvalidArgument>([&] { detail::Checkpoint(dir, "run A", 6, nullptr); }, {"another run"},
+                                        "checkpoint");
+  const std::string files = FreshDir("not_a_checkpoint");
+  fs::create_directories(files);
+  std::ofstream(fs::path(files) / "mine.txt") << "a user's file\n";
+  testing::ExpectError<InvalidArgument>([&] { detail::Checkpoint(files, "run A", 5, nullptr); },
+                                        {"other files", "no manifest.json"}, "checkpoint");
+}
+
+void ExpectSame(const RobustnessResult& got, const RobustnessResult& want) {
+  EXPECT_EQ(got.phi_auc_mean, want.phi_auc_mean);
+  EXPECT_EQ(got.phi_auc_se, want.phi_auc_se);
+  EXPECT_EQ(got.shap_roc_mean, want.shap_roc_mean);
+  EXPECT_EQ(got.auc_by_split, want.auc_by_split);
+  EXPECT_EQ(got.coalition_auc, want.coalition_auc);
+  EXPECT_EQ(got.sample_auc, want.sample_auc);
+  EXPECT_EQ(got.interaction_auc_mean, want.interaction_auc_mean);
+  EXPECT_EQ(got.solve.n_evaluations, want.solve.n_evaluations);
+  EXPECT_EQ(got.n_trainings, want.n_trainings);
+}
+
+TEST(Checkpoint, ARobustnessRunResumedIsBitwiseTheUninterruptedRun) {
+  ProbitDesign design;
+  design.n_rows = 200;
+  const Dataset data = GenerateProbitDesign(design);
+  const SplitPlan plan = MakeSplitPlan("mc:7", data.n_rows(), 0.3, 2, data.label());
+  for (const char* solver : {"exact", "kernel"}) {
+    SCOPED_TRACE(solver);
+    RobustnessOptions options;
+    options.learner = MakeLearner("logistic");
+    options.solver = std::string(solver);
+    options.sampling.budget = 150;
+    options.sampling.keep_samples = std::string(solver) != "exact";
+    options.interactions = std::string(solver) == "exact";
+    const RobustnessResult want = ExplainRobustness(data, plan, options);
+    options.checkpoint = FreshDir(std::string("resume_") + solver);
+    ExpectSame(ExplainRobustness(data, plan, options), want);
+    // Splits 0, 2, 3 and 6 lost (as if killed before them): computed again, the rest read.
+    for (int lost : {0, 2, 3, 6}) fs::remove(fs::path(options.checkpoint) / ("item-0000000" + std::to_string(lost) + ".bin"));
+    ExpectSame(ExplainRobustness(data, plan, options), want);
+    // Everything kept: nothing is trained again, and the result is the same.
+    ExpectSame(ExplainRobustness(data, plan, options), want);
+    // Other inputs are refused.
+    RobustnessOptions other = options;
+    other.sampling.seed = 9;
+    testing::ExpectError<InvalidArgument>([&] { ExplainRobustness(data, plan, other); }, {"another run"},
+                                          "checkpoint");
+  }
+}
+
+}  // namespace
+}  // namespace perfshap
