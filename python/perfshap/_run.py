@@ -222,6 +222,17 @@ def _typed_options(function: str, command: str, options: dict) -> dict:
     lists of names joined, paths as text."""
     known = options_of(command)
     typed = {}
+    comm = options.pop("comm", None)
+    if comm is not None:
+        # An mpi4py communicator: every process of it makes the same call and gets the whole
+        # result, bitwise one process's (the work is shared; README, "Across processes").
+        try:
+            from mpi4py import MPI
+        except ImportError:
+            raise TypeError(f"{function}(comm=...) takes an mpi4py communicator, and mpi4py is not importable") from None
+        if not isinstance(comm, MPI.Comm):
+            raise TypeError(f"{function}(comm=...) takes an mpi4py communicator (mpi4py.MPI.Comm), got {type(comm).__name__}")
+        typed["mpi_comm"] = MPI._addressof(comm)
     for key, value in options.items():
         flag = key.replace("_", "-")
         if flag not in known:

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <utility>
 
@@ -14,6 +15,7 @@
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/blocks/curves.hpp"
 #include "perfshap/error.hpp"
+#include "perfshap/processes.hpp"
 #include "perfshap/blocks/players.hpp"
 #include "perfshap/xper.hpp"
 #include "report/run_reporter.hpp"
@@ -195,6 +197,14 @@ void ReadExecutionOptions(OptionReader& o, ExecutionOptions& execution) {
   else if (!memory.is_null())
     WrongKind("max_memory", memory, "a size (\"2G\", \"512M\") or a number of bytes");
   o.Take("max_evaluations", execution.limits.max_model_evaluations);
+  // The processes to share the run with: the address of the caller's MPI_Comm (mpi4py:
+  // MPI._addressof(comm); the C API: (uintptr_t)&comm).
+  const nlohmann::json& comm = o.Raw("mpi_comm");
+  if (comm.is_number_integer() && comm.get<std::int64_t>() > 0)
+    execution.processes =
+        Processes::FromMpiComm(reinterpret_cast<const void*>(static_cast<std::uintptr_t>(comm.get<std::int64_t>())));
+  else if (!comm.is_null())
+    WrongKind("mpi_comm", comm, "the address of an MPI communicator (mpi4py: MPI._addressof(comm))");
 }
 
 void ReadSolverOptions(OptionReader& o, std::uint64_t seed, SolverSpec& solver, SamplingOptions& sampling,
