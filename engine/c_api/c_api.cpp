@@ -33,6 +33,7 @@
 #include "perfshap/xper_montecarlo.hpp"
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/error.hpp"
+#include "perfshap/processes.hpp"
 #include "perfshap/table.hpp"
 #include "perfshap/blocks/trees.hpp"
 #include "perfshap/version_config.hpp"
@@ -56,6 +57,7 @@ struct PerfshapRequest {
   nlohmann::json options;
   std::shared_ptr<const perfshap::Table> data, train, background;
   std::optional<PerfshapModel> model;
+  std::shared_ptr<const perfshap::Processes> processes;  // perfshap_request_set_mpi_comm
   PerfshapProgressCallback progress = nullptr;
   void* user = nullptr;
   std::atomic<bool> cancel{false};
@@ -177,6 +179,7 @@ perfshap::api::DataInput InputOf(const std::shared_ptr<const perfshap::Table>& t
 void Wire(PerfshapRequest* r, perfshap::ExecutionOptions& execution) {
   r->cancel = false;
   execution.cancel = &r->cancel;
+  if (r->processes != nullptr) execution.processes = r->processes;
   if (r->progress != nullptr) {
     execution.progress = [r](const perfshap::Progress& p) {
       if (r->progress(p.done, p.total, p.elapsed_seconds, r->user) != 0) r->cancel = true;
@@ -510,6 +513,13 @@ int perfshap_request_set_progress(PerfshapRequest* request, PerfshapProgressCall
     NotNull(request, "request");
     request->progress = callback;
     request->user = user;
+  });
+}
+
+int perfshap_request_set_mpi_comm(PerfshapRequest* request, const void* mpi_comm) {
+  return Guard([&] {
+    NotNull(request, "request");
+    request->processes = mpi_comm == nullptr ? nullptr : perfshap::Processes::FromMpiComm(mpi_comm);
   });
 }
 

@@ -411,6 +411,7 @@ TEST(CApi, EveryEntryPointGivenNullReturnsAStatus) {
   EXPECT_EQ(perfshap_request_set_model(nullptr, nullptr), PERFSHAP_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(perfshap_request_set_progress(nullptr, nullptr, nullptr), PERFSHAP_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(perfshap_request_cancel(nullptr), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_request_set_mpi_comm(nullptr, nullptr), PERFSHAP_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(perfshap_run(nullptr, &r), PERFSHAP_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(perfshap_result_array(nullptr, "phi", &values, &shape, &n), PERFSHAP_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(perfshap_result_copy_array(nullptr, "phi", nullptr, 0, &n), PERFSHAP_ERROR_INVALID_ARGUMENT);

@@ -19,6 +19,7 @@ cases=(
   "robustness_kernel|robustness --cv mc:4 --rows 300 --solver kernel --budget 300 --keep-samples"
   "xper|xper --seed 3"
   "shap|shap --model logistic --train $fixtures/data/pima.csv --data $fixtures/data/pima.csv --label label --rows 0..59 --background 40"
+  "axom|axom --data $fixtures/data/wine.csv --label label --seeds 3 --trees 20"
   "treeshap|treeshap --model-file $fixtures/xgboost/binary_logistic_100x6.json --data $fixtures/data/breast_cancer.csv"
 )
 for entry in "${cases[@]}"; do

@@ -5,12 +5,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <filesystem>
 #include <numeric>
 
 #include "api/model_columns.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
+#include "perfshap/processes.hpp"
+#include "schedule/distribute.hpp"
+#include "schedule/schedule.hpp"
 #include "report/format.hpp"
 
 namespace perfshap::inline v0::api {
@@ -56,6 +61,98 @@ std::pair<int, int> HeatmapFeatures(const AxomRequest& request, const AxomRun& r
   return MostImportantTwo(ExplainAxom(*run.forest, {run.test_points, run.test_rows.size()}));
 }
 
+// An AxomRun as bytes, for the processes of an MPI run (its tree and forest stay where they were
+// fitted: only the first seed's are read, and every process fits that one itself).
+void PutRobustness(detail::ByteWriter& out, const ExplanationRobustness& r) {
+  out.PutVector(r.l_bar);
+  out.PutVector(r.l_hat);
+  out.PutVector(r.kept);
+}
+ExplanationRobustness GetRobustness(detail::ByteReader& in) {
+  ExplanationRobustness r;
+  r.l_bar = in.GetVector<double>();
+  r.l_hat = in.GetVector<double>();
+  r.kept = in.GetVector<std::size_t>();
+  return r;
+}
+void PutSetting(detail::ByteWriter& out, const AxomSetting& s) {
+  out.Put(s.max_depth);
+  out.Put(s.min_samples_leaf);
+  out.PutString(s.max_features);
+}
+AxomSetting GetSetting(detail::ByteReader& in) {
+  AxomSetting s;
+  s.max_depth = in.Get<int>();
+  s.min_samples_leaf = in.Get<int>();
+  s.max_features = in.GetString();
+  return s;
+}
+void PutComparison(detail::ByteWriter& out, const AxomComparison& c) {
+  for (const AxomTest* t : {&c.paired_t, &c.wilcoxon, &c.student_t, &c.mann_whitney}) {
+    out.Put(t->statistic);
+    out.Put(t->p_value);
+    out.PutString(t->method);
+  }
+  out.Put<std::uint64_t>(c.n);
+}
+AxomComparison GetComparison(detail::ByteReader& in) {
+  AxomComparison c;
+  for (AxomTest* t : {&c.paired_t, &c.wilcoxon, &c.student_t, &c.mann_whitney}) {
+    t->statistic = in.Get<double>();
+    t->p_value = in.Get<double>();
+    t->method = in.GetString();
+  }
+  c.n = static_cast<std::size_t>(in.Get<std::uint64_t>());
+  return c;
+}
+void PutRun(detail::ByteWriter& out, const AxomRun& r) {
+  out.PutString(r.data);
+  for (const std::size_t v : {r.n_train, r.n_test, r.n_features, r.n_classes}) out.Put<std::uint64_t>(v);
+  PutSetting(out, r.tree_setting);
+  PutSetting(out, r.forest_setting);
+  out.Put(r.trees);
+  out.Put(r.tree_accuracy);
+  out.Put(r.forest_accuracy);
+  PutRobustness(out, r.robustness.tree);
+  PutRobustness(out, r.robustness.forest);
+  PutRobustness(out, r.robustness.axom);
+  out.PutVector(r.robustness.mislabelling);
+  out.Put(r.mislabelling);
+  PutComparison(out, r.tree_vs_forest);
+  PutComparison(out, r.tree_vs_axom);
+  PutComparison(out, r.forest_vs_axom);
+  out.Put(r.seconds_tuning);
+  out.Put(r.seconds_fit);
+  out.Put(r.seconds_robustness);
+  out.PutVector(r.test_rows);
+  out.PutVector(r.test_points);
+}
+AxomRun GetRun(detail::ByteReader& in) {
+  AxomRun r;
+  r.data = in.GetString();
+  for (std::size_t* v : {&r.n_train, &r.n_test, &r.n_features, &r.n_classes})
+    *v = static_cast<std::size_t>(in.Get<std::uint64_t>());
+  r.tree_setting = GetSetting(in);
+  r.forest_setting = GetSetting(in);
+  r.trees = in.Get<int>();
+  r.tree_accuracy = in.Get<double>();
+  r.forest_accuracy = in.Get<double>();
+  r.robustness.tree = GetRobustness(in);
+  r.robustness.forest = GetRobustness(in);
+  r.robustness.axom = GetRobustness(in);
+  r.robustness.mislabelling = in.GetVector<double>();
+  r.mislabelling = in.Get<double>();
+  r.tree_vs_forest = GetComparison(in);
+  r.tree_vs_axom = GetComparison(in);
+  r.forest_vs_axom = GetComparison(in);
+  r.seconds_tuning = in.Get<double>();
+  r.seconds_fit = in.Get<double>();
+  r.seconds_robustness = in.Get<double>();
+  r.test_rows = in.GetVector<std::size_t>();
+  r.test_points = in.GetVector<double>();
+  return r;
+}
+
 detail::AxomDataReport RunDataSet(const AxomRequest& request, const std::string& name, const DataInput& input,
                                   std::size_t seeds, bool tune, bool heatmaps) {
   CsvOptions csv;
@@ -76,11 +173,30 @@ detail::AxomDataReport RunDataSet(const AxomRequest& request, const std::string&
   po.robustness.neighbours = request.neighbours;
   po.robustness.full_matrix = request.full_matrix;
   po.execution = request.execution_of ? request.execution_of(name) : request.execution;
-  for (std::size_t k = 0; k < seeds; ++k) {
-    po.seed = request.seed + k;
-    po.robustness.seed = po.seed;
-    report.seeds.push_back(po.seed);
-    report.runs.push_back(RunAxomProtocol(data, po));
+  const std::shared_ptr<const Processes> group = detail::SharedProcesses(po.execution);
+  const auto run_seed = [&](std::size_t k, const ExecutionOptions& execution) {
+    AxomProtocolOptions o = po;
+    o.seed = request.seed + k;
+    o.robustness.seed = o.seed;
+    o.execution = execution;
+    return RunAxomProtocol(data, o);
+  };
+  for (std::size_t k = 0; k < seeds; ++k) report.seeds.push_back(request.seed + k);
+  if (group == nullptr || seeds < 2) {
+    for (std::size_t k = 0; k < seeds; ++k) report.runs.push_back(run_seed(k, po.execution));
+  } else {
+    // Over the processes of an MPI run: the first seed on every process (its tree and forest
+    // draw the heat maps), the others shared, each run alone on its process.
+    ExecutionOptions alone = po.execution;
+    alone.processes = nullptr;
+    report.runs.resize(seeds);
+    report.runs[0] = run_seed(0, alone);
+    detail::RunShared(
+        *group, seeds - 1,
+        [&](detail::ItemRange share, const std::function<detail::ByteWriter&(std::size_t)>& write) {
+          for (std::size_t i = share.begin; i < share.end; ++i) PutRun(write(i), run_seed(i + 1, alone));
+        },
+        [&](std::size_t i, detail::ByteReader& in) { report.runs[i + 1] = GetRun(in); });
   }
   if (heatmaps) {
     const AxomRun& r = report.runs.front();

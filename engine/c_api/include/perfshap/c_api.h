@@ -152,6 +152,15 @@ PERFSHAP_C_EXPORT int perfshap_request_set_model(PerfshapRequest* request, const
 typedef int (*PerfshapProgressCallback)(uint64_t done, uint64_t total, double elapsed_seconds, void* user);
 PERFSHAP_C_EXPORT int perfshap_request_set_progress(PerfshapRequest* request, PerfshapProgressCallback callback,
                                                     void* user);
+/**
+ * The processes of an MPI job that run this request together: `mpi_comm` points to the caller's
+ * MPI_Comm (duplicated here; NULL: this process alone). Every process of it creates the same
+ * request and calls perfshap_run; each runs a share of the work and every one gets the whole
+ * result, bitwise one process's (README, "Across processes"). MPI must be initialized with
+ * MPI_THREAD_FUNNELED or more; PERFSHAP_ERROR_INVALID_ARGUMENT when it is not, or when this
+ * library was built without MPI.
+ */
+PERFSHAP_C_EXPORT int perfshap_request_set_mpi_comm(PerfshapRequest* request, const void* mpi_comm);
 /** Asks a running perfshap_run of this request to stop (from any thread). */
 PERFSHAP_C_EXPORT int perfshap_request_cancel(PerfshapRequest* request);
 PERFSHAP_C_EXPORT void perfshap_request_free(PerfshapRequest* request);
