@@ -53,15 +53,24 @@ set -e
 [ "$code" -ne 0 ] || fail "a missing --data file did not fail under mpirun"
 [ "$(grep -c "perfshap: error" "$work/err.txt")" -eq 1 ] || { cat "$work/err.txt" >&2; fail "the error was not said once"; }
 
+# The process of rank R among those whose command line holds PATTERN (empty when none yet).
+rank_pid() {
+  local pattern=$1 rank=$2 pid
+  for pid in $(pgrep -f -- "$pattern" || true); do
+    if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$rank"; then
+      echo "$pid"
+      return
+    fi
+  done
+}
+
 # A rank killed mid-run: the job ends within 10 s, non-zero, naming the rank; --out not created.
 long=(robustness --cv mc:3000 --rows 20000 --model logistic --threads 1 --quiet --out "$work/killed")
 "$mpiexec" -np 2 --oversubscribe "$perfshap" "${long[@]}" >"$work/killed.log" 2>&1 &
 job=$!
 victim=""
 for _ in $(seq 100); do
-  for pid in $(pgrep -f -- "--out $work/killed" || true); do
-    if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1"; then victim=$pid; fi
-  done
+  victim=$(rank_pid "--out $work/killed" 1)
   [ -z "$victim" ] || break
   sleep 0.1
 done
@@ -118,9 +127,7 @@ job=$!
 victim=""
 for _ in $(seq 300); do
   if [ "$(ls "$work/ck_mpi" 2>/dev/null | grep -c '^item-')" -ge 5 ]; then
-    for pid in $(pgrep -f -- "--checkpoint $work/ck_mpi" || true); do
-      if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1"; then victim=$pid; fi
-    done
+    victim=$(rank_pid "--checkpoint $work/ck_mpi" 1)
     [ -z "$victim" ] || break
   fi
   sleep 0.05

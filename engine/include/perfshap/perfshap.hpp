@@ -21,6 +21,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/execution.hpp"
+#include "perfshap/processes.hpp"
 #include "perfshap/robustness.hpp"
 #include "perfshap/shap.hpp"
 #include "perfshap/table.hpp"
