@@ -3,7 +3,8 @@
 # Copyright 2026 The perfshap authors
 # The command line under mpirun: every file of --out for -np 1, 2 and 3 equals the one-process
 # run's (result.json up to its timings, every CSV and figure byte for byte), for robustness
-# (exact over splits, exact over one split's coalition blocks, kernel), XPER, SHAP and TreeSHAP;
+# (exact over splits, exact over one split's coalition blocks, kernel), XPER and SHAP (exact: the
+# coalition blocks; sampled: each round's blocks), AXOM's seeds and TreeSHAP's rows;
 # a rank killed mid-run ends the job within 10 s, non-zero, naming the rank, with --out never
 # created; and --checkpoint runs killed (SIGKILL) and resumed equal uninterrupted ones.
 #   cli_mpi_test.sh PERFSHAP MPIEXEC FIXTURES COMPARE_PY
@@ -18,6 +19,8 @@ cases=(
   "robustness_holdout|robustness --cv holdout --rows 300 --interactions"
   "robustness_kernel|robustness --cv mc:4 --rows 300 --solver kernel --budget 300 --keep-samples"
   "xper|xper --seed 3"
+  "xper_sampled|xper --seed 3 --solver permutation --budget 400 --keep-samples"
+  "shap_sampled|shap --model logistic --train $fixtures/data/pima.csv --data $fixtures/data/pima.csv --label label --rows 0..19 --background 20 --solver kernel --budget 300"
   "shap|shap --model logistic --train $fixtures/data/pima.csv --data $fixtures/data/pima.csv --label label --rows 0..59 --background 40"
   "axom|axom --data $fixtures/data/wine.csv --label label --seeds 3 --trees 20"
   "treeshap|treeshap --model-file $fixtures/xgboost/binary_logistic_100x6.json --data $fixtures/data/breast_cancer.csv"

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -130,8 +131,9 @@ TEST(Mpi, RobustnessIsBitwiseThatOfOneProcess) {
     bool interactions;
   };
   // Splits shared (mc:5), blocks of one split's game shared (holdout), and a sampled solver.
+  // One split's sampled rounds shared (holdout: kernel with its control variate, permutation).
   for (const Case& c : {Case{"mc:5", "exact", true}, Case{"holdout", "exact", true}, Case{"mc:4", "kernel", false},
-                        Case{"holdout", "permutation", false}}) {
+                        Case{"holdout", "permutation", false}, Case{"holdout", "kernel", false}}) {
     SCOPED_TRACE(c.plan + " " + c.solver);
     const SplitPlan plan = MakeSplitPlan(c.plan, data.n_rows(), 0.3, 5, data.label());
     RobustnessOptions options;
@@ -153,14 +155,47 @@ TEST(Mpi, XperIsBitwiseThatOfOneProcess) {
   design.n_rows = 300;
   const Dataset sample = GenerateProbitDesign(design);
   const auto model = MakeGlm(Link::kProbit, design.beta, true);
-  XperOptions options;
-  options.execution.threads = 1;
-  const XperResult alone = ExplainXper(*model, sample, options);
-  options.execution.processes = World();
-  const XperResult shared = ExplainXper(*model, sample, options);
-  EXPECT_EQ(shared.value, alone.value);
-  EXPECT_EQ(shared.phi, alone.phi);
-  EXPECT_EQ(shared.individual_phi, alone.individual_phi);
+  // Exact: the coalition blocks shared; sampled: every round's blocks shared.
+  for (const char* solver : {"exact", "permutation", "kernel"}) {
+    SCOPED_TRACE(solver);
+    XperOptions options;
+    options.solver = std::string(solver);
+    options.sampling.budget = 60;
+    options.sampling.keep_samples = std::string(solver) != "exact";
+    options.execution.threads = 1;
+    const XperResult alone = ExplainXper(*model, sample, options);
+    options.execution.processes = World();
+    const XperResult shared = ExplainXper(*model, sample, options);
+    EXPECT_EQ(shared.value, alone.value);
+    EXPECT_EQ(shared.phi, alone.phi);
+    EXPECT_EQ(shared.phi_se, alone.phi_se);
+    EXPECT_EQ(shared.individual_phi, alone.individual_phi);
+  }
+}
+
+TEST(Mpi, SampledSolversShareOneGamesRoundsBitwise) {
+  // One game of 12 players: every round's blocks over the processes (permutation, and kernel with
+  // its complete layers, sampled batches, control variate and kept samples).
+  const FunctionGame game = MixedVectorGame(12, 3, 7);
+  for (const char* name : {"permutation", "kernel"}) {
+    SCOPED_TRACE(name);
+    SolverOptions options;
+    options.budget = 3000;
+    options.tolerance = 0.001;
+    options.keep_samples = true;
+    options.seed = 5;
+    const ShapleyValues alone = MakeSolver(name, options)->Solve(game);
+    options.execution.processes = World();
+    const ShapleyValues shared = MakeSolver(name, options)->Solve(game);
+    EXPECT_EQ(shared.phi, alone.phi);
+    EXPECT_EQ(shared.phi_se, alone.phi_se);
+    EXPECT_EQ(shared.n_evaluations, alone.n_evaluations);
+    EXPECT_EQ(shared.sample_coalitions, alone.sample_coalitions);
+    EXPECT_EQ(shared.sample_values, alone.sample_values);
+    EXPECT_EQ(shared.stopped_by, alone.stopped_by);
+    options.time_limit_seconds = 5;
+    EXPECT_THROW(MakeSolver(name, options)->Solve(game), InvalidArgument) << "a time limit is refused";
+  }
 }
 
 TEST(Mpi, TreeShapIsBitwiseThatOfOneProcess) {
@@ -195,12 +230,30 @@ TEST(Mpi, TreeShapIsBitwiseThatOfOneProcess) {
 }  // namespace
 }  // namespace perfshap
 
+namespace {
+/** The other ranks' failures, one line each with the rank (rank 0 prints GoogleTest's report). */
+class RankFailures final : public ::testing::EmptyTestEventListener {
+ public:
+  explicit RankFailures(int rank) : rank_(rank) {}
+  void OnTestPartResult(const ::testing::TestPartResult& part) override {
+    if (part.failed())
+      std::fprintf(stderr, "rank %d: %s:%d: %s\n", rank_, part.file_name() ? part.file_name() : "?",
+                   part.line_number(), part.summary());
+  }
+
+ private:
+  int rank_;
+};
+}  // namespace
+
 // Only rank 0 prints GoogleTest's report; every rank's failures fail the job (its exit code).
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  if (perfshap::Processes::World()->rank() != 0) {
+  const int rank = perfshap::Processes::World()->rank();
+  if (rank != 0) {
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
     delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new RankFailures(rank));
   }
   return RUN_ALL_TESTS();
 }

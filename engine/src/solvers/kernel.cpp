@@ -185,13 +185,13 @@ class KernelSolver final : public Solver {
     CheckSampledOptions(options_, "kernel", n, static_cast<std::uint64_t>(n) + 2);
     SolveSampledBatch(
         games, sink, options_, [] { return std::make_shared<KernelScratch>(); },
-        [&](std::size_t g, const Game& game, const BlockLoop& loop, Schedule& schedule) {
+        [&](std::size_t g, const Game& game, const RoundLoop& loop, Schedule& schedule) {
           return SolveGame(g, game, loop, schedule);
         });
   }
 
  private:
-  ShapleyValues SolveGame(std::size_t g, const Game& game, const BlockLoop& loop, Schedule& schedule) const;
+  ShapleyValues SolveGame(std::size_t g, const Game& game, const RoundLoop& loop, Schedule& schedule) const;
   SolverOptions options_;
 };
 
@@ -245,6 +245,19 @@ struct BatchSamples {
   std::vector<double> y_small, y_large;
   std::vector<std::uint32_t> layer;
 };
+
+// Eigen's dense values as bytes, for an MPI run's exchange of a round's blocks (the matrix or
+// vector read into already has the written shape).
+void PutMatrix(ByteWriter& out, const Matrix& m) {
+  out.PutSpan(std::span<const double>(m.data(), static_cast<std::size_t>(m.size())));
+}
+void GetMatrix(ByteReader& in, Matrix& m) { in.GetInto(std::span<double>(m.data(), static_cast<std::size_t>(m.size()))); }
+void PutVectorXd(ByteWriter& out, const Eigen::VectorXd& v) {
+  out.PutSpan(std::span<const double>(v.data(), static_cast<std::size_t>(v.size())));
+}
+void GetVectorXd(ByteReader& in, Eigen::VectorXd& v) {
+  in.GetInto(std::span<double>(v.data(), static_cast<std::size_t>(v.size())));
+}
 
 // What the control variate of output 0 reads: the complete layers (coalitions, weights, values,
 // normal matrix), the sampled layers and each batch's samples.
@@ -411,7 +424,7 @@ void ControlVariate(const ControlVariateInput& in, std::span<double> phi0, std::
   }
 }
 
-ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const BlockLoop& loop,
+ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const RoundLoop& loop,
                                       Schedule& schedule) const {
   const int n = game.n_players();
   const std::size_t k = game.n_outputs();
@@ -523,7 +536,23 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
         partial[b].Add(s.members, weights[c], s.value.data(), k);
       }
       schedule.AddProgress(last - first);
-    });
+    }, {[&](std::size_t b, ByteWriter& w) {
+          const std::size_t first = list.size() * b / n_blocks;
+          const std::size_t last = list.size() * (b + 1) / n_blocks;
+          PutMatrix(w, partial[b].g);
+          PutMatrix(w, partial[b].r);
+          w.PutSpan(std::span<const double>(complete_y).subspan(first, last - first));
+          if (options_.keep_samples) logs[b].Write(w);
+        },
+        [&](std::size_t b, ByteReader& r) {
+          const std::size_t first = list.size() * b / n_blocks;
+          const std::size_t last = list.size() * (b + 1) / n_blocks;
+          partial[b].Reset(n, k);
+          GetMatrix(r, partial[b].g);
+          GetMatrix(r, partial[b].r);
+          r.GetInto(std::span<double>(complete_y).subspan(first, last - first));
+          if (options_.keep_samples) logs[b].Read(r);
+        }});
     for (const NormalSums& p : partial) {
       complete.g += p.g;
       complete.r += p.r;
@@ -603,6 +632,10 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
           draw(l, words);
           coalitions.push_back(words);
         }
+    // Over processes, a batch's new control samples of this round travel (what it kept before,
+    // every process has).
+    std::vector<std::size_t> kept_at(kept.size());
+    for (std::size_t b = 0; b < kept.size(); ++b) kept_at[b] = kept[b].y_small.size();
     loop(static_cast<std::size_t>(batches), 0, [&](std::size_t b, void* raw) {
       auto& s = *static_cast<KernelScratch*>(raw);
       Bind(s, game, n);
@@ -643,7 +676,37 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Blo
                        s.value.data(), k);
         }
       schedule.AddProgress(round_cycles * per_cycle);
-    });
+    }, {[&](std::size_t b, ByteWriter& w) {
+          PutMatrix(w, batch[b].aa);
+          PutVectorXd(w, batch[b].a);
+          w.Put(batch[b].w);
+          PutMatrix(w, batch[b].ry);
+          PutVectorXd(w, batch[b].yc);
+          if (control) {
+            const BatchSamples& mine = kept[b];
+            const std::size_t at = kept_at[b];
+            w.PutSpan(std::span<const std::uint64_t>(mine.words).subspan(at * nw));
+            w.PutSpan(std::span<const double>(mine.y_small).subspan(at));
+            w.PutSpan(std::span<const double>(mine.y_large).subspan(at));
+            w.PutSpan(std::span<const std::uint32_t>(mine.layer).subspan(at));
+          }
+          if (options_.keep_samples) logs[b].Write(w);
+        },
+        [&](std::size_t b, ByteReader& r) {
+          GetMatrix(r, batch[b].aa);
+          GetVectorXd(r, batch[b].a);
+          batch[b].w = r.Get<double>();
+          GetMatrix(r, batch[b].ry);
+          GetVectorXd(r, batch[b].yc);
+          if (control) {
+            BatchSamples& theirs = kept[b];
+            for (const std::uint64_t v : r.GetVector<std::uint64_t>()) theirs.words.push_back(v);
+            for (const double v : r.GetVector<double>()) theirs.y_small.push_back(v);
+            for (const double v : r.GetVector<double>()) theirs.y_large.push_back(v);
+            for (const std::uint32_t v : r.GetVector<std::uint32_t>()) theirs.layer.push_back(v);
+          }
+          if (options_.keep_samples) logs[b].Read(r);
+        }});
     append_logs(static_cast<std::size_t>(batches));
     cycles += round_cycles;
     used += round_cycles * per_round;

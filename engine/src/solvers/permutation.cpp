@@ -53,7 +53,7 @@ class PermutationSolver final : public Solver {
   void SolveBatch(std::span<const Game* const> games, const GameSink& sink) const override;
 
  private:
-  ShapleyValues SolveGame(std::size_t g, const Game& game, const BlockLoop& loop, Schedule& schedule) const;
+  ShapleyValues SolveGame(std::size_t g, const Game& game, const RoundLoop& loop, Schedule& schedule) const;
   SolverOptions options_;
 };
 
@@ -89,7 +89,7 @@ void WalkPair(const Game& game, const ShapleyValues& ends, std::uint64_t key, st
   }
 }
 
-ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, const BlockLoop& loop,
+ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, const RoundLoop& loop,
                                            Schedule& schedule) const {
   const int n = game.n_players();
   const std::size_t k = game.n_outputs();
@@ -150,7 +150,14 @@ ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, cons
         blocks[b].Add(s.sample.data());
       }
       schedule.AddProgress((last - first) * per_pair);
-    });
+    }, {[&](std::size_t b, ByteWriter& w) {
+          blocks[b].Write(w);
+          if (!logs.empty()) logs[b].Write(w);
+        },
+        [&](std::size_t b, ByteReader& r) {
+          blocks[b].Read(r);
+          if (!logs.empty()) logs[b].Read(r);
+        }});
     for (std::size_t b = 0; b < n_blocks; ++b) total.Merge(blocks[b]);
     if (!logs.empty())
       for (std::size_t b = 0; b < n_blocks; ++b) logs[b].AppendTo(out);
@@ -182,7 +189,7 @@ void PermutationSolver::SolveBatch(std::span<const Game* const> games, const Gam
   CheckSampledOptions(options_, "permutation", n, 2 + 2 * 2 * static_cast<std::uint64_t>(n - 1));
   SolveSampledBatch(
       games, sink, options_, [] { return std::make_shared<PermutationScratch>(); },
-      [&](std::size_t g, const Game& game, const BlockLoop& loop, Schedule& schedule) {
+      [&](std::size_t g, const Game& game, const RoundLoop& loop, Schedule& schedule) {
         return SolveGame(g, game, loop, schedule);
       });
 }

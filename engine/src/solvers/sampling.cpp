@@ -50,6 +50,43 @@ void VectorMoments::Add(const double* x) {
   }
 }
 
+void VectorMoments::Write(ByteWriter& out) const {
+  out.Put(count_);
+  out.PutVector(mean_);
+  out.PutVector(m2_);
+}
+
+void VectorMoments::Read(ByteReader& in) {
+  count_ = in.Get<std::uint64_t>();
+  mean_ = in.GetVector<double>();
+  m2_ = in.GetVector<double>();
+}
+
+void RoundLoop::operator()(std::size_t n, std::uint64_t units, const std::function<void(std::size_t, void*)>& body,
+                           const BlockExchange& exchange) const {
+  if (group_ == nullptr) {
+    (*loop_)(n, units, body);
+    return;
+  }
+  struct Holder {
+    std::shared_ptr<void> scratch;
+  };
+  ItemRange mine;
+  RunShared(
+      *group_, n,
+      [&](ItemRange share, const std::function<ByteWriter&(std::size_t)>& write) {
+        mine = share;
+        schedule_->ForEachBlock<Holder>(
+            share.end - share.begin, units,
+            [&] { return std::make_unique<Holder>(Holder{make_scratch_()}); },
+            [&](std::size_t b, Holder& holder) { body(share.begin + b, holder.scratch.get()); });
+        for (std::size_t b = share.begin; b < share.end; ++b) exchange.put(b, write(b));
+      },
+      [&](std::size_t b, ByteReader& in) {
+        if (b < mine.begin || b >= mine.end) exchange.get(b, in);
+      });
+}
+
 void VectorMoments::Merge(const VectorMoments& other) {
   if (other.count_ == 0) return;
   if (count_ == 0) {
@@ -106,7 +143,7 @@ void EvaluateWords(GameWorker& worker, int n, std::span<const std::uint64_t> wor
   }
 }
 
-ShapleyValues BeginSampledValues(const Game& game, const BlockLoop& loop) {
+ShapleyValues BeginSampledValues(const Game& game, const RoundLoop& loop) {
   const int n = game.n_players();
   const std::size_t k = game.n_outputs();
   ShapleyValues out;
@@ -122,7 +159,8 @@ ShapleyValues BeginSampledValues(const Game& game, const BlockLoop& loop) {
     if (b == 1)
       for (int i = 0; i < n; ++i) words[static_cast<std::size_t>(i) / 64] |= std::uint64_t{1} << (i % 64);
     EvaluateWords(*worker, n, words, b == 0 ? out.base : out.full);
-  });
+  }, {[&](std::size_t b, ByteWriter& w) { w.PutVector(b == 0 ? out.base : out.full); },
+      [&](std::size_t b, ByteReader& r) { r.GetInto(std::span<double>(b == 0 ? out.base : out.full)); }});
   return out;
 }
 
@@ -146,7 +184,7 @@ std::uint64_t StopRule::Forecast(std::uint64_t used, double ratio) const {
 
 void SolveSampledBatch(std::span<const Game* const> games, const Solver::GameSink& sink, const SolverOptions& options,
                        const std::function<std::shared_ptr<void>()>& make_scratch,
-                       const std::function<ShapleyValues(std::size_t g, const Game& game, const BlockLoop& loop,
+                       const std::function<ShapleyValues(std::size_t g, const Game& game, const RoundLoop& loop,
                                                          Schedule& schedule)>& run_game) {
   const auto t0 = std::chrono::steady_clock::now();
   PERFSHAP_CHECK(!games.empty(), "no games to solve");
@@ -156,6 +194,22 @@ void SolveSampledBatch(std::span<const Game* const> games, const Solver::GameSin
     PERFSHAP_CHECK(g->n_players() == n && g->n_outputs() == k, "every game of a batch needs the same players and outputs");
   Schedule schedule(options.execution);
   schedule.SetProgressTotal(SampleBudget(options) * games.size());
+  if (const std::shared_ptr<const Processes> group = SharedProcesses(options.execution)) {
+    PERFSHAP_CHECK(!(options.time_limit_seconds > 0.0),
+                   "a time limit would stop each process of the MPI run at its own time, and they share every "
+                   "game's rounds here; give a budget or a tolerance instead",
+                   {"time_limit_seconds"});
+    const RoundLoop loop(group, schedule, make_scratch);
+    for (std::size_t g = 0; g < games.size(); ++g) {
+      games[g]->Prepare();
+      ShapleyValues values = run_game(g, *games[g], loop, schedule);
+      values.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      CheckFiniteValues(values);
+      sink(g, std::move(values));
+    }
+    schedule.FinishProgress();
+    return;
+  }
   std::vector<ShapleyValues> results(std::min(games.size(), schedule.max_in_flight()));
   PipelineStages stages;
   stages.n_items = games.size();
@@ -163,7 +217,7 @@ void SolveSampledBatch(std::span<const Game* const> games, const Solver::GameSin
   stages.make_scratch = make_scratch;
   stages.prepare = [&](std::size_t g, std::size_t) { games[g]->Prepare(); };
   stages.drive = [&](std::size_t g, std::size_t slot, const BlockLoop& loop) {
-    results[slot] = run_game(g, *games[g], loop, schedule);
+    results[slot] = run_game(g, *games[g], RoundLoop(loop), schedule);
   };
   stages.deliver = [&](std::size_t g, std::size_t slot) {
     results[slot].elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

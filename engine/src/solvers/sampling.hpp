@@ -18,6 +18,8 @@
 
 #include "perfshap/blocks/game.hpp"
 #include "perfshap/blocks/solver.hpp"
+#include "perfshap/processes.hpp"
+#include "schedule/distribute.hpp"
 #include "schedule/schedule.hpp"
 
 namespace perfshap::inline v0::detail {
@@ -39,6 +41,9 @@ class VectorMoments {
   void Reset(std::size_t d);
   void Add(const double* x);
   void Merge(const VectorMoments& other);
+  /** @brief The moments as bytes (an MPI run's exchange), and back. */
+  void Write(ByteWriter& out) const;
+  void Read(ByteReader& in);
   std::uint64_t count() const noexcept { return count_; }
   const std::vector<double>& mean() const noexcept { return mean_; }
   /** @brief out[j] = sqrt(m2_j / (count - 1) / count): the standard error of the mean (0 with
@@ -66,9 +71,42 @@ void ProjectEfficiency(std::span<double> phi, int n, std::size_t k, std::span<co
 /** @brief v(coalition) through the worker: a mask for n <= 64, else EvaluateWide. */
 void EvaluateWords(GameWorker& worker, int n, std::span<const std::uint64_t> words, std::span<double> out);
 
+/** @brief How the results of a round's blocks cross between the processes of an MPI run:
+ *  put(b, out) writes block b's results (what the solver reduces after the round), get(b, in)
+ *  reads them into block b's place on a process that did not run it. */
+struct BlockExchange {
+  std::function<void(std::size_t block, ByteWriter& out)> put;
+  std::function<void(std::size_t block, ByteReader& in)> get;
+};
+
+/**
+ * @brief A sampled solver's rounds of blocks: body(b, scratch) for b in [0, n). Alone (a
+ * pipeline item's BlockLoop) the exchange is not used; over processes (one game that every
+ * process of an MPI run takes part in), each runs a contiguous share of the round's blocks and
+ * the blocks' results are exchanged with `exchange`, so every process reduces every block, in
+ * block order, as one process does.
+ */
+class RoundLoop {
+ public:
+  explicit RoundLoop(const BlockLoop& loop) : loop_(&loop) {}
+  RoundLoop(std::shared_ptr<const Processes> group, Schedule& schedule,
+            std::function<std::shared_ptr<void>()> make_scratch)
+      : group_(std::move(group)), schedule_(&schedule), make_scratch_(std::move(make_scratch)) {}
+  void operator()(std::size_t n, std::uint64_t units, const std::function<void(std::size_t, void*)>& body,
+                  const BlockExchange& exchange) const;
+  /** @brief True over processes. */
+  bool shared() const noexcept { return group_ != nullptr; }
+
+ private:
+  const BlockLoop* loop_ = nullptr;
+  std::shared_ptr<const Processes> group_;
+  Schedule* schedule_ = nullptr;
+  std::function<std::shared_ptr<void>()> make_scratch_;
+};
+
 /** @brief A sampled solver's result, begun: the game's players and sizes, and v(empty) and
  *  v(N) (every estimate's two ends) in base and full, evaluated as two blocks of `loop`. */
-ShapleyValues BeginSampledValues(const Game& game, const BlockLoop& loop);
+ShapleyValues BeginSampledValues(const Game& game, const RoundLoop& loop);
 
 /** @brief When a game's sampling stops: the budget, the tolerance, the time limit (counted
  *  from `start`, the start of the batch: the limit is the whole solve's). */
@@ -125,6 +163,14 @@ struct SampleLog {
     coalitions.insert(coalitions.end(), words.begin(), words.end());
     values.insert(values.end(), v.begin(), v.end());
   }
+  void Write(ByteWriter& out) const {
+    out.PutVector(coalitions);
+    out.PutVector(values);
+  }
+  void Read(ByteReader& in) {
+    coalitions = in.GetVector<std::uint64_t>();
+    values = in.GetVector<double>();
+  }
   void AppendTo(ShapleyValues& out) const {
     out.sample_coalitions.insert(out.sample_coalitions.end(), coalitions.begin(), coalitions.end());
     out.sample_values.insert(out.sample_values.end(), values.begin(), values.end());
@@ -139,13 +185,16 @@ struct SampledGame {
 /**
  * @brief Runs a sampled solver over a batch: each game is a pipeline item whose driver
  * `run_game(g, game, loop, slot)` runs its rounds of parallel blocks (loop) and returns its
- * values; games are handed to the sink in order. Per-thread scratch comes from make_scratch.
+ * values; games are handed to the sink in order. Over the processes of an MPI run
+ * (SharedProcesses of options.execution), the games are solved one after the other, every
+ * process running a share of each round's blocks (a time limit is then refused: each process
+ * would stop at its own time). Per-thread scratch comes from make_scratch.
  * Progress counts evaluations; its total is each game's forecast, updated by `progress_total`.
  */
 void SolveSampledBatch(std::span<const Game* const> games, const Solver::GameSink& sink,
                        const SolverOptions& options,
                        const std::function<std::shared_ptr<void>()>& make_scratch,
-                       const std::function<ShapleyValues(std::size_t g, const Game& game, const BlockLoop& loop,
+                       const std::function<ShapleyValues(std::size_t g, const Game& game, const RoundLoop& loop,
                                                          Schedule& schedule)>& run_game);
 
 }  // namespace perfshap::detail
