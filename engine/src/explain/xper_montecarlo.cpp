@@ -2,15 +2,21 @@
 // Copyright 2026 The perfshap authors
 // The XPER paper's Monte Carlo experiment: one block of the schedule per pseudo-sample, each
 // writing its own row of the result (so results do not depend on the thread count).
+#include "perfshap/xper_montecarlo.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
+#include <memory>
+#include <span>
 #include <string>
 
-#include "perfshap/error.hpp"
 #include "perfshap/blocks/random.hpp"
-#include "perfshap/xper_montecarlo.hpp"
 #include "perfshap/cost_estimates.hpp"
+#include "perfshap/error.hpp"
+#include "perfshap/processes.hpp"
+#include "schedule/distribute.hpp"
 #include "schedule/schedule.hpp"
 
 namespace perfshap::inline v0 {
@@ -41,7 +47,8 @@ std::uint64_t XperMonteCarloSampleSeed(std::uint64_t seed, std::size_t k) {
 
 XperMonteCarloResult RunXperMonteCarlo(const XperMonteCarloOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
-  if (options.samples == 0) throw InvalidArgument("Monte Carlo XPER: the number of samples must be at least 1", {"samples"});
+  if (options.samples == 0)
+    throw InvalidArgument("Monte Carlo XPER: the number of samples must be at least 1", {"samples"});
   if (options.train_rows < 2 || options.train_rows + 2 > options.rows)
     throw InvalidArgument("Monte Carlo XPER: " + std::to_string(options.train_rows) +
                               " training rows must leave at least 2 test rows of the " +
@@ -52,7 +59,8 @@ XperMonteCarloResult RunXperMonteCarlo(const XperMonteCarloOptions& options) {
     throw InvalidArgument("Monte Carlo XPER: the design needs q >= 1 variances and q + 1 coefficients");
 
   CheckCost(EstimateXperMonteCarloCost(options.samples, options.rows, options.train_rows,
-                                       options.comparator == XperComparator::kFull, ResolvedThreads(options.execution)),
+                                       options.comparator == XperComparator::kFull,
+                                       ResolvedThreads(options.execution)),
             options.execution, kXperMonteCarloRemedy, {"samples", "rows"});
 
   XperMonteCarloResult r;
@@ -76,49 +84,80 @@ XperMonteCarloResult RunXperMonteCarlo(const XperMonteCarloOptions& options) {
   const std::shared_ptr<const Learner> learner = MakeProbitLearner(options.probit);
 
   detail::Schedule schedule(options.execution);
-  schedule.SetProgressTotal(n_samples);
-  schedule.ForEachBlock(n_samples, 1, [&](std::size_t k) {
-    ProbitDesign design = options.design;
-    design.n_rows = options.rows;
-    design.seed = r.sample_seeds[k];
-    const Dataset all = GenerateProbitDesign(design);
-    const Dataset test = Slice(all, options.train_rows, options.rows);
-    const std::string where = "Monte Carlo XPER, sample " + std::to_string(k) + " (seed " +
-                              std::to_string(design.seed) + "): ";
-    std::unique_ptr<Model> model;
-    try {
-      model = learner->Train(all, train_rows, columns);
-    } catch (const DataError& e) {
-      throw DataError(where + e.what());
-    }
-    // The fitted coefficients: a GLM's additive terms at x = 1 are its slopes.
-    {
-      const std::vector<double> ones(q, 1.0);
-      std::vector<double> terms(q);
-      double intercept = 0.0;
-      Link link = Link::kProbit;
-      if (!model->AdditiveTerms(ones, 1, intercept, terms, link))
-        throw Error(where + "the probit model has no additive terms");
-      r.coefficients[k * (q + 1)] = intercept;
-      for (std::size_t j = 0; j < q; ++j) r.coefficients[k * (q + 1) + 1 + j] = terms[j];
-    }
-    XperOptions xo;
-    xo.metric = "auc";
-    xo.comparator = options.comparator;
-    xo.seed = design.seed;
-    xo.execution.threads = 1;
-    xo.execution.cancel = options.execution.cancel;
-    XperResult x;
-    try {
-      x = ExplainXper(*model, test, xo);
-    } catch (const DataError& e) {
-      throw DataError(where + e.what());
-    }
-    r.auc[k] = x.value;
-    r.base[k] = x.base;
-    for (std::size_t j = 0; j < q; ++j) r.phi[k * q + j] = x.phi[j];
-  });
-  schedule.FinishProgress();
+  const auto run_samples = [&](detail::ItemRange share) {
+    schedule.SetProgressTotal(share.end - share.begin);
+    schedule.ForEachBlock(share.end - share.begin, 1, [&](std::size_t b) {
+      const std::size_t k = share.begin + b;
+      ProbitDesign design = options.design;
+      design.n_rows = options.rows;
+      design.seed = r.sample_seeds[k];
+      const Dataset all = GenerateProbitDesign(design);
+      const Dataset test = Slice(all, options.train_rows, options.rows);
+      const std::string where =
+          "Monte Carlo XPER, sample " + std::to_string(k) + " (seed " + std::to_string(design.seed) + "): ";
+      std::unique_ptr<Model> model;
+      try {
+        model = learner->Train(all, train_rows, columns);
+      } catch (const DataError& e) {
+        throw DataError(where + e.what());
+      }
+      // The fitted coefficients: a GLM's additive terms at x = 1 are its slopes.
+      {
+        const std::vector<double> ones(q, 1.0);
+        std::vector<double> terms(q);
+        double intercept = 0.0;
+        Link link = Link::kProbit;
+        if (!model->AdditiveTerms(ones, 1, intercept, terms, link))
+          throw Error(where + "the probit model has no additive terms");
+        r.coefficients[k * (q + 1)] = intercept;
+        for (std::size_t j = 0; j < q; ++j) r.coefficients[k * (q + 1) + 1 + j] = terms[j];
+      }
+      XperOptions xo;
+      xo.metric = "auc";
+      xo.comparator = options.comparator;
+      xo.seed = design.seed;
+      xo.execution.threads = 1;
+      xo.execution.cancel = options.execution.cancel;
+      XperResult x;
+      try {
+        x = ExplainXper(*model, test, xo);
+      } catch (const DataError& e) {
+        throw DataError(where + e.what());
+      }
+      r.auc[k] = x.value;
+      r.base[k] = x.base;
+      for (std::size_t j = 0; j < q; ++j) r.phi[k * q + j] = x.phi[j];
+    });
+    schedule.FinishProgress();
+  };
+  const auto coefficients_of = [&](std::size_t k) {
+    return std::span<double>(r.coefficients).subspan(k * (q + 1), q + 1);
+  };
+  const auto phi_of = [&](std::size_t k) { return std::span<double>(r.phi).subspan(k * q, q); };
+  if (const std::shared_ptr<const Processes> group = detail::SharedProcesses(options.execution);
+      group == nullptr) {
+    run_samples({0, n_samples});
+  } else {
+    // Over the processes of an MPI run: each its share of the samples, their values exchanged.
+    detail::RunShared(
+        *group, n_samples,
+        [&](detail::ItemRange share, const std::function<detail::ByteWriter&(std::size_t)>& write) {
+          run_samples(share);
+          for (std::size_t k = share.begin; k < share.end; ++k) {
+            detail::ByteWriter& out = write(k);
+            out.PutSpan(std::span<const double>(coefficients_of(k)));
+            out.Put(r.auc[k]);
+            out.Put(r.base[k]);
+            out.PutSpan(std::span<const double>(phi_of(k)));
+          }
+        },
+        [&](std::size_t k, detail::ByteReader& in) {
+          in.GetInto(coefficients_of(k));
+          r.auc[k] = in.Get<double>();
+          r.base[k] = in.Get<double>();
+          in.GetInto(phi_of(k));
+        });
+  }
   r.threads = schedule.threads();
   r.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
@@ -149,4 +188,4 @@ DistributionSummary Summarize(std::span<const double> values) {
   return s;
 }
 
-}  // namespace perfshap
+}  // namespace perfshap::inline v0
