@@ -4,7 +4,7 @@
 # The command line under mpirun: every file of --out for -np 1, 2 and 3 equals the one-process
 # run's (result.json up to its timings, every CSV and figure byte for byte), for robustness
 # (exact over splits, exact over one split's coalition blocks, kernel), XPER and SHAP (exact: the
-# coalition blocks; sampled: each round's blocks), AXOM's seeds, XPER's Monte Carlo samples and TreeSHAP's rows;
+# coalition blocks; sampled: each round's blocks), AXOM's seeds, XPER's Monte Carlo samples, each chain link's game and TreeSHAP's rows;
 # a rank killed mid-run ends the job within 10 s, non-zero, naming the rank, with --out never
 # created; and --checkpoint runs killed (SIGKILL) and resumed equal uninterrupted ones.
 #   cli_mpi_test.sh PERFSHAP MPIEXEC FIXTURES COMPARE_PY
@@ -23,6 +23,7 @@ cases=(
   "shap_sampled|shap --model logistic --train $fixtures/data/pima.csv --data $fixtures/data/pima.csv --label label --rows 0..19 --background 20 --solver kernel --budget 300"
   "shap|shap --model logistic --train $fixtures/data/pima.csv --data $fixtures/data/pima.csv --label label --rows 0..59 --background 40"
   "xper_montecarlo|xper-montecarlo --samples 40"
+  "chains|chains --orders all --rows 300"
   "axom|axom --data $fixtures/data/wine.csv --label label --seeds 3 --trees 20"
   "treeshap|treeshap --model-file $fixtures/xgboost/binary_logistic_100x6.json --data $fixtures/data/breast_cancer.csv"
 )
