@@ -32,6 +32,7 @@ struct AxomCliOptions {
   double eps = 0.01;
   std::size_t neighbours = 10000;
   std::size_t seeds = 0;  // 0: 1 for --data, 10 for --paper
+  std::string checkpoint;
   bool full_matrix = false;
   std::string heatmap_features;
   std::size_t heatmap_grid = 100;
@@ -51,6 +52,7 @@ void RunAxom(const AxomCliOptions& o) {
   request.eps = o.eps;
   request.neighbours = o.neighbours;
   if (o.seeds > 0) request.seeds = o.seeds;
+  request.checkpoint = o.checkpoint;
   request.full_matrix = o.full_matrix;
   if (!o.heatmap_features.empty()) {
     const std::vector<std::string> items = SplitList(o.heatmap_features);
@@ -104,6 +106,9 @@ void SetupAxom(CLI::App& app) {
   app.add_option("--eps", o->eps, "half-width of the neighbourhood box, features min-max normalised")->capture_default_str();
   app.add_option("--neighbours", o->neighbours, "points drawn in the box per test point")->capture_default_str();
   app.add_option("--seeds", o->seeds, "seeds (splits, forests, neighbours): --seed, --seed + 1, ... (default 1; --paper 10)");
+  app.add_option("--checkpoint", o->checkpoint,
+                 "DIR keeps every finished seed (after the first): the same command after a crash resumes, "
+                 "bitwise the uninterrupted result");
   app.add_flag("--full-matrix", o->full_matrix, "g = every class's SHAP values instead of the predicted class's");
   app.add_option("--heatmap-features", o->heatmap_features,
                  "a,b: the features of the heat maps (default: the forest's two most important)");

@@ -426,6 +426,9 @@ def robustness(X=None, y=None, *, label=None, feature_names=None, progress=None,
     phi_std, phi_se, phi_auprc, curves, players, auc_by_split ...
     model= may also be a scikit-learn estimator (fit and predict_proba, e.g. a Pipeline): a
     fresh sklearn.base.clone of it is trained on every coalition of every split.
+    checkpoint="DIR" keeps every finished split, so the same call after a crash resumes.
+    comm= (every method): an mpi4py communicator whose processes make the same call and share
+    the work; each gets the whole result, bitwise one process's (README, "Across processes").
     """
     tables: dict = {}
     models: dict = {}

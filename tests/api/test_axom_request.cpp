@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -236,3 +237,43 @@ TEST(AxomRequest, BadRequestsAreRefusedNamingTheOption) {
 
 }  // namespace
 }  // namespace perfshap
+
+namespace perfshap::inline v0 {
+namespace {
+
+// --checkpoint: the seeds after the first kept, a run resumed from some of them equal to the
+// uninterrupted run (every seed's robustness and tests), another protocol's checkpoint refused.
+TEST(AxomRequest, ACheckpointedRunResumedIsBitwiseTheUninterruptedRun) {
+  namespace fs = std::filesystem;
+  api::AxomRequest request = OnWine();
+  request.seeds = 4;
+  const api::AxomResponse want = api::RunAxom(request);
+  const fs::path dir = fs::temp_directory_path() / "perfshap_axom_checkpoint";
+  fs::remove_all(dir);
+  request.checkpoint = dir.string();
+  const auto expect_same = [&](const api::AxomResponse& got) {
+    const detail::AxomDataReport& a = got.reports.front();
+    const detail::AxomDataReport& b = want.reports.front();
+    ASSERT_EQ(a.runs.size(), b.runs.size());
+    for (std::size_t k = 0; k < a.runs.size(); ++k) {
+      SCOPED_TRACE(k);
+      ExpectSameValues(a.runs[k].robustness.axom.l_bar, b.runs[k].robustness.axom.l_bar);
+      ExpectSameValues(a.runs[k].robustness.forest.l_hat, b.runs[k].robustness.forest.l_hat);
+      EXPECT_EQ(a.runs[k].forest_accuracy, b.runs[k].forest_accuracy);
+      EXPECT_EQ(a.runs[k].test_rows, b.runs[k].test_rows);
+      EXPECT_EQ(a.runs[k].forest_vs_axom.wilcoxon.p_value, b.runs[k].forest_vs_axom.wilcoxon.p_value);
+    }
+  };
+  expect_same(api::RunAxom(request));
+  EXPECT_TRUE(fs::exists(dir / "wine" / "manifest.json"));
+  EXPECT_TRUE(fs::exists(dir / "wine" / "item-00000002.bin"));  // seed 3 of 0..3 (items: seeds 1..3)
+  fs::remove(dir / "wine" / "item-00000001.bin");
+  expect_same(api::RunAxom(request));
+  api::AxomRequest other = request;
+  other.neighbours = 31;
+  testing::ExpectError<InvalidArgument>([&] { api::RunAxom(other); }, {"another run"}, "checkpoint");
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace perfshap::inline v0

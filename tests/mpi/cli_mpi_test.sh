@@ -142,9 +142,15 @@ kill -9 "$victim"
 wait "$job" 2>/dev/null && fail "the checkpointed job with a killed rank exited 0"
 "$mpiexec" -np 3 --oversubscribe "$perfshap" "${mpi_args[@]}" --threads 1 --quiet --checkpoint "$work/ck_mpi" \
   --out "$work/resumed/mpi" || fail "mpirun -np 3 did not resume"
+# AXOM's --checkpoint (its seeds after the first): kept by -np 2, one seed lost, resumed by -np 3.
+axom_args=(axom --data "$fixtures/data/wine.csv" --label label --seeds 4 --trees 20 --threads 1 --quiet)
+"$perfshap" "${axom_args[@]}" --out "$work/plain/axom"
+"$mpiexec" -np 2 --oversubscribe "$perfshap" "${axom_args[@]}" --checkpoint "$work/ck_axom" >/dev/null
+rm "$work/ck_axom/wine/item-00000001.bin"
+"$mpiexec" -np 3 --oversubscribe "$perfshap" "${axom_args[@]}" --checkpoint "$work/ck_axom" --out "$work/resumed/axom"
 out=$(python3 "$compare" "$work/plain" "$work/resumed") || { echo "$out" >&2; fail "a resumed run differs"; }
 echo "resumed: $out"
-grep -q "compare: 3 entries, 0 differences" <<<"$out" || fail "not every resumed run compared"
+grep -q "compare: 4 entries, 0 differences" <<<"$out" || fail "not every resumed run compared"
 set +e
 "$perfshap" "${mpi_args[@]}" --seed 9 --quiet --checkpoint "$work/ck_mpi" >"$work/other.txt" 2>&1
 code=$?

@@ -6,6 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <span>
 #include <functional>
 #include <filesystem>
 #include <numeric>
@@ -14,6 +17,7 @@
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/processes.hpp"
+#include "schedule/checkpoint.hpp"
 #include "schedule/distribute.hpp"
 #include "schedule/schedule.hpp"
 #include "report/format.hpp"
@@ -182,19 +186,41 @@ detail::AxomDataReport RunDataSet(const AxomRequest& request, const std::string&
     return RunAxomProtocol(data, o);
   };
   for (std::size_t k = 0; k < seeds; ++k) report.seeds.push_back(request.seed + k);
-  if (group == nullptr || seeds < 2) {
+  if ((group == nullptr && request.checkpoint.empty()) || seeds < 2) {
     for (std::size_t k = 0; k < seeds; ++k) report.runs.push_back(run_seed(k, po.execution));
   } else {
-    // Over the processes of an MPI run: the first seed on every process (its tree and forest
-    // draw the heat maps), the others shared, each run alone on its process.
+    // Over the processes of an MPI run, or with a checkpoint: the first seed on every process
+    // (its tree and forest draw the heat maps), the others one item each (shared, kept), each
+    // run alone on its process.
     ExecutionOptions alone = po.execution;
     alone.processes = nullptr;
     report.runs.resize(seeds);
-    report.runs[0] = run_seed(0, alone);
-    detail::RunShared(
-        *group, seeds - 1,
-        [&](detail::ItemRange share, const std::function<detail::ByteWriter&(std::size_t)>& write) {
-          for (std::size_t i = share.begin; i < share.end; ++i) PutRun(write(i), run_seed(i + 1, alone));
+    report.runs[0] = run_seed(0, group == nullptr ? po.execution : alone);
+    std::optional<detail::Checkpoint> checkpoint;
+    if (!request.checkpoint.empty()) {
+      // What the runs depend on: the data's values, the protocol's options, the seeds.
+      detail::ByteWriter w;
+      w.PutString(name);
+      for (std::size_t c = 0; c < data.n_features(); ++c) w.PutSpan(std::span<const double>(data.column(c)));
+      w.PutSpan(std::span<const double>(data.label()));
+      w.Put(po.tune);
+      w.Put(po.trees);
+      w.Put(po.max_depth);
+      w.Put(po.robustness.eps);
+      w.Put<std::uint64_t>(po.robustness.neighbours);
+      w.Put(po.robustness.full_matrix);
+      w.Put(request.seed);
+      char fingerprint[17];
+      std::snprintf(fingerprint, sizeof fingerprint, "%016llx", static_cast<unsigned long long>(detail::Fnv1a(w.bytes())));
+      checkpoint.emplace((std::filesystem::path(request.checkpoint) / name).string(), fingerprint, seeds - 1,
+                         group.get());
+    }
+    detail::RunKeptItems(
+        group, seeds - 1, checkpoint ? &*checkpoint : nullptr,
+        [&](std::size_t i) {
+          detail::ByteWriter out;
+          PutRun(out, run_seed(i + 1, alone));
+          return std::move(out.bytes());
         },
         [&](std::size_t i, detail::ByteReader& in) { report.runs[i + 1] = GetRun(in); });
   }

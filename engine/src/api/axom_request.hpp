@@ -59,6 +59,10 @@ struct AxomRequest {
   std::optional<std::pair<std::string, std::string>> heatmap_features;
   std::size_t heatmap_grid = 100;
   std::uint64_t seed = 0;
+  /** A directory that keeps every finished seed's run of every data set (one subdirectory per
+   *  data set; the first seed, whose trees draw the heat maps, is always run): the same request
+   *  after a crash reads them instead (empty: none). As RobustnessOptions::checkpoint. */
+  std::string checkpoint;
   ExecutionOptions execution;
   /** The execution of one data set (a front end's progress line named by it); none: `execution`. */
   std::function<ExecutionOptions(const std::string& data_set)> execution_of;

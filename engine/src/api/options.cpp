@@ -419,6 +419,7 @@ void ReadRobustnessOptions(OptionReader& o, RobustnessRequest& request) {
 }
 
 void ReadAxomOptions(OptionReader& o, AxomRequest& request) {
+  o.Take("checkpoint", request.checkpoint);
   ReadDataOptions(o, request.data);
   o.Take("paper", request.paper);
   o.Take("wide", request.wide);

@@ -152,4 +152,56 @@ void Checkpoint::Save(std::size_t id, std::span<const std::byte> bytes) const {
   WriteAtomically(fs::path(dir_) / ItemName(id), std::as_bytes(std::span<const std::uint64_t>(head)), bytes);
 }
 
+void RunKeptItems(const std::shared_ptr<const Processes>& group, std::size_t n, const Checkpoint* checkpoint,
+                  const std::function<std::vector<std::byte>(std::size_t)>& compute,
+                  const std::function<void(std::size_t, ByteReader&)>& read) {
+  const bool shared = group != nullptr && group->size() > 1;
+  // What earlier runs kept: read by the first process, passed to the others.
+  std::vector<std::vector<std::byte>> items(n);
+  std::vector<bool> done(n, false);
+  if (checkpoint != nullptr) {
+    ByteWriter found;
+    if (!shared || group->rank() == 0)
+      for (std::size_t i = 0; i < n; ++i)
+        if (auto bytes = checkpoint->Load(i)) {
+          found.Put<std::uint64_t>(i);
+          found.PutVector(*bytes);
+        }
+    std::vector<std::byte> first = std::move(found.bytes());
+    if (shared) first = std::move(AllGather(*group, first)[0]);
+    ByteReader in(first);
+    while (!in.done()) {
+      const auto i = static_cast<std::size_t>(in.Get<std::uint64_t>());
+      const std::span<const std::byte> bytes = in.GetBytes();
+      items[i].assign(bytes.begin(), bytes.end());
+      done[i] = true;
+    }
+  }
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!done[i]) todo.push_back(i);
+  const auto computed = [&](std::size_t i) {
+    std::vector<std::byte> bytes = compute(i);
+    if (checkpoint != nullptr) checkpoint->Save(i, bytes);
+    return bytes;
+  };
+  if (!shared) {
+    for (const std::size_t i : todo) items[i] = computed(i);
+  } else {
+    RunShared(
+        *group, todo.size(),
+        [&](ItemRange share, const std::function<ByteWriter&(std::size_t)>& write) {
+          for (std::size_t t = share.begin; t < share.end; ++t) write(t).PutVector(computed(todo[t]));
+        },
+        [&](std::size_t t, ByteReader& in) {
+          const std::span<const std::byte> bytes = in.GetBytes();
+          items[todo[t]].assign(bytes.begin(), bytes.end());
+        });
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    ByteReader in(items[i]);
+    read(i, in);
+  }
+}
+
 }  // namespace perfshap::detail

@@ -10,10 +10,13 @@
 // 64-bit FNV-1a checksum of the payload) and the item's bytes. Each file is written beside its
 // name, fsynced, renamed into place and the directory fsynced, so a kill leaves whole files or
 // none; a file that does not check out is ignored (its item is computed again). Under MPI every
-// process reads and writes DIR, which must be on a file system they all see.
+// process reads and writes DIR, which must be on a file system they all see. It lives beside the
+// distribution over processes (schedule/distribute.hpp) because an item kept is an item
+// exchanged: the same bytes, read back by the first process and passed to the others.
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -21,6 +24,7 @@
 #include <vector>
 
 #include "perfshap/processes.hpp"
+#include "schedule/distribute.hpp"
 
 namespace perfshap::inline v0::detail {
 
@@ -48,5 +52,16 @@ class Checkpoint {
  private:
   std::string dir_;
 };
+
+/**
+ * @brief Items [0, n) computed by compute(item) -> its bytes, over `group` (null: this process
+ * alone; otherwise each process a contiguous share of the items left), with the items that
+ * `checkpoint` (may be null) keeps read instead of computed and each computed item kept there.
+ * read(item, reader) is then called for every item in order, on every process. A collective
+ * over `group`; errors as RunShared.
+ */
+void RunKeptItems(const std::shared_ptr<const Processes>& group, std::size_t n, const Checkpoint* checkpoint,
+                  const std::function<std::vector<std::byte>(std::size_t)>& compute,
+                  const std::function<void(std::size_t, ByteReader&)>& read);
 
 }  // namespace perfshap::detail
