@@ -13,7 +13,7 @@ perfshap=$build/perfshap
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-seconds() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null; t1=$(date +%s.%N); echo "$t1 - $t0" | bc -l; }
+seconds() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null; t1=$(date +%s.%N); awk "BEGIN { print $t1 - $t0 }"; }
 min() { printf "%s\n" "$@" | sort -g | head -1; }
 # One job three ways, best of 3, interleaved (a shared machine); every output file compared.
 compare_job() {
@@ -32,7 +32,7 @@ compare_job() {
   printf "  1 rank x 2 threads: %7.2f s  (runs: %s)\n" "$one_two" "${a[*]}"
   printf "  2 ranks x 1 thread: %7.2f s  (runs: %s)\n" "$two_one" "${b[*]}"
   printf "  2 ranks x 1 thread / 1 rank x 2 threads: %.3f (the MPI overhead on one machine)\n" \
-    "$(echo "$two_one / $one_two" | bc -l)"
+    "$(awk "BEGIN { print $two_one / $one_two }")"
   python3 "$(dirname "$0")/baseline/compare.py" "$work/$label/one_two" "$work/$label/two_one" | tail -1 |
     sed 's/^/  2 ranks vs 1 rank, every output file: /'
 }
