@@ -210,9 +210,8 @@ detail::AxomDataReport RunDataSet(const AxomRequest& request, const std::string&
       w.Put<std::uint64_t>(po.robustness.neighbours);
       w.Put(po.robustness.full_matrix);
       w.Put(request.seed);
-      char fingerprint[17];
-      std::snprintf(fingerprint, sizeof fingerprint, "%016llx", static_cast<unsigned long long>(detail::Fnv1a(w.bytes())));
-      checkpoint.emplace((std::filesystem::path(request.checkpoint) / name).string(), fingerprint, seeds - 1,
+      checkpoint.emplace((std::filesystem::path(request.checkpoint) / name).string(), detail::Fingerprint(w.bytes()),
+                         seeds - 1,
                          group.get());
     }
     detail::RunKeptItems(

@@ -505,9 +505,7 @@ std::string RunFingerprint(const Dataset& data, const SplitPlan& plan, std::span
   w.PutStrings(options.extra_metrics);
   w.Put(options.class_threshold);
   w.Put(options.interactions);
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(detail::Fnv1a(w.bytes())));
-  return text;
+  return detail::Fingerprint(w.bytes());
 }
 
 }  // namespace

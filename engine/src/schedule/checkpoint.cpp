@@ -120,6 +120,12 @@ std::uint64_t Fnv1a(std::span<const std::byte> bytes, std::uint64_t hash) {
   return hash;
 }
 
+std::string Fingerprint(std::span<const std::byte> bytes) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(Fnv1a(bytes)));
+  return text;
+}
+
 Checkpoint::Checkpoint(std::string dir, const std::string& fingerprint, std::size_t n_items, const Processes* group)
     : dir_(std::move(dir)) {
   // The first process makes or checks the manifest; every process then says its verdict.
@@ -152,34 +158,40 @@ void Checkpoint::Save(std::size_t id, std::span<const std::byte> bytes) const {
   WriteAtomically(fs::path(dir_) / ItemName(id), std::as_bytes(std::span<const std::uint64_t>(head)), bytes);
 }
 
+std::vector<std::optional<std::vector<std::byte>>> LoadKept(const std::shared_ptr<const Processes>& group,
+                                                             const Checkpoint& checkpoint, std::size_t n) {
+  const bool shared = group != nullptr && group->size() > 1;
+  ByteWriter found;
+  if (!shared || group->rank() == 0)
+    for (std::size_t i = 0; i < n; ++i)
+      if (auto bytes = checkpoint.Load(i)) {
+        found.Put<std::uint64_t>(i);
+        found.PutVector(*bytes);
+      }
+  std::vector<std::byte> first = std::move(found.bytes());
+  if (shared) first = std::move(AllGather(*group, first)[0]);
+  std::vector<std::optional<std::vector<std::byte>>> kept(n);
+  ByteReader in(first);
+  while (!in.done()) {
+    const auto i = static_cast<std::size_t>(in.Get<std::uint64_t>());
+    const std::span<const std::byte> bytes = in.GetBytes();
+    kept[i].emplace(bytes.begin(), bytes.end());
+  }
+  return kept;
+}
+
 void RunKeptItems(const std::shared_ptr<const Processes>& group, std::size_t n, const Checkpoint* checkpoint,
                   const std::function<std::vector<std::byte>(std::size_t)>& compute,
                   const std::function<void(std::size_t, ByteReader&)>& read) {
   const bool shared = group != nullptr && group->size() > 1;
-  // What earlier runs kept: read by the first process, passed to the others.
   std::vector<std::vector<std::byte>> items(n);
-  std::vector<bool> done(n, false);
-  if (checkpoint != nullptr) {
-    ByteWriter found;
-    if (!shared || group->rank() == 0)
-      for (std::size_t i = 0; i < n; ++i)
-        if (auto bytes = checkpoint->Load(i)) {
-          found.Put<std::uint64_t>(i);
-          found.PutVector(*bytes);
-        }
-    std::vector<std::byte> first = std::move(found.bytes());
-    if (shared) first = std::move(AllGather(*group, first)[0]);
-    ByteReader in(first);
-    while (!in.done()) {
-      const auto i = static_cast<std::size_t>(in.Get<std::uint64_t>());
-      const std::span<const std::byte> bytes = in.GetBytes();
-      items[i].assign(bytes.begin(), bytes.end());
-      done[i] = true;
-    }
-  }
   std::vector<std::size_t> todo;
-  for (std::size_t i = 0; i < n; ++i)
-    if (!done[i]) todo.push_back(i);
+  std::vector<std::optional<std::vector<std::byte>>> kept(n);
+  if (checkpoint != nullptr) kept = LoadKept(group, *checkpoint, n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (kept[i]) items[i] = std::move(*kept[i]);
+    else todo.push_back(i);
+  }
   const auto computed = [&](std::size_t i) {
     std::vector<std::byte> bytes = compute(i);
     if (checkpoint != nullptr) checkpoint->Save(i, bytes);

@@ -31,6 +31,9 @@ namespace perfshap::inline v0::detail {
 /** @brief 64-bit FNV-1a of bytes, continuing from `hash`. */
 std::uint64_t Fnv1a(std::span<const std::byte> bytes, std::uint64_t hash = 0xcbf29ce484222325ULL);
 
+/** @brief A run's fingerprint as a checkpoint's manifest keeps it: Fnv1a of `bytes`, 16 hex digits. */
+std::string Fingerprint(std::span<const std::byte> bytes);
+
 class Checkpoint {
  public:
   /**
@@ -52,6 +55,14 @@ class Checkpoint {
  private:
   std::string dir_;
 };
+
+/**
+ * @brief The bytes of the items among [0, n) that `checkpoint` keeps (nullopt for the others),
+ * read by the first process of `group` (null: alone) and passed to the others, so that every
+ * process sees the same items done. A collective over `group`.
+ */
+std::vector<std::optional<std::vector<std::byte>>> LoadKept(const std::shared_ptr<const Processes>& group,
+                                                             const Checkpoint& checkpoint, std::size_t n);
 
 /**
  * @brief Items [0, n) computed by compute(item) -> its bytes, over `group` (null: this process

@@ -136,21 +136,12 @@ void SolveBatchAcross(const std::shared_ptr<const Processes>& group, std::span<c
   std::vector<std::optional<ShapleyValues>> results(n);
   std::vector<std::size_t> todo;
   if (checkpoint != nullptr) {
-    ByteWriter found;
-    if (!shared || group->rank() == 0)
-      for (std::size_t g = 0; g < n; ++g)
-        if (const auto bytes = checkpoint->Load(g)) {
-          found.Put<std::uint64_t>(g);
-          found.PutVector(*bytes);
-        }
-    std::vector<std::byte> first = std::move(found.bytes());
-    if (shared) first = std::move(AllGather(*group, first)[0]);
-    ByteReader in(first);
-    while (!in.done()) {
-      const auto g = static_cast<std::size_t>(in.Get<std::uint64_t>());
-      ByteReader item(in.GetBytes());
-      results[g] = TakeItem(item, side, g);
-    }
+    const std::vector<std::optional<std::vector<std::byte>>> kept = LoadKept(group, *checkpoint, n);
+    for (std::size_t g = 0; g < n; ++g)
+      if (kept[g]) {
+        ByteReader item(*kept[g]);
+        results[g] = TakeItem(item, side, g);
+      }
   }
   for (std::size_t g = 0; g < n; ++g)
     if (!results[g]) todo.push_back(g);
