@@ -34,6 +34,8 @@
 //
 // Every row's values are summed in path order (trees in order, leaves in depth-first order),
 // so the result does not depend on the blocking of the rows or the thread count.
+#include "perfshap/treeshap.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -47,20 +49,27 @@
 #include <utility>
 #include <vector>
 
-#include "perfshap/error.hpp"
 #include "perfshap/blocks/solver.hpp"
-#include "perfshap/treeshap.hpp"
+#include "perfshap/error.hpp"
 #include "perfshap/processes.hpp"
 #include "schedule/distribute.hpp"
 #include "schedule/schedule.hpp"
+#include "solvers/tree_blocks.hpp"
 #include "solvers/tree_paths.hpp"
 
 namespace perfshap::inline v0 {
 namespace {
 
+using detail::BackgroundPatterns;
 using detail::BuildPaths;
+using detail::CheckColumns;
+using detail::CheckRows;
+using detail::CountPatterns;
 using detail::Follows;
+using detail::ForRowBlocks;
 using detail::kMaxPathFeatures;
+using detail::kRowsPerBlock;
+using detail::LoadRows;
 using detail::PathSet;
 using detail::PathWeights;
 using detail::Pattern;
@@ -69,8 +78,6 @@ using detail::Pattern;
 constexpr int kTableFeatures = 10;
 /** Memory all the pattern tables may take together. */
 constexpr std::size_t kTableBudgetBytes = std::size_t{256} << 20;
-/** Rows per block of work: every path's table is read once per block. */
-constexpr std::size_t kRowsPerBlock = 128;
 
 /** Pattern tables of the path-dependent algorithm: table_begin[p] (or -1) into table. */
 struct PatternTables {
@@ -108,20 +115,6 @@ PatternTables BuildTables(const PathSet& s, std::size_t n_rows, detail::Schedule
     }
   });
   return t;
-}
-
-/** Rows of a block, row-major, rounded to float for XGBoost's rule. */
-void LoadRows(const PathSet& s, const FeatureColumns& x, std::size_t first, std::size_t count,
-              std::vector<double>& rows) {
-  const std::size_t F = s.n_features;
-  rows.resize(count * F);
-  for (std::size_t j = 0; j < F; ++j) {
-    const double* col = x.columns[j] + first * x.step;
-    for (std::size_t r = 0; r < count; ++r) {
-      const double v = col[r * x.step];
-      rows[r * F + j] = s.rule == SplitRule::kLessFloat ? RoundToFloat(v) : v;
-    }
-  }
 }
 
 struct BlockScratch {
@@ -163,62 +156,13 @@ void PathDependentBlock(const PathSet& s, const PatternTables& tables, const dou
   }
 }
 
-void CheckRows(const TreeEnsemble& model, std::span<const double> x, std::size_t n_rows, const char* what) {
-  PERFSHAP_CHECK(x.size() == model.n_features() * n_rows,
-                 std::string("TreeSHAP: the ") + what + " hold " + std::to_string(x.size()) + " values, not " +
-                     std::to_string(model.n_features()) + " features x " + std::to_string(n_rows) + " rows");
-}
-
-void CheckColumns(const TreeEnsemble& model, const FeatureColumns& x) {
-  PERFSHAP_CHECK(x.columns.size() == model.n_features(),
-                 "TreeSHAP: the rows have " + std::to_string(x.columns.size()) + " columns, not the model's " +
-                     std::to_string(model.n_features()) + " features");
-  for (const double* c : x.columns)
-    PERFSHAP_CHECK(c != nullptr || x.n_rows == 0, "TreeSHAP: a column of the rows has no values");
-  PERFSHAP_CHECK(x.step >= 1, "TreeSHAP: the rows' step must be at least 1");
-}
-
-/** Runs body(first_row, count, scratch) over blocks of rows, which write rows [first_row,
- *  first_row + count) of `out` (`per_row` values each). Over the processes of an MPI run, each
- *  runs a contiguous share of the blocks and the blocks' rows of `out` are exchanged. */
-template <class Body>
-void ForRowBlocks(detail::Schedule& schedule, const ExecutionOptions& execution, std::size_t n_rows,
-                  std::span<double> out, std::size_t per_row, const Body& body) {
-  const std::size_t n_blocks = (n_rows + kRowsPerBlock - 1) / kRowsPerBlock;
-  const auto run = [&](detail::ItemRange share) {
-    schedule.SetProgressTotal(std::min(n_rows, share.end * kRowsPerBlock) - share.begin * kRowsPerBlock);
-    schedule.ForEachBlock<BlockScratch>(
-        share.end - share.begin, kRowsPerBlock, [] { return std::make_unique<BlockScratch>(); },
-        [&](std::size_t b, BlockScratch& scratch) {
-          const std::size_t first = (share.begin + b) * kRowsPerBlock;
-          body(first, std::min(kRowsPerBlock, n_rows - first), scratch);
-        });
-    schedule.FinishProgress();
-  };
-  const std::shared_ptr<const Processes> group = detail::SharedProcesses(execution);
-  if (group == nullptr) {
-    run({0, n_blocks});
-    return;
-  }
-  const auto rows_of = [&](std::size_t b) {
-    const std::size_t first = b * kRowsPerBlock;
-    return out.subspan(first * per_row, std::min(kRowsPerBlock, n_rows - first) * per_row);
-  };
-  detail::RunShared(
-      *group, n_blocks,
-      [&](detail::ItemRange share, const std::function<detail::ByteWriter&(std::size_t)>& write) {
-        run(share);
-        for (std::size_t b = share.begin; b < share.end; ++b) write(b).PutSpan(std::span<const double>(rows_of(b)));
-      },
-      [&](std::size_t b, detail::ByteReader& in) { in.GetInto(rows_of(b)); });
-}
-
 }  // namespace
 
-FeatureColumns FeatureColumns::ColumnMajor(std::span<const double> x, std::size_t n_rows, std::size_t n_features) {
-  PERFSHAP_CHECK(x.size() == n_features * n_rows, "the rows hold " + std::to_string(x.size()) + " values, not " +
-                                                      std::to_string(n_features) + " features x " +
-                                                      std::to_string(n_rows) + " rows");
+FeatureColumns FeatureColumns::ColumnMajor(std::span<const double> x, std::size_t n_rows,
+                                           std::size_t n_features) {
+  PERFSHAP_CHECK(x.size() == n_features * n_rows, "the rows hold " + std::to_string(x.size()) +
+                                                      " values, not " + std::to_string(n_features) +
+                                                      " features x " + std::to_string(n_rows) + " rows");
   FeatureColumns c;
   c.n_rows = n_rows;
   for (std::size_t j = 0; j < n_features; ++j) c.columns.push_back(x.data() + j * n_rows);
@@ -235,8 +179,9 @@ namespace {
 
 /** Path-dependent TreeSHAP into rows x outputs x W values (W = F: phi only; F + 1: the base
  *  value last, as pred_contribs); the base value of each output is `base`. */
-std::vector<double> PathDependent(const TreeEnsemble& model, const FeatureColumns& x, const ExecutionOptions& execution,
-                                  std::size_t extra, std::vector<double>& base) {
+std::vector<double> PathDependent(const TreeEnsemble& model, const FeatureColumns& x,
+                                  const ExecutionOptions& execution, std::size_t extra,
+                                  std::vector<double>& base) {
   CheckColumns(model, x);
   const std::size_t n_rows = x.n_rows;
   const PathSet paths = BuildPaths(model, true);
@@ -255,29 +200,35 @@ std::vector<double> PathDependent(const TreeEnsemble& model, const FeatureColumn
   detail::Schedule schedule(execution);
   const PatternTables tables = BuildTables(paths, n_rows, schedule);
   std::vector<double> out(n_rows * K * W, 0.0);
-  ForRowBlocks(schedule, execution, n_rows, out, K * W, [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
-    LoadRows(paths, x, first, count, scratch.rows);
-    double* block_out = out.data() + first * K * W;
-    if (paths.rule == SplitRule::kLessEqual) {
-      PathDependentBlock<SplitRule::kLessEqual>(paths, tables, scratch.rows.data(), count, scratch, W, block_out);
-    } else {
-      PathDependentBlock<SplitRule::kLessFloat>(paths, tables, scratch.rows.data(), count, scratch, W, block_out);
-    }
-    if (extra == 1)
-      for (std::size_t r = 0; r < count; ++r)
-        for (std::size_t o = 0; o < K; ++o) block_out[(r * K + o) * W + F] = base[o];
-  });
+  ForRowBlocks<BlockScratch>(schedule, execution, n_rows, out, K * W,
+                             [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
+                               LoadRows(paths, x, first, count, scratch.rows);
+                               double* block_out = out.data() + first * K * W;
+                               if (paths.rule == SplitRule::kLessEqual) {
+                                 PathDependentBlock<SplitRule::kLessEqual>(paths, tables, scratch.rows.data(),
+                                                                           count, scratch, W, block_out);
+                               } else {
+                                 PathDependentBlock<SplitRule::kLessFloat>(paths, tables, scratch.rows.data(),
+                                                                           count, scratch, W, block_out);
+                               }
+                               if (extra == 1)
+                                 for (std::size_t r = 0; r < count; ++r)
+                                   for (std::size_t o = 0; o < K; ++o)
+                                     block_out[(r * K + o) * W + F] = base[o];
+                             });
   return out;
 }
 
 }  // namespace
 
-std::vector<double> TreeShap(const TreeEnsemble& model, const FeatureColumns& x, const ExecutionOptions& execution) {
+std::vector<double> TreeShap(const TreeEnsemble& model, const FeatureColumns& x,
+                             const ExecutionOptions& execution) {
   std::vector<double> base;
   return PathDependent(model, x, execution, 1, base);
 }
 
-TreeShapValues TreeShapPhi(const TreeEnsemble& model, const FeatureColumns& x, const ExecutionOptions& execution) {
+TreeShapValues TreeShapPhi(const TreeEnsemble& model, const FeatureColumns& x,
+                           const ExecutionOptions& execution) {
   TreeShapValues v;
   v.phi = PathDependent(model, x, execution, 0, v.base);
   return v;
@@ -285,42 +236,10 @@ TreeShapValues TreeShapPhi(const TreeEnsemble& model, const FeatureColumns& x, c
 
 namespace {
 
-/** The background's bit patterns of every path: (pattern, count) in order of first appearance. */
-struct BackgroundPatterns {
-  std::vector<std::uint32_t> begin{0};
-  std::vector<std::uint64_t> pattern;
-  std::vector<double> count;
-};
-
 template <SplitRule R>
-BackgroundPatterns CountPatterns(const PathSet& s, const std::vector<double>& rows, std::size_t n_background) {
-  BackgroundPatterns bp;
-  std::vector<std::uint64_t> seen;
-  std::vector<double> counts;
-  for (std::size_t p = 0; p < s.n_paths(); ++p) {
-    const int d = s.elements(p);
-    seen.clear();
-    counts.clear();
-    for (std::size_t b = 0; b < n_background; ++b) {
-      const std::uint64_t bits = Pattern<R>(s, s.elem_begin[p], d, rows.data() + b * s.n_features);
-      const auto it = std::find(seen.begin(), seen.end(), bits);
-      if (it == seen.end()) {
-        seen.push_back(bits);
-        counts.push_back(1.0);
-      } else {
-        counts[static_cast<std::size_t>(it - seen.begin())] += 1.0;
-      }
-    }
-    bp.pattern.insert(bp.pattern.end(), seen.begin(), seen.end());
-    bp.count.insert(bp.count.end(), counts.begin(), counts.end());
-    bp.begin.push_back(static_cast<std::uint32_t>(bp.pattern.size()));
-  }
-  return bp;
-}
-
-template <SplitRule R>
-void InterventionalBlock(const PathSet& s, const BackgroundPatterns& bp, double n_background, const double* rows,
-                         std::size_t count, BlockScratch& scratch, std::size_t W, double* out) {
+void InterventionalBlock(const PathSet& s, const BackgroundPatterns& bp, double n_background,
+                         const double* rows, std::size_t count, BlockScratch& scratch, std::size_t W,
+                         double* out) {
   const std::size_t F = s.n_features;
   const std::size_t stride = s.n_outputs * W;
   const auto& weights = detail::ShapleyWeights();
@@ -365,9 +284,9 @@ void InterventionalBlock(const PathSet& s, const BackgroundPatterns& bp, double 
 
 }  // namespace
 
-std::vector<double> InterventionalTreeShap(const TreeEnsemble& model, std::span<const double> x, std::size_t n_rows,
-                                           std::span<const double> background, std::size_t n_background,
-                                           const ExecutionOptions& execution) {
+std::vector<double> InterventionalTreeShap(const TreeEnsemble& model, std::span<const double> x,
+                                           std::size_t n_rows, std::span<const double> background,
+                                           std::size_t n_background, const ExecutionOptions& execution) {
   CheckRows(model, x, n_rows, "rows");
   return InterventionalTreeShap(model, FeatureColumns::ColumnMajor(x, n_rows, model.n_features()), background,
                                 n_background, execution);
@@ -378,7 +297,8 @@ namespace {
 /** Interventional TreeSHAP into rows x outputs x W values (as PathDependent). */
 std::vector<double> Interventional(const TreeEnsemble& model, const FeatureColumns& x,
                                    std::span<const double> background, std::size_t n_background,
-                                   const ExecutionOptions& execution, std::size_t extra, std::vector<double>& base) {
+                                   const ExecutionOptions& execution, std::size_t extra,
+                                   std::vector<double>& base) {
   CheckColumns(model, x);
   const std::size_t n_rows = x.n_rows;
   CheckRows(model, background, n_background, "background rows");
@@ -403,18 +323,22 @@ std::vector<double> Interventional(const TreeEnsemble& model, const FeatureColum
   detail::Schedule schedule(execution);
   std::vector<double> out(n_rows * K * W, 0.0);
   const auto nb = static_cast<double>(n_background);
-  ForRowBlocks(schedule, execution, n_rows, out, K * W, [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
-    LoadRows(paths, x, first, count, scratch.rows);
-    double* block_out = out.data() + first * K * W;
-    if (paths.rule == SplitRule::kLessEqual) {
-      InterventionalBlock<SplitRule::kLessEqual>(paths, bp, nb, scratch.rows.data(), count, scratch, W, block_out);
-    } else {
-      InterventionalBlock<SplitRule::kLessFloat>(paths, bp, nb, scratch.rows.data(), count, scratch, W, block_out);
-    }
-    if (extra == 1)
-      for (std::size_t r = 0; r < count; ++r)
-        for (std::size_t o = 0; o < K; ++o) block_out[(r * K + o) * W + F] = base[o];
-  });
+  ForRowBlocks<BlockScratch>(schedule, execution, n_rows, out, K * W,
+                             [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
+                               LoadRows(paths, x, first, count, scratch.rows);
+                               double* block_out = out.data() + first * K * W;
+                               if (paths.rule == SplitRule::kLessEqual) {
+                                 InterventionalBlock<SplitRule::kLessEqual>(
+                                     paths, bp, nb, scratch.rows.data(), count, scratch, W, block_out);
+                               } else {
+                                 InterventionalBlock<SplitRule::kLessFloat>(
+                                     paths, bp, nb, scratch.rows.data(), count, scratch, W, block_out);
+                               }
+                               if (extra == 1)
+                                 for (std::size_t r = 0; r < count; ++r)
+                                   for (std::size_t o = 0; o < K; ++o)
+                                     block_out[(r * K + o) * W + F] = base[o];
+                             });
   return out;
 }
 
@@ -435,4 +359,4 @@ TreeShapValues InterventionalTreeShapPhi(const TreeEnsemble& model, const Featur
   return v;
 }
 
-}  // namespace perfshap
+}  // namespace perfshap::inline v0
