@@ -88,5 +88,39 @@ TEST(XgboostTreeShap, PathDependentEqualsXgboostPredContribs) {
   }
 }
 
+TEST(XgboostTreeShap, InteractionValuesEqualXgboostPredInteractions) {
+  // Binary, regression and multi-class models, rows with missing values among them.
+  const Json all = ReadJson(testing::FixturePath("xgboost/interactions_expected.json"));
+  for (const auto& [name, e] : all.at("models").items()) {
+    SCOPED_TRACE(name);
+    const auto model = ReadXgboostModel(testing::FixturePath("xgboost/" + e.at("model").get<std::string>()));
+    const std::size_t n = e.at("x").size();
+    const std::size_t F = model->n_features();
+    const std::size_t K = model->n_outputs();
+    std::vector<double> x(n * F);
+    for (std::size_t r = 0; r < n; ++r)
+      for (std::size_t j = 0; j < F; ++j) {
+        const Json& v = e["x"][r][j];
+        x[j * n + r] = v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+      }
+    const TreeShapInteractionValues got = TreeShapInteractions(*model, FeatureColumns::ColumnMajor(x, n, F));
+    ASSERT_EQ(got.values.size(), n * K * (F + 1) * (F + 1));
+    std::size_t nonzero = 0;
+    for (std::size_t r = 0; r < n; ++r)
+      for (std::size_t o = 0; o < K; ++o)
+        for (std::size_t i = 0; i <= F; ++i) {
+          const Json& line = K == 1 ? e["interactions"][r][i] : e["interactions"][r][o][i];
+          for (std::size_t j = 0; j <= F; ++j) {
+            const double expected = line[j].get<double>();
+            nonzero += i != j && expected != 0.0 ? 1 : 0;
+            EXPECT_LE(std::fabs(got(r, o, i, j) - expected), 1e-5 * std::max(1.0, std::fabs(expected)))
+                << "row " << r << " output " << o << " entry " << i << ", " << j << ": perfshap " << got(r, o, i, j)
+                << ", XGBoost " << expected;
+          }
+        }
+    EXPECT_GT(nonzero, n) << "the models' features interact";
+  }
+}
+
 }  // namespace
 }  // namespace perfshap
