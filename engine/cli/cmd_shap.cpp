@@ -36,6 +36,8 @@ struct ShapCliOptions {
   std::string background_file;
   std::string rows;
   long long explain_row = -1;
+  bool interactions = false;
+  std::vector<std::string> interaction_features;
   int trees = 100;
   int max_depth = 0;
   std::vector<std::string> model_params;
@@ -91,6 +93,8 @@ void RunShap(const ShapCliOptions& o) {
   if (!o.background_file.empty()) request.background_rows = TableInput(o.background_file);
   request.rows = ParseRows(o.rows);
   if (o.explain_row >= 0) request.explain_row = static_cast<std::size_t>(o.explain_row);
+  request.interactions = o.interactions;
+  request.interaction_features = o.interaction_features;
   ShapOptions& opt = request.options;
   ApplySolverOptions(o.solver, c.seed, opt.solver, opt.solver_options);
   opt.solver_options.execution = MakeExecution(c, "coalitions");
@@ -132,6 +136,13 @@ void Setup(CLI::App& app, bool treeshap) {
                  "CSV of background rows with the model's feature columns (a label column is ignored)");
   app.add_option("--rows", o->rows, "I..J: explain rows I to J of --data (0-based, both included; default all)");
   app.add_option("--explain-row", o->explain_row, "the row of --data the waterfall shows (default: the first explained)");
+  app.add_flag("--interactions", o->interactions,
+               std::string("SHAP interaction values too (") + (treeshap ? "" : "--approach tree: ") +
+                   "interactions.csv, result.json interactions, shap_interactions.svg)");
+  app.add_option("--interaction-features", o->interaction_features,
+                 "a,b,c: only the interactions of these k features with every other (memory: rows x k x features "
+                 "instead of rows x features^2); implies --interactions")
+      ->delimiter(',');
   o->trees_option = app.add_option("--trees", o->trees, "--model forest: number of trees")
                         ->capture_default_str()
                         ->check(CLI::Range(1, 100000));

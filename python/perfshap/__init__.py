@@ -141,6 +141,8 @@ class TreeShapResult:
         self.values = contributions[:, 0, :-1] if k == 1 else contributions[:, :, :-1]
         self.base_values = contributions[:, 0, -1] if k == 1 else contributions[:, :, -1]
         self.feature_names = list(feature_names) or [f"f{j}" for j in range(contributions.shape[2] - 1)]
+        self.interactions = None  # with treeshap(..., interactions=True): see treeshap
+        self.interaction_features = None  # the features of the interaction matrix's rows ("bias" last)
 
     def to_frame(self):
         """A pandas DataFrame of the values (one output) with a `bias` column."""
@@ -156,11 +158,18 @@ class TreeShapResult:
         return f"TreeShapResult(rows={self.values.shape[0]}, features={len(self.feature_names)})"
 
 
-def treeshap(model, X, *, background=None, threads: int = 0, iteration_range=None) -> TreeShapResult:
+def treeshap(model, X, *, background=None, threads: int = 0, iteration_range=None, interactions: bool = False,
+             interaction_features=None) -> TreeShapResult:
     """TreeSHAP of a tree model's margins (an XGBoost model, or a scikit-learn tree model: see
     load_model): path-dependent, or interventional against
     `background` rows. Bitwise the same at any `threads` (0 = every core). iteration_range:
-    as load_model (default: up to an early-stopped model's best_iteration)."""
+    as load_model (default: up to an early-stopped model's best_iteration).
+
+    interactions=True: SHAP interaction values too (result.interactions, as XGBoost's
+    pred_interactions: rows x (features + 1) x (features + 1), with an outputs axis after the
+    rows for several outputs; entry (i, j) is half the pair's Shapley interaction index, each row
+    adds up to the feature's SHAP value). interaction_features=[names or indices]: only those
+    features' rows of the matrix (rows x k x (features + 1)), implying interactions=True."""
     threads = _run.checked("threads", threads, {"type": "INT:NONNEGATIVE", "switch": False}, "treeshap")
     m = load_model(model, iteration_range=iteration_range)
     x, names = _matrix(X, m, "X")
@@ -172,7 +181,36 @@ def treeshap(model, X, *, background=None, threads: int = 0, iteration_range=Non
                 raise ValueError(f"{what} has a missing value (NaN) at row {r}, feature '{names[j] if names else j}'; "
                                  f"the {type(model).__name__} does not predict missing values (scikit-learn 1.2): "
                                  "impute them, or use HistGradientBoosting")
-    return TreeShapResult(m.treeshap(x, threads, bg), names, tuple(m.iteration_range), m.best_iteration)
+    result = TreeShapResult(m.treeshap(x, threads, bg), names, tuple(m.iteration_range), m.best_iteration)
+    if interactions or interaction_features is not None:
+        rows = _interaction_rows(interaction_features, result.feature_names)
+        values = m.treeshap_interactions(x, threads, bg, rows)
+        result.interactions = values[:, 0] if values.shape[1] == 1 else values
+        result.interaction_features = ([result.feature_names[j] for j in rows] if rows
+                                       else result.feature_names + ["bias"])
+    return result
+
+
+def _interaction_rows(features, names) -> list:
+    """Model feature indices of interaction_features (names or indices); [] for None (all)."""
+    if features is None:
+        return []
+    if isinstance(features, str):
+        features = [f for f in features.split(",") if f]
+    rows = []
+    for f in features:
+        if isinstance(f, str):
+            if f not in names:
+                raise ValueError(f"interaction_features: '{f}' is not one of the model's features "
+                                 f"({', '.join(names[:8])}{', ...' if len(names) > 8 else ''})")
+            rows.append(names.index(f))
+        elif isinstance(f, (int, np.integer)) and not isinstance(f, bool) and 0 <= int(f) < len(names):
+            rows.append(int(f))
+        else:
+            raise ValueError(f"interaction_features: {f!r} is neither a feature name nor an index 0..{len(names) - 1}")
+    if not rows:
+        raise ValueError("interaction_features: name at least one feature (or leave it None for all)")
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------

@@ -478,6 +478,53 @@ class PyTreeModel {
     const auto b = model_->info().rounds.best_iteration;
     return b >= 0 ? py::object(py::int_(b)) : py::object(py::none());
   }
+  /** The rows to explain read as feature columns (in place when they can be) and the background. */
+  struct Inputs {
+    py::array x;  // keeps a converted copy alive
+    perfshap::FeatureColumns columns;
+    std::vector<double> bg;
+    std::size_t nb = 0;
+  };
+
+  Inputs ReadInputs(const py::array& x_in, const py::object& background) const {
+    Inputs in;
+    in.x = x_in;
+    const auto in_place = [](const py::array& a) {
+      return a.ndim() == 2 && a.dtype().is(py::dtype::of<double>()) && a.strides(0) > 0 && a.strides(1) > 0 &&
+             a.strides(0) % static_cast<py::ssize_t>(sizeof(double)) == 0 &&
+             a.strides(1) % static_cast<py::ssize_t>(sizeof(double)) == 0 &&
+             (a.strides(0) == static_cast<py::ssize_t>(sizeof(double)) ||
+              a.strides(1) == static_cast<py::ssize_t>(sizeof(double)));
+    };
+    if (!in_place(in.x)) in.x = Array::ensure(x_in);  // converted once (C order, float64)
+    if (!in.x || in.x.ndim() != 2) throw perfshap::InvalidArgument("X must be a 2-dimensional array (rows x features)");
+    const auto n = static_cast<std::size_t>(in.x.shape(0));
+    const auto f = static_cast<std::size_t>(in.x.shape(1));
+    PERFSHAP_CHECK(f == model_->n_features(), "X has " + std::to_string(f) + " columns and the model " +
+                                                  std::to_string(model_->n_features()) + " features");
+    in.columns.n_rows = n;
+    const auto* base = static_cast<const double*>(in.x.data());
+    const auto row_step = static_cast<std::size_t>(in.x.strides(0)) / sizeof(double);
+    const auto column_step = static_cast<std::size_t>(in.x.strides(1)) / sizeof(double);
+    in.columns.step = row_step;
+    for (std::size_t j = 0; j < f; ++j) in.columns.columns.push_back(base + j * column_step);
+    if (!background.is_none()) {
+      std::size_t fb = 0;
+      in.bg = ColumnMajor(background.cast<Array>(), in.nb, fb);
+      PERFSHAP_CHECK(fb == f, "the background has " + std::to_string(fb) + " columns and the model " +
+                                  std::to_string(f) + " features");
+    }
+    return in;
+  }
+
+  /** The engine's values as a numpy array of `shape`, without a copy. */
+  static py::array_t<double> Owned(std::unique_ptr<std::vector<double>> out, std::vector<py::ssize_t> shape) {
+    double* data = out->data();
+    py::capsule owner(out.get(), [](void* p) { delete static_cast<std::vector<double>*>(p); });
+    out.release();
+    return py::array_t<double>(shape, data, owner);
+  }
+
   std::size_t n_features() const { return model_->n_features(); }
   const std::shared_ptr<const perfshap::TreeEnsemble>& model() const { return model_; }
   std::size_t n_outputs() const { return model_->n_outputs(); }
@@ -488,48 +535,41 @@ class PyTreeModel {
    *  (C or Fortran order: its columns with their step), any other converted once; the engine's
    *  values become the array's without a copy. */
   py::array_t<double> treeshap(const py::array& x_in, int threads, const py::object& background) const {
-    py::array x = x_in;
-    const auto in_place = [](const py::array& a) {
-      return a.ndim() == 2 && a.dtype().is(py::dtype::of<double>()) && a.strides(0) > 0 && a.strides(1) > 0 &&
-             a.strides(0) % static_cast<py::ssize_t>(sizeof(double)) == 0 &&
-             a.strides(1) % static_cast<py::ssize_t>(sizeof(double)) == 0 &&
-             (a.strides(0) == static_cast<py::ssize_t>(sizeof(double)) ||
-              a.strides(1) == static_cast<py::ssize_t>(sizeof(double)));
-    };
-    if (!in_place(x)) x = Array::ensure(x_in);  // converted once (C order, float64)
-    if (!x || x.ndim() != 2) throw perfshap::InvalidArgument("X must be a 2-dimensional array (rows x features)");
-    const auto n = static_cast<std::size_t>(x.shape(0));
-    const auto f = static_cast<std::size_t>(x.shape(1));
-    PERFSHAP_CHECK(f == model_->n_features(), "X has " + std::to_string(f) + " columns and the model " +
-                                                  std::to_string(model_->n_features()) + " features");
-    perfshap::FeatureColumns columns;
-    columns.n_rows = n;
-    const auto* base = static_cast<const double*>(x.data());
-    const auto row_step = static_cast<std::size_t>(x.strides(0)) / sizeof(double);
-    const auto column_step = static_cast<std::size_t>(x.strides(1)) / sizeof(double);
-    columns.step = row_step;
-    for (std::size_t j = 0; j < f; ++j) columns.columns.push_back(base + j * column_step);
-    std::vector<double> bg;
-    std::size_t nb = 0;
-    if (!background.is_none()) {
-      std::size_t fb = 0;
-      bg = ColumnMajor(background.cast<Array>(), nb, fb);
-      PERFSHAP_CHECK(fb == f, "the background has " + std::to_string(fb) + " columns and the model " +
-                                  std::to_string(f) + " features");
-    }
+    Inputs in = ReadInputs(x_in, background);
     perfshap::ExecutionOptions e;
     e.threads = threads;
     auto out = std::make_unique<std::vector<double>>();
     {
       const py::gil_scoped_release release;
-      *out = nb > 0 ? perfshap::InterventionalTreeShap(*model_, columns, bg, nb, e)
-                    : perfshap::TreeShap(*model_, columns, e);
+      *out = in.nb > 0 ? perfshap::InterventionalTreeShap(*model_, in.columns, in.bg, in.nb, e)
+                       : perfshap::TreeShap(*model_, in.columns, e);
     }
-    const auto K = static_cast<py::ssize_t>(model_->n_outputs());
-    double* data = out->data();
-    py::capsule owner(out.get(), [](void* p) { delete static_cast<std::vector<double>*>(p); });
-    out.release();
-    return py::array_t<double>({static_cast<py::ssize_t>(n), K, static_cast<py::ssize_t>(f + 1)}, data, owner);
+    return Owned(std::move(out), {static_cast<py::ssize_t>(in.columns.n_rows),
+                                  static_cast<py::ssize_t>(model_->n_outputs()),
+                                  static_cast<py::ssize_t>(model_->n_features() + 1)});
+  }
+
+  /** SHAP interaction values: rows x outputs x matrix rows x (features + 1), the matrix rows
+   *  those of `features` (model indices) or, for none, every feature and the bias. */
+  py::array_t<double> treeshap_interactions(const py::array& x_in, int threads, const py::object& background,
+                                            const std::vector<std::size_t>& features) const {
+    Inputs in = ReadInputs(x_in, background);
+    perfshap::ExecutionOptions e;
+    e.threads = threads;
+    perfshap::TreeInteractionOptions options;
+    options.features = features;
+    auto out = std::make_unique<std::vector<double>>();
+    std::size_t rows_kept = 0;
+    {
+      const py::gil_scoped_release release;
+      const perfshap::RowMatrix bg{in.bg, in.nb};
+      perfshap::TreeShapInteractionValues v = perfshap::ExplainTreeInteractions(*model_, in.columns, bg, options, e);
+      rows_kept = v.matrix_rows.size();
+      *out = std::move(v.values);
+    }
+    return Owned(std::move(out), {static_cast<py::ssize_t>(in.columns.n_rows),
+                                  static_cast<py::ssize_t>(model_->n_outputs()), static_cast<py::ssize_t>(rows_kept),
+                                  static_cast<py::ssize_t>(model_->n_features() + 1)});
   }
 
   /** Predictions on the model's output scale (probabilities of a classifier), rows x outputs. */
@@ -1175,6 +1215,8 @@ PYBIND11_MODULE(_perfshap, m) {
       .def("predict", &PyTreeModel::predict, py::arg("X"))
       .def("describe", &PyTreeModel::describe)
       .def("treeshap", &PyTreeModel::treeshap, py::arg("X"), py::arg("threads") = 0, py::arg("background") = py::none())
+      .def("treeshap_interactions", &PyTreeModel::treeshap_interactions, py::arg("X"), py::arg("threads") = 0,
+           py::arg("background") = py::none(), py::arg("features") = std::vector<std::size_t>())
       .def("margin", &PyTreeModel::margin, py::arg("X"));
   py::class_<PyCallableModel, std::shared_ptr<PyCallableModel>>(m, "CallableModel")
       .def(py::init<py::object, std::size_t, std::size_t, bool, std::string>(), py::arg("f"), py::arg("n_features"),

@@ -42,6 +42,38 @@ def test_equals_pred_contribs_and_adds_up():
     assert np.array_equal(again.values, result.values)
 
 
+def test_interactions_equal_pred_interactions_and_add_up():
+    """interactions=True: XGBoost's pred_interactions (200 rows of the 100-tree acceptance model,
+    binary; a multi-class model with NaN cells), each matrix row adding up to the SHAP value;
+    interaction_features: those rows of the matrix, bit for bit."""
+    X, names = breast_cancer()
+    X = X[:200]
+    result = perfshap.treeshap(MODEL, X, interactions=True)
+    booster = xgb.Booster()
+    booster.load_model(MODEL)
+    theirs = booster.predict(xgb.DMatrix(X, feature_names=names), pred_interactions=True)
+    assert result.interactions.shape == theirs.shape == (200, 31, 31)
+    assert np.abs(result.interactions - theirs).max() < 1e-5
+    assert np.abs(result.interactions.sum(axis=2)[:, :-1] - result.values).max() < 1e-12
+    assert result.interaction_features == names + ["bias"]
+    part = perfshap.treeshap(MODEL, X, interaction_features=["mean_texture", 0])
+    assert part.interaction_features == ["mean_texture", names[0]]
+    assert np.array_equal(part.interactions, result.interactions[:, [1, 0], :])
+    with pytest.raises(ValueError, match="'nope' is not one of the model's features"):
+        perfshap.treeshap(MODEL, X, interaction_features=["nope"])
+
+    wine = os.path.join(FIXTURES, "xgboost", "multi_softprob.json")
+    rng = np.random.RandomState(0)
+    W = rng.rand(30, 13) * 10
+    W[rng.rand(*W.shape) < 0.1] = np.nan
+    multi = perfshap.treeshap(wine, W, interactions=True, threads=2)
+    b = xgb.Booster()
+    b.load_model(wine)
+    want = b.predict(xgb.DMatrix(W, missing=np.nan), pred_interactions=True)
+    assert multi.interactions.shape == want.shape == (30, 3, 14, 14)
+    assert np.abs(multi.interactions - want).max() < 1e-5
+
+
 def test_every_layout_of_the_rows_gives_the_same_bits():
     """A float64 matrix is read in place in C or Fortran order (a column with its step), a
     slice with a stride too, a float64 DataFrame through its block; other dtypes converted once."""

@@ -7,6 +7,7 @@
 // depend on the thread count, and bad models and data give one-line errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -218,6 +219,85 @@ TEST(CliShap, XperDecomposesAnXgboostModelsAuc) {
                               Fixture("data/wine.csv") + " --label label");
   EXPECT_EQ(multi.exit_code, 2);
   EXPECT_TRUE(OneLine(multi.err)) << multi.err;
+}
+
+TEST(CliShap, TreeInteractionsEqualPredInteractionsInTheLongCsvAndNamedFeaturesKeepTheirRows) {
+  const auto all = ReadJson(testing::FixturePath("xgboost/interactions_expected.json"));
+  for (const std::string name : {"reg_squarederror", "multi_softprob"}) {
+    SCOPED_TRACE(name);
+    const auto model_expected = ReadJson(testing::FixturePath("xgboost/" + name + "_expected.json"));
+    const auto& e = all["models"][name];
+    nlohmann::json rows = {{"n_features", model_expected["n_features"]},
+                           {"feature_names", model_expected["feature_names"]},
+                           {"x", e["x"]}};
+    const std::string data = testing::WriteTempFile(name + "_interactions.csv", RowsCsv(rows));
+    const std::size_t F = model_expected["n_features"].get<std::size_t>();
+    const std::size_t n = e["x"].size();
+    const bool multi = name == "multi_softprob";
+    const std::size_t K = multi ? 3 : 1;
+    const auto out = FreshDir("treeshap_interactions_" + name);
+    const CliRun run = RunCli("treeshap --model-file " + Fixture("xgboost/" + name + ".json") + " --data " +
+                              Quote(data) + " --interactions --out " + Quote(out.string()));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find("the strongest pairs"), std::string::npos) << run.out;
+    // Long form: row, [class,] feature, other, interaction; every entry but the bias's.
+    const auto cells = ReadCsvCells(out / "interactions.csv");
+    ASSERT_EQ(cells.size(), 1 + n * K * F * F);
+    const std::size_t first = multi ? 2 : 1;
+    EXPECT_EQ(cells[0][first], "feature");
+    EXPECT_EQ(cells[0][first + 2], "interaction");
+    double worst = 0.0;
+    for (std::size_t r = 0; r < n; ++r)
+      for (std::size_t o = 0; o < K; ++o)
+        for (std::size_t i = 0; i < F; ++i)
+          for (std::size_t j = 0; j < F; ++j) {
+            const auto& line = cells[1 + ((r * K + o) * F + i) * F + j];
+            ASSERT_EQ(line.size(), first + 3);
+            EXPECT_EQ(std::stoul(line[0]), r);
+            const double want = multi ? e["interactions"][r][o][i][j].get<double>()
+                                      : e["interactions"][r][i][j].get<double>();
+            worst = std::max(worst, std::fabs(std::stod(line[first + 2]) - want) / std::max(1.0, std::fabs(want)));
+          }
+    EXPECT_LE(worst, 1e-5);
+    const auto result = ReadJson(out / "result.json");
+    const auto& inter = result["interactions"];
+    EXPECT_EQ(inter["index"], "shapley");
+    EXPECT_EQ(inter["features"].size(), F);
+    EXPECT_EQ(inter["mean_abs"].size(), K);
+    EXPECT_EQ(inter["mean_abs"].begin()->size(), F);
+    const std::string svg = ReadText(out / "shap_interactions.svg");
+    EXPECT_NE(svg.find("Mean |SHAP interaction|"), std::string::npos);
+
+    // Two named features: their rows of the matrix, the same numbers.
+    const std::string a = multi ? "f3" : "insulin";
+    const std::string b = multi ? "f0" : "bmi";
+    const auto part_out = FreshDir("treeshap_interaction_features_" + name);
+    const CliRun part = RunCli("treeshap --model-file " + Fixture("xgboost/" + name + ".json") + " --data " +
+                               Quote(data) + " --interaction-features " + a + "," + b + " --out " +
+                               Quote(part_out.string()));
+    ASSERT_EQ(part.exit_code, 0) << part.err;
+    const auto part_cells = ReadCsvCells(part_out / "interactions.csv");
+    ASSERT_EQ(part_cells.size(), 1 + n * K * 2 * F);
+    for (std::size_t k = 1; k < part_cells.size(); ++k) {
+      const auto& line = part_cells[k];
+      EXPECT_TRUE(line[first] == a || line[first] == b) << line[first];
+      // The same line of the whole matrix: row, class, feature, other.
+      const std::size_t r = std::stoul(line[0]);
+      const std::size_t o = (k - 1) / (2 * F) % K;
+      const std::size_t i = static_cast<std::size_t>(
+          std::find(inter["columns"].begin(), inter["columns"].end(), line[first]) - inter["columns"].begin());
+      const std::size_t j = (k - 1) % F;
+      EXPECT_EQ(line, cells[1 + ((r * K + o) * F + i) * F + j]);
+    }
+    EXPECT_EQ(ReadJson(part_out / "result.json")["interactions"]["features"],
+              nlohmann::json::array({a, b}));
+  }
+  const std::string reg = Fixture("xgboost/reg_squarederror.json");
+  const std::string pima = Fixture("data/pima.csv");
+  testing::ExpectOneLineErrors({
+      {"treeshap --model-file " + reg + " --data " + pima + " --interaction-features insulin,nope", "'nope'"},
+      {"shap --model-file " + reg + " --data " + pima + " --interactions", "tree approach"},
+  });
 }
 
 TEST(CliShap, BadModelsAndDataGiveOneLineErrors) {

@@ -28,6 +28,9 @@ inline constexpr const char* kXperRemedy = "use the permuted comparator, fewer r
 inline constexpr const char* kShapRemedy =
     "explain fewer rows, use a smaller background, or a sampled solver (kernel or permutation) with a budget";
 inline constexpr const char* kTreeShapRemedy = "explain fewer rows, or use a smaller background";
+/** @brief The same for tree interaction values. */
+inline constexpr const char* kTreeInteractionRemedy =
+    "explain fewer rows, or name the features whose interactions you need";
 inline constexpr const char* kAxomRemedy = "use fewer neighbours, test points or trees";
 inline constexpr const char* kChainsRemedy =
     "explain fewer rows, use a smaller background, or a sampled solver (kernel or permutation) with a budget";
@@ -80,6 +83,8 @@ struct ShapShape {
   std::size_t trees = 0;       ///< tree: trees, leaves over all trees, deepest tree
   std::size_t leaves = 0;
   std::size_t depth = 0;
+  /** tree: rows of each explained row's interaction matrix (0: no interaction values). */
+  std::size_t interaction_rows = 0;
 };
 
 /** @brief Model evaluations and memory of ExplainInterventional / ExplainByRetraining /

@@ -132,4 +132,14 @@ PERFSHAP_EXPORT ShapExplanation ExplainTrees(const TreeEnsemble& model, const Fe
                                              RowMatrix background, std::span<const std::string> feature_names,
                                              const ExecutionOptions& execution = {});
 
+/**
+ * @brief SHAP interaction values of a tree ensemble's margins (TreeShapInteractions, or
+ * InterventionalTreeShapInteractions when `background` has rows), after checking their memory
+ * (rows x outputs x matrix rows x (features + 1) values) and time against the execution's limits.
+ */
+PERFSHAP_EXPORT TreeShapInteractionValues ExplainTreeInteractions(const TreeEnsemble& model, const FeatureColumns& rows,
+                                                                  RowMatrix background,
+                                                                  const TreeInteractionOptions& options = {},
+                                                                  const ExecutionOptions& execution = {});
+
 }  // namespace perfshap

@@ -50,6 +50,19 @@ MethodRun ShapMethodRun(ShapResponse response, const std::string& out_dir, const
   run.arrays = {{"values", {e.n_rows, e.n_outputs, e.n_players}, {}, false, e.phi, r},
                 {"base_values", {e.n_rows, e.n_outputs}, {}, false, e.base, r}};
   run.names = {{"players", e.players}, {"outputs", e.outputs}};
+  if (r->interactions) {
+    // rows x outputs x matrix rows x (features + 1), as pred_interactions; the matrix rows' features.
+    const TreeShapInteractionValues& v = *r->interactions;
+    run.arrays.push_back({"interactions",
+                          {v.n_rows, v.n_outputs, v.matrix_rows.size(), v.n_features + 1},
+                          {},
+                          false,
+                          v.values,
+                          r});
+    std::vector<std::string> rows;
+    for (const std::size_t f : v.matrix_rows) rows.push_back(f < v.n_features ? e.players[f] : "bias");
+    run.names.push_back({"interaction_features", rows});
+  }
   run.reporter = [r](detail::OutputDir& out) { detail::WriteShapReport(out, r->Report()); };
   return run;
 }

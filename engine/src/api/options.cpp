@@ -375,6 +375,9 @@ void ReadShapOptions(OptionReader& o, ShapRequest& request, bool treeshap) {
   std::int64_t row = -1;
   o.Take("explain_row", row);
   if (row >= 0) request.explain_row = static_cast<std::size_t>(row);
+  o.Take("interactions", request.interactions);
+  if (o.Has("interaction_features"))
+    request.interaction_features = Names("interaction_features", o.Raw("interaction_features"));
   o.Take("seed", request.seed);
   ShapOptions& opt = request.options;
   ReadSolverOptions(o, request.seed, opt.solver, opt.solver_options, treeshap ? "exact" : "auto");

@@ -395,6 +395,9 @@ ShapResponse RunShap(const ShapRequest& request) {
   const RowMatrix background{bg, bg.size() / std::max<std::size_t>(model_columns.size(), 1)};
 
   ShapExplanation& e = response.explanation;
+  if (!tree && (request.interactions || !request.interaction_features.empty()))
+    throw InvalidArgument("interaction values are TreeSHAP's: use the tree approach (a tree model)",
+                          {"interactions", "approach"});
   if (tree) {
     const auto* ensemble = dynamic_cast<const TreeEnsemble*>(model.get());
     if (ensemble == nullptr)
@@ -410,6 +413,23 @@ ShapResponse RunShap(const ShapRequest& request) {
     for (std::size_t c = 0; c < model_columns.size(); ++c)
       columns.columns.push_back(in_place ? explain.column(model_columns[c]).data() : x.data() + c * rows.size());
     e = ExplainTrees(*ensemble, columns, background, feature_names, execution);
+    if (request.interactions || !request.interaction_features.empty()) {
+      TreeInteractionOptions io;
+      for (const std::string& name : request.interaction_features) {
+        const auto it = std::find(feature_names.begin(), feature_names.end(), name);
+        if (it == feature_names.end()) {
+          std::string names;
+          for (std::size_t j = 0; j < feature_names.size() && j < 8; ++j)
+            names += (j > 0 ? ", " : "") + feature_names[j];
+          if (feature_names.size() > 8) names += ", ...";
+          throw InvalidArgument("interaction feature '" + name + "' is not one of the model's " +
+                                    std::to_string(feature_names.size()) + " features (" + names + ")",
+                                {"interaction_features"});
+        }
+        io.features.push_back(static_cast<std::size_t>(it - feature_names.begin()));
+      }
+      response.interactions = ExplainTreeInteractions(*ensemble, columns, background, io, execution);
+    }
   } else if (retrain) {
     e = ExplainByRetraining(*learner, background_source, train_rows_all, explain, row_list, retrain_players, opt);
   } else {

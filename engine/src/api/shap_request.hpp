@@ -71,6 +71,11 @@ struct ShapRequest {
   std::optional<std::pair<std::size_t, std::size_t>> rows;
   /** The data row the waterfall shows (one of the rows explained); none: the first. */
   std::optional<std::size_t> explain_row;
+  /** Tree approach: SHAP interaction values too (ExplainTreeInteractions), of every feature
+   *  pair, or of the pairs with one of `interaction_features` (the model's feature names; naming
+   *  any asks for interactions). */
+  bool interactions = false;
+  std::vector<std::string> interaction_features;
   /** The solver, its sampling options and the execution (the exact limit is set here: 20
    *  players); `options.output` is set from `output`. */
   ShapOptions options;
@@ -83,8 +88,12 @@ struct ShapRequest {
 struct ShapResponse {
   ShapExplanation explanation;
   detail::ShapRun run;
+  /** The interaction values, when asked for. */
+  std::optional<TreeShapInteractionValues> interactions;
 
-  detail::ShapReport Report() const { return detail::ShapReport{explanation, run}; }
+  detail::ShapReport Report() const {
+    return detail::ShapReport{explanation, run, interactions ? &*interactions : nullptr};
+  }
 };
 
 /** @brief The exact solver's player limit of shap: every coalition is evaluated for every block

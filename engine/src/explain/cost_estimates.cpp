@@ -131,6 +131,13 @@ CostEstimate EstimateShapCost(const ShapShape& shape, const ShapOptions& options
       e.model_evaluations = R * D(shape.leaves) * depth / 8.0;
       e.AddMemory("leaf paths", D(shape.leaves) * depth * 4.0 * kDouble);
     }
+    if (shape.interaction_rows > 0) {
+      // Every leaf's pairs for every row: about depth^2 / 2 products per leaf and row more.
+      const double rows_kept = D(shape.interaction_rows);
+      e.work += ", interaction values of " + Count(shape.interaction_rows) + " features with every other";
+      e.model_evaluations += R * D(shape.leaves) * depth * depth / 16.0 * (B > 0.0 ? 4.0 : 1.0);
+      e.AddMemory("interaction values", R * K * rows_kept * (F + 1.0) * kDouble);
+    }
     e.units = R;
     return e;
   }

@@ -221,22 +221,44 @@ ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatri
                       feature_names, execution);
 }
 
+namespace {
+
+ShapShape TreeShape(const TreeEnsemble& model, std::size_t rows, std::size_t background) {
+  ShapShape shape;
+  shape.approach = "tree";
+  shape.rows = rows;
+  shape.background = background;
+  shape.features = model.n_features();
+  shape.players = model.n_features();
+  shape.outputs = model.n_outputs();
+  shape.trees = model.trees().size();
+  for (const Tree& tree : model.trees())
+    for (std::size_t i = 0; i < tree.n_nodes(); ++i) shape.leaves += tree.is_leaf(i) ? 1 : 0;
+  shape.depth = static_cast<std::size_t>(model.max_depth());
+  return shape;
+}
+
+}  // namespace
+
+TreeShapInteractionValues ExplainTreeInteractions(const TreeEnsemble& model, const FeatureColumns& rows,
+                                                  RowMatrix background, const TreeInteractionOptions& options,
+                                                  const ExecutionOptions& execution) {
+  ShapShape shape = TreeShape(model, rows.n_rows, background.n_rows);
+  shape.interaction_rows = options.features.empty() ? model.n_features() + 1 : options.features.size();
+  ShapOptions cost;
+  cost.solver_options.execution = execution;
+  CheckCost(EstimateShapCost(shape, cost), execution, kTreeInteractionRemedy, {"rows", "interaction_features"});
+  return background.n_rows > 0 ? InterventionalTreeShapInteractions(model, rows, background.values,
+                                                                     background.n_rows, options, execution)
+                               : TreeShapInteractions(model, rows, options, execution);
+}
+
 ShapExplanation ExplainTrees(const TreeEnsemble& model, const FeatureColumns& rows, RowMatrix background,
                              std::span<const std::string> feature_names, const ExecutionOptions& execution) {
   const auto t0 = std::chrono::steady_clock::now();
   const bool interventional = background.n_rows > 0;
   {
-    ShapShape shape;
-    shape.approach = "tree";
-    shape.rows = rows.n_rows;
-    shape.background = background.n_rows;
-    shape.features = model.n_features();
-    shape.players = model.n_features();
-    shape.outputs = model.n_outputs();
-    shape.trees = model.trees().size();
-    for (const Tree& tree : model.trees())
-      for (std::size_t i = 0; i < tree.n_nodes(); ++i) shape.leaves += tree.is_leaf(i) ? 1 : 0;
-    shape.depth = static_cast<std::size_t>(model.max_depth());
+    const ShapShape shape = TreeShape(model, rows.n_rows, background.n_rows);
     ShapOptions options;
     options.solver_options.execution = execution;
     CheckCost(EstimateShapCost(shape, options), execution, kTreeShapRemedy, {"rows", "background"});

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <sstream>
 
@@ -80,6 +81,56 @@ std::string WaterfallName(const ShapReport& report, std::size_t r) {
   return "shap_waterfall_row" + std::to_string(report.run.rows[r]) + ".svg";
 }
 
+/** Mean over the rows of |entry| of the interaction matrix rows kept, per output: outputs x
+ *  matrix rows x features (the base value's column and row left out). */
+std::vector<double> MeanAbsInteractions(const TreeShapInteractionValues& v) {
+  const std::size_t F = v.n_features;
+  const std::size_t R = v.matrix_rows.size();
+  std::vector<double> mean(v.n_outputs * R * F, 0.0);
+  for (std::size_t r = 0; r < v.n_rows; ++r)
+    for (std::size_t o = 0; o < v.n_outputs; ++o)
+      for (std::size_t a = 0; a < R; ++a)
+        for (std::size_t j = 0; j < F; ++j) mean[(o * R + a) * F + j] += std::fabs(v(r, o, a, j));
+  if (v.n_rows > 0)
+    for (double& m : mean) m /= static_cast<double>(v.n_rows);
+  return mean;
+}
+
+/** The feature rows of the interaction matrix (the base value's row left out). */
+std::vector<std::size_t> FeatureRows(const TreeShapInteractionValues& v) {
+  std::vector<std::size_t> rows;
+  for (std::size_t a = 0; a < v.matrix_rows.size(); ++a)
+    if (v.matrix_rows[a] < v.n_features) rows.push_back(a);
+  return rows;
+}
+
+Json InteractionsJson(const ShapReport& report) {
+  const TreeShapInteractionValues& v = *report.interactions;
+  const ShapExplanation& e = report.result;
+  const std::size_t F = v.n_features;
+  const std::size_t R = v.matrix_rows.size();
+  const std::vector<double> mean = MeanAbsInteractions(v);
+  std::vector<std::string> names;
+  for (const std::size_t a : FeatureRows(v)) names.push_back(e.players[v.matrix_rows[a]]);
+  Json per_output = Json::object();
+  for (std::size_t o = 0; o < v.n_outputs; ++o) {
+    Json m = Json::array();
+    for (const std::size_t a : FeatureRows(v)) {
+      Json line = Json::array();
+      for (std::size_t j = 0; j < F; ++j) line.push_back(NumberOrNull(mean[(o * R + a) * F + j]));
+      m.push_back(line);
+    }
+    per_output[e.outputs[o]] = m;
+  }
+  // Entry (i, j), i != j: half the Shapley interaction index of the pair; (i, i): phi_i minus the
+  // rest of row i (each row adds up to phi_i), as shap_interaction_values and pred_interactions.
+  return {{"index", "shapley"},
+          {"features", names},
+          {"columns", e.players},
+          {"mean_abs", per_output},
+          {"file", "interactions.csv"}};
+}
+
 Json ResultBody(const ShapReport& report, const OutputDir& out) {
   const ShapExplanation& e = report.result;
   const ShapRun& run = report.run;
@@ -142,7 +193,9 @@ Json ResultBody(const ShapReport& report, const OutputDir& out) {
   er["prediction"] = pred;
   er["phi"] = phi;
   body["explained_row"] = er;
+  if (report.interactions != nullptr) body["interactions"] = InteractionsJson(report);
   std::vector<std::string> files = {"contributions.csv", "shap_bar.svg", "shap_beeswarm.svg", WaterfallName(report, r)};
+  if (report.interactions != nullptr) files.push_back("interactions.csv");
   for (const std::string& figure : out.figures())
     if (std::find(files.begin(), files.end(), figure) == files.end()) files.push_back(figure);
   body["files"] = FilesDrawn(out, files);
@@ -195,6 +248,71 @@ std::string ShapContributionsCsv(const ShapReport& report) {
   return table.Text();
 }
 
+std::string ShapInteractionsCsv(const ShapReport& report) {
+  const TreeShapInteractionValues& v = *report.interactions;
+  const ShapExplanation& e = report.result;
+  const bool classes = v.n_outputs > 1;
+  std::vector<std::string> header = {"row"};
+  if (classes) header.push_back("class");
+  header.insert(header.end(), {"feature", "other", "interaction"});
+  CsvTable table(header);
+  const std::vector<std::size_t> rows = FeatureRows(v);
+  for (std::size_t r = 0; r < v.n_rows; ++r)
+    for (std::size_t o = 0; o < v.n_outputs; ++o)
+      for (const std::size_t a : rows)
+        for (std::size_t j = 0; j < v.n_features; ++j) {
+          table.Row().Count(report.run.rows[r]);
+          if (classes) table.Quoted(e.outputs[o]);
+          table.Text(e.players[v.matrix_rows[a]]).Text(e.players[j]).Number(v(r, o, a, j));
+        }
+  return table.Text();
+}
+
+std::string ShapInteractionsSvg(const ShapReport& report, std::size_t o) {
+  const TreeShapInteractionValues& v = *report.interactions;
+  const ShapExplanation& e = report.result;
+  const std::size_t F = v.n_features;
+  const std::size_t R = v.matrix_rows.size();
+  const std::vector<double> mean = MeanAbsInteractions(v);
+  // Columns: the features by importance, at most kMaxFeaturesShown; rows: the matrix rows kept
+  // among them (or all of them when features were named), the most important at the top.
+  std::vector<std::size_t> columns = ByImportance(e.MeanAbs(), e.n_players, o);
+  if (columns.size() > kMaxFeaturesShown) columns.resize(kMaxFeaturesShown);
+  std::vector<std::size_t> lines;
+  for (const std::size_t a : FeatureRows(v)) {
+    const std::size_t f = v.matrix_rows[a];
+    if (R == F + 1 && std::find(columns.begin(), columns.end(), f) == columns.end()) continue;
+    lines.push_back(a);
+  }
+  if (R != F + 1) {  // named features: in the order of importance too
+    std::vector<std::size_t> rank(F);
+    for (std::size_t k = 0; k < columns.size(); ++k) rank[columns[k]] = k + 1;
+    std::stable_sort(lines.begin(), lines.end(), [&](std::size_t x, std::size_t y) {
+      const std::size_t rx = rank[v.matrix_rows[x]] == 0 ? F + 1 : rank[v.matrix_rows[x]];
+      const std::size_t ry = rank[v.matrix_rows[y]] == 0 ? F + 1 : rank[v.matrix_rows[y]];
+      return rx < ry;
+    });
+  }
+  HeatmapChart chart;
+  // The diagonal (main effects) is left grey, "no value": it would drown the pairs' colours.
+  chart.frame.title = "Mean |SHAP interaction| over " + std::to_string(v.n_rows) + " rows (" + e.outputs[o] + ")" +
+                      (columns.size() < F ? ", the top " + std::to_string(columns.size()) + " features" : "");
+  chart.rows = lines.size();
+  chart.cols = columns.size();
+  chart.x_max = static_cast<double>(std::max<std::size_t>(chart.cols, 1));
+  chart.y_max = static_cast<double>(std::max<std::size_t>(chart.rows, 1));
+  for (const std::size_t j : columns) chart.x_labels.push_back(e.players[j]);
+  // Row 0 at the bottom: the most important row last.
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    const std::size_t f = v.matrix_rows[*it];
+    chart.y_labels.push_back(e.players[f]);
+    for (const std::size_t j : columns)
+      chart.values.push_back(j == f ? std::numeric_limits<double>::quiet_NaN() : mean[(o * R + *it) * F + j]);
+  }
+  chart.color_label = "mean |interaction|";
+  return RenderSvg(chart);
+}
+
 std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
   const ShapExplanation& e = report.result;
   const ShapRun& run = report.run;
@@ -229,7 +347,27 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
     s << " " << e.outputs[o] << " " << Fmt("%.6f", e.prediction[r * e.n_outputs + o]) << " = base "
       << Fmt("%.6f", e.base[r * e.n_outputs + o]) << " + sum of phi" << (o + 1 < e.n_outputs ? ";" : "");
   s << "\n";
-  if (!out.empty()) s << "  wrote " << out << "/result.json, contributions.csv and the SVGs\n";
+  if (report.interactions != nullptr) {
+    // The strongest pairs of the first output by mean |interaction|.
+    const TreeShapInteractionValues& v = *report.interactions;
+    const std::size_t F = v.n_features;
+    const std::size_t R = v.matrix_rows.size();
+    const std::vector<double> mean = MeanAbsInteractions(v);
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    for (const std::size_t a : FeatureRows(v))
+      for (std::size_t j = 0; j < F; ++j)
+        if (j != v.matrix_rows[a] && (R != F + 1 || j > v.matrix_rows[a])) pairs.emplace_back(a, j);
+    std::stable_sort(pairs.begin(), pairs.end(), [&](const auto& x, const auto& y) {
+      return mean[x.first * F + x.second] > mean[y.first * F + y.second];
+    });
+    s << "  interactions (" << e.outputs[0] << "), the strongest pairs by mean |interaction|:\n";
+    for (std::size_t k = 0; k < std::min<std::size_t>(pairs.size(), 5); ++k)
+      s << "    " << e.players[v.matrix_rows[pairs[k].first]] << " x " << e.players[pairs[k].second] << "  "
+        << Fmt("%.6f", mean[pairs[k].first * F + pairs[k].second]) << "\n";
+  }
+  if (!out.empty())
+    s << "  wrote " << out << "/result.json, contributions.csv" << (report.interactions ? ", interactions.csv" : "")
+      << " and the SVGs\n";
   return s.str();
 }
 
@@ -245,6 +383,10 @@ void WriteShapReport(OutputDir& out, const ShapReport& report) {
   // --figures all: the waterfall of each of the first kMaxRowFigures explained rows.
   for (std::size_t r = 0; r < std::min(e.n_rows, kMaxRowFigures); ++r)
     if (r != explained) out.WriteFigure(WaterfallName(report, r), FigureSet::kAll, [&] { return WaterfallSvg(report, r, 0); });
+  if (report.interactions != nullptr) {
+    out.Write("interactions.csv", ShapInteractionsCsv(report));
+    out.WriteFigure("shap_interactions.svg", FigureSet::kSummary, [&] { return ShapInteractionsSvg(report, 0); });
+  }
   out.Write("result.json", ResultJsonText({"shap", e.players, report.run.seed, report.run.threads, e.elapsed_seconds},
                                           ResultBody(report, out)));
 }

@@ -54,6 +54,8 @@ struct ShapRun {
 struct ShapReport {
   const ShapExplanation& result;
   ShapRun run;
+  /** Tree interaction values of the same rows (their matrix rows' features by index), or null. */
+  const TreeShapInteractionValues* interactions = nullptr;
 };
 
 /** @brief The console summary (global importance per output, the explained row). */
@@ -70,7 +72,15 @@ std::string ShapBeeswarmSvg(const ShapReport& report, std::size_t o);
 /** @brief contributions.csv. */
 std::string ShapContributionsCsv(const ShapReport& report);
 
-/** @brief Writes contributions.csv, the SVGs `out`'s options ask for and, last, result.json
+/** @brief interactions.csv (long form: row, [class,] feature, other, interaction), of
+ *  report.interactions. */
+std::string ShapInteractionsCsv(const ShapReport& report);
+
+/** @brief Heat map of the mean |interaction| of output o over the rows (the top features). */
+std::string ShapInteractionsSvg(const ShapReport& report, std::size_t o);
+
+/** @brief Writes contributions.csv (interactions.csv and shap_interactions.svg when there are
+ *  interaction values), the SVGs `out`'s options ask for and, last, result.json
  *  (its "files" and "figures" name the figures drawn) into `out`. */
 void WriteShapReport(OutputDir& out, const ShapReport& report);
 

@@ -1152,25 +1152,56 @@ std::string RenderSvg(const HeatmapChart& c) {
   const std::vector<double> xticks = TicksWithin(x_lo, x_hi);
   const std::vector<double> yticks = TicksWithin(y_lo, y_hi);
   const std::vector<double> cticks = TicksWithin(c_lo, c_hi);
+  const bool categories = !c.x_labels.empty() || !c.y_labels.empty();
+  if (categories)
+    PERFSHAP_CHECK(c.x_labels.size() == c.cols && c.y_labels.size() == c.rows,
+                   "heatmap: " + std::to_string(c.x_labels.size()) + " column labels and " +
+                       std::to_string(c.y_labels.size()) + " row labels for a grid of " + std::to_string(c.rows) +
+                       " x " + std::to_string(c.cols));
+  PERFSHAP_CHECK(c.cell_text.empty() || c.cell_text.size() == c.rows * c.cols,
+                 "heatmap: cell_text has " + std::to_string(c.cell_text.size()) + " texts, expected rows x cols");
+  double x_label_width = 0.0;
+  double y_label_width = 0.0;
+  for (const std::string& l : c.x_labels) x_label_width = std::max(x_label_width, TextWidth(l, kTickFont));
+  for (const std::string& l : c.y_labels) y_label_width = std::max(y_label_width, TextWidth(l, kTickFont));
 
   const double width = FrameWidth(c.frame);
   const double bar_w = 16;
   const double right_margin = 20 + bar_w + 8 + TickLabelWidth(cticks) + (c.color_label.empty() ? 0 : 26) + 16;
   Area area;
-  area.left = 20 + TickLabelWidth(yticks) + (c.frame.y_label.empty() ? 0 : 24);
+  area.left = 20 + (categories ? y_label_width : TickLabelWidth(yticks)) + (c.frame.y_label.empty() ? 0 : 24);
   area.top = c.frame.title.empty() ? 20 : 48;
   area.right = width - right_margin;
   if (area.Width() < 80) area.right = area.left + 80;
-  const double height = FrameHeight(c.frame, area.top + area.Width() + 58);
-  area.bottom = height - 58;
+  const double below = categories ? 16 + x_label_width + (c.frame.x_label.empty() ? 0 : 24) : 58;
+  const double height = FrameHeight(c.frame, area.top + area.Width() + below);
+  area.bottom = height - below;
   if (area.Height() < 80) area.bottom = area.top + 80;
   const Scale x{x_lo, x_hi, area.left, area.right};
   const Scale y{y_lo, y_hi, area.bottom, area.top};
 
   SvgWriter svg(width, height);
   DrawTitle(svg, c.frame, width);
-  DrawXAxis(svg, area, x, xticks, c.frame.x_label);
-  DrawYAxis(svg, area, y, yticks, c.frame.y_label);
+  if (categories) {
+    // Each label at its cell's centre: the columns' written upwards below the plot.
+    const double cw = area.Width() / static_cast<double>(std::max<std::size_t>(c.cols, 1));
+    const double ch = area.Height() / static_cast<double>(std::max<std::size_t>(c.rows, 1));
+    for (std::size_t k = 0; k < c.cols; ++k) {
+      const double px = area.left + cw * (static_cast<double>(k) + 0.5) + 4;
+      const double py = area.bottom + 8;
+      svg.Text(px, py, c.x_labels[k], "end", kTickFont,
+               " transform=\"rotate(-90 " + Num(px) + " " + Num(py) + ")\"");
+    }
+    for (std::size_t r = 0; r < c.rows; ++r)
+      svg.Text(area.left - 6, area.bottom - ch * (static_cast<double>(r) + 0.5) + 4, c.y_labels[r], "end", kTickFont);
+    if (!c.frame.x_label.empty())
+      svg.Text((area.left + area.right) / 2, area.bottom + 16 + x_label_width + 14, c.frame.x_label, "middle",
+               kLabelFont);
+    if (!c.frame.y_label.empty()) DrawRotatedLabel(svg, 18, (area.top + area.bottom) / 2, c.frame.y_label, -90);
+  } else {
+    DrawXAxis(svg, area, x, xticks, c.frame.x_label);
+    DrawYAxis(svg, area, y, yticks, c.frame.y_label);
+  }
   // Cells over the grid lines, edge to edge; row 0 at the bottom.
   svg.Raw("<g shape-rendering=\"crispEdges\">\n");
   const double cell_w = (x_hi - x_lo) / static_cast<double>(std::max<std::size_t>(c.cols, 1));
@@ -1186,6 +1217,18 @@ std::string RenderSvg(const HeatmapChart& c) {
     }
   }
   svg.Raw("</g>\n");
+  if (!c.cell_text.empty()) {
+    for (std::size_t r = 0; r < c.rows; ++r)
+      for (std::size_t k = 0; k < c.cols; ++k) {
+        const std::string& text = c.cell_text[r * c.cols + k];
+        if (text.empty()) continue;
+        const double v = c.values[r * c.cols + k];
+        // Viridis is dark below about 0.6 of its range: white text there, black above.
+        const bool dark = std::isnan(v) || (v - c_lo) / (c_hi - c_lo) < 0.6;
+        svg.Text(x(x_lo + cell_w * (static_cast<double>(k) + 0.5)), y(y_lo + cell_h * (static_cast<double>(r) + 0.5)) + 4,
+                 text, "middle", kTickFont - 2, std::string(" fill=\"") + (dark ? "#ffffff" : kInk) + "\"");
+      }
+  }
   svg.Rect(area.left, area.top, area.Width(), area.Height(), "none",
            std::string(" stroke=\"") + kMuted + "\" stroke-width=\"1\"");
   if (c.marker && c.marker_x >= x_lo && c.marker_x <= x_hi && c.marker_y >= y_lo && c.marker_y <= y_hi) {

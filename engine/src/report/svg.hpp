@@ -194,6 +194,14 @@ struct HeatmapChart {
   bool fixed_color = false;  ///< colour scale color_min..color_max (values beyond get the end colours)
   double color_min = 0.0;    ///< instead of the range of the finite values
   double color_max = 1.0;
+  /// Category axes instead of numeric ones (e.g. a matrix of features): one label per column,
+  /// left to right, written upwards under the plot, and one per row, bottom to top, left of it;
+  /// both or neither (x_min.. and y_min.. then only place the cells).
+  std::vector<std::string> x_labels;
+  std::vector<std::string> y_labels;
+  /// Optional text in each cell (rows x cols, row-major as values; may be empty), e.g. a mean
+  /// and its band, in black or white, whichever the cell's colour reads better with.
+  std::vector<std::string> cell_text;
 };
 
 /** @brief One stacked bar: a label and one value per layer (StackedBarChart::layer_names), each
