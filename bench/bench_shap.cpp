@@ -9,7 +9,9 @@
 // Run: build/<dir>/bench/perfshap_bench --benchmark_filter=Shap
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "perfshap/shap.hpp"
 #include "perfshap/treeshap.hpp"
 #include "perfshap/blocks/trees.hpp"
+#include "solvers/quadrature_treeshap.hpp"
 
 namespace {
 
@@ -49,6 +52,31 @@ void BM_TreeShap_Xgboost100x6(benchmark::State& state) {
   state.counters["rows"] = static_cast<double>(n);
 }
 BENCHMARK(BM_TreeShap_Xgboost100x6)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/** Path-dependent TreeSHAP (one thread) by each algorithm: 0 the default (per tree), 1 the leaf
+ *  paths (pattern tables where they fit), 2 quadrature; of the 100-tree depth-6 fixture on 2,000
+ *  generated rows, or of the XGBoost JSON model PERFSHAP_BENCH_TREE_MODEL names (as
+ *  bench/treeshap_vs_xgboost.py --save-models writes them). */
+void BM_TreeShapAlgorithm(benchmark::State& state) {
+  const char* path = std::getenv("PERFSHAP_BENCH_TREE_MODEL");
+  static const auto model = perfshap::ReadXgboostModel(
+      path != nullptr ? std::string(path) : std::string(PERFSHAP_FIXTURE_DIR) + "/xgboost/binary_logistic_100x6.json");
+  const std::size_t n = 2000;
+  static const std::vector<double> x = [&] {
+    std::mt19937_64 rng(1);
+    std::normal_distribution<double> normal;
+    std::vector<double> v(model->n_features() * n);
+    for (double& c : v) c = normal(rng);
+    return v;
+  }();
+  const auto columns = perfshap::FeatureColumns::ColumnMajor(x, n, model->n_features());
+  const auto algorithm = static_cast<perfshap::detail::TreeShapAlgorithm>(state.range(0));
+  perfshap::ExecutionOptions e;
+  e.threads = 1;
+  for (auto _ : state) benchmark::DoNotOptimize(perfshap::detail::TreeShapUsing(*model, columns, algorithm, e));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+}
+BENCHMARK(BM_TreeShapAlgorithm)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void InterventionalLogistic(benchmark::State& state, const std::string& name, std::size_t explained,
                             const std::string& solver) {

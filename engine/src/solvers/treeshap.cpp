@@ -54,6 +54,7 @@
 #include "perfshap/processes.hpp"
 #include "schedule/distribute.hpp"
 #include "schedule/schedule.hpp"
+#include "solvers/quadrature_treeshap.hpp"
 #include "solvers/tree_blocks.hpp"
 #include "solvers/tree_paths.hpp"
 
@@ -76,6 +77,9 @@ using detail::Pattern;
 
 /** Paths of at most this many elements keep a table of their weights for every bit pattern. */
 constexpr int kTableFeatures = 10;
+/** kAuto: trees whose paths have more features take quadrature (bench_shap.cpp's
+ *  BM_TreeShapAlgorithm compares the two per tree shape). */
+constexpr int kTableFeatureLimitBeforeQuadrature = 6;
 /** Memory all the pattern tables may take together. */
 constexpr std::size_t kTableBudgetBytes = std::size_t{256} << 20;
 
@@ -85,13 +89,18 @@ struct PatternTables {
   std::vector<double> table;
 };
 
-PatternTables BuildTables(const PathSet& s, std::size_t n_rows, detail::Schedule& schedule) {
+PatternTables BuildTables(const PathSet& s, std::size_t n_rows,
+                          const std::vector<detail::QuadratureTree>& quadrature, detail::Schedule& schedule) {
   PatternTables t;
   t.begin.assign(s.n_paths(), -1);
   std::size_t size = 0;
+  std::vector<std::uint8_t> skip(s.n_paths(), 0);
+  for (std::size_t tree = 0; tree < quadrature.size(); ++tree)
+    if (quadrature[tree].n > 0)
+      for (std::size_t p = s.tree_begin[tree]; p < s.tree_begin[tree + 1]; ++p) skip[p] = 1;
   for (std::size_t p = 0; p < s.n_paths(); ++p) {
     const int d = s.elements(p);
-    if (d == 0 || d > kTableFeatures) continue;
+    if (d == 0 || d > kTableFeatures || skip[p] != 0) continue;
     const std::size_t patterns = std::size_t{1} << d;
     if (patterns > 2 * n_rows) continue;  // cheaper per row than to tabulate
     const std::size_t entries = patterns * static_cast<std::size_t>(d);
@@ -121,36 +130,95 @@ struct BlockScratch {
   std::vector<double> rows;
   std::vector<double> weights = std::vector<double>(kMaxPathFeatures);
   std::vector<double> q = std::vector<double>(kMaxPathFeatures + 1);
+  detail::QuadratureScratch quadrature;
+  std::vector<double> sink;
 };
 
+/** Which trees take the quadrature algorithm (quadrature_treeshap.hpp): per tree, the prepared
+ *  tree, or n == 0 for the leaf paths. kAuto: the trees whose paths would not all keep a
+ *  pattern table of at most kTableFeatureLimitBeforeQuadrature features (longer paths, too few
+ *  rows for their 2^D patterns, or past the tables' memory budget, trees in order). */
+std::vector<detail::QuadratureTree> ChooseQuadratureTrees(const TreeEnsemble& model, const PathSet& s,
+                                                          std::size_t n_rows,
+                                                          detail::TreeShapAlgorithm algorithm) {
+  std::vector<detail::QuadratureTree> q(model.trees().size());
+  if (algorithm == detail::TreeShapAlgorithm::kLeafPaths) return q;
+  std::size_t table_bytes = 0;
+  for (std::size_t t = 0; t < q.size(); ++t) {
+    bool tables = algorithm == detail::TreeShapAlgorithm::kAuto;
+    std::size_t bytes = 0;
+    for (std::size_t p = s.tree_begin[t]; p < s.tree_begin[t + 1] && tables; ++p) {
+      const int d = s.elements(p);
+      if (d == 0) continue;
+      const std::size_t patterns = std::size_t{1} << std::min(d, 62);
+      tables = d <= kTableFeatureLimitBeforeQuadrature && patterns <= 2 * n_rows;
+      bytes += patterns * static_cast<std::size_t>(d) * sizeof(double);
+    }
+    if (tables && table_bytes + bytes <= kTableBudgetBytes) {
+      table_bytes += bytes;
+      continue;
+    }
+    q[t] = detail::PrepareQuadratureTree(model.trees()[t], model.info().tree_scale);
+  }
+  return q;
+}
+
 template <SplitRule R>
-void PathDependentBlock(const PathSet& s, const PatternTables& tables, const double* rows, std::size_t count,
-                        BlockScratch& scratch, std::size_t W, double* out) {
+void PathDependentBlock(const PathSet& s, const PatternTables& tables,
+                        const std::vector<detail::QuadratureTree>& quadrature, const double* rows,
+                        std::size_t count, BlockScratch& scratch, std::size_t W, double* out) {
   const std::size_t F = s.n_features;
   const std::size_t stride = s.n_outputs * W;
-  for (std::size_t p = 0; p < s.n_paths(); ++p) {
-    const int d = s.elements(p);
-    if (d == 0) continue;
-    const std::size_t begin = s.elem_begin[p];
-    const std::int32_t* features = s.feature.data() + begin;
-    const double* values = s.values.data() + s.value_begin[p];
-    const std::size_t width = s.width[p];
-    const std::size_t first_output = s.output[p];
-    const std::int64_t table = tables.begin[p];
-    for (std::size_t r = 0; r < count; ++r) {
-      const std::uint64_t bits = Pattern<R>(s, begin, d, rows + r * F);
-      const double* w;
-      if (table >= 0) {
-        w = tables.table.data() + table + static_cast<std::int64_t>(bits * static_cast<std::uint64_t>(d));
-      } else {
-        PathWeights(d, s.zero.data() + begin, bits, scratch.q.data(), scratch.weights.data());
-        w = scratch.weights.data();
+  for (std::size_t tree = 0; tree < quadrature.size(); ++tree) {
+    const detail::QuadratureTree& q = quadrature[tree];
+    if (q.n > 0) {
+      scratch.quadrature.Reserve(q.depth, q.n, static_cast<std::size_t>(q.tree->width), F);
+      std::size_t r = 0;
+      if (q.tree->width == 1) {
+        // kQuadratureLanes rows at a time; the last group's missing lanes repeat its first row
+        // into a sink.
+        constexpr std::size_t L = detail::kQuadratureLanes;
+        scratch.sink.assign(W, 0.0);
+        const double* lane_rows[L];
+        double* lane_outs[L];
+        const auto output = static_cast<std::size_t>(q.tree->output);
+        for (; r < count; r += L) {
+          for (std::size_t l = 0; l < L; ++l) {
+            const bool real = r + l < count;
+            lane_rows[l] = rows + (real ? r + l : r) * F;
+            lane_outs[l] = real ? out + (r + l) * stride + output * W : scratch.sink.data();
+          }
+          detail::QuadratureTreeShapLanes<R>(q, lane_rows, scratch.quadrature, lane_outs);
+        }
       }
-      double* row_out = out + r * stride;
-      for (std::size_t k = 0; k < width; ++k) {
-        const double v = values[k];
-        double* o = row_out + (first_output + k) * W;
-        for (int e = 0; e < d; ++e) o[features[e]] += w[e] * v;
+      for (; r < count; ++r)
+        detail::QuadratureTreeShap<R>(q, rows + r * F, scratch.quadrature, out + r * stride, W);
+      continue;
+    }
+    for (std::size_t p = s.tree_begin[tree]; p < s.tree_begin[tree + 1]; ++p) {
+      const int d = s.elements(p);
+      if (d == 0) continue;
+      const std::size_t begin = s.elem_begin[p];
+      const std::int32_t* features = s.feature.data() + begin;
+      const double* values = s.values.data() + s.value_begin[p];
+      const std::size_t width = s.width[p];
+      const std::size_t first_output = s.output[p];
+      const std::int64_t table = tables.begin[p];
+      for (std::size_t r = 0; r < count; ++r) {
+        const std::uint64_t bits = Pattern<R>(s, begin, d, rows + r * F);
+        const double* w;
+        if (table >= 0) {
+          w = tables.table.data() + table + static_cast<std::int64_t>(bits * static_cast<std::uint64_t>(d));
+        } else {
+          PathWeights(d, s.zero.data() + begin, bits, scratch.q.data(), scratch.weights.data());
+          w = scratch.weights.data();
+        }
+        double* row_out = out + r * stride;
+        for (std::size_t k = 0; k < width; ++k) {
+          const double v = values[k];
+          double* o = row_out + (first_output + k) * W;
+          for (int e = 0; e < d; ++e) o[features[e]] += w[e] * v;
+        }
       }
     }
   }
@@ -181,7 +249,8 @@ namespace {
  *  value last, as pred_contribs); the base value of each output is `base`. */
 std::vector<double> PathDependent(const TreeEnsemble& model, const FeatureColumns& x,
                                   const ExecutionOptions& execution, std::size_t extra,
-                                  std::vector<double>& base) {
+                                  std::vector<double>& base,
+                                  detail::TreeShapAlgorithm algorithm = detail::TreeShapAlgorithm::kAuto) {
   CheckColumns(model, x);
   const std::size_t n_rows = x.n_rows;
   const PathSet paths = BuildPaths(model, true);
@@ -198,24 +267,26 @@ std::vector<double> PathDependent(const TreeEnsemble& model, const FeatureColumn
       base[paths.output[p] + k] += reach * paths.values[paths.value_begin[p] + k];
   }
   detail::Schedule schedule(execution);
-  const PatternTables tables = BuildTables(paths, n_rows, schedule);
+  const std::vector<detail::QuadratureTree> quadrature =
+      ChooseQuadratureTrees(model, paths, n_rows, algorithm);
+  const PatternTables tables = BuildTables(paths, n_rows, quadrature, schedule);
   std::vector<double> out(n_rows * K * W, 0.0);
-  ForRowBlocks<BlockScratch>(schedule, execution, n_rows, out, K * W,
-                             [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
-                               LoadRows(paths, x, first, count, scratch.rows);
-                               double* block_out = out.data() + first * K * W;
-                               if (paths.rule == SplitRule::kLessEqual) {
-                                 PathDependentBlock<SplitRule::kLessEqual>(paths, tables, scratch.rows.data(),
-                                                                           count, scratch, W, block_out);
-                               } else {
-                                 PathDependentBlock<SplitRule::kLessFloat>(paths, tables, scratch.rows.data(),
-                                                                           count, scratch, W, block_out);
-                               }
-                               if (extra == 1)
-                                 for (std::size_t r = 0; r < count; ++r)
-                                   for (std::size_t o = 0; o < K; ++o)
-                                     block_out[(r * K + o) * W + F] = base[o];
-                             });
+  ForRowBlocks<BlockScratch>(
+      schedule, execution, n_rows, out, K * W,
+      [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
+        LoadRows(paths, x, first, count, scratch.rows);
+        double* block_out = out.data() + first * K * W;
+        if (paths.rule == SplitRule::kLessEqual) {
+          PathDependentBlock<SplitRule::kLessEqual>(paths, tables, quadrature, scratch.rows.data(), count,
+                                                    scratch, W, block_out);
+        } else {
+          PathDependentBlock<SplitRule::kLessFloat>(paths, tables, quadrature, scratch.rows.data(), count,
+                                                    scratch, W, block_out);
+        }
+        if (extra == 1)
+          for (std::size_t r = 0; r < count; ++r)
+            for (std::size_t o = 0; o < K; ++o) block_out[(r * K + o) * W + F] = base[o];
+      });
   return out;
 }
 
@@ -226,6 +297,16 @@ std::vector<double> TreeShap(const TreeEnsemble& model, const FeatureColumns& x,
   std::vector<double> base;
   return PathDependent(model, x, execution, 1, base);
 }
+
+namespace detail {
+
+std::vector<double> TreeShapUsing(const TreeEnsemble& model, const FeatureColumns& x,
+                                  TreeShapAlgorithm algorithm, const ExecutionOptions& execution) {
+  std::vector<double> base;
+  return PathDependent(model, x, execution, 1, base, algorithm);
+}
+
+}  // namespace detail
 
 TreeShapValues TreeShapPhi(const TreeEnsemble& model, const FeatureColumns& x,
                            const ExecutionOptions& execution) {

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// Path-dependent TreeSHAP of one tree by quadrature over the tree itself (quadrature_treeshap.cpp
+// derives it): O(nodes x D / 2) per row, where the leaf-path algorithm (treeshap.cpp) costs
+// O(leaves x D) with its pattern tables and O(leaves x D^2) without them.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "perfshap/blocks/trees.hpp"
+#include "perfshap/execution.hpp"
+#include "perfshap/treeshap.hpp"
+
+namespace perfshap::inline v0::detail {
+
+/** A tree prepared for QuadratureTreeShap: what does not depend on the row. */
+struct QuadratureTree {
+  const Tree* tree = nullptr;
+  /** Nodes of the Gauss-Legendre rule: ceil(D / 2), D the most distinct features on a path. */
+  int n = 0;
+  /** The tree's depth (Tree::depth). */
+  int depth = 0;
+  /** The rule's weights (n). */
+  std::vector<double> weights;
+  /** Leaf values times the ensemble's tree_scale (width per node, as Tree::value). */
+  std::vector<double> values;
+  /** Per node c (not the root), for the element of its parent's split feature as it enters c:
+   *  its zero fraction (merged with the same feature's earlier splits on the path), whether an
+   *  earlier split on the path has the feature, the multipliers of the running product
+   *  (3 x n: the element followed after followed, not followed after followed, not followed
+   *  after not followed; a first split's: followed, not followed) and the inverses of its factor
+   *  g (2 x n: followed, not followed; 0 where g is 0). */
+  std::vector<double> zero;
+  std::vector<std::uint8_t> repeat;
+  std::vector<double> multiplier;
+  std::vector<double> inverse;
+};
+
+/** @brief Whether QuadratureTreeShap takes the tree: paths of at most 63 distinct features and a
+ *  depth of at most kMaxQuadratureDepth (deeper trees take the leaf-path algorithm, which walks
+ *  no recursion). */
+inline constexpr int kMaxQuadratureDepth = 128;
+
+/** @brief The tree prepared, or n == 0 when it is not taken (see kMaxQuadratureDepth). Needs the
+ *  covers (an internal node without any is refused by BuildPaths first). */
+QuadratureTree PrepareQuadratureTree(const Tree& tree, double tree_scale);
+
+/** @brief Scratch of QuadratureTreeShap for trees up to `depth` levels with rules of n nodes and
+ *  leaves of `width` values. */
+struct QuadratureScratch {
+  std::vector<double> products;  // (depth + 2) x n
+  std::vector<double> sums;      // (depth + 2) x n x width: each level's leaves' sum
+  std::vector<double> hidden;    // (depth + 2) x n x width: an element's leaves taken by deeper splits
+  std::vector<std::int32_t> element_of;  // per feature: the path level of its element, -1 if none
+  std::vector<std::uint8_t> followed;    // per level: whether the row follows its element
+  std::vector<std::uint8_t> hidden_set;  // per level: whether `hidden` holds a value
+  void Reserve(int depth, int n, std::size_t width, std::size_t n_features);
+};
+
+/**
+ * @brief Adds the path-dependent SHAP values of one tree for one row (row[feature], rounded to
+ * float for kLessFloat already) to out[(output + w) * stride + feature].
+ */
+template <SplitRule R>
+void QuadratureTreeShap(const QuadratureTree& q, const double* row, QuadratureScratch& scratch, double* out,
+                        std::size_t stride);
+
+/** @brief Rows QuadratureTreeShapLanes walks a tree with at once. */
+inline constexpr std::size_t kQuadratureLanes = 8;
+
+/**
+ * @brief QuadratureTreeShap of kQuadratureLanes rows at once (trees of one value per leaf):
+ * rows[l] is lane l's row, outs[l] its output row (out + output * stride as QuadratureTreeShap's,
+ * stride the features). The same values as one row at a time.
+ */
+template <SplitRule R>
+void QuadratureTreeShapLanes(const QuadratureTree& q, const double* const* rows, QuadratureScratch& scratch,
+                             double* const* outs);
+
+/** @brief Which algorithm path-dependent TreeSHAP runs per tree. */
+enum class TreeShapAlgorithm {
+  /** The leaf paths where every path of the tree keeps a pattern table, else quadrature. */
+  kAuto,
+  /** The leaf paths everywhere: the plain reference. */
+  kLeafPaths,
+  /** Quadrature for every tree it takes. */
+  kQuadrature,
+};
+
+/** @brief TreeShap(model, x, execution) by the algorithm named (treeshap.cpp), for the tests and
+ *  benchmarks that compare them. */
+std::vector<double> TreeShapUsing(const TreeEnsemble& model, const FeatureColumns& x,
+                                  TreeShapAlgorithm algorithm, const ExecutionOptions& execution);
+
+}  // namespace perfshap::inline v0::detail
