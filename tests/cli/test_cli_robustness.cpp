@@ -186,6 +186,11 @@ TEST(RobustnessCli, InteractionsWriteTheirMatrixAndOneRowPerPair) {
   const std::string csv = ReadText(out / "interactions.csv");
   EXPECT_EQ(csv.rfind("feature_a,feature_b,sii_auc,sii_auc_std\n", 0), 0u) << csv;
   EXPECT_EQ(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')), 1 + players * (players - 1) / 2);
+  // The matrix heat map: each pair's index with its band written in its cell, the features named.
+  const std::string svg = ReadText(out / "interactions_auc.svg");
+  EXPECT_NE(svg.find("mean ± std over 3 splits"), std::string::npos);
+  EXPECT_EQ(static_cast<std::size_t>(std::count(svg.begin(), svg.end(), '\xb1')), 1 + players * (players - 1));
+  EXPECT_NE(svg.find(">" + j["players"][0]["name"].get<std::string>() + "<"), std::string::npos);
   // A sampled solver is refused, naming the options.
   const CliRun sampled = RunCli("robustness --cv mc:3 --interactions --solver permutation --quiet --out " +
                                 Quote((out / "sampled").string()));

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <sstream>
 
 #include "perfshap/blocks/curves.hpp"
 #include "report/csv.hpp"
+#include "report/figure_bounds.hpp"
 #include "report/format.hpp"
 #include "report/learner_json.hpp"
 #include "report/sampling_report.hpp"
@@ -164,8 +166,7 @@ std::string RobustnessConsoleText(const RobustnessResult& r, const RobustnessRun
   if (r.players.size() != run.column_names.size())
     s << "  players: " << r.players.size() << " groups of the " << run.column_names.size()
       << " encoded columns (one-hot text columns, groups)\n";
-  s
-    << "  curves: " << CurvePointsName(r.curves) << ", strategy " << GridStrategyName(r.curves.strategy)
+  s << "  curves: " << CurvePointsName(r.curves) << ", strategy " << GridStrategyName(r.curves.strategy)
     << ", " << nf << "-point grids, PR baseline b = " << PrcBaselineName(r.prc_baseline) << "\n"
     << SolverConsoleText(RobustnessSolverSummary(r)) << "\n"
     << "  AUC   " << BandCell(r.auc_mean, r.auc_std, n_splits, false)
@@ -312,10 +313,12 @@ Json RobustnessResultJson(const RobustnessResult& r, const RobustnessRun& run,
     Json mean = Json::array();
     Json std_ = Json::array();
     for (std::size_t i = 0; i < p; ++i) {
-      mean.push_back(std::vector<double>(r.interaction_auc_mean.begin() + static_cast<std::ptrdiff_t>(i * p),
-                                         r.interaction_auc_mean.begin() + static_cast<std::ptrdiff_t>((i + 1) * p)));
-      std_.push_back(std::vector<double>(r.interaction_auc_std.begin() + static_cast<std::ptrdiff_t>(i * p),
-                                         r.interaction_auc_std.begin() + static_cast<std::ptrdiff_t>((i + 1) * p)));
+      mean.push_back(
+          std::vector<double>(r.interaction_auc_mean.begin() + static_cast<std::ptrdiff_t>(i * p),
+                              r.interaction_auc_mean.begin() + static_cast<std::ptrdiff_t>((i + 1) * p)));
+      std_.push_back(
+          std::vector<double>(r.interaction_auc_std.begin() + static_cast<std::ptrdiff_t>(i * p),
+                              r.interaction_auc_std.begin() + static_cast<std::ptrdiff_t>((i + 1) * p)));
     }
     result["interactions"] = {{"index", "shapley"}, {"metric", "auc"}, {"mean", mean}, {"std", std_}};
   }
@@ -385,8 +388,8 @@ void WriteRobustnessTables(OutputDir& out, const RobustnessResult& r, const Robu
   }
   out.Write("splits.csv", splits.Text());
   if (!r.sample_auc.empty())
-    out.Write("samples.csv", SamplesCsv(r.sample_coalitions, r.sample_split, static_cast<int>(p), r.sample_auc,
-                                        "split", "auc"));
+    out.Write("samples.csv", SamplesCsv(r.sample_coalitions, r.sample_split, static_cast<int>(p),
+                                        r.sample_auc, "split", "auc"));
 
   if (!r.coalition_auc.empty()) {
     const std::size_t total = std::size_t{1} << p;
@@ -417,16 +420,16 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
   for (double se : r.phi_auc_se) largest_se = std::max(largest_se, se);
   const std::string sampling =
       r.solve.sampled ? r.solve.solver + " sampling se of phi(AUC) <= " + Fmt("%.2g", largest_se) : "";
-  const std::string bands =
-      r.n_splits > 1 ? " (mean ± std over " + std::to_string(r.n_splits) + " splits" +
-                           (sampling.empty() ? "" : "; " + sampling) + ")"
-      : sampling.empty() ? ""
-                         : " (" + sampling + ")";
+  const std::string bands = r.n_splits > 1 ? " (mean ± std over " + std::to_string(r.n_splits) + " splits" +
+                                                 (sampling.empty() ? "" : "; " + sampling) + ")"
+                            : sampling.empty() ? ""
+                                               : " (" + sampling + ")";
   const std::string curve_name = r.n_splits > 1 ? " (mean ± std)" : "";
 
   out.WriteFigure("waterfall_auc.svg", FigureSet::kSummary, [&] {
-    return RenderSvg(FeatureWaterfall(r, "ShapAUC: contributions to the AUC" + bands, "AUC", "random classifier", 0.5,
-                                      r.phi_auc_mean, r.phi_auc_std, "AUC", r.auc_mean, r.auc_std));
+    return RenderSvg(FeatureWaterfall(r, "ShapAUC: contributions to the AUC" + bands, "AUC",
+                                      "random classifier", 0.5, r.phi_auc_mean, r.phi_auc_std, "AUC",
+                                      r.auc_mean, r.auc_std));
   });
 
   BarChart bars;
@@ -455,10 +458,10 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
   out.WriteFigure("shap_roc.svg", FigureSet::kSummary, [&] { return RenderSvg(shap_roc); });
 
   out.WriteFigure("waterfall_slice.svg", FigureSet::kSummary, [&] {
-    return RenderSvg(FeatureWaterfall(r, "ShapROC slice at FPR = " + Fmt("%g", r.fpr_grid[slice]) + bands,
-                                      "true positive rate", "random classifier (TPR = FPR)", r.fpr_grid[slice],
-                                      Column(r.shap_roc_mean, p, nf, slice), Column(r.shap_roc_std, p, nf, slice),
-                                      "TPR", r.tpr_mean[slice], r.tpr_std[slice]));
+    return RenderSvg(FeatureWaterfall(
+        r, "ShapROC slice at FPR = " + Fmt("%g", r.fpr_grid[slice]) + bands, "true positive rate",
+        "random classifier (TPR = FPR)", r.fpr_grid[slice], Column(r.shap_roc_mean, p, nf, slice),
+        Column(r.shap_roc_std, p, nf, slice), "TPR", r.tpr_mean[slice], r.tpr_std[slice]));
   });
 
   LineChart prc;
@@ -480,20 +483,51 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
 
   out.WriteFigure("waterfall_auprc.svg", FigureSet::kSummary, [&] {
     return RenderSvg(FeatureWaterfall(r, "ShapAUPRC: contributions to the AUPRC" + bands, "AUPRC",
-                                      "baseline b (random classifier)", baseline, r.phi_auprc_mean, r.phi_auprc_std,
-                                      "AUPRC", r.auprc_mean, r.auprc_std));
+                                      "baseline b (random classifier)", baseline, r.phi_auprc_mean,
+                                      r.phi_auprc_std, "AUPRC", r.auprc_mean, r.auprc_std));
   });
+
+  if (!r.interaction_auc_mean.empty() && p <= kMaxFeaturesShown) {
+    // Each pair's Shapley interaction index on the AUC (twice the matrix entry), coloured by its
+    // mean over the splits, the band written in the cell when the matrix is small enough to read.
+    out.WriteFigure("interactions_auc.svg", FigureSet::kSummary, [&] {
+      HeatmapChart chart;
+      chart.frame.title = "ShapAUC interactions: Shapley interaction index of each pair" + bands;
+      chart.rows = p;
+      chart.cols = p;
+      chart.x_max = static_cast<double>(p);
+      chart.y_max = static_cast<double>(p);
+      chart.x_labels = r.features;
+      chart.y_labels.assign(r.features.rbegin(), r.features.rend());  // the first feature at the top
+      chart.color_label = "SII on the AUC (mean)";
+      for (std::size_t a = 0; a < p; ++a) {
+        const std::size_t i = p - 1 - a;
+        for (std::size_t j = 0; j < p; ++j) {
+          const bool diagonal = i == j;
+          chart.values.push_back(diagonal ? std::numeric_limits<double>::quiet_NaN()
+                                          : 2.0 * r.interaction_auc_mean[i * p + j]);
+          if (p <= 10)
+            chart.cell_text.push_back(
+                diagonal
+                    ? ""
+                    : Fmt("%+.3f", 2.0 * r.interaction_auc_mean[i * p + j]) +
+                          (r.n_splits > 1 ? "±" + Fmt("%.3f", 2.0 * r.interaction_auc_std[i * p + j]) : ""));
+        }
+      }
+      return RenderSvg(chart);
+    });
+  }
 }
 
-void WriteRobustnessReport(OutputDir& out, const RobustnessResult& r,
-                           const RobustnessRun& run) {
+void WriteRobustnessReport(OutputDir& out, const RobustnessResult& r, const RobustnessRun& run) {
   WriteRobustnessTables(out, r, run);
   WriteRobustnessFigures(out, r, run);
   std::vector<std::string> files{"result.json"};
   files.insert(files.end(), out.files().begin(), out.files().end());
   Json body = RobustnessResultJson(r, run, files);
   body["figures"] = out.figures();
-  out.Write("result.json", ResultJsonText({"robustness", r.features, run.seed, r.threads, r.elapsed_seconds}, body));
+  out.Write("result.json",
+            ResultJsonText({"robustness", r.features, run.seed, r.threads, r.elapsed_seconds}, body));
 }
 
-}  // namespace perfshap::detail
+}  // namespace perfshap::inline v0::detail

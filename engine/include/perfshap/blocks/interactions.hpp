@@ -13,6 +13,7 @@
 //   add up to v(N) - v({}).
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,12 @@ struct InteractionValues {
   std::vector<double> values;
   std::vector<double> base;  ///< v({}) per output
   std::vector<double> full;  ///< v(N) per output
+  /** Standard errors of `values` (same layout) when sampled (SampledInteractions); empty when
+   *  exact. */
+  std::vector<double> se;
+  /** Game evaluations spent (sampled), and whether the tolerance was met before the budget. */
+  std::uint64_t n_evaluations = 0;
+  bool converged = true;
   /** @brief Entry (i, j) of output o. */
   double operator()(int i, int j, std::size_t o) const {
     return values[(static_cast<std::size_t>(i) * static_cast<std::size_t>(n_players) + static_cast<std::size_t>(j)) *
@@ -78,5 +85,25 @@ PERFSHAP_EXPORT InteractionValues ExactInteractions(const Game& game, Interactio
  */
 PERFSHAP_EXPORT InteractionValues InteractionsOfValues(const ShapleyValues& exact, InteractionIndex index,
                                                        const ExecutionOptions& execution = {});
+
+/** @brief Draws per pair and round of SampledInteractions (the tolerance is checked between). */
+inline constexpr std::uint64_t kInteractionDrawsPerRound = 32;
+
+/**
+ * @brief Every pairwise interaction of a game of up to 64 players, sampled: each pair's index is
+ * the mean of its second differences D_ij(S) over coalitions S of the others drawn from the
+ * index's own weights (SII: |S| uniform on 0..n - 2, then S uniform among the coalitions of that
+ * size; STII: P(|S| = s) proportional to n - 1 - s), an unbiased estimate with its standard
+ * error, each pair from its own random stream (seed, pair) so that results do not depend on the
+ * threads. As the value solvers, rounds of kInteractionDrawsPerRound draws per pair (4
+ * evaluations each) until max se / (max - min) of the pairs' indices on output 0 is below the
+ * tolerance, or the budget (evaluations; 0: 200 draws per pair) is spent. The diagonal: SII,
+ * phi_i by the permutation solver with the same options minus the rest of the row (its se
+ * combining both); STII, v({i}) - v({}) exactly.
+ * @throws InvalidArgument for fewer than 2 or more than 64 players, or a budget below two
+ *   rounds of draws.
+ */
+PERFSHAP_EXPORT InteractionValues SampledInteractions(const Game& game, InteractionIndex index,
+                                                      const SolverOptions& options = {});
 
 }  // namespace perfshap
