@@ -11,8 +11,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "perfshap/error.hpp"
@@ -102,28 +104,88 @@ struct BackgroundPatterns {
   std::vector<double> count;
 };
 
+/** Paths of at most this many elements count their background patterns in a dense array. */
+inline constexpr int kDensePatternFeatures = 12;
+
+/**
+ * The background's patterns of every path with their counts, in increasing pattern order. The
+ * background is read a block of rows at a time (every path's patterns of one block while its rows
+ * are in cache), blocks in parallel, each thread counting into its own arrays; counts are whole
+ * numbers, so their sums do not depend on the order: the result is the same at any thread count.
+ */
 template <SplitRule R>
-BackgroundPatterns CountPatterns(const PathSet& s, const std::vector<double>& rows,
-                                 std::size_t n_background) {
+BackgroundPatterns CountPatterns(const PathSet& s, const FeatureColumns& background, Schedule& schedule) {
+  const std::size_t P = s.n_paths();
+  // Dense counts of the short paths (2^d each), maps for the others.
+  std::vector<std::size_t> dense_begin(P, 0);
+  std::size_t dense_size = 0;
+  for (std::size_t p = 0; p < P; ++p) {
+    dense_begin[p] = dense_size;
+    if (s.elements(p) <= kDensePatternFeatures) dense_size += std::size_t{1} << s.elements(p);
+  }
+  struct Counts {
+    std::vector<double> dense;
+    std::vector<std::unordered_map<std::uint64_t, double>> sparse;
+    std::vector<double> rows;
+  };
+  std::mutex merge;
+  Counts total;
+  total.dense.assign(dense_size, 0.0);
+  total.sparse.resize(P);
+  constexpr std::size_t kBlock = 2048;
+  const std::size_t n = background.n_rows;
+  schedule.ForEachBlock<Counts>(
+      (n + kBlock - 1) / kBlock, 0,
+      [&] {
+        auto c = std::make_unique<Counts>();
+        c->dense.assign(dense_size, 0.0);
+        c->sparse.resize(P);
+        return c;
+      },
+      [&](std::size_t block, Counts& c) {
+        const std::size_t first = block * kBlock;
+        const std::size_t count = std::min(kBlock, n - first);
+        LoadRows(s, background, first, count, c.rows);
+        for (std::size_t p = 0; p < P; ++p) {
+          const int d = s.elements(p);
+          const std::size_t begin = s.elem_begin[p];
+          if (d <= kDensePatternFeatures) {
+            double* counts = c.dense.data() + dense_begin[p];
+            for (std::size_t b = 0; b < count; ++b)
+              counts[Pattern<R>(s, begin, d, c.rows.data() + b * s.n_features)] += 1.0;
+          } else {
+            for (std::size_t b = 0; b < count; ++b)
+              c.sparse[p][Pattern<R>(s, begin, d, c.rows.data() + b * s.n_features)] += 1.0;
+          }
+        }
+        // The thread's counts join the total when its last block is done: here, per block,
+        // under a lock (cheap beside a block's patterns), then cleared.
+        const std::lock_guard<std::mutex> lock(merge);
+        for (std::size_t i = 0; i < dense_size; ++i) total.dense[i] += c.dense[i];
+        std::fill(c.dense.begin(), c.dense.end(), 0.0);
+        for (std::size_t p = 0; p < P; ++p) {
+          for (const auto& [bits, k] : c.sparse[p]) total.sparse[p][bits] += k;
+          c.sparse[p].clear();
+        }
+      });
   BackgroundPatterns bp;
-  std::vector<std::uint64_t> seen;
-  std::vector<double> counts;
-  for (std::size_t p = 0; p < s.n_paths(); ++p) {
+  for (std::size_t p = 0; p < P; ++p) {
     const int d = s.elements(p);
-    seen.clear();
-    counts.clear();
-    for (std::size_t b = 0; b < n_background; ++b) {
-      const std::uint64_t bits = Pattern<R>(s, s.elem_begin[p], d, rows.data() + b * s.n_features);
-      const auto it = std::find(seen.begin(), seen.end(), bits);
-      if (it == seen.end()) {
-        seen.push_back(bits);
-        counts.push_back(1.0);
-      } else {
-        counts[static_cast<std::size_t>(it - seen.begin())] += 1.0;
+    if (d <= kDensePatternFeatures) {
+      const double* counts = total.dense.data() + dense_begin[p];
+      for (std::uint64_t bits = 0; bits < (std::uint64_t{1} << d); ++bits)
+        if (counts[bits] > 0.0) {
+          bp.pattern.push_back(bits);
+          bp.count.push_back(counts[bits]);
+        }
+    } else {
+      std::vector<std::pair<std::uint64_t, double>> sorted(total.sparse[p].begin(), total.sparse[p].end());
+      std::sort(sorted.begin(), sorted.end());
+      for (const auto& [bits, k] : sorted) {
+        bp.pattern.push_back(bits);
+        bp.count.push_back(k);
       }
     }
-    bp.pattern.insert(bp.pattern.end(), seen.begin(), seen.end());
-    bp.count.insert(bp.count.end(), counts.begin(), counts.end());
     bp.begin.push_back(static_cast<std::uint32_t>(bp.pattern.size()));
   }
   return bp;

@@ -463,12 +463,11 @@ TreeShapInteractionValues InterventionalTreeShapInteractions(
     for (std::size_t b = 0; b < n_background; ++b) base[o] += margins[o * n_background + b];
     base[o] /= static_cast<double>(n_background);
   }
-  std::vector<double> bg_rows;
-  detail::LoadRows(paths, FeatureColumns::ColumnMajor(background, n_background, F), 0, n_background, bg_rows);
+  const FeatureColumns bg = FeatureColumns::ColumnMajor(background, n_background, F);
+  detail::Schedule counting(execution);
   const detail::BackgroundPatterns bp =
-      paths.rule == SplitRule::kLessEqual
-          ? detail::CountPatterns<SplitRule::kLessEqual>(paths, bg_rows, n_background)
-          : detail::CountPatterns<SplitRule::kLessFloat>(paths, bg_rows, n_background);
+      paths.rule == SplitRule::kLessEqual ? detail::CountPatterns<SplitRule::kLessEqual>(paths, bg, counting)
+                                          : detail::CountPatterns<SplitRule::kLessFloat>(paths, bg, counting);
   const auto nb = static_cast<double>(n_background);
   return Run(paths, x, m, std::move(base), execution,
              [&](std::size_t count, InteractionScratch& sc, double* out) {

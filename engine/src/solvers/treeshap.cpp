@@ -317,45 +317,94 @@ TreeShapValues TreeShapPhi(const TreeEnsemble& model, const FeatureColumns& x,
 
 namespace {
 
+/** The weights of every element of a path against the whole background, for a row's pattern
+ *  xb: coef[e] = sum over the background's patterns bb (with their counts) of the Shapley weight
+ *  of element e in the leaf's game for (xb, bb), divided by the background's size. */
+void InterventionalCoefficients(const PathSet& s, const BackgroundPatterns& bp, std::size_t p,
+                                std::uint64_t xb, double n_background, double* coef) {
+  const auto& weights = detail::ShapleyWeights();
+  const int d = s.elements(p);
+  const std::uint64_t full = d == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << d) - 1;
+  std::fill(coef, coef + d, 0.0);
+  for (std::uint32_t k = bp.begin[p]; k < bp.begin[p + 1]; ++k) {
+    const std::uint64_t bb = bp.pattern[k];
+    if ((~xb & ~bb & full) != 0) continue;  // neither row reaches the leaf
+    const std::uint64_t a = xb & ~bb;
+    const std::uint64_t b = bb & ~xb;
+    if (a == 0 && b == 0) continue;  // reached for every coalition: the base value's
+    const int na = std::popcount(a);
+    const int nb = std::popcount(b);
+    const auto& w = weights[static_cast<std::size_t>(na + nb)];
+    const double c = bp.count[k];
+    const double plus = na > 0 ? c * w[static_cast<std::size_t>(na - 1)] : 0.0;
+    const double minus = nb > 0 ? c * w[static_cast<std::size_t>(na)] : 0.0;
+    for (std::uint64_t m = a; m != 0; m &= m - 1) coef[std::countr_zero(m)] += plus;
+    for (std::uint64_t m = b; m != 0; m &= m - 1) coef[std::countr_zero(m)] -= minus;
+  }
+  for (int e = 0; e < d; ++e) coef[e] /= n_background;
+}
+
+/**
+ * Interventional pattern tables: for a path of at most kTableFeatures elements, its
+ * coefficients for every row pattern (2^d x d), when the rows are at least half as many as the
+ * patterns, within the tables' memory budget. The background then costs once per path and
+ * pattern, and a row D interval tests and D additions per path: linear in rows + background.
+ */
+PatternTables BuildInterventionalTables(const PathSet& s, const BackgroundPatterns& bp, double n_background,
+                                        std::size_t n_rows, detail::Schedule& schedule) {
+  PatternTables t;
+  t.begin.assign(s.n_paths(), -1);
+  std::size_t size = 0;
+  for (std::size_t p = 0; p < s.n_paths(); ++p) {
+    const int d = s.elements(p);
+    if (d == 0 || d > kTableFeatures) continue;
+    const std::size_t patterns = std::size_t{1} << d;
+    if (patterns > 2 * n_rows) continue;
+    const std::size_t entries = patterns * static_cast<std::size_t>(d);
+    if ((size + entries) * sizeof(double) > kTableBudgetBytes) continue;
+    t.begin[p] = static_cast<std::int64_t>(size);
+    size += entries;
+  }
+  t.table.resize(size);
+  constexpr std::size_t kPathsPerBlock = 64;
+  schedule.ForEachBlock((s.n_paths() + kPathsPerBlock - 1) / kPathsPerBlock, 0, [&](std::size_t b) {
+    const std::size_t end = std::min(s.n_paths(), (b + 1) * kPathsPerBlock);
+    for (std::size_t p = b * kPathsPerBlock; p < end; ++p) {
+      if (t.begin[p] < 0) continue;
+      const int d = s.elements(p);
+      double* out = t.table.data() + t.begin[p];
+      for (std::uint64_t xb = 0; xb < (std::uint64_t{1} << d); ++xb)
+        InterventionalCoefficients(s, bp, p, xb, n_background, out + xb * static_cast<std::uint64_t>(d));
+    }
+  });
+  return t;
+}
+
 template <SplitRule R>
-void InterventionalBlock(const PathSet& s, const BackgroundPatterns& bp, double n_background,
-                         const double* rows, std::size_t count, BlockScratch& scratch, std::size_t W,
-                         double* out) {
+void InterventionalBlock(const PathSet& s, const BackgroundPatterns& bp, const PatternTables& tables,
+                         double n_background, const double* rows, std::size_t count, BlockScratch& scratch,
+                         std::size_t W, double* out) {
   const std::size_t F = s.n_features;
   const std::size_t stride = s.n_outputs * W;
-  const auto& weights = detail::ShapleyWeights();
-  double* coef = scratch.weights.data();
   for (std::size_t p = 0; p < s.n_paths(); ++p) {
     const int d = s.elements(p);
     if (d == 0) continue;
     const std::size_t begin = s.elem_begin[p];
-    const std::uint64_t full = d == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << d) - 1;
     const std::int32_t* features = s.feature.data() + begin;
     const double* values = s.values.data() + s.value_begin[p];
+    const std::int64_t table = tables.begin[p];
     for (std::size_t r = 0; r < count; ++r) {
       const std::uint64_t xb = Pattern<R>(s, begin, d, rows + r * F);
-      std::fill(coef, coef + d, 0.0);
-      bool any = false;
-      for (std::uint32_t k = bp.begin[p]; k < bp.begin[p + 1]; ++k) {
-        const std::uint64_t bb = bp.pattern[k];
-        if ((~xb & ~bb & full) != 0) continue;  // neither row reaches the leaf
-        const std::uint64_t a = xb & ~bb;
-        const std::uint64_t b = bb & ~xb;
-        if (a == 0 && b == 0) continue;  // reached for every coalition: the base value's
-        const int na = std::popcount(a);
-        const int nb = std::popcount(b);
-        const auto& w = weights[static_cast<std::size_t>(na + nb)];
-        const double c = bp.count[k];
-        const double plus = na > 0 ? c * w[static_cast<std::size_t>(na - 1)] : 0.0;
-        const double minus = nb > 0 ? c * w[static_cast<std::size_t>(na)] : 0.0;
-        for (std::uint64_t m = a; m != 0; m &= m - 1) coef[std::countr_zero(m)] += plus;
-        for (std::uint64_t m = b; m != 0; m &= m - 1) coef[std::countr_zero(m)] -= minus;
-        any = true;
+      const double* coef;
+      if (table >= 0) {
+        coef = tables.table.data() + table + static_cast<std::int64_t>(xb * static_cast<std::uint64_t>(d));
+      } else {
+        InterventionalCoefficients(s, bp, p, xb, n_background, scratch.weights.data());
+        coef = scratch.weights.data();
       }
-      if (!any) continue;
       double* row_out = out + r * stride;
       for (std::size_t k = 0; k < s.width[p]; ++k) {
-        const double v = values[k] / n_background;
+        const double v = values[k];
         double* o = row_out + (s.output[p] + k) * W;
         for (int e = 0; e < d; ++e) o[features[e]] += coef[e] * v;
       }
@@ -396,30 +445,30 @@ std::vector<double> Interventional(const TreeEnsemble& model, const FeatureColum
     for (std::size_t b = 0; b < n_background; ++b) base[o] += margins[o * n_background + b];
     base[o] /= static_cast<double>(n_background);
   }
-  std::vector<double> bg_rows;
-  LoadRows(paths, FeatureColumns::ColumnMajor(background, n_background, F), 0, n_background, bg_rows);
-  const BackgroundPatterns bp = paths.rule == SplitRule::kLessEqual
-                                    ? CountPatterns<SplitRule::kLessEqual>(paths, bg_rows, n_background)
-                                    : CountPatterns<SplitRule::kLessFloat>(paths, bg_rows, n_background);
   detail::Schedule schedule(execution);
-  std::vector<double> out(n_rows * K * W, 0.0);
+  const FeatureColumns bg = FeatureColumns::ColumnMajor(background, n_background, F);
+  const BackgroundPatterns bp = paths.rule == SplitRule::kLessEqual
+                                    ? CountPatterns<SplitRule::kLessEqual>(paths, bg, schedule)
+                                    : CountPatterns<SplitRule::kLessFloat>(paths, bg, schedule);
   const auto nb = static_cast<double>(n_background);
-  ForRowBlocks<BlockScratch>(schedule, execution, n_rows, out, K * W,
-                             [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
-                               LoadRows(paths, x, first, count, scratch.rows);
-                               double* block_out = out.data() + first * K * W;
-                               if (paths.rule == SplitRule::kLessEqual) {
-                                 InterventionalBlock<SplitRule::kLessEqual>(
-                                     paths, bp, nb, scratch.rows.data(), count, scratch, W, block_out);
-                               } else {
-                                 InterventionalBlock<SplitRule::kLessFloat>(
-                                     paths, bp, nb, scratch.rows.data(), count, scratch, W, block_out);
-                               }
-                               if (extra == 1)
-                                 for (std::size_t r = 0; r < count; ++r)
-                                   for (std::size_t o = 0; o < K; ++o)
-                                     block_out[(r * K + o) * W + F] = base[o];
-                             });
+  const PatternTables tables = BuildInterventionalTables(paths, bp, nb, n_rows, schedule);
+  std::vector<double> out(n_rows * K * W, 0.0);
+  ForRowBlocks<BlockScratch>(
+      schedule, execution, n_rows, out, K * W,
+      [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
+        LoadRows(paths, x, first, count, scratch.rows);
+        double* block_out = out.data() + first * K * W;
+        if (paths.rule == SplitRule::kLessEqual) {
+          InterventionalBlock<SplitRule::kLessEqual>(paths, bp, tables, nb, scratch.rows.data(), count,
+                                                     scratch, W, block_out);
+        } else {
+          InterventionalBlock<SplitRule::kLessFloat>(paths, bp, tables, nb, scratch.rows.data(), count,
+                                                     scratch, W, block_out);
+        }
+        if (extra == 1)
+          for (std::size_t r = 0; r < count; ++r)
+            for (std::size_t o = 0; o < K; ++o) block_out[(r * K + o) * W + F] = base[o];
+      });
   return out;
 }
 
