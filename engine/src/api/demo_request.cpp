@@ -11,14 +11,14 @@
 #include "explain/solver_choice.hpp"
 #include "games/additive_score_game.hpp"
 #include "perfshap/blocks/cost.hpp"
-#include "perfshap/cost_estimates.hpp"
-#include "perfshap/error.hpp"
 #include "perfshap/blocks/generators.hpp"
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/metric.hpp"
 #include "perfshap/blocks/random.hpp"
 #include "perfshap/blocks/split.hpp"
 #include "perfshap/blocks/tree_learners.hpp"
+#include "perfshap/cost_estimates.hpp"
+#include "perfshap/error.hpp"
 
 namespace perfshap::inline v0::api {
 
@@ -29,6 +29,7 @@ detail::DemoReport DemoResponse::Report() const {
   report.robustness = robustness ? &*robustness : nullptr;
   report.sampled = &sampled;
   report.treeshap = treeshap ? &*treeshap : nullptr;
+  report.tree_interactions = tree_interactions ? &*tree_interactions : nullptr;
   report.interventional = interventional ? &*interventional : nullptr;
   report.axom = axom ? &*axom : nullptr;
   report.chain = &chain;
@@ -258,6 +259,8 @@ DemoResponse RunDemo(const DemoRequest& request) {
     for (std::size_t j = 0; j < data.n_features(); ++j)
       for (std::size_t t = 0; t < m; ++t) x[j * m + t] = data.column(j)[split.test[t]];
     out.treeshap = ExplainTrees(*forest, {x, m}, {}, data.feature_names(), section("treeshap"));
+    out.tree_interactions = ExplainTreeInteractions(
+        *forest, FeatureColumns::ColumnMajor(x, m, data.n_features()), {}, {}, section("treeshap"));
     const auto probit = MakeLearner("probit")->Train(data, split.train, columns);
     const std::size_t shown = std::min<std::size_t>(20, m);
     const std::size_t nb = std::min<std::size_t>(100, split.train.size());
@@ -331,4 +334,4 @@ DemoResponse RunDemo(const DemoRequest& request) {
   return out;
 }
 
-}  // namespace perfshap::api
+}  // namespace perfshap::inline v0::api

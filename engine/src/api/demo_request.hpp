@@ -47,6 +47,7 @@ struct DemoResponse {
   std::optional<RobustnessResult> robustness;
   RobustnessResult sampled;
   std::optional<ShapExplanation> treeshap;
+  std::optional<TreeShapInteractionValues> tree_interactions;
   std::optional<ShapExplanation> interventional;
   std::optional<AxomRun> axom;
   ChainOrderExplanation chain;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <tuple>
 #include <vector>
 
 #include "report/format.hpp"
@@ -53,9 +54,9 @@ std::string SampledText(const DemoReport& d) {
   r << "\nSampled solver (kernel): ShapAUC of a generated 40-feature probit design (x1..x4 matter),\n"
     << "  naive Bayes on " << rr.n_splits << " Monte-Carlo CV splits: " << rr.n_trainings
     << " trainings instead of 3 x 2^40\n"
-    << "  " << (solve.converged ? "converged" : "did not converge") << ": max se / (max phi - min phi) = "
-    << Fmt("%.4f", solve.convergence_ratio) << " (tolerance " << Fmt("%g", solve.sampling.tolerance)
-    << ", stopped by " << StopReasonName(solve.stopped_by) << ")\n"
+    << "  " << (solve.converged ? "converged" : "did not converge")
+    << ": max se / (max phi - min phi) = " << Fmt("%.4f", solve.convergence_ratio) << " (tolerance "
+    << Fmt("%g", solve.sampling.tolerance) << ", stopped by " << StopReasonName(solve.stopped_by) << ")\n"
     << "  feature            phi(AUC) +- std over splits   se (sampling)\n";
   std::vector<std::size_t> order(rr.n_features());
   for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
@@ -63,11 +64,26 @@ std::string SampledText(const DemoReport& d) {
                    [&](std::size_t a, std::size_t b) { return rr.phi_auc_mean[a] > rr.phi_auc_mean[b]; });
   for (std::size_t t = 0; t < std::min<std::size_t>(6, order.size()); ++t) {
     const std::size_t j = order[t];
-    r << "  " << PadRight(rr.features[j], 19, 1) << MeanStdCell(rr.phi_auc_mean[j], rr.phi_auc_std[j], 6, true)
-      << "   " << Fmt("%.6f", rr.phi_auc_se[j]) << "\n";
+    r << "  " << PadRight(rr.features[j], 19, 1)
+      << MeanStdCell(rr.phi_auc_mean[j], rr.phi_auc_std[j], 6, true) << "   " << Fmt("%.6f", rr.phi_auc_se[j])
+      << "\n";
   }
   r << "  ... (the other 34 below); efficiency exact in every split: AUC = 0.5 + sum phi\n";
   return r.str();
+}
+
+/** The pair (i < j) of output 0 with the largest mean |interaction| over the rows, and that mean. */
+std::tuple<std::size_t, std::size_t, double> StrongestPair(const TreeShapInteractionValues& v) {
+  const std::size_t F = v.n_features;
+  std::tuple<std::size_t, std::size_t, double> best{0, 1, -1.0};
+  for (std::size_t i = 0; i < F; ++i)
+    for (std::size_t j = i + 1; j < F; ++j) {
+      double mean = 0.0;
+      for (std::size_t r = 0; r < v.n_rows; ++r) mean += std::fabs(v(r, 0, i, j));
+      mean /= static_cast<double>(std::max<std::size_t>(v.n_rows, 1));
+      if (mean > std::get<2>(best)) best = {i, j, mean};
+    }
+  return best;
 }
 
 std::string PredictionsText(const DemoReport& d) {
@@ -81,11 +97,18 @@ std::string PredictionsText(const DemoReport& d) {
   r << "\nPredictions (SHAP): a random forest (100 trees) and the probit above, explained row by row\n"
     << "  TreeSHAP of the forest's P(y=1) on " << t.n_rows << " test rows (" << Fmt("%.4f", t.elapsed_seconds)
     << " s), base E[f] " << Fmt("%.4f", t.base[0]) << "\n"
-    << "  interventional SHAP of the probit's P(y=1) on " << e.n_rows << " test rows, exact, 100 background rows\n"
+    << "  interventional SHAP of the probit's P(y=1) on " << e.n_rows
+    << " test rows, exact, 100 background rows\n"
     << "  feature            mean |phi| forest   mean |phi| probit\n";
   for (std::size_t j = 0; j < t.n_players; ++j)
-    r << "  " << PadRight(t.players[j], 19, 1) << Fmt("%17.6f", tree_abs[j]) << "   " << Fmt("%17.6f", probit_abs[j])
-      << "\n";
+    r << "  " << PadRight(t.players[j], 19, 1) << Fmt("%17.6f", tree_abs[j]) << "   "
+      << Fmt("%17.6f", probit_abs[j]) << "\n";
+  if (d.tree_interactions != nullptr) {
+    const auto [a, b, v] = StrongestPair(*d.tree_interactions);
+    r << "  SHAP interaction values of the forest (every pair): the strongest, " << t.players[a] << " x "
+      << t.players[b] << ", mean |interaction| " << Fmt("%.6f", v)
+      << " per row (each matrix row adds up to phi)\n";
+  }
   double sum = e.base[0];
   for (std::size_t j = 0; j < e.n_players; ++j) sum += e(0, 0, j);
   r << "  each row adds up: test row 0, P(y=1) " << Fmt("%.6f", e.prediction[0]) << " = base "
@@ -111,10 +134,11 @@ std::string AxomText(const DemoReport& d) {
   r << "\nAXOM: robustness of explanations, " << a.trees << "-tree forest, " << a.n_test
     << " test points x 2000 neighbours (features min-max normalised, eps 0.01)\n"
     << "  L_bar (mean ||g(x) - g(x')|| / ||x - x'||, lower is more robust): tree "
-    << Fmt("%.4f", FiniteMean(a.robustness.tree.l_bar)) << ", forest " << Fmt("%.4f", FiniteMean(a.robustness.forest.l_bar))
-    << ", AXOM " << Fmt("%.4f", FiniteMean(a.robustness.axom.l_bar)) << "\n"
-    << "  trees voting against the forest: " << Fmt("%.1f%%", 100.0 * a.mislabelling) << " (" << Fmt("%.2f", a.seconds_robustness)
-    << " s)\n";
+    << Fmt("%.4f", FiniteMean(a.robustness.tree.l_bar)) << ", forest "
+    << Fmt("%.4f", FiniteMean(a.robustness.forest.l_bar)) << ", AXOM "
+    << Fmt("%.4f", FiniteMean(a.robustness.axom.l_bar)) << "\n"
+    << "  trees voting against the forest: " << Fmt("%.1f%%", 100.0 * a.mislabelling) << " ("
+    << Fmt("%.2f", a.seconds_robustness) << " s)\n";
   return r.str();
 }
 
@@ -125,8 +149,8 @@ std::string ChainText(const DemoReport& d) {
   r << "\nShapley Chains: the xor data, a chain and -> or -> xor of logistic links, " << e.n_rows
     << " test rows (hamming loss " << Fmt("%.3f", e.hamming_loss) << ")\n"
     << "  contributions to xor (mean |phi|): direct x1 " << Fmt("%.4f", e.global_direct[2][0]) << ", x2 "
-    << Fmt("%.4f", e.global_direct[2][1]) << "; indirect (through and, or) x1 " << Fmt("%.4f", e.global_indirect[2][0])
-    << ", x2 " << Fmt("%.4f", e.global_indirect[2][1]) << "\n";
+    << Fmt("%.4f", e.global_direct[2][1]) << "; indirect (through and, or) x1 "
+    << Fmt("%.4f", e.global_indirect[2][0]) << ", x2 " << Fmt("%.4f", e.global_indirect[2][1]) << "\n";
   return r.str();
 }
 
@@ -155,8 +179,8 @@ std::string DemoConsoleText(const DemoReport& d, const std::string& out) {
     << "  AUC = 0.5 + sum phi(AUC) = " << Fmt("%.6f", 0.5 + sum_auc)
     << "; accuracy = " << Fmt("%.6f", values.base[1])
     << " (no feature) + sum = " << Fmt("%.6f", values.base[1] + sum_acc) << "\n"
-    << XperText(d) << RobustnessText(d) << SampledText(d) << PredictionsText(d) << AxomText(d) << ChainText(d) << "\ncomputed in " << Fmt("%.4f", d.elapsed_seconds) << " s on "
-    << d.threads << " thread(s)\n";
+    << XperText(d) << RobustnessText(d) << SampledText(d) << PredictionsText(d) << AxomText(d) << ChainText(d)
+    << "\ncomputed in " << Fmt("%.4f", d.elapsed_seconds) << " s on " << d.threads << " thread(s)\n";
   if (!out.empty()) s << "  wrote " << out << "/result.json\n";
   return s.str();
 }
@@ -237,27 +261,37 @@ Json DemoResultJson(const DemoReport& d) {
       j["mean"] = NamedValues(e.players, e.Mean());
       return j;
     };
-    result["predictions"] = {{"forest_treeshap", one(*d.treeshap)}, {"probit_interventional", one(*d.interventional)}};
+    result["predictions"] = {{"forest_treeshap", one(*d.treeshap)},
+                             {"probit_interventional", one(*d.interventional)}};
+    if (d.tree_interactions != nullptr) {
+      const auto [a, b, v] = StrongestPair(*d.tree_interactions);
+      result["predictions"]["forest_interactions"] = {
+          {"strongest_pair", {d.treeshap->players[a], d.treeshap->players[b]}}, {"mean_abs", v}};
+    }
   } else if (!d.predictions_skipped.empty()) {
     result["predictions"] = {{"skipped", d.predictions_skipped}};
   }
   if (d.axom != nullptr) {
     const AxomRun& a = *d.axom;
-    result["axom"] = {{"trees", a.trees},
-                      {"test_points", a.n_test},
-                      {"dt", {{"L_mean", NumberOrNull(FiniteMean(a.robustness.tree.l_bar))}, {"accuracy", a.tree_accuracy}}},
-                      {"rf", {{"L_mean", NumberOrNull(FiniteMean(a.robustness.forest.l_bar))}, {"accuracy", a.forest_accuracy}}},
-                      {"axom", {{"L_mean", NumberOrNull(FiniteMean(a.robustness.axom.l_bar))}}},
-                      {"mislabelling", a.mislabelling}};
+    result["axom"] = {
+        {"trees", a.trees},
+        {"test_points", a.n_test},
+        {"dt",
+         {{"L_mean", NumberOrNull(FiniteMean(a.robustness.tree.l_bar))}, {"accuracy", a.tree_accuracy}}},
+        {"rf",
+         {{"L_mean", NumberOrNull(FiniteMean(a.robustness.forest.l_bar))}, {"accuracy", a.forest_accuracy}}},
+        {"axom", {{"L_mean", NumberOrNull(FiniteMean(a.robustness.axom.l_bar))}}},
+        {"mislabelling", a.mislabelling}};
   } else if (!d.axom_skipped.empty()) {
     result["axom"] = {{"skipped", d.axom_skipped}};
   }
   if (d.chain != nullptr) {
     const ChainOrderExplanation& e = *d.chain;
-    result["chains"] = {{"order", e.outputs},
-                        {"hamming_loss", e.hamming_loss},
-                        {"xor_direct", NamedValues(e.features, std::span<const double>(e.global_direct[2].data(), 2))},
-                        {"xor_indirect", NamedValues(e.features, e.global_indirect[2])}};
+    result["chains"] = {
+        {"order", e.outputs},
+        {"hamming_loss", e.hamming_loss},
+        {"xor_direct", NamedValues(e.features, std::span<const double>(e.global_direct[2].data(), 2))},
+        {"xor_indirect", NamedValues(e.features, e.global_indirect[2])}};
   }
   return result;
 }
@@ -268,4 +302,4 @@ void WriteDemoReport(OutputDir& out, const DemoReport& d) {
   out.Write("result.json", ResultJsonText({"demo", d.features, d.seed, d.threads, d.elapsed_seconds}, body));
 }
 
-}  // namespace perfshap::detail
+}  // namespace perfshap::inline v0::detail

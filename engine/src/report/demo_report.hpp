@@ -52,6 +52,8 @@ struct DemoReport {
   /** Prediction explanations: TreeSHAP of a random forest (P(y=1) fractions) on the test rows,
    *  and interventional SHAP of the XPER probit's probabilities on a few of them; or why not. */
   const ShapExplanation* treeshap = nullptr;
+  /** The forest's SHAP interaction values on the same rows. */
+  const TreeShapInteractionValues* tree_interactions = nullptr;
   const ShapExplanation* interventional = nullptr;
   std::string predictions_skipped;
   /** AXOM's protocol on the same data (untuned), or why not. */
