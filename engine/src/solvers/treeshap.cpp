@@ -79,7 +79,7 @@ using detail::Pattern;
 constexpr int kTableFeatures = 10;
 /** kAuto: trees whose paths have more features take quadrature (bench_shap.cpp's
  *  BM_TreeShapAlgorithm compares the two per tree shape). */
-constexpr int kTableFeatureLimitBeforeQuadrature = 6;
+constexpr int kTableFeatureLimitBeforeQuadrature = 3;
 /** Memory all the pattern tables may take together. */
 constexpr std::size_t kTableBudgetBytes = std::size_t{256} << 20;
 
