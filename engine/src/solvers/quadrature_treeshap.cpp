@@ -123,13 +123,12 @@ QuadratureTree PrepareQuadratureTree(const Tree& tree, double tree_scale) {
   return q;
 }
 
-void QuadratureScratch::Reserve(int depth, int n, std::size_t width, std::size_t n_features) {
+void QuadratureScratch::Reserve(int depth, int n, std::size_t n_features) {
+  const std::size_t block = static_cast<std::size_t>(n) * kQuadratureLanes;
   const auto levels = static_cast<std::size_t>(depth) + 2;
-  const auto nn = static_cast<std::size_t>(n);
-  width = std::max(width, kQuadratureLanes);  // the lanes' walk holds kQuadratureLanes rows a level
-  if (products.size() < levels * nn * kQuadratureLanes) products.resize(levels * nn * kQuadratureLanes);
-  if (sums.size() < levels * nn * width) sums.resize(levels * nn * width);
-  if (hidden.size() < levels * nn * width) hidden.resize(levels * nn * width);
+  if (products.size() < levels * block) products.resize(levels * block);
+  if (sums.size() < levels * block) sums.resize(levels * block);
+  if (hidden.size() < levels * block) hidden.resize(levels * block);
   if (element_of.size() < n_features) element_of.assign(n_features, -1);
   if (followed.size() < levels * kQuadratureLanes) followed.resize(levels * kQuadratureLanes);
   if (hidden_set.size() < levels) hidden_set.resize(levels);
@@ -138,130 +137,13 @@ void QuadratureScratch::Reserve(int depth, int n, std::size_t width, std::size_t
 namespace {
 
 /**
- * The walk for rules of N nodes (N = 0: q.n, known at run time) and leaves of one value
- * (kSingle) or q.tree->width. Each level's leaf sum is written, not accumulated (no zeroing); an
- * element's hidden part only when a later split on its feature sets it (hidden_set).
- */
-template <SplitRule R, int N, bool kSingle>
-struct Walker {
-  const QuadratureTree& q;
-  const Tree& t;
-  const double* row;
-  QuadratureScratch& s;
-  double* out;
-  std::size_t stride;
-  std::size_t n;
-  std::size_t W;
-
-  std::size_t Nodes() const {
-    if constexpr (N > 0) {
-      return static_cast<std::size_t>(N);
-    } else {
-      return n;
-    }
-  }
-  std::size_t Width() const {
-    if constexpr (kSingle) {
-      return 1;
-    } else {
-      return W;
-    }
-  }
-
-  /** Writes the leaves below `node` (entered at `level`, its running product in
-   *  products[level]) into sums[level]. */
-  void Visit(std::size_t node, std::size_t level) {
-    const std::size_t nn = Nodes();
-    const std::size_t w_count = Width();
-    const std::size_t block = nn * w_count;
-    const double* P = s.products.data() + level * nn;
-    double* S = s.sums.data() + level * block;
-    if (t.is_leaf(node)) {
-      const double* v = q.values.data() + node * w_count;
-      for (std::size_t k = 0; k < nn; ++k)
-        for (std::size_t w = 0; w < w_count; ++w) S[k * w_count + w] = P[k] * v[w];
-      return;
-    }
-    const auto f = static_cast<std::size_t>(t.feature[node]);
-    const double x = row[f];
-    bool go_left;
-    if (std::isnan(x)) {
-      go_left = t.default_left[node] != 0;
-    } else if constexpr (R == SplitRule::kLessEqual) {
-      go_left = x <= t.threshold[node];
-    } else {
-      go_left = x < t.threshold[node];
-    }
-    const std::int32_t before = s.element_of[f];
-    const bool followed_before = before < 0 || s.followed[static_cast<std::size_t>(before)] != 0;
-    const std::size_t next = level + 1;
-    double* Pc = s.products.data() + next * nn;
-    const double* Sc = s.sums.data() + next * block;
-    const double* Hc = s.hidden.data() + next * block;
-    for (int side = 0; side < 2; ++side) {
-      const auto c = static_cast<std::size_t>(side == 0 ? t.left[node] : t.right[node]);
-      const bool followed = (side == 0) == go_left && followed_before;
-      const std::size_t which =
-          q.repeat[c] == 0 ? (followed ? 0 : 1) : (followed_before ? (followed ? 0 : 1) : 2);
-      const double* m = q.multiplier.data() + (c * 3 + which) * nn;
-      for (std::size_t k = 0; k < nn; ++k) Pc[k] = P[k] * m[k];
-      s.followed[next] = followed ? 1 : 0;
-      s.hidden_set[next] = 0;
-      s.element_of[f] = static_cast<std::int32_t>(next);
-      Visit(c, next);
-      s.element_of[f] = before;
-      const double weight = (followed ? 1.0 : 0.0) - q.zero[c];
-      if (weight != 0.0) {
-        const double* inv = q.inverse.data() + (c * 2 + (followed ? 0 : 1)) * nn;
-        const bool hidden = s.hidden_set[next] != 0;
-        for (std::size_t w = 0; w < w_count; ++w) {
-          double sum = 0.0;
-          for (std::size_t k = 0; k < nn; ++k)
-            sum += (hidden ? Sc[k * w_count + w] - Hc[k * w_count + w] : Sc[k * w_count + w]) * inv[k];
-          out[(static_cast<std::size_t>(t.output) + w) * stride + f] += weight * sum;
-        }
-      }
-      if (side == 0) {
-        for (std::size_t i = 0; i < block; ++i) S[i] = Sc[i];
-      } else {
-        for (std::size_t i = 0; i < block; ++i) S[i] += Sc[i];
-      }
-    }
-    // A later split on f: its children count these leaves for f, the element above does not.
-    if (before >= 0) {
-      const auto b = static_cast<std::size_t>(before);
-      double* H = s.hidden.data() + b * block;
-      if (s.hidden_set[b] != 0) {
-        for (std::size_t i = 0; i < block; ++i) H[i] += S[i];
-      } else {
-        for (std::size_t i = 0; i < block; ++i) H[i] = S[i];
-        s.hidden_set[b] = 1;
-      }
-    }
-  }
-};
-
-template <SplitRule R, int N>
-void Walk(const QuadratureTree& q, const double* row, QuadratureScratch& s, double* out, std::size_t stride) {
-  const Tree& t = *q.tree;
-  const auto W = static_cast<std::size_t>(t.width);
-  if (W == 1) {
-    Walker<R, N, true>{q, t, row, s, out, stride, static_cast<std::size_t>(q.n), 1}.Visit(0, 0);
-  } else {
-    Walker<R, N, false>{q, t, row, s, out, stride, static_cast<std::size_t>(q.n), W}.Visit(0, 0);
-  }
-}
-
-}  // namespace
-
-namespace {
-
-/**
- * The same walk for kLanes rows at once (trees of one value per leaf): each level holds every
- * lane's running product and sums, lane innermost, so that a node's work is a few loops over
- * the lanes the compiler vectorizes, and the walk's own cost is shared by the rows. What does not
- * depend on the row (which element a feature's split replaces, whether a later split hid part
- * of an element's leaves) is the same for every lane.
+ * The walk for kQuadratureLanes rows at once and one value column of the leaves, with rules of N
+ * nodes (N = 0: q.n, known at run time): each level holds every lane's running product and leaf
+ * sums, lane innermost, so that a node's work is a few loops over the lanes the compiler
+ * vectorizes, and the walk's own cost is shared by the rows. What does not depend on the row
+ * (which element a feature's split replaces, whether a later split hid part of an element's
+ * leaves) is the same for every lane. Each level's sums are written, not accumulated (no
+ * zeroing); an element's hidden part only once a later split on its feature sets it.
  */
 template <SplitRule R, int N>
 struct LaneWalker {
@@ -272,6 +154,7 @@ struct LaneWalker {
   QuadratureScratch& s;
   double* const* outs;
   std::size_t n;
+  std::size_t column;
 
   std::size_t Nodes() const {
     if constexpr (N > 0) {
@@ -287,7 +170,7 @@ struct LaneWalker {
     const double* __restrict P = s.products.data() + level * block;
     double* __restrict S = s.sums.data() + level * block;
     if (t.is_leaf(node)) {
-      const double v = q.values[node];
+      const double v = q.values[node * static_cast<std::size_t>(t.width) + column];
       for (std::size_t i = 0; i < block; ++i) S[i] = P[i] * v;
       return;
     }
@@ -383,79 +266,45 @@ struct LaneWalker {
 };
 
 template <SplitRule R, int N>
-void WalkLanes(const QuadratureTree& q, const double* const* rows, QuadratureScratch& s,
-               double* const* outs) {
+void WalkLanes(const QuadratureTree& q, const double* const* rows, QuadratureScratch& s, double* const* outs,
+               std::size_t column) {
   constexpr std::size_t L = kQuadratureLanes;
   for (int k = 0; k < q.n; ++k)
     for (std::size_t l = 0; l < L; ++l)
       s.products[static_cast<std::size_t>(k) * L + l] = q.weights[static_cast<std::size_t>(k)];
-  LaneWalker<R, N>{q, *q.tree, rows, s, outs, static_cast<std::size_t>(q.n)}.Visit(0, 0);
+  LaneWalker<R, N>{q, *q.tree, rows, s, outs, static_cast<std::size_t>(q.n), column}.Visit(0, 0);
 }
 
 }  // namespace
 
 template <SplitRule R>
 void QuadratureTreeShapLanes(const QuadratureTree& q, const double* const* rows, QuadratureScratch& scratch,
-                             double* const* outs) {
+                             double* const* outs, std::size_t column) {
   switch (q.n) {
     case 1:
-      return WalkLanes<R, 1>(q, rows, scratch, outs);
+      return WalkLanes<R, 1>(q, rows, scratch, outs, column);
     case 2:
-      return WalkLanes<R, 2>(q, rows, scratch, outs);
+      return WalkLanes<R, 2>(q, rows, scratch, outs, column);
     case 3:
-      return WalkLanes<R, 3>(q, rows, scratch, outs);
+      return WalkLanes<R, 3>(q, rows, scratch, outs, column);
     case 4:
-      return WalkLanes<R, 4>(q, rows, scratch, outs);
+      return WalkLanes<R, 4>(q, rows, scratch, outs, column);
     case 5:
-      return WalkLanes<R, 5>(q, rows, scratch, outs);
+      return WalkLanes<R, 5>(q, rows, scratch, outs, column);
     case 6:
-      return WalkLanes<R, 6>(q, rows, scratch, outs);
+      return WalkLanes<R, 6>(q, rows, scratch, outs, column);
     case 7:
-      return WalkLanes<R, 7>(q, rows, scratch, outs);
+      return WalkLanes<R, 7>(q, rows, scratch, outs, column);
     case 8:
-      return WalkLanes<R, 8>(q, rows, scratch, outs);
+      return WalkLanes<R, 8>(q, rows, scratch, outs, column);
     default:
-      return WalkLanes<R, 0>(q, rows, scratch, outs);
+      return WalkLanes<R, 0>(q, rows, scratch, outs, column);
   }
 }
 
 template void QuadratureTreeShapLanes<SplitRule::kLessEqual>(const QuadratureTree&, const double* const*,
-                                                             QuadratureScratch&, double* const*);
+                                                             QuadratureScratch&, double* const*, std::size_t);
 template void QuadratureTreeShapLanes<SplitRule::kLessFloat>(const QuadratureTree&, const double* const*,
-                                                             QuadratureScratch&, double* const*);
-
-template <SplitRule R>
-void QuadratureTreeShap(const QuadratureTree& q, const double* row, QuadratureScratch& scratch, double* out,
-                        std::size_t stride) {
-  const auto n = static_cast<std::size_t>(q.n);
-  const QuadratureRule rule = GaussLegendre01(q.n);
-  std::copy(rule.w, rule.w + n, scratch.products.begin());
-  // Rules of up to 8 nodes (paths of up to 16 features) unrolled.
-  switch (q.n) {
-    case 1:
-      return Walk<R, 1>(q, row, scratch, out, stride);
-    case 2:
-      return Walk<R, 2>(q, row, scratch, out, stride);
-    case 3:
-      return Walk<R, 3>(q, row, scratch, out, stride);
-    case 4:
-      return Walk<R, 4>(q, row, scratch, out, stride);
-    case 5:
-      return Walk<R, 5>(q, row, scratch, out, stride);
-    case 6:
-      return Walk<R, 6>(q, row, scratch, out, stride);
-    case 7:
-      return Walk<R, 7>(q, row, scratch, out, stride);
-    case 8:
-      return Walk<R, 8>(q, row, scratch, out, stride);
-    default:
-      return Walk<R, 0>(q, row, scratch, out, stride);
-  }
-}
-
-template void QuadratureTreeShap<SplitRule::kLessEqual>(const QuadratureTree&, const double*,
-                                                        QuadratureScratch&, double*, std::size_t);
-template void QuadratureTreeShap<SplitRule::kLessFloat>(const QuadratureTree&, const double*,
-                                                        QuadratureScratch&, double*, std::size_t);
+                                                             QuadratureScratch&, double* const*, std::size_t);
 
 }  // namespace perfshap::inline v0::detail

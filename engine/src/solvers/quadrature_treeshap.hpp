@@ -48,37 +48,30 @@ inline constexpr int kMaxQuadratureDepth = 128;
  *  covers (an internal node without any is refused by BuildPaths first). */
 QuadratureTree PrepareQuadratureTree(const Tree& tree, double tree_scale);
 
-/** @brief Scratch of QuadratureTreeShap for trees up to `depth` levels with rules of n nodes and
- *  leaves of `width` values. */
+/** @brief Scratch of QuadratureTreeShapLanes for trees up to `depth` levels with rules of n
+ *  nodes: per level, every lane's running products, leaf sums and hidden sums (n x lanes each). */
 struct QuadratureScratch {
-  std::vector<double> products;  // (depth + 2) x n
-  std::vector<double> sums;      // (depth + 2) x n x width: each level's leaves' sum
-  std::vector<double> hidden;    // (depth + 2) x n x width: an element's leaves taken by deeper splits
+  std::vector<double> products;
+  std::vector<double> sums;
+  std::vector<double> hidden;
   std::vector<std::int32_t> element_of;  // per feature: the path level of its element, -1 if none
-  std::vector<std::uint8_t> followed;    // per level: whether the row follows its element
+  std::vector<std::uint8_t> followed;    // per level and lane: whether the row follows its element
   std::vector<std::uint8_t> hidden_set;  // per level: whether `hidden` holds a value
-  void Reserve(int depth, int n, std::size_t width, std::size_t n_features);
+  void Reserve(int depth, int n, std::size_t n_features);
 };
-
-/**
- * @brief Adds the path-dependent SHAP values of one tree for one row (row[feature], rounded to
- * float for kLessFloat already) to out[(output + w) * stride + feature].
- */
-template <SplitRule R>
-void QuadratureTreeShap(const QuadratureTree& q, const double* row, QuadratureScratch& scratch, double* out,
-                        std::size_t stride);
 
 /** @brief Rows QuadratureTreeShapLanes walks a tree with at once. */
 inline constexpr std::size_t kQuadratureLanes = 8;
 
 /**
- * @brief QuadratureTreeShap of kQuadratureLanes rows at once (trees of one value per leaf):
- * rows[l] is lane l's row, outs[l] its output row (out + output * stride as QuadratureTreeShap's,
- * stride the features). The same values as one row at a time.
+ * @brief Adds the path-dependent SHAP values of one tree's value column `column` (0 for a tree of
+ * one value per leaf) for kQuadratureLanes rows at once: rows[l] is lane l's row (row[feature],
+ * rounded to float for kLessFloat already), outs[l] where its values of that output go
+ * (outs[l][feature]).
  */
 template <SplitRule R>
 void QuadratureTreeShapLanes(const QuadratureTree& q, const double* const* rows, QuadratureScratch& scratch,
-                             double* const* outs);
+                             double* const* outs, std::size_t column);
 
 /** @brief Which algorithm path-dependent TreeSHAP runs per tree. */
 enum class TreeShapAlgorithm {

@@ -172,27 +172,23 @@ void PathDependentBlock(const PathSet& s, const PatternTables& tables,
   for (std::size_t tree = 0; tree < quadrature.size(); ++tree) {
     const detail::QuadratureTree& q = quadrature[tree];
     if (q.n > 0) {
-      scratch.quadrature.Reserve(q.depth, q.n, static_cast<std::size_t>(q.tree->width), F);
-      std::size_t r = 0;
-      if (q.tree->width == 1) {
-        // kQuadratureLanes rows at a time; the last group's missing lanes repeat its first row
-        // into a sink.
-        constexpr std::size_t L = detail::kQuadratureLanes;
-        scratch.sink.assign(W, 0.0);
-        const double* lane_rows[L];
-        double* lane_outs[L];
-        const auto output = static_cast<std::size_t>(q.tree->output);
-        for (; r < count; r += L) {
+      scratch.quadrature.Reserve(q.depth, q.n, F);
+      // kQuadratureLanes rows at a time, each value column of the leaves in turn; the last
+      // group's missing lanes repeat its first row into a sink.
+      constexpr std::size_t L = detail::kQuadratureLanes;
+      scratch.sink.assign(W, 0.0);
+      const double* lane_rows[L];
+      double* lane_outs[L];
+      const auto output = static_cast<std::size_t>(q.tree->output);
+      for (std::size_t column = 0; column < static_cast<std::size_t>(q.tree->width); ++column)
+        for (std::size_t r = 0; r < count; r += L) {
           for (std::size_t l = 0; l < L; ++l) {
             const bool real = r + l < count;
             lane_rows[l] = rows + (real ? r + l : r) * F;
-            lane_outs[l] = real ? out + (r + l) * stride + output * W : scratch.sink.data();
+            lane_outs[l] = real ? out + (r + l) * stride + (output + column) * W : scratch.sink.data();
           }
-          detail::QuadratureTreeShapLanes<R>(q, lane_rows, scratch.quadrature, lane_outs);
+          detail::QuadratureTreeShapLanes<R>(q, lane_rows, scratch.quadrature, lane_outs, column);
         }
-      }
-      for (; r < count; ++r)
-        detail::QuadratureTreeShap<R>(q, rows + r * F, scratch.quadrature, out + r * stride, W);
       continue;
     }
     for (std::size_t p = s.tree_begin[tree]; p < s.tree_begin[tree + 1]; ++p) {
