@@ -140,7 +140,9 @@ TEST(SampledInteractions, AgreesWithExactEnumerationAndStopsAtTheTolerance) {
       for (int j = 0; j < 9; ++j) {
         const std::size_t at = (static_cast<std::size_t>(i) * 9 + static_cast<std::size_t>(j)) * 2;
         EXPECT_LE(std::fabs(got(i, j, 0) - exact(i, j, 0)), 5.0 * got.se[at] + 1e-9) << i << ", " << j;
-        if (i != j) EXPECT_NEAR(exact.pair(i, j, 0), poly.Pair(i, j, index), 1e-9);
+        if (i != j) {
+          EXPECT_NEAR(exact.pair(i, j, 0), poly.Pair(i, j, index), 1e-9);
+        }
       }
   }
 }

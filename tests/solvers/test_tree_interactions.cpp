@@ -38,7 +38,9 @@ TEST(GaussLegendre, IntegratesPolynomialsUpToDegreeTwiceTheNodesMinusOne) {
     for (int k = 0; k < n; ++k) {
       EXPECT_GT(rule.t[k], 0.0);
       EXPECT_LT(rule.t[k], 1.0);
-      if (k > 0) EXPECT_GT(rule.t[k], rule.t[k - 1]);
+      if (k > 0) {
+        EXPECT_GT(rule.t[k], rule.t[k - 1]);
+      }
     }
   }
 }
@@ -130,7 +132,9 @@ void ExpectBruteForce(const TreeShapInteractionValues& got, const std::vector<In
           EXPECT_NEAR(v, brute[r](static_cast<int>(i), static_cast<int>(j), o), 1e-12)
               << "row " << r << " output " << o << " entry " << i << ", " << j;
         }
-        if (i < F) EXPECT_NEAR(row_sum, phi[(r * K + o) * (F + 1) + i], 1e-12) << "row " << i << " adds up to phi";
+        if (i < F) {
+          EXPECT_NEAR(row_sum, phi[(r * K + o) * (F + 1) + i], 1e-12) << "row " << i << " adds up to phi";
+        }
         total += row_sum;
       }
       EXPECT_NEAR(total, margin[o * n + r], 1e-9) << "the matrix adds up to the margin";

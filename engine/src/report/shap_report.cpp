@@ -352,18 +352,18 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
     const TreeShapInteractionValues& v = *report.interactions;
     const std::size_t F = v.n_features;
     const std::size_t R = v.matrix_rows.size();
-    const std::vector<double> mean = MeanAbsInteractions(v);
+    const std::vector<double> pair_mean = MeanAbsInteractions(v);
     std::vector<std::pair<std::size_t, std::size_t>> pairs;
     for (const std::size_t a : FeatureRows(v))
       for (std::size_t j = 0; j < F; ++j)
         if (j != v.matrix_rows[a] && (R != F + 1 || j > v.matrix_rows[a])) pairs.emplace_back(a, j);
     std::stable_sort(pairs.begin(), pairs.end(), [&](const auto& x, const auto& y) {
-      return mean[x.first * F + x.second] > mean[y.first * F + y.second];
+      return pair_mean[x.first * F + x.second] > pair_mean[y.first * F + y.second];
     });
     s << "  interactions (" << e.outputs[0] << "), the strongest pairs by mean |interaction|:\n";
     for (std::size_t k = 0; k < std::min<std::size_t>(pairs.size(), 5); ++k)
       s << "    " << e.players[v.matrix_rows[pairs[k].first]] << " x " << e.players[pairs[k].second] << "  "
-        << Fmt("%.6f", mean[pairs[k].first * F + pairs[k].second]) << "\n";
+        << Fmt("%.6f", pair_mean[pairs[k].first * F + pairs[k].second]) << "\n";
   }
   if (!out.empty())
     s << "  wrote " << out << "/result.json, contributions.csv" << (report.interactions ? ", interactions.csv" : "")

@@ -29,7 +29,8 @@ std::uint64_t SampleBudget(const SolverOptions& options) noexcept;
 
 /** @brief Checks a sampled solver's options and game size. @throws InvalidArgument naming the
  *  option (tolerance outside (0, 1), a negative time limit, a budget below `min_budget`). */
-void CheckSampledOptions(const SolverOptions& options, const std::string& solver, int n, std::uint64_t min_budget);
+void CheckSampledOptions(const SolverOptions& options, const std::string& solver, int n,
+                         std::uint64_t min_budget);
 
 /**
  * @brief Running mean and sum of squared deviations of d-vectors (Welford), merged with another
@@ -191,10 +192,15 @@ struct SampledGame {
  * would stop at its own time). Per-thread scratch comes from make_scratch.
  * Progress counts evaluations; its total is each game's forecast, updated by `progress_total`.
  */
-void SolveSampledBatch(std::span<const Game* const> games, const Solver::GameSink& sink,
-                       const SolverOptions& options,
-                       const std::function<std::shared_ptr<void>()>& make_scratch,
-                       const std::function<ShapleyValues(std::size_t g, const Game& game, const RoundLoop& loop,
-                                                         Schedule& schedule)>& run_game);
+void SolveSampledBatch(
+    std::span<const Game* const> games, const Solver::GameSink& sink, const SolverOptions& options,
+    const std::function<std::shared_ptr<void>()>& make_scratch,
+    const std::function<ShapleyValues(std::size_t g, const Game& game, const RoundLoop& loop,
+                                      Schedule& schedule)>& run_game);
 
-}  // namespace perfshap::detail
+/** @brief The kernel solver with the normal matrix left implicit (products with vectors, a
+ *  preconditioned conjugate-gradient solve) above `implicit_above` players instead of the
+ *  default's 128: for the tests that compare the two solves of the same samples. */
+std::unique_ptr<Solver> MakeKernelSolverWithImplicitNormal(const SolverOptions& options, int implicit_above);
+
+}  // namespace perfshap::inline v0::detail

@@ -77,6 +77,9 @@ struct PERFSHAP_EXPORT ShapleyValues {
 
 /** @brief Coalition evaluations per game a sampled solver spends at most when no budget is
  *  given. */
+/** @brief "auto" takes the kernel solver (past the exact budget) up to this many players, the
+ *  permutation solver beyond. */
+inline constexpr int kAutoKernelPlayers = 128;
 inline constexpr std::uint64_t kDefaultSampleBudget = 20000;
 
 /** @brief The sampled solvers' convergence rule and sampling, as methods expose them
@@ -131,7 +134,7 @@ inline constexpr int kExactPlayerLimit = 30;
  * (RobustnessResult::solve, XperResult::solve, ShapExplanation::solve).
  */
 struct SolveReport {
-  /** The solver that ran ("auto" resolved: "exact" or "kernel"; a host's solver by its name;
+  /** The solver that ran ("auto" resolved: "exact", "kernel" or "permutation"; a host's solver by its name;
    *  "treeshap" for TreeSHAP, which needs no solver). */
   std::string solver = "exact";
   /** True when the values carry a sampling error (a solver that is not exact on the games). */
@@ -224,7 +227,7 @@ class PERFSHAP_EXPORT ExactSolver final : public Solver {
  * @brief The solver called `name`: "exact" (all 2^n coalitions), "permutation" (antithetic
  * permutation sampling), "kernel" (paired kernel sampling with exact small and large layers,
  * constrained weighted least squares), "auto" (exact while 2^n evaluations fit the budget, else
- * kernel).
+ * kernel up to kAutoKernelPlayers players, permutation beyond).
  * @throws InvalidArgument for an unknown name (listing the known ones) or bad options.
  */
 PERFSHAP_EXPORT std::unique_ptr<Solver> MakeSolver(const std::string& name, const SolverOptions& options = {});
@@ -232,7 +235,8 @@ PERFSHAP_EXPORT std::unique_ptr<Solver> MakeSolver(const std::string& name, cons
 /**
  * @brief The solver a name stands for on a game of n players: "auto" is "exact" while the 2^n
  * coalitions fit the budget (options.budget, or kDefaultSampleBudget) and n <= max_players,
- * else "kernel"; any other name is itself. Methods use it to know beforehand what "auto" runs.
+ * else "kernel" up to kAutoKernelPlayers players and "permutation" beyond; any other name is
+ * itself. Methods use it to know beforehand what "auto" runs.
  */
 PERFSHAP_EXPORT std::string ResolveSolverName(const std::string& name, int n_players, const SolverOptions& options);
 
