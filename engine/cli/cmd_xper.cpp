@@ -16,11 +16,11 @@
 #include "api/xper_request.hpp"
 #include "commands.hpp"
 #include "embed.hpp"
+#include "perfshap/blocks/metric_registry.hpp"
+#include "perfshap/blocks/split.hpp"
 #include "perfshap/cluster.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/blocks/metric_registry.hpp"
-#include "perfshap/blocks/split.hpp"
 #include "perfshap/xper.hpp"
 #include "report/xper_report.hpp"
 
@@ -52,6 +52,7 @@ struct XperCliOptions {
   SolverCliOptions solver;
   std::string clusters;  // "", "auto" or a number of clusters
   bool overfit = false;
+  bool interactions = false;
 };
 
 // --clusters: 0 = auto (largest silhouette), else the number of clusters.
@@ -76,6 +77,7 @@ void RunXper(const XperCliOptions& o) {
   opt.threshold = o.threshold;
   opt.seed = c.seed;
   opt.max_features = o.max_features;
+  opt.interactions = o.interactions;
   ApplySolverOptions(o.solver, c.seed, opt.solver, opt.sampling);
   // The sample: --data (or the generated design), its --features and --groups.
   request.data = CommandData(c, 0, o.features);
@@ -121,7 +123,8 @@ void SetupXper(CLI::App& app) {
                      " with --train (default with no --data: probit with the design's true coefficients)");
   AddModelParamOption(app, o->model_params);
   app.add_option("--coef", o->coef, "CSV name,coef with 'const' first: an already-fitted model");
-  app.add_option("--model-file", o->model_file, "an XGBoost model saved as JSON (binary:logistic or reg:squarederror)");
+  app.add_option("--model-file", o->model_file,
+                 "an XGBoost model saved as JSON (binary:logistic or reg:squarederror)");
   AddIterationRangeOption(app, o->iteration_range);
   app.add_option("--train", o->train, "CSV with the same columns: fit --model on it");
   app.add_option("--features", o->features, "comma-separated feature columns (default: all but the label)");
@@ -139,6 +142,9 @@ void SetupXper(CLI::App& app) {
                  "then one model refitted per cluster); auto picks k = 2..10 by the silhouette");
   app.add_flag("--overfit", o->overfit,
                "with --train: the same decomposition on the training and the test samples side by side");
+  app.add_flag("--interactions", o->interactions,
+               "the features' pairwise Shapley interactions on the metric too (interactions.csv, result.json "
+               "interactions, xper_interactions.svg; sampled with standard errors when the solver samples)");
   app.add_option("--max-features", o->max_features, "largest number of features solved exactly")
       ->capture_default_str()
       ->check(CLI::Range(1, 30));
@@ -146,4 +152,4 @@ void SetupXper(CLI::App& app) {
   app.callback([o] { RunXper(*o); });
 }
 
-}  // namespace perfshap::cli
+}  // namespace perfshap::inline v0::cli

@@ -23,10 +23,10 @@
 namespace perfshap::inline v0 {
 namespace {
 
+using testing::FixturePath;
 using testing::FreshDir;
 using testing::ReadText;
 using testing::RunCli;
-using testing::FixturePath;
 
 std::size_t CountLines(const std::string& s) {
   return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
@@ -96,9 +96,75 @@ TEST(XperCli, RunsOutOfTheBoxOnTheGeneratedProbitDesign) {
   EXPECT_EQ(csv[0], (std::vector<std::string>{"i", "phi_i0", "phi_x1", "phi_x2", "phi_x3"}));
   // Only the output files: the writes are atomic (no temporary left behind).
   std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path().filename().string());
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    files.push_back(e.path().filename().string());
   std::sort(files.begin(), files.end());
-  EXPECT_EQ(files, (std::vector<std::string>{"individual.csv", "result.json", "xper_bar.svg", "xper_individual.svg"}));
+  EXPECT_EQ(files, (std::vector<std::string>{"individual.csv", "result.json", "xper_bar.svg",
+                                             "xper_individual.svg"}));
+}
+
+TEST(XperCli, InteractionsExactAndSampledAddUpToPhiPerFeature) {
+  // The generated probit design (3 features): each row of the interaction matrix adds up to the
+  // feature's phi; the pairs in interactions.csv are twice the matrix entries; sampled with
+  // standard errors that cover the exact pairs.
+  const auto exact_dir = FreshDir("xper_interactions");
+  ASSERT_EQ(RunCli("xper --quiet --interactions --out " + Q(exact_dir.string())).exit_code, 0);
+  const auto j = nlohmann::json::parse(ReadText(exact_dir / "result.json"));
+  const auto& m = j["interactions"]["matrix"];
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_TRUE(j["interactions"]["se"].is_null());
+  for (std::size_t i = 0; i < 3; ++i) {
+    double row = 0.0;
+    for (std::size_t k = 0; k < 3; ++k) {
+      row += m[i][k].get<double>();
+      EXPECT_EQ(m[i][k].get<double>(), m[k][i].get<double>()) << "symmetric";
+    }
+    EXPECT_NEAR(row, j["phi"][j["features"][i].get<std::string>()].get<double>(), 1e-12) << i;
+  }
+  const auto pairs = Cells(ReadText(exact_dir / "interactions.csv"));
+  ASSERT_EQ(pairs.size(), 4u);
+  EXPECT_EQ(pairs[0], (std::vector<std::string>{"feature_a", "feature_b", "sii"}));
+  EXPECT_NEAR(std::stod(pairs[1][2]), 2.0 * m[0][1].get<double>(), 1e-12);
+  EXPECT_NE(ReadText(exact_dir / "xper_interactions.svg").find("XPER interactions"), std::string::npos);
+
+  // Sampled, on 120 generated rows of 4 features whose pairs interact: standard errors that
+  // cover the exact pairs.
+  std::string csv = "x1,x2,x3,x4,y\n";
+  std::uint64_t state = 7;
+  const auto uniform = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) / 9007199254740992.0 - 0.5;
+  };
+  for (int i = 0; i < 120; ++i) {
+    const double x1 = uniform(), x2 = uniform(), x3 = uniform(), x4 = uniform();
+    const int y = x1 + 4.0 * x2 * x3 + 0.5 * x4 + 0.3 * uniform() > 0.0 ? 1 : 0;
+    csv += std::to_string(x1) + "," + std::to_string(x2) + "," + std::to_string(x3) + "," +
+           std::to_string(x4) + "," + std::to_string(y) + "\n";
+  }
+  const std::string data = testing::WriteTempFile("xper_interactions.csv", csv);
+  const std::string common =
+      "xper --quiet --interactions --data " + Q(data) + " --label y --model logistic --train " + Q(data);
+  const auto exact4_dir = FreshDir("xper_interactions_exact4");
+  ASSERT_EQ(RunCli(common + " --out " + Q(exact4_dir.string())).exit_code, 0);
+  const auto e4 = nlohmann::json::parse(ReadText(exact4_dir / "result.json"))["interactions"]["matrix"];
+  const auto sampled_dir = FreshDir("xper_interactions_sampled");
+  ASSERT_EQ(RunCli(common + " --solver permutation --budget 6000 --tolerance 0.001 --out " +
+                   Q(sampled_dir.string()))
+                .exit_code,
+            0);
+  const auto s = nlohmann::json::parse(ReadText(sampled_dir / "result.json"));
+  const auto& se = s["interactions"]["se"];
+  ASSERT_EQ(se.size(), 4u);
+  std::size_t varying = 0;
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t k = i + 1; k < 4; ++k) {
+      varying += se[i][k].get<double>() > 0.0 ? 1 : 0;
+      EXPECT_LE(std::fabs(s["interactions"]["matrix"][i][k].get<double>() - e4[i][k].get<double>()),
+                5.0 * se[i][k].get<double>() + 1e-9);
+    }
+  EXPECT_GT(varying, 0u);
+  const auto sampled_pairs = Cells(ReadText(sampled_dir / "interactions.csv"));
+  EXPECT_EQ(sampled_pairs[0], (std::vector<std::string>{"feature_a", "feature_b", "sii", "sii_se"}));
 }
 
 TEST(XperCli, ReferenceAucMatchesThePackage) {
@@ -157,14 +223,18 @@ TEST(XperCli, CoefficientNamesMustMatchTheData) {
   const std::string data = Q(FixturePath("refs/xper/test_set.csv"));
   const std::string base =
       "xper --quiet --data " + data + " --label y --features x1,x2,x3 --model probit --coef ";
+  ExpectOneLineError(RunCli(base + Q(testing::WriteTempFile(
+                                       "unknown.csv", "name,coef\nconst,0.1\nx1,0.5\nx2,0.5\nx9,0.1\n"))),
+                     "'x9'");
   ExpectOneLineError(
-      RunCli(base + Q(testing::WriteTempFile("unknown.csv", "name,coef\nconst,0.1\nx1,0.5\nx2,0.5\nx9,0.1\n"))), "'x9'");
-  ExpectOneLineError(RunCli(base + Q(testing::WriteTempFile("missing.csv", "name,coef\nconst,0.1\nx1,0.5\nx2,0.5\n"))),
-                     "'x3'");
-  ExpectOneLineError(RunCli(base + Q(testing::WriteTempFile("noconst.csv", "name,coef\nx1,0.5\nx2,0.5\nx3,0.1\n"))),
-                     "const");
+      RunCli(base + Q(testing::WriteTempFile("missing.csv", "name,coef\nconst,0.1\nx1,0.5\nx2,0.5\n"))),
+      "'x3'");
   ExpectOneLineError(
-      RunCli(base + Q(testing::WriteTempFile("text.csv", "name,coef\nconst,0.1\nx1,abc\nx2,0.5\nx3,0.1\n"))), "line 3");
+      RunCli(base + Q(testing::WriteTempFile("noconst.csv", "name,coef\nx1,0.5\nx2,0.5\nx3,0.1\n"))),
+      "const");
+  ExpectOneLineError(
+      RunCli(base + Q(testing::WriteTempFile("text.csv", "name,coef\nconst,0.1\nx1,abc\nx2,0.5\nx3,0.1\n"))),
+      "line 3");
   // Without --features the extra columns index_xb and p_hat are features with no coefficient.
   ExpectOneLineError(RunCli("xper --quiet --data " + data + " --label y --model probit --coef " +
                             Q(FixturePath("refs/xper/probit_coefficients.csv"))),
@@ -180,7 +250,8 @@ TEST(XperCli, BadPermutationFilesAreOneLineErrors) {
   ExpectOneLineError(RunCli(base + Q(short_file)), "299 lines");
   ExpectOneLineError(RunCli(base + Q(short_file)), short_file);
   ExpectOneLineError(RunCli(base + Q(testing::WriteTempFile("dup.txt", dup_perm))), "line 300");
-  ExpectOneLineError(RunCli(base + Q(testing::WriteTempFile("range.txt", short_perm + "300\n"))), "outside 0..299");
+  ExpectOneLineError(RunCli(base + Q(testing::WriteTempFile("range.txt", short_perm + "300\n"))),
+                     "outside 0..299");
   ExpectOneLineError(RunCli(base + Q(FixturePath("refs/xper/auc_shuffle_permutation_seed42_n300.csv"))),
                      "line 1");
 }
@@ -195,9 +266,10 @@ TEST(XperCli, AucOnAOneClassSampleIsAnError) {
   ExpectOneLineError(RunCli("xper --quiet --data " + Q(data) + " --label y"), "--model");
   ExpectOneLineError(RunCli("xper --quiet --metric f1"), "f1");
   ExpectOneLineError(RunCli("xper --quiet --explain-row 300"), "--explain-row");
-  ExpectOneLineError(RunCli("xper --quiet --comparator full --permutation " + Q(coef)),
-                     "needs the permuted comparator (the full comparator uses every pair) (--permutation, --comparator)");
+  ExpectOneLineError(
+      RunCli("xper --quiet --comparator full --permutation " + Q(coef)),
+      "needs the permuted comparator (the full comparator uses every pair) (--permutation, --comparator)");
 }
 
 }  // namespace
-}  // namespace perfshap
+}  // namespace perfshap::inline v0

@@ -119,6 +119,8 @@ TEST(SampledInteractions, NinetyFivePercentIntervalsCoverTheExactValues) {
         }
     }
     const double rate = static_cast<double>(covered) / static_cast<double>(intervals);
+    ::testing::Test::RecordProperty(index == InteractionIndex::kShapley ? "coverage_sii" : "coverage_stii",
+                                    std::to_string(rate));
     EXPECT_GE(rate, 0.93) << intervals << " intervals";
     EXPECT_LE(rate, 0.97) << intervals << " intervals";
   }

@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "perfshap/blocks/metric_registry.hpp"
+#include "perfshap/blocks/model.hpp"
+#include "perfshap/blocks/players.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
-#include "perfshap/blocks/metric_registry.hpp"
-#include "perfshap/blocks/model.hpp"
-#include "perfshap/blocks/solver.hpp"
-#include "perfshap/blocks/players.hpp"
 
 namespace perfshap::inline v0 {
 
@@ -70,6 +70,11 @@ struct XperOptions {
   bool use_additive_terms = true;
   /** Keep every v(S) and v_i(S) in XperResult::coalition_values (2^p (n + 1) doubles). */
   bool store_coalition_values = false;
+  /** Pairwise Shapley interaction indices of the global value too (XperResult::interactions):
+   *  exact (ExactInteractions of the global game) with an exact solver, else sampled
+   *  (SampledInteractions with `sampling`: standard errors in interactions_se). The global game
+   *  is evaluated once more per coalition (2^p, or 4 a draw). */
+  bool interactions = false;
   /** The Shapley solver: a name (MakeSolver: "exact", "permutation", "kernel", "auto"), made
    *  here with `sampling`, or a solver object used as it is (SolverSpec). */
   SolverSpec solver = "exact";
@@ -128,6 +133,12 @@ struct PERFSHAP_EXPORT XperResult {
   /** When requested: 2^p rows (row = bit mask of S, bit j = feature j) of n + 1 values:
    *  column 0 is v(S), column 1 + i is v_i(S). Empty otherwise. */
   std::vector<double> coalition_values;
+  /** With XperOptions::interactions: the players' interaction matrix of the global value, p x p
+   *  row-major (InteractionValues' convention: off the diagonal, half the pair's Shapley
+   *  interaction index; on it, phi_j minus the rest of row j, so each row adds up to phi_j), and
+   *  its standard errors when sampled (else empty). */
+  std::vector<double> interactions;
+  std::vector<double> interactions_se;
   /** True when the additive-score fast path was used (no model calls per coalition). */
   bool additive_fast_path = false;
   /** How the game was solved: the solver ("auto" resolved), coalitions evaluated (2^p when
@@ -177,4 +188,4 @@ struct PERFSHAP_EXPORT XperResult {
  */
 PERFSHAP_EXPORT XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOptions& options);
 
-}  // namespace perfshap
+}  // namespace perfshap::inline v0

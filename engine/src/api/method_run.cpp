@@ -35,6 +35,8 @@ MethodRun XperMethodRun(XperResponse response, const std::string& out_dir) {
   run.method = "xper";
   run.console = detail::XperConsoleText(r->Report(), out_dir);
   run.arrays = {{"value", {}, {x.value}}, {"base", {}, {x.base}}, {"phi", {P}, x.phi}};
+  if (!x.interactions.empty()) run.arrays.push_back({"interactions", {P, P}, x.interactions});
+  if (!x.interactions_se.empty()) run.arrays.push_back({"interactions_se", {P, P}, x.interactions_se});
   run.names = {{"feature_names", x.features}};
   run.reporter = [r](detail::OutputDir& out) { detail::WriteXperReport(out, r->Report()); };
   return run;
@@ -70,7 +72,9 @@ MethodRun ShapMethodRun(ShapResponse response, const std::string& out_dir, const
 MethodRun RobustnessMethodRun(RobustnessResponse response, const std::string& out_dir) {
   auto r = std::make_shared<const RobustnessResponse>(std::move(response));
   const RobustnessResult& x = r->result;
-  auto vector = [](const char* name, const std::vector<double>& v) { return ResultArray{name, {v.size()}, v}; };
+  auto vector = [](const char* name, const std::vector<double>& v) {
+    return ResultArray{name, {v.size()}, v};
+  };
   MethodRun run;
   run.method = "robustness";
   run.console = detail::RobustnessConsoleText(x, r->run, out_dir);
@@ -117,7 +121,9 @@ MethodRun AxomMethodRun(AxomResponse response) {
       labels.owned[row] = e.label[row];
       kept.owned[row] = static_cast<double>(e.kept_trees[row]);
     }
-    auto vector = [](const char* name, const std::vector<double>& v) { return ResultArray{name, {v.size()}, v}; };
+    auto vector = [](const char* name, const std::vector<double>& v) {
+      return ResultArray{name, {v.size()}, v};
+    };
     run.console = detail::AxomModelConsoleText(g, r->settings);
     run.arrays = {std::move(values),
                   std::move(forest),
@@ -132,11 +138,15 @@ MethodRun AxomMethodRun(AxomResponse response) {
     run.reporter = [r](detail::OutputDir& out) { detail::WriteAxomModelReport(out, *r->given, r->settings); };
   } else if (!r->paper) {
     run.console = detail::AxomConsoleText(r->reports.front(), r->settings);
-    run.reporter = [r](detail::OutputDir& out) { detail::WriteAxomReport(out, r->reports.front(), r->settings); };
+    run.reporter = [r](detail::OutputDir& out) {
+      detail::WriteAxomReport(out, r->reports.front(), r->settings);
+    };
   } else {
     for (const auto& report : r->reports) run.console += detail::AxomConsoleText(report, r->settings);
     run.console += "\n" + detail::AxomPaperText(r->reports, r->settings);
-    run.reporter = [r](detail::OutputDir& out) { detail::WriteAxomPaperReport(out, r->reports, r->settings); };
+    run.reporter = [r](detail::OutputDir& out) {
+      detail::WriteAxomPaperReport(out, r->reports, r->settings);
+    };
   }
   return run;
 }
@@ -172,4 +182,4 @@ MethodRun XperMonteCarloMethodRun(XperMonteCarloResult result, const XperMonteCa
   return run;
 }
 
-}  // namespace perfshap::api
+}  // namespace perfshap::inline v0::api

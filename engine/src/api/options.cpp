@@ -309,6 +309,7 @@ void ReadXperOptions(OptionReader& o, XperRequest& request) {
   o.Take("threshold", opt.threshold);
   opt.comparator = ReadComparator(o);
   o.Take("max_features", opt.max_features);
+  o.Take("interactions", opt.interactions);
   opt.seed = kXperDefaultSeed;
   o.Take("seed", opt.seed);
   ReadSolverOptions(o, opt.seed, opt.solver, opt.sampling, "exact");

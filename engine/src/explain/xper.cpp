@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 // ExplainXper: XperGame + ExactSolver, unpacked into an XperResult.
+#include "perfshap/xper.hpp"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -15,11 +17,11 @@
 #include "explain/players.hpp"
 #include "explain/solver_choice.hpp"
 #include "games/xper_game.hpp"
-#include "perfshap/cost_estimates.hpp"
-#include "perfshap/error.hpp"
+#include "perfshap/blocks/interactions.hpp"
 #include "perfshap/blocks/random.hpp"
 #include "perfshap/blocks/solver.hpp"
-#include "perfshap/xper.hpp"
+#include "perfshap/cost_estimates.hpp"
+#include "perfshap/error.hpp"
 
 namespace perfshap::inline v0 {
 
@@ -53,6 +55,38 @@ const char* XperComparatorName(XperComparator comparator) noexcept {
   return comparator == XperComparator::kFull ? "full" : "permuted";
 }
 
+namespace {
+
+/** A game's first output as a game of its own (XPER's global value, without the individuals). */
+class FirstOutputGame final : public Game {
+ public:
+  explicit FirstOutputGame(const Game& game) : game_(game) {}
+  int n_players() const override { return game_.n_players(); }
+  std::size_t n_outputs() const override { return 1; }
+  std::vector<std::string> player_names() const override { return game_.player_names(); }
+  std::unique_ptr<GameWorker> MakeWorker() const override {
+    return std::make_unique<Worker>(game_.MakeWorker(), game_.n_outputs());
+  }
+
+ private:
+  class Worker final : public GameWorker {
+   public:
+    Worker(std::unique_ptr<GameWorker> inner, std::size_t k) : inner_(std::move(inner)), all_(k) {}
+    void Reset() override { inner_->Reset(); }
+    void Evaluate(Coalition s, std::span<double> out) override {
+      inner_->Evaluate(s, all_);
+      out[0] = all_[0];
+    }
+
+   private:
+    std::unique_ptr<GameWorker> inner_;
+    std::vector<double> all_;
+  };
+  const Game& game_;
+};
+
+}  // namespace
+
 XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<Player> players = detail::ResolvePlayers(sample, {}, options.players);
@@ -79,9 +113,9 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   settings.comparator = options.comparator;
   settings.use_additive_terms = options.use_additive_terms;
   if (!options.players.empty()) settings.players = players;
-  const bool uses_comparison = options.comparator == XperComparator::kPermuted &&
-                               (settings.metric->xper_statistic == XperStatistic::kRank ||
-                                settings.metric->xper_needs_delta);
+  const bool uses_comparison =
+      options.comparator == XperComparator::kPermuted &&
+      (settings.metric->xper_statistic == XperStatistic::kRank || settings.metric->xper_needs_delta);
   if (uses_comparison)
     settings.permutation =
         options.permutation.empty() ? DrawPermutation(n, options.seed) : options.permutation;
@@ -123,9 +157,20 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   }
   r.solve = detail::ReportOf(choice, sv, options.sampling);
   r.sample_coalitions = std::move(sv.sample_coalitions);
-  for (std::size_t t = 0; t < sv.sample_values.size(); t += sv.n_outputs) r.sample_value.push_back(sv.sample_values[t]);
+  for (std::size_t t = 0; t < sv.sample_values.size(); t += sv.n_outputs)
+    r.sample_value.push_back(sv.sample_values[t]);
   if (uses_comparison) r.permutation = game.settings().permutation;
   r.coalition_values = std::move(sv.coalition_values);
+  if (options.interactions) {
+    // The global value alone (output 0 of the game): the interactions' own pass.
+    const FirstOutputGame global(game);
+    SolverOptions io = solver_options;
+    io.store_values = false;
+    const InteractionValues iv = choice.exact ? ExactInteractions(global, InteractionIndex::kShapley, io)
+                                              : SampledInteractions(global, InteractionIndex::kShapley, io);
+    r.interactions = iv.values;
+    r.interactions_se = iv.se;
+  }
   r.additive_fast_path = game.additive();
   // The last guard of the result path (explain/finite_result.hpp); phi_normalised is NaN by
   // definition when value == base.
@@ -143,4 +188,4 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   return r;
 }
 
-}  // namespace perfshap
+}  // namespace perfshap::inline v0

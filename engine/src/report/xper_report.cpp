@@ -106,14 +106,17 @@ std::string XperStripSvg(const XperResult& r, const Dataset& sample) {
   std::vector<std::size_t> column(r.n_features(), kNoColumn);
   for (std::size_t f = 0; f < r.n_features(); ++f)
     // Coloured by the feature's value; a group of columns has none (one colour).
-    if (r.players.empty() || r.players[f].columns.size() == 1) column[f] = r.players.empty() ? f : r.players[f].columns[0];
+    if (r.players.empty() || r.players[f].columns.size() == 1)
+      column[f] = r.players.empty() ? f : r.players[f].columns[0];
   c.rows = BoundedStripRows(
       StripOrder(r), rows, r.features, [&](std::size_t i, std::size_t f) { return r.individual(i, f); },
       [&](std::size_t i, std::size_t f) {
-        return column[f] == kNoColumn ? std::numeric_limits<double>::quiet_NaN() : sample.column(column[f])[i];
+        return column[f] == kNoColumn ? std::numeric_limits<double>::quiet_NaN()
+                                      : sample.column(column[f])[i];
       });
   c.frame.title = "Individual XPER values of the " + XperMetricLabel(r.metric) + " (" +
-                  std::to_string(r.n_rows) + " individuals)" + RowsShownNote(rows.size(), r.n_rows, "individuals");
+                  std::to_string(r.n_rows) + " individuals)" +
+                  RowsShownNote(rows.size(), r.n_rows, "individuals");
   c.frame.x_label = "\u03c6\u1d62\u2c7c: contribution of feature j to individual i's " +
                     XperMetricLabel(r.metric) + " term";
   c.frame.width = 860;
@@ -138,7 +141,8 @@ std::string XperWaterfallSvg(const XperResult& r, const Dataset& sample, std::si
     // A player of one column shows the row's value; a group only its name.
     const bool single = r.players.empty() || r.players[f].columns.size() == 1;
     const std::size_t column = r.players.empty() ? f : r.players[f].columns[0];
-    c.labels.push_back(single ? r.features[f] + " = " + Fmt("%.4g", sample.column(column)[i]) : r.features[f]);
+    c.labels.push_back(single ? r.features[f] + " = " + Fmt("%.4g", sample.column(column)[i])
+                              : r.features[f]);
     c.contributions.push_back(r.individual(i, f));
   }
   c.end_label = "G\u1d62 (row's " + m + " term)";
@@ -239,8 +243,8 @@ std::string ClusterProfilesCsv(const XperClusters& clusters, const std::vector<s
 }
 
 Json ClustersJson(const XperClusters& clusters, const std::vector<std::string>& columns,
-                  const std::vector<std::string>& features,
-                  const std::string& label_name, const std::string& sample_name, const std::string& fixed) {
+                  const std::vector<std::string>& features, const std::string& label_name,
+                  const std::string& sample_name, const std::string& fixed) {
   Json j;
   j["sample"] = sample_name;
   j["method"] = "k-medoids (PAM, BUILD + SWAP) on the rows of individual XPER values, Euclidean";
@@ -334,9 +338,8 @@ std::string XperConsoleText(const XperReport& report, const std::string& out) {
   // An XGBoost model used over some of its rounds (early stopping, or an iteration range), or
   // over all of them when it stopped early (best_iteration short of the last round).
   const BoostingRounds& rounds = run.model.rounds;
-  if (rounds.total > 0 &&
-      (rounds.begin != 0 || rounds.end != rounds.total ||
-       (rounds.best_iteration >= 0 && rounds.best_iteration + 1 < rounds.total))) {
+  if (rounds.total > 0 && (rounds.begin != 0 || rounds.end != rounds.total ||
+                           (rounds.best_iteration >= 0 && rounds.best_iteration + 1 < rounds.total))) {
     s << "  boosting rounds [" << rounds.begin << ", " << rounds.end << ") of " << rounds.total;
     if (rounds.best_iteration >= 0) s << " (best_iteration " << rounds.best_iteration << ")";
     s << "\n";
@@ -370,8 +373,8 @@ std::string XperConsoleText(const XperReport& report, const std::string& out) {
       << "  value           " << Fmt("%+.6f", t.value) << "   " << Fmt("%+.6f", r.value) << "\n"
       << "  phi_0           " << Fmt("%+.6f", t.base) << "   " << Fmt("%+.6f", r.base) << "\n";
     for (std::size_t j = 0; j < p; ++j)
-      s << "  " << PadRight(r.features[j], width, 1) << Fmt("%+.6f", t.phi[j]) << "   " << Fmt("%+.6f", r.phi[j])
-        << "\n";
+      s << "  " << PadRight(r.features[j], width, 1) << Fmt("%+.6f", t.phi[j]) << "   "
+        << Fmt("%+.6f", r.phi[j]) << "\n";
   }
   if (report.clusters != nullptr) {
     const XperClusters& cl = *report.clusters;
@@ -455,6 +458,27 @@ Json XperResultJson(const XperReport& report) {
   }
   result["additive_fast_path"] = r.additive_fast_path;
   result["n_coalitions"] = r.solve.n_evaluations;
+  if (!r.interactions.empty()) {
+    // The players' interaction matrix of the metric (half the pair's SII off the diagonal; each
+    // row adds up to phi_j), with its standard errors when sampled.
+    const std::size_t p = r.features.size();
+    Json matrix = Json::array();
+    Json se = Json::array();
+    for (std::size_t i = 0; i < p; ++i) {
+      matrix.push_back(
+          std::vector<double>(r.interactions.begin() + static_cast<std::ptrdiff_t>(i * p),
+                              r.interactions.begin() + static_cast<std::ptrdiff_t>((i + 1) * p)));
+      if (!r.interactions_se.empty())
+        se.push_back(
+            std::vector<double>(r.interactions_se.begin() + static_cast<std::ptrdiff_t>(i * p),
+                                r.interactions_se.begin() + static_cast<std::ptrdiff_t>((i + 1) * p)));
+    }
+    result["interactions"] = {{"index", "shapley"},
+                              {"metric", run.metric},
+                              {"matrix", matrix},
+                              {"se", r.interactions_se.empty() ? Json(nullptr) : se},
+                              {"file", "interactions.csv"}};
+  }
   if (run.explain_row) {
     const std::size_t i = *run.explain_row;
     Json explained;
@@ -465,7 +489,8 @@ Json XperResultJson(const XperReport& report) {
     explained["phi"] = NamedValues(r.features, r.individual_row(i));
     if (!r.individual_phi_se.empty())
       explained["phi_se"] = NamedValues(
-          r.features, std::span<const double>(r.individual_phi_se.data() + i * r.features.size(), r.features.size()));
+          r.features,
+          std::span<const double>(r.individual_phi_se.data() + i * r.features.size(), r.features.size()));
     result["explained_row"] = explained;
   }
   if (run.overfit && report.train != nullptr) {
@@ -478,8 +503,9 @@ Json XperResultJson(const XperReport& report) {
     result["overfit"] = overfit;
   }
   if (report.clusters != nullptr) {
-    Json clusters = ClustersJson(*report.clusters, report.sample.feature_names(), r.features, report.sample.label_name(),
-                                 run.have_train ? "train" : "test", run.fixed_clusters);
+    Json clusters =
+        ClustersJson(*report.clusters, report.sample.feature_names(), r.features, report.sample.label_name(),
+                     run.have_train ? "train" : "test", run.fixed_clusters);
     if (report.refit != nullptr) clusters["refit"] = RefitJson(*report.refit);
     result["clusters"] = clusters;
   }
@@ -507,7 +533,8 @@ void WriteXperFiles(OutputDir& out, const XperReport& report) {
   const XperResult& r = report.result;
   const XperRun& run = report.run;
   if (run.overfit && report.train != nullptr)
-    out.WriteFigure("xper_overfit.svg", FigureSet::kSummary, [&] { return XperOverfitSvg(*report.train, r); });
+    out.WriteFigure("xper_overfit.svg", FigureSet::kSummary,
+                    [&] { return XperOverfitSvg(*report.train, r); });
   if (report.clusters != nullptr) {
     const XperClusters& clusters = *report.clusters;
     const std::string label = report.sample.label_name();
@@ -525,7 +552,8 @@ void WriteXperFiles(OutputDir& out, const XperReport& report) {
     out.WriteFigure("silhouette.svg", FigureSet::kSummary, [&] {
       return SilhouetteSvg(clusters, run.have_train ? "the training sample" : "the sample");
     });
-    out.WriteFigure("xper_clusters.svg", FigureSet::kSummary, [&] { return ClusterPhiSvg(clusters, r.features, label); });
+    out.WriteFigure("xper_clusters.svg", FigureSet::kSummary,
+                    [&] { return ClusterPhiSvg(clusters, r.features, label); });
   }
   out.WriteFigure("xper_bar.svg", FigureSet::kSummary,
                   [&] { return XperBarSvg(r, run.have_train ? "the test sample" : "the sample"); });
@@ -539,9 +567,49 @@ void WriteXperFiles(OutputDir& out, const XperReport& report) {
     if (!run.explain_row || i != *run.explain_row)
       out.WriteFigure(waterfall(i), FigureSet::kAll, [&] { return XperWaterfallSvg(r, report.sample, i); });
   out.Write("individual.csv", XperIndividualCsv(r));
+  if (!r.interactions.empty()) {
+    const std::size_t p = r.features.size();
+    const bool sampled = !r.interactions_se.empty();
+    std::vector<std::string> header{"feature_a", "feature_b", "sii"};
+    if (sampled) header.push_back("sii_se");
+    CsvTable pairs(header);
+    for (std::size_t i = 0; i < p; ++i)
+      for (std::size_t j = i + 1; j < p; ++j) {
+        pairs.Row().Text(r.features[i]).Text(r.features[j]).Number(2.0 * r.interactions[i * p + j]);
+        if (sampled) pairs.Number(2.0 * r.interactions_se[i * p + j]);
+      }
+    out.Write("interactions.csv", pairs.Text());
+    if (p <= kMaxFeaturesShown)
+      out.WriteFigure("xper_interactions.svg", FigureSet::kSummary, [&] {
+        HeatmapChart chart;
+        chart.frame.title = "XPER interactions: Shapley interaction index of each pair on the " + run.metric +
+                            (sampled ? " (± se)" : "");
+        chart.rows = p;
+        chart.cols = p;
+        chart.x_max = static_cast<double>(p);
+        chart.y_max = static_cast<double>(p);
+        chart.x_labels = r.features;
+        chart.y_labels.assign(r.features.rbegin(), r.features.rend());
+        chart.color_label = "SII on the " + run.metric;
+        for (std::size_t a = 0; a < p; ++a) {
+          const std::size_t i = p - 1 - a;
+          for (std::size_t j = 0; j < p; ++j) {
+            const bool diagonal = i == j;
+            const double v = 2.0 * r.interactions[i * p + j];
+            chart.values.push_back(diagonal ? std::numeric_limits<double>::quiet_NaN() : v);
+            if (p <= 10)
+              chart.cell_text.push_back(
+                  diagonal ? ""
+                           : Fmt("%+.3f", v) +
+                                 (sampled ? "±" + Fmt("%.3f", 2.0 * r.interactions_se[i * p + j]) : ""));
+          }
+        }
+        return RenderSvg(chart);
+      });
+  }
   if (!r.sample_value.empty())
-    out.Write("samples.csv", SamplesCsv(r.sample_coalitions, {}, static_cast<int>(r.features.size()), r.sample_value,
-                                        "", "value"));
+    out.Write("samples.csv", SamplesCsv(r.sample_coalitions, {}, static_cast<int>(r.features.size()),
+                                        r.sample_value, "", "value"));
 }
 
 void WriteXperReport(OutputDir& out, const XperReport& report) {
@@ -549,7 +617,8 @@ void WriteXperReport(OutputDir& out, const XperReport& report) {
   const XperResult& r = report.result;
   Json body = XperResultJson(report);
   body["figures"] = out.figures();
-  out.Write("result.json", ResultJsonText({"xper", r.features, report.run.seed, r.threads, r.elapsed_seconds}, body));
+  out.Write("result.json",
+            ResultJsonText({"xper", r.features, report.run.seed, r.threads, r.elapsed_seconds}, body));
 }
 
-}  // namespace perfshap::detail
+}  // namespace perfshap::inline v0::detail

@@ -346,15 +346,6 @@ int BatchCount(int n, double cycles_affordable, bool implicit) {
   return static_cast<int>(std::clamp(std::min(8.0e6 / per, by_budget), 1.0, 64.0));
 }
 
-// The 0.975 quantile of Student's t with d degrees of freedom (the Cornish-Fisher expansion
-// about the normal's 1.959964; within 1e-3 for d >= 3), so that the batches' standard error,
-// scaled by t / z, makes phi +- 1.96 se a 95% interval.
-double StudentT975(double d) {
-  const double z = 1.959963984540054;
-  const double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
-  return z + (z3 + z) / (4 * d) + (5 * z5 + 16 * z3 + 3 * z) / (96 * d * d) +
-         (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * d * d * d);
-}
 
 // Binds the thread's worker to `game`.
 void Bind(KernelScratch& s, const Game& game, int n) {

@@ -23,6 +23,7 @@
 #include "perfshap/blocks/random.hpp"
 #include "perfshap/error.hpp"
 #include "schedule/schedule.hpp"
+#include "solvers/sampling.hpp"
 
 namespace perfshap::inline v0 {
 namespace {
@@ -38,9 +39,12 @@ struct Moments {
     mean += delta / static_cast<double>(count);
     m2 += delta * (x - mean);
   }
-  /** Standard error of the mean. */
+  /** Standard error of the mean, scaled by t_{count - 1, 0.975} / z_{0.975} (as the kernel
+   *  solver's) so that the estimate +- 1.96 se is a 95% interval for count - 1 degrees of freedom. */
   double se() const {
-    return count < 2 ? 0.0 : std::sqrt(m2 / static_cast<double>(count - 1) / static_cast<double>(count));
+    if (count < 2) return 0.0;
+    const double d = static_cast<double>(count - 1);
+    return std::sqrt(m2 / d / static_cast<double>(count)) * detail::StudentT975(d) / 1.959963984540054;
   }
 };
 

@@ -203,4 +203,14 @@ void SolveSampledBatch(
  *  default's 128: for the tests that compare the two solves of the same samples. */
 std::unique_ptr<Solver> MakeKernelSolverWithImplicitNormal(const SolverOptions& options, int implicit_above);
 
+// The 0.975 quantile of Student's t with d degrees of freedom (the Cornish-Fisher expansion
+// about the normal's 1.959964; within 1e-3 for d >= 3), so that the batches' standard error,
+// scaled by t / z, makes phi +- 1.96 se a 95% interval.
+inline double StudentT975(double d) {
+  const double z = 1.959963984540054;
+  const double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
+  return z + (z3 + z) / (4 * d) + (5 * z5 + 16 * z3 + 3 * z) / (96 * d * d) +
+         (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * d * d * d);
+}
+
 }  // namespace perfshap::inline v0::detail
