@@ -58,12 +58,12 @@ std::optional<std::pair<std::size_t, std::size_t>> ParseRows(const std::string& 
     const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     return !s.empty() && ec == std::errc() && p == s.data() + s.size();
   };
-  const bool ok = dots == std::string::npos
-                      ? number(text, first) && (last = first, true)
-                      : number(std::string_view(text).substr(0, dots), first) &&
-                            number(std::string_view(text).substr(dots + 2), last);
+  const bool ok = dots == std::string::npos ? number(text, first) && (last = first, true)
+                                            : number(std::string_view(text).substr(0, dots), first) &&
+                                                  number(std::string_view(text).substr(dots + 2), last);
   if (!ok || first > last)
-    throw InvalidArgument("--rows " + text + ": give I..J, the first and last rows to explain (0-based, I <= J)");
+    throw InvalidArgument("--rows " + text +
+                          ": give I..J, the first and last rows to explain (0-based, I <= J)");
   return std::make_pair(first, last);
 }
 
@@ -104,7 +104,8 @@ void RunShap(const ShapCliOptions& o) {
   if (o.model_file.empty()) r->run.model_source = "--model " + o.model + " trained on " + o.train;
   if (o.background_file.empty() && r->run.background_rows > 0)
     r->run.background_source =
-        (o.model_file.empty() ? "drawn from --train " + o.train : "drawn from --data " + c.data) + " with the seed";
+        (o.model_file.empty() ? "drawn from --train " + o.train : "drawn from --data " + c.data) +
+        " with the seed";
   Say(c, detail::ShapConsoleText(r->Report(), c.out));
   // The reporter owns what it reads (it may run after this function returns: Report).
   Report(c, [r](detail::OutputDir& out) { detail::WriteShapReport(out, r->Report()); });
@@ -114,41 +115,49 @@ void Setup(CLI::App& app, bool treeshap) {
   auto o = std::make_shared<ShapCliOptions>();
   if (treeshap) o->approach = "tree";
   AddCommonOptions(app, o->common, 0);
-  app.add_option("--model-file", o->model_file, "an XGBoost model saved as JSON (Booster.save_model(\"m.json\"))");
+  app.add_option("--model-file", o->model_file,
+                 "an XGBoost model saved as JSON (Booster.save_model(\"m.json\"))");
   AddIterationRangeOption(app, o->iteration_range);
   app.add_option("--model", o->model, Join(LearnerNames(), "|") + " fitted on --train");
   app.add_option("--train", o->train, "CSV with the columns of --data and the label: fit --model on it");
   if (!treeshap)
-    app.add_option("--approach", o->approach,
-                   "interventional (one model, features off the coalition from background rows), retrain (the "
-                   "learner refitted on every coalition) or tree (TreeSHAP of a tree model's margin)")
+    app.add_option(
+           "--approach", o->approach,
+           "interventional (one model, features off the coalition from background rows), retrain (the "
+           "learner refitted on every coalition) or tree (TreeSHAP of a tree model's margin)")
         ->capture_default_str();
   o->output_option = app.add_option("--output", o->output,
                                     "probability (the model's prediction) or margin (log-odds / raw score)")
                          ->capture_default_str();
   o->background_option =
       app.add_option("--background", o->background,
-                     treeshap ? "with it, interventional TreeSHAP against N rows drawn with the seed (default: "
-                                "path-dependent, by the trees' covers)"
-                              : "background rows drawn with the seed from --train (or --data for a --model-file)")
+                     treeshap
+                         ? "with it, interventional TreeSHAP against N rows drawn with the seed (default: "
+                           "path-dependent, by the trees' covers)"
+                         : "background rows drawn with the seed from --train (or --data for a --model-file)")
           ->capture_default_str();
   app.add_option("--background-file", o->background_file,
                  "CSV of background rows with the model's feature columns (a label column is ignored)");
-  app.add_option("--rows", o->rows, "I..J: explain rows I to J of --data (0-based, both included; default all)");
-  app.add_option("--explain-row", o->explain_row, "the row of --data the waterfall shows (default: the first explained)");
+  app.add_option("--rows", o->rows,
+                 "I..J: explain rows I to J of --data (0-based, both included; default all)");
+  app.add_option("--explain-row", o->explain_row,
+                 "the row of --data the waterfall shows (default: the first explained)");
   app.add_flag("--interactions", o->interactions,
-               std::string("SHAP interaction values too (") + (treeshap ? "" : "--approach tree: ") +
+               std::string("SHAP interaction values too (") +
+                   (treeshap ? "" : "tree or interventional approach, sampled with se past exact: ") +
                    "interactions.csv, result.json interactions, shap_interactions.svg)");
-  app.add_option("--interaction-features", o->interaction_features,
-                 "a,b,c: only the interactions of these k features with every other (memory: rows x k x features "
-                 "instead of rows x features^2); implies --interactions")
+  app.add_option(
+         "--interaction-features", o->interaction_features,
+         "a,b,c: only the interactions of these k features with every other (memory: rows x k x features "
+         "instead of rows x features^2); implies --interactions")
       ->delimiter(',');
   o->trees_option = app.add_option("--trees", o->trees, "--model forest: number of trees")
                         ->capture_default_str()
                         ->check(CLI::Range(1, 100000));
-  o->max_depth_option = app.add_option("--max-depth", o->max_depth, "--model tree|forest: largest depth (0 = unlimited)")
-                            ->capture_default_str()
-                            ->check(CLI::Range(0, 1000));
+  o->max_depth_option =
+      app.add_option("--max-depth", o->max_depth, "--model tree|forest: largest depth (0 = unlimited)")
+          ->capture_default_str()
+          ->check(CLI::Range(0, 1000));
   AddModelParamOption(app, o->model_params);
   if (!treeshap) {
     AddSolverOptions(app, o->solver, "coalitions per block of explained rows");
@@ -162,4 +171,4 @@ void Setup(CLI::App& app, bool treeshap) {
 void SetupShap(CLI::App& app) { Setup(app, false); }
 void SetupTreeShap(CLI::App& app) { Setup(app, true); }
 
-}  // namespace perfshap::cli
+}  // namespace perfshap::inline v0::cli

@@ -54,8 +54,9 @@ std::string RowsCsv(const nlohmann::json& expected) {
   std::ostringstream s;
   const std::size_t F = expected["n_features"].get<std::size_t>();
   for (std::size_t j = 0; j < F; ++j)
-    s << (j ? "," : "") << (expected["feature_names"].empty() ? "f" + std::to_string(j)
-                                                              : expected["feature_names"][j].get<std::string>());
+    s << (j ? "," : "")
+      << (expected["feature_names"].empty() ? "f" + std::to_string(j)
+                                            : expected["feature_names"][j].get<std::string>());
   s << "\n";
   for (const auto& row : expected["x"]) {
     for (std::size_t j = 0; j < F; ++j) {
@@ -72,7 +73,8 @@ std::string RowsCsv(const nlohmann::json& expected) {
 }
 
 TEST(CliShap, TreeShapOfXgboostModelsEqualsPredContribs) {
-  for (const std::string name : {"binary_logistic", "binary_logistic_100x6", "reg_squarederror", "multi_softprob"}) {
+  for (const std::string name :
+       {"binary_logistic", "binary_logistic_100x6", "reg_squarederror", "multi_softprob"}) {
     SCOPED_TRACE(name);
     const auto expected = ReadJson(testing::FixturePath("xgboost/" + name + "_expected.json"));
     const std::string data = testing::WriteTempFile(name + ".csv", RowsCsv(expected));
@@ -100,7 +102,8 @@ TEST(CliShap, TreeShapOfXgboostModelsEqualsPredContribs) {
           worst = std::max(worst, std::fabs(got - want[j].get<double>()));
           sum += got;
         }
-        const double margin = multi ? expected["margin"][r][o].get<double>() : expected["margin"][r].get<double>();
+        const double margin =
+            multi ? expected["margin"][r][o].get<double>() : expected["margin"][r].get<double>();
         // XGBoost sums in float32: 1e-5 absolute on margins of order 1, relative beyond.
         EXPECT_NEAR(sum, margin, 1e-5 * std::max(1.0, std::fabs(margin))) << "row " << r;
         scale = std::max(scale, std::fabs(margin));
@@ -151,9 +154,10 @@ TEST(CliShap, SampledSolverReportsStandardErrorsAndIsThreadIndependent) {
   std::string first;
   for (const int threads : {1, 2}) {
     const auto out = FreshDir("shap_kernel_" + std::to_string(threads));
-    const CliRun run = RunCli("shap --model logistic --train " + bc + " --data " + bc +
-                              " --label label --rows 0..4 --background 20 --solver kernel --budget 600 --threads " +
-                              std::to_string(threads) + " --out " + Quote(out.string()));
+    const CliRun run =
+        RunCli("shap --model logistic --train " + bc + " --data " + bc +
+               " --label label --rows 0..4 --background 20 --solver kernel --budget 600 --threads " +
+               std::to_string(threads) + " --out " + Quote(out.string()));
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const auto r = ReadJson(out / "result.json");
     EXPECT_EQ(r["solver"]["name"], "kernel");
@@ -181,8 +185,8 @@ TEST(CliShap, RetrainApproachAndMultiClassTrees) {
 
   const std::string wine = Fixture("data/wine.csv");
   const auto out2 = FreshDir("shap_wine_forest");
-  const CliRun run2 = RunCli("treeshap --model forest --trees 20 --max-depth 5 --train " + wine + " --data " + wine +
-                             " --label label --rows 0..9 --out " + Quote(out2.string()));
+  const CliRun run2 = RunCli("treeshap --model forest --trees 20 --max-depth 5 --train " + wine + " --data " +
+                             wine + " --label label --rows 0..9 --out " + Quote(out2.string()));
   ASSERT_EQ(run2.exit_code, 0) << run2.err;
   const auto cells = ReadCsvCells(out2 / "contributions.csv");
   ASSERT_EQ(cells.size(), 1U + 10U * 3U);
@@ -191,7 +195,8 @@ TEST(CliShap, RetrainApproachAndMultiClassTrees) {
   for (std::size_t row = 0; row < 10; ++row) {
     double total = 0.0;
     for (std::size_t o = 0; o < 3; ++o)
-      for (std::size_t j = 2; j < cells[1 + row * 3 + o].size(); ++j) total += std::stod(cells[1 + row * 3 + o][j]);
+      for (std::size_t j = 2; j < cells[1 + row * 3 + o].size(); ++j)
+        total += std::stod(cells[1 + row * 3 + o][j]);
     EXPECT_NEAR(total, 1.0, 1e-9) << "row " << row;
   }
 }
@@ -205,9 +210,9 @@ TEST(CliShap, XperDecomposesAnXgboostModelsAuc) {
   for (int i = 0; i <= 120 && std::getline(in, line); ++i) head += line + "\n";
   const std::string sample = testing::WriteTempFile("bc120.csv", head);
   const auto out = FreshDir("xper_xgboost");
-  const CliRun run = RunCli("xper --model-file " + Fixture("xgboost/binary_logistic.json") + " --data " +
-                            Quote(sample) +
-                            " --label label --comparator permuted --solver kernel --budget 600 --out " + Quote(out.string()));
+  const CliRun run = RunCli(
+      "xper --model-file " + Fixture("xgboost/binary_logistic.json") + " --data " + Quote(sample) +
+      " --label label --comparator permuted --solver kernel --budget 600 --out " + Quote(out.string()));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto r = ReadJson(out / "result.json");
   EXPECT_EQ(r["method"], "xper");
@@ -256,7 +261,8 @@ TEST(CliShap, TreeInteractionsEqualPredInteractionsInTheLongCsvAndNamedFeaturesK
             EXPECT_EQ(std::stoul(line[0]), r);
             const double want = multi ? e["interactions"][r][o][i][j].get<double>()
                                       : e["interactions"][r][i][j].get<double>();
-            worst = std::max(worst, std::fabs(std::stod(line[first + 2]) - want) / std::max(1.0, std::fabs(want)));
+            worst = std::max(worst,
+                             std::fabs(std::stod(line[first + 2]) - want) / std::max(1.0, std::fabs(want)));
           }
     EXPECT_LE(worst, 1e-5);
     const auto result = ReadJson(out / "result.json");
@@ -272,9 +278,9 @@ TEST(CliShap, TreeInteractionsEqualPredInteractionsInTheLongCsvAndNamedFeaturesK
     const std::string a = multi ? "f3" : "insulin";
     const std::string b = multi ? "f0" : "bmi";
     const auto part_out = FreshDir("treeshap_interaction_features_" + name);
-    const CliRun part = RunCli("treeshap --model-file " + Fixture("xgboost/" + name + ".json") + " --data " +
-                               Quote(data) + " --interaction-features " + a + "," + b + " --out " +
-                               Quote(part_out.string()));
+    const CliRun part =
+        RunCli("treeshap --model-file " + Fixture("xgboost/" + name + ".json") + " --data " + Quote(data) +
+               " --interaction-features " + a + "," + b + " --out " + Quote(part_out.string()));
     ASSERT_EQ(part.exit_code, 0) << part.err;
     const auto part_cells = ReadCsvCells(part_out / "interactions.csv");
     ASSERT_EQ(part_cells.size(), 1 + n * K * 2 * F);
@@ -284,20 +290,58 @@ TEST(CliShap, TreeInteractionsEqualPredInteractionsInTheLongCsvAndNamedFeaturesK
       // The same line of the whole matrix: row, class, feature, other.
       const std::size_t r = std::stoul(line[0]);
       const std::size_t o = (k - 1) / (2 * F) % K;
-      const std::size_t i = static_cast<std::size_t>(
-          std::find(inter["columns"].begin(), inter["columns"].end(), line[first]) - inter["columns"].begin());
+      const std::size_t i =
+          static_cast<std::size_t>(std::find(inter["columns"].begin(), inter["columns"].end(), line[first]) -
+                                   inter["columns"].begin());
       const std::size_t j = (k - 1) % F;
       EXPECT_EQ(line, cells[1 + ((r * K + o) * F + i) * F + j]);
     }
-    EXPECT_EQ(ReadJson(part_out / "result.json")["interactions"]["features"],
-              nlohmann::json::array({a, b}));
+    EXPECT_EQ(ReadJson(part_out / "result.json")["interactions"]["features"], nlohmann::json::array({a, b}));
   }
   const std::string reg = Fixture("xgboost/reg_squarederror.json");
   const std::string pima = Fixture("data/pima.csv");
   testing::ExpectOneLineErrors({
       {"treeshap --model-file " + reg + " --data " + pima + " --interaction-features insulin,nope", "'nope'"},
-      {"shap --model-file " + reg + " --data " + pima + " --interactions", "tree approach"},
+      {"shap --model gnb --approach retrain --train " + pima + " --data " + pima +
+           " --label label --rows 0..2 --interactions",
+       "not retraining"},
   });
+}
+
+TEST(CliShap, InterventionalInteractionsAddUpToTheContributions) {
+  // A logistic model's interventional game, exact (8 features): each row of a row's matrix adds
+  // up to its contribution in contributions.csv.
+  const std::string pima = Fixture("data/pima.csv");
+  const auto out = FreshDir("shap_interventional_interactions");
+  const CliRun run =
+      RunCli("shap --model logistic --train " + pima + " --data " + pima +
+             " --label label --rows 0..3 --background 30 --interactions --out " + Quote(out.string()));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto contributions = ReadCsvCells(out / "contributions.csv");
+  const auto pairs = ReadCsvCells(out / "interactions.csv");
+  const std::size_t F = contributions[0].size() - 2;  // row, features..., bias
+  ASSERT_EQ(pairs.size(), 1 + 4 * F * F);
+  EXPECT_EQ(pairs[0].back(), "interaction");  // exact: no se column
+  for (std::size_t r = 0; r < 4; ++r)
+    for (std::size_t i = 0; i < F; ++i) {
+      double sum = 0.0;
+      for (std::size_t j = 0; j < F; ++j) {
+        const auto& line = pairs[1 + (r * F + i) * F + j];
+        EXPECT_EQ(line[1], contributions[0][1 + i]);
+        sum += std::stod(line[3]);
+      }
+      EXPECT_NEAR(sum, std::stod(contributions[1 + r][1 + i]), 1e-9) << "row " << r << " feature " << i;
+    }
+  // Sampled past the exact solver: a standard error column.
+  const auto sampled = FreshDir("shap_interventional_interactions_sampled");
+  const CliRun s = RunCli("shap --model logistic --train " + pima + " --data " + pima +
+                          " --label label --rows 0..1 --background 30 --solver permutation --budget 20000 "
+                          "--interaction-features glucose --out " +
+                          Quote(sampled.string()));
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  const auto sampled_pairs = ReadCsvCells(sampled / "interactions.csv");
+  EXPECT_EQ(sampled_pairs[0].back(), "se");
+  ASSERT_EQ(sampled_pairs.size(), 1 + 2 * F);
 }
 
 TEST(CliShap, BadModelsAndDataGiveOneLineErrors) {
@@ -313,10 +357,12 @@ TEST(CliShap, BadModelsAndDataGiveOneLineErrors) {
       {"treeshap --model-file " + Quote(quantile_file) + " --data " + bc, "reg:quantileerror"},
       {"treeshap --model-file " + Fixture("xgboost/truncated.json") + " --data " + bc, "truncated"},
       {"treeshap --model-file " + Quote(garbage) + " --data " + bc, "JSON"},
-      {"treeshap --model-file " + Fixture("xgboost/binary_logistic.json") + " --data " + Fixture("data/pima.csv"),
+      {"treeshap --model-file " + Fixture("xgboost/binary_logistic.json") + " --data " +
+           Fixture("data/pima.csv"),
        "has no column"},
       {"treeshap --model-file " + Fixture("xgboost/multi_softprob.json") + " --data " + bc, "13 features"},
-      {"shap --model logistic --approach tree --train " + bc + " --data " + bc + " --label label", "tree model"},
+      {"shap --model logistic --approach tree --train " + bc + " --data " + bc + " --label label",
+       "tree model"},
       {"shap --model logistic --train " + bc + " --data " + bc + " --label label --rows 5..2", "--rows"},
       {"shap --model forest --train " + Fixture("data/wine.csv") + " --data " + Fixture("data/wine.csv") +
            " --label label --model-param min_samples_leaf=3",
@@ -327,15 +373,17 @@ TEST(CliShap, BadModelsAndDataGiveOneLineErrors) {
        "drop the training sample"},
       {"shap --model logistic --max-depth 3 --train " + bc + " --data " + bc + " --label label",
        "an option of the tree and forest learners"},
-      {"shap --model forest --trees 5 --model-param n_estimators=7 --train " + bc + " --data " + bc + " --label label",
+      {"shap --model forest --trees 5 --model-param n_estimators=7 --train " + bc + " --data " + bc +
+           " --label label",
        "set twice"},
       {"shap --model logistic --train " + bc + " --data " + bc + " --label label --rows 3..99999", "--rows"},
       {"shap --model logistic --train " + bc + " --data " + bc + " --label label --solver exact", "2^30"},
-      {"treeshap --model-file " + Fixture("xgboost/binary_logistic.json") + " --data /nonexistent/x.csv", "no such file"},
+      {"treeshap --model-file " + Fixture("xgboost/binary_logistic.json") + " --data /nonexistent/x.csv",
+       "no such file"},
       {"shap --model-file " + Fixture("xgboost/binary_logistic.json") + " --approach retrain --data " + bc,
        "retrain"},
   });
 }
 
 }  // namespace
-}  // namespace perfshap
+}  // namespace perfshap::inline v0

@@ -18,14 +18,15 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/dataset.hpp"
-#include "perfshap/execution.hpp"
-#include "perfshap/export.hpp"
+#include "perfshap/blocks/interactions.hpp"
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/model.hpp"
 #include "perfshap/blocks/players.hpp"
 #include "perfshap/blocks/solver.hpp"
 #include "perfshap/blocks/trees.hpp"
+#include "perfshap/dataset.hpp"
+#include "perfshap/execution.hpp"
+#include "perfshap/export.hpp"
 #include "perfshap/treeshap.hpp"
 
 namespace perfshap::inline v0 {
@@ -65,7 +66,8 @@ struct ShapOptions {
  *
  * phi is rows x outputs x players, row-major: phi[(r * n_outputs + o) * n_players + j]; base and
  * prediction are rows x outputs (base, v(empty), is the same for every row: the mean prediction
- * over the background, the trees' expected margin, or the retrained learner's prior). Efficiency: sum_j phi + base = prediction.
+ * over the background, the trees' expected margin, or the retrained learner's prior). Efficiency: sum_j phi +
+ * base = prediction.
  */
 struct PERFSHAP_EXPORT ShapExplanation {
   std::vector<std::string> players;
@@ -103,8 +105,8 @@ struct PERFSHAP_EXPORT ShapExplanation {
  * @throws InvalidArgument for sizes that do not match, an empty background, kMargin on a model
  *   that has no margin (neither a GLM nor a tree ensemble), or the solver's refusals.
  */
-PERFSHAP_EXPORT ShapExplanation ExplainInterventional(const Model& model, RowMatrix rows, RowMatrix background,
-                                                      std::span<const Player> players,
+PERFSHAP_EXPORT ShapExplanation ExplainInterventional(const Model& model, RowMatrix rows,
+                                                      RowMatrix background, std::span<const Player> players,
                                                       std::span<const std::string> feature_names,
                                                       const ShapOptions& options = {});
 
@@ -114,9 +116,11 @@ PERFSHAP_EXPORT ShapExplanation ExplainInterventional(const Model& model, RowMat
  * columns as `train`). One output (binary classifiers' P(y = 1), regressors' prediction).
  */
 PERFSHAP_EXPORT ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train,
-                                                    std::span<const std::size_t> train_rows, const Dataset& explain,
+                                                    std::span<const std::size_t> train_rows,
+                                                    const Dataset& explain,
                                                     std::span<const std::size_t> explain_rows,
-                                                    std::span<const Player> players, const ShapOptions& options = {});
+                                                    std::span<const Player> players,
+                                                    const ShapOptions& options = {});
 
 /**
  * @brief TreeSHAP of a tree ensemble's margins (always kMargin): path-dependent, or
@@ -137,9 +141,23 @@ PERFSHAP_EXPORT ShapExplanation ExplainTrees(const TreeEnsemble& model, const Fe
  * InterventionalTreeShapInteractions when `background` has rows), after checking their memory
  * (rows x outputs x matrix rows x (features + 1) values) and time against the execution's limits.
  */
-PERFSHAP_EXPORT TreeShapInteractionValues ExplainTreeInteractions(const TreeEnsemble& model, const FeatureColumns& rows,
+PERFSHAP_EXPORT TreeShapInteractionValues ExplainTreeInteractions(const TreeEnsemble& model,
+                                                                  const FeatureColumns& rows,
                                                                   RowMatrix background,
                                                                   const TreeInteractionOptions& options = {},
                                                                   const ExecutionOptions& execution = {});
 
-}  // namespace perfshap
+/**
+ * @brief Pairwise Shapley interaction indices of each explained row's interventional game (one
+ * player per model feature): ExactInteractions when the options' solver resolves to the exact
+ * one, else SampledInteractions with the options' sampling (standard errors in `se`). The
+ * outputs are rows x model outputs, output o of row r at r * n_outputs + o, on options.output's
+ * scale; InteractionValues' convention (half the pair's index off the diagonal, each row adding
+ * up to phi).
+ * @throws InvalidArgument as ExplainInterventional, and for more than 64 features.
+ */
+PERFSHAP_EXPORT InteractionValues ExplainInterventionalInteractions(
+    const Model& model, RowMatrix rows, RowMatrix background, std::span<const std::string> feature_names,
+    const ShapOptions& options = {});
+
+}  // namespace perfshap::inline v0

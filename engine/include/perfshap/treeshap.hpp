@@ -124,6 +124,9 @@ struct TreeShapInteractionValues {
   std::vector<double> values;
   /** Each output's base value. */
   std::vector<double> base;
+  /** Standard errors of `values` (same layout) when they were sampled (the interventional
+   *  approach of shap past exact enumeration); empty for TreeSHAP, which is exact. */
+  std::vector<double> se;
   /** @brief Entry (matrix_rows[a], j) of row r, output o. */
   double operator()(std::size_t r, std::size_t o, std::size_t a, std::size_t j) const {
     return values[((r * n_outputs + o) * matrix_rows.size() + a) * (n_features + 1) + j];

@@ -9,13 +9,13 @@
 #include <utility>
 
 #include "api/model_columns.hpp"
-#include "report/figure_bounds.hpp"
 #include "perfshap/blocks/cost.hpp"
-#include "perfshap/cost_estimates.hpp"
-#include "perfshap/error.hpp"
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/random.hpp"
 #include "perfshap/blocks/tree_learners.hpp"
+#include "perfshap/cost_estimates.hpp"
+#include "perfshap/error.hpp"
+#include "report/figure_bounds.hpp"
 
 namespace perfshap::inline v0::api {
 
@@ -137,6 +137,46 @@ ShapOutputScale ParseShapOutput(const std::string& name) {
   if (name == "margin") return ShapOutputScale::kMargin;
   throw InvalidArgument("the output " + name + ": choose probability or margin", {"output"});
 }
+
+namespace {
+
+/** A game's interaction values (outputs: rows x model outputs) in TreeShapInteractionValues'
+ *  layout: the matrix rows of `features` (none: every feature and the base value's row). */
+TreeShapInteractionValues InteractionMatrix(const InteractionValues& iv, std::size_t n_rows, std::size_t K,
+                                            const std::vector<std::size_t>& features) {
+  const auto F = static_cast<std::size_t>(iv.n_players);
+  TreeShapInteractionValues v;
+  v.n_rows = n_rows;
+  v.n_outputs = K;
+  v.n_features = F;
+  v.matrix_rows = features;
+  if (features.empty())
+    for (std::size_t j = 0; j <= F; ++j) v.matrix_rows.push_back(j);
+  const std::size_t R = v.matrix_rows.size();
+  v.values.assign(n_rows * K * R * (F + 1), 0.0);
+  if (!iv.se.empty()) v.se.assign(v.values.size(), 0.0);
+  v.base.assign(K, 0.0);
+  for (std::size_t k = 0; k < K; ++k) v.base[k] = iv.base.empty() ? 0.0 : iv.base[k];
+  for (std::size_t r = 0; r < n_rows; ++r)
+    for (std::size_t k = 0; k < K; ++k) {
+      const std::size_t o = r * K + k;
+      for (std::size_t a = 0; a < R; ++a) {
+        const std::size_t i = v.matrix_rows[a];
+        const std::size_t at = ((r * K + k) * R + a) * (F + 1);
+        if (i == F) {
+          v.values[at + F] = iv.base[o];
+          continue;
+        }
+        for (std::size_t j = 0; j < F; ++j) {
+          v.values[at + j] = iv(static_cast<int>(i), static_cast<int>(j), o);
+          if (!iv.se.empty()) v.se[at + j] = iv.se[(i * F + j) * iv.n_outputs + o];
+        }
+      }
+    }
+  return v;
+}
+
+}  // namespace
 
 ShapResponse RunShap(const ShapRequest& request) {
   const DataInput& in = request.data;
@@ -395,9 +435,26 @@ ShapResponse RunShap(const ShapRequest& request) {
   const RowMatrix background{bg, bg.size() / std::max<std::size_t>(model_columns.size(), 1)};
 
   ShapExplanation& e = response.explanation;
-  if (!tree && (request.interactions || !request.interaction_features.empty()))
-    throw InvalidArgument("interaction values are TreeSHAP's: use the tree approach (a tree model)",
-                          {"interactions", "approach"});
+  const bool wants_interactions = request.interactions || !request.interaction_features.empty();
+  if (retrain && wants_interactions)
+    throw InvalidArgument(
+        "interaction values come from the tree or the interventional approach, not retraining",
+        {"interactions", "approach"});
+  // The matrix rows asked for: model feature indices (none named: every feature and the base).
+  std::vector<std::size_t> interaction_rows;
+  for (const std::string& name : request.interaction_features) {
+    const auto it = std::find(feature_names.begin(), feature_names.end(), name);
+    if (it == feature_names.end()) {
+      std::string names;
+      for (std::size_t j = 0; j < feature_names.size() && j < 8; ++j)
+        names += (j > 0 ? ", " : "") + feature_names[j];
+      if (feature_names.size() > 8) names += ", ...";
+      throw InvalidArgument("interaction feature '" + name + "' is not one of the model's " +
+                                std::to_string(feature_names.size()) + " features (" + names + ")",
+                            {"interaction_features"});
+    }
+    interaction_rows.push_back(static_cast<std::size_t>(it - feature_names.begin()));
+  }
   if (tree) {
     const auto* ensemble = dynamic_cast<const TreeEnsemble*>(model.get());
     if (ensemble == nullptr)
@@ -411,29 +468,27 @@ ShapResponse RunShap(const ShapRequest& request) {
     FeatureColumns columns;
     columns.n_rows = rows.size();
     for (std::size_t c = 0; c < model_columns.size(); ++c)
-      columns.columns.push_back(in_place ? explain.column(model_columns[c]).data() : x.data() + c * rows.size());
+      columns.columns.push_back(in_place ? explain.column(model_columns[c]).data()
+                                         : x.data() + c * rows.size());
     e = ExplainTrees(*ensemble, columns, background, feature_names, execution);
-    if (request.interactions || !request.interaction_features.empty()) {
+    if (wants_interactions) {
       TreeInteractionOptions io;
-      for (const std::string& name : request.interaction_features) {
-        const auto it = std::find(feature_names.begin(), feature_names.end(), name);
-        if (it == feature_names.end()) {
-          std::string names;
-          for (std::size_t j = 0; j < feature_names.size() && j < 8; ++j)
-            names += (j > 0 ? ", " : "") + feature_names[j];
-          if (feature_names.size() > 8) names += ", ...";
-          throw InvalidArgument("interaction feature '" + name + "' is not one of the model's " +
-                                    std::to_string(feature_names.size()) + " features (" + names + ")",
-                                {"interaction_features"});
-        }
-        io.features.push_back(static_cast<std::size_t>(it - feature_names.begin()));
-      }
+      io.features = interaction_rows;
       response.interactions = ExplainTreeInteractions(*ensemble, columns, background, io, execution);
     }
   } else if (retrain) {
-    e = ExplainByRetraining(*learner, background_source, train_rows_all, explain, row_list, retrain_players, opt);
+    e = ExplainByRetraining(*learner, background_source, train_rows_all, explain, row_list, retrain_players,
+                            opt);
   } else {
     e = ExplainInterventional(*model, row_matrix, background, players, feature_names, opt);
+    if (wants_interactions) {
+      if (!players.empty())
+        throw InvalidArgument("interaction values take one player per feature: drop the groups",
+                              {"interactions", "groups"});
+      response.interactions = InteractionMatrix(
+          ExplainInterventionalInteractions(*model, row_matrix, background, feature_names, opt), rows.size(),
+          model->n_outputs(), interaction_rows);
+    }
   }
   // The beeswarm's colours: each player's value for the rows it shows (single-column players only).
   const std::size_t P = e.n_players;
@@ -446,4 +501,4 @@ ShapResponse RunShap(const ShapRequest& request) {
   return response;
 }
 
-}  // namespace perfshap::api
+}  // namespace perfshap::inline v0::api

@@ -99,8 +99,8 @@ void RequireFiniteExplanation(const ShapExplanation& e) {
 }
 
 /** The solved game as an explanation of n_rows rows and K outputs. */
-ShapExplanation SolveExplanation(const Game& game, const ShapOptions& options, std::size_t n_rows, std::size_t K,
-                                 const std::function<void()>& before_solving = {}) {
+ShapExplanation SolveExplanation(const Game& game, const ShapOptions& options, std::size_t n_rows,
+                                 std::size_t K, const std::function<void()>& before_solving = {}) {
   SolverOptions solver_options;
   const detail::SolverChoice choice =
       detail::ShapSolver(static_cast<std::size_t>(game.n_players()), options, solver_options);
@@ -112,8 +112,8 @@ std::vector<Player> DefaultPlayers(std::size_t n_features, std::span<const Playe
                                    std::span<const std::string> names) {
   if (!players.empty()) return {players.begin(), players.end()};
   PERFSHAP_CHECK(names.empty() || names.size() == n_features,
-                 "there are " + std::to_string(names.size()) + " feature names for " + std::to_string(n_features) +
-                     " model features");
+                 "there are " + std::to_string(names.size()) + " feature names for " +
+                     std::to_string(n_features) + " model features");
   std::vector<Player> out;
   for (std::size_t j = 0; j < n_features; ++j) {
     std::string name = names.empty() ? std::string("x") : names[j];
@@ -130,12 +130,13 @@ double Seconds(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 ShapExplanation ExplainInterventional(const Model& model, RowMatrix rows, RowMatrix background,
-                                      std::span<const Player> players, std::span<const std::string> feature_names,
+                                      std::span<const Player> players,
+                                      std::span<const std::string> feature_names,
                                       const ShapOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   const detail::PredictionGame game(model, rows, background,
-                                    DefaultPlayers(model.n_features(), players, feature_names), options.output,
-                                    options.row_block);
+                                    DefaultPlayers(model.n_features(), players, feature_names),
+                                    options.output, options.row_block);
   ShapExplanation e = SolveExplanation(game, options, rows.n_rows, model.n_outputs(), [&] {
     ShapShape shape;
     shape.rows = rows.n_rows;
@@ -154,8 +155,23 @@ ShapExplanation ExplainInterventional(const Model& model, RowMatrix rows, RowMat
   return e;
 }
 
-ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train, std::span<const std::size_t> train_rows,
-                                    const Dataset& explain, std::span<const std::size_t> explain_rows,
+InteractionValues ExplainInterventionalInteractions(const Model& model, RowMatrix rows, RowMatrix background,
+                                                    std::span<const std::string> feature_names,
+                                                    const ShapOptions& options) {
+  const detail::PredictionGame game(model, rows, background,
+                                    DefaultPlayers(model.n_features(), {}, feature_names), options.output,
+                                    options.row_block);
+  SolverOptions solver_options;
+  const detail::SolverChoice choice =
+      detail::ShapSolver(static_cast<std::size_t>(game.n_players()), options, solver_options);
+  return choice.exact && choice.given == nullptr
+             ? ExactInteractions(game, InteractionIndex::kShapley, solver_options)
+             : SampledInteractions(game, InteractionIndex::kShapley, solver_options);
+}
+
+ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train,
+                                    std::span<const std::size_t> train_rows, const Dataset& explain,
+                                    std::span<const std::size_t> explain_rows,
                                     std::span<const Player> players, const ShapOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   PERFSHAP_CHECK(train.feature_names() == explain.feature_names(),
@@ -193,13 +209,15 @@ ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train
   both.set_source(train.source());
   for (std::size_t j = 0; j < train.n_features(); ++j)
     if (train.encoding(j)) both.set_encoding(j, *train.encoding(j));
-  const std::vector<Player> ps =
-      players.empty() ? SingleColumnPlayers(both, [&] {
-        std::vector<std::size_t> all(train.n_features());
-        for (std::size_t j = 0; j < all.size(); ++j) all[j] = j;
-        return all;
-      }())
-                      : std::vector<Player>(players.begin(), players.end());
+  const std::vector<Player> ps = players.empty()
+                                     ? SingleColumnPlayers(both,
+                                                           [&] {
+                                                             std::vector<std::size_t> all(train.n_features());
+                                                             for (std::size_t j = 0; j < all.size(); ++j)
+                                                               all[j] = j;
+                                                             return all;
+                                                           }())
+                                     : std::vector<Player>(players.begin(), players.end());
   const auto split = learner.Prepare(both, ps, rows_train, rows_test, "the training rows");
   const detail::RetrainPredictionGame game(*split, options.output);
   ShapExplanation e = SolveExplanation(game, options, explain_rows.size(), 1);
@@ -217,8 +235,8 @@ ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train
 
 ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatrix background,
                              std::span<const std::string> feature_names, const ExecutionOptions& execution) {
-  return ExplainTrees(model, FeatureColumns::ColumnMajor(rows.values, rows.n_rows, model.n_features()), background,
-                      feature_names, execution);
+  return ExplainTrees(model, FeatureColumns::ColumnMajor(rows.values, rows.n_rows, model.n_features()),
+                      background, feature_names, execution);
 }
 
 namespace {
@@ -247,9 +265,10 @@ TreeShapInteractionValues ExplainTreeInteractions(const TreeEnsemble& model, con
   shape.interaction_rows = options.features.empty() ? model.n_features() + 1 : options.features.size();
   ShapOptions cost;
   cost.solver_options.execution = execution;
-  CheckCost(EstimateShapCost(shape, cost), execution, kTreeInteractionRemedy, {"rows", "interaction_features"});
+  CheckCost(EstimateShapCost(shape, cost), execution, kTreeInteractionRemedy,
+            {"rows", "interaction_features"});
   return background.n_rows > 0 ? InterventionalTreeShapInteractions(model, rows, background.values,
-                                                                     background.n_rows, options, execution)
+                                                                    background.n_rows, options, execution)
                                : TreeShapInteractions(model, rows, options, execution);
 }
 
@@ -263,14 +282,15 @@ ShapExplanation ExplainTrees(const TreeEnsemble& model, const FeatureColumns& ro
     options.solver_options.execution = execution;
     CheckCost(EstimateShapCost(shape, options), execution, kTreeShapRemedy, {"rows", "background"});
   }
-  TreeShapValues v = interventional
-                        ? InterventionalTreeShapPhi(model, rows, background.values, background.n_rows, execution)
-                        : TreeShapPhi(model, rows, execution);
+  TreeShapValues v =
+      interventional ? InterventionalTreeShapPhi(model, rows, background.values, background.n_rows, execution)
+                     : TreeShapPhi(model, rows, execution);
   const std::size_t F = model.n_features();
   const std::size_t K = model.n_outputs();
   ShapExplanation e;
-  for (const Player& p : DefaultPlayers(F, {}, feature_names.empty() ? std::span<const std::string>(model.info().feature_names)
-                                                                        : feature_names))
+  for (const Player& p : DefaultPlayers(
+           F, {},
+           feature_names.empty() ? std::span<const std::string>(model.info().feature_names) : feature_names))
     e.players.push_back(p.name);
   e.outputs = OutputNames(model, ShapOutputScale::kMargin);
   e.n_rows = rows.n_rows;
@@ -294,4 +314,4 @@ ShapExplanation ExplainTrees(const TreeEnsemble& model, const FeatureColumns& ro
   return e;
 }
 
-}  // namespace perfshap
+}  // namespace perfshap::inline v0

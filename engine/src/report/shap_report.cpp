@@ -12,8 +12,8 @@
 #include "report/csv.hpp"
 #include "report/figure_bounds.hpp"
 #include "report/format.hpp"
-#include "report/learner_json.hpp"
 #include "report/json.hpp"
+#include "report/learner_json.hpp"
 #include "report/output.hpp"
 #include "report/svg.hpp"
 
@@ -37,7 +37,8 @@ std::string BarSvg(const ShapExplanation& e, std::size_t o) {
   const std::size_t P = e.n_players;
   const std::vector<double> mean_abs = e.MeanAbs();
   BarChart chart;
-  chart.frame.title = "Global importance: mean |SHAP| over " + std::to_string(e.n_rows) + " rows (" + e.outputs[o] + ")";
+  chart.frame.title =
+      "Global importance: mean |SHAP| over " + std::to_string(e.n_rows) + " rows (" + e.outputs[o] + ")";
   chart.frame.x_label = "mean |phi|";
   for (std::size_t j : ByImportance(mean_abs, P, o)) {
     chart.labels.push_back(e.players[j]);
@@ -52,10 +53,12 @@ std::string WaterfallSvg(const ShapReport& report, std::size_t r, std::size_t o)
   const std::size_t P = e.n_players;
   std::vector<std::size_t> order(P);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return std::fabs(e(r, o, a)) > std::fabs(e(r, o, b)); });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::fabs(e(r, o, a)) > std::fabs(e(r, o, b));
+  });
   WaterfallChart chart;
-  chart.frame.title = "Row " + std::to_string(report.run.rows[r]) + ": " + e.outputs[o] + " from the base value";
+  chart.frame.title =
+      "Row " + std::to_string(report.run.rows[r]) + ": " + e.outputs[o] + " from the base value";
   chart.frame.x_label = e.outputs[o];
   chart.start_label = "base E[f]";
   chart.start_value = e.base[r * e.n_outputs + o];
@@ -73,7 +76,8 @@ std::string WaterfallSvg(const ShapReport& report, std::size_t r, std::size_t o)
 Json PerOutput(const ShapExplanation& e, const std::vector<double>& values) {
   Json j = Json::object();
   for (std::size_t o = 0; o < e.n_outputs; ++o)
-    j[e.outputs[o]] = NamedValues(e.players, std::span<const double>(values.data() + o * e.n_players, e.n_players));
+    j[e.outputs[o]] =
+        NamedValues(e.players, std::span<const double>(values.data() + o * e.n_players, e.n_players));
   return j;
 }
 
@@ -152,8 +156,10 @@ Json ResultBody(const ShapReport& report, const OutputDir& out) {
   body["rows"] = rows;
   body["players"] = e.players;
   body["outputs"] = e.outputs;
-  Json solver = {{"name", e.solve.solver}, {"converged", e.solve.converged},
-                 {"stopped_by", StopReasonName(e.solve.stopped_by)}, {"evaluations", e.solve.n_evaluations}};
+  Json solver = {{"name", e.solve.solver},
+                 {"converged", e.solve.converged},
+                 {"stopped_by", StopReasonName(e.solve.stopped_by)},
+                 {"evaluations", e.solve.n_evaluations}};
   body["solver"] = solver;
   if (e.approach == "interventional" || e.approach == "tree-interventional")
     body["background"] = {{"rows", run.background_rows}, {"source", run.background_source}};
@@ -194,7 +200,8 @@ Json ResultBody(const ShapReport& report, const OutputDir& out) {
   er["phi"] = phi;
   body["explained_row"] = er;
   if (report.interactions != nullptr) body["interactions"] = InteractionsJson(report);
-  std::vector<std::string> files = {"contributions.csv", "shap_bar.svg", "shap_beeswarm.svg", WaterfallName(report, r)};
+  std::vector<std::string> files = {"contributions.csv", "shap_bar.svg", "shap_beeswarm.svg",
+                                    WaterfallName(report, r)};
   if (report.interactions != nullptr) files.push_back("interactions.csv");
   for (const std::string& figure : out.figures())
     if (std::find(files.begin(), files.end(), figure) == files.end()) files.push_back(figure);
@@ -221,8 +228,9 @@ std::string ShapBeeswarmSvg(const ShapReport& report, std::size_t o) {
       const auto k = static_cast<std::size_t>(std::lower_bound(rows.begin(), rows.end(), r) - rows.begin());
       return values[k * P + j];
     };
-  chart.rows = BoundedStripRows(ByImportance(e.MeanAbs(), P, o), rows, e.players,
-                                [&](std::size_t r, std::size_t j) { return e(r, o, j); }, colour);
+  chart.rows = BoundedStripRows(
+      ByImportance(e.MeanAbs(), P, o), rows, e.players,
+      [&](std::size_t r, std::size_t j) { return e(r, o, j); }, colour);
   return RenderSvg(chart);
 }
 
@@ -243,7 +251,8 @@ std::string ShapContributionsCsv(const ShapReport& report) {
       for (std::size_t j = 0; j < e.n_players; ++j) table.Number(e(r, o, j));
       table.Number(e.base[r * e.n_outputs + o]);
       if (Sampled(e))
-        for (std::size_t j = 0; j < e.n_players; ++j) table.Number(e.phi_se[(r * e.n_outputs + o) * e.n_players + j]);
+        for (std::size_t j = 0; j < e.n_players; ++j)
+          table.Number(e.phi_se[(r * e.n_outputs + o) * e.n_players + j]);
     }
   return table.Text();
 }
@@ -255,6 +264,8 @@ std::string ShapInteractionsCsv(const ShapReport& report) {
   std::vector<std::string> header = {"row"};
   if (classes) header.push_back("class");
   header.insert(header.end(), {"feature", "other", "interaction"});
+  const bool sampled = !v.se.empty();
+  if (sampled) header.push_back("se");
   CsvTable table(header);
   const std::vector<std::size_t> rows = FeatureRows(v);
   for (std::size_t r = 0; r < v.n_rows; ++r)
@@ -264,6 +275,8 @@ std::string ShapInteractionsCsv(const ShapReport& report) {
           table.Row().Count(report.run.rows[r]);
           if (classes) table.Quoted(e.outputs[o]);
           table.Text(e.players[v.matrix_rows[a]]).Text(e.players[j]).Number(v(r, o, a, j));
+          if (sampled)
+            table.Number(v.se[((r * v.n_outputs + o) * v.matrix_rows.size() + a) * (v.n_features + 1) + j]);
         }
   return table.Text();
 }
@@ -295,7 +308,8 @@ std::string ShapInteractionsSvg(const ShapReport& report, std::size_t o) {
   }
   HeatmapChart chart;
   // The diagonal (main effects) is left grey, "no value": it would drown the pairs' colours.
-  chart.frame.title = "Mean |SHAP interaction| over " + std::to_string(v.n_rows) + " rows (" + e.outputs[o] + ")" +
+  chart.frame.title = "Mean |SHAP interaction| over " + std::to_string(v.n_rows) + " rows (" + e.outputs[o] +
+                      ")" +
                       (columns.size() < F ? ", the top " + std::to_string(columns.size()) + " features" : "");
   chart.rows = lines.size();
   chart.cols = columns.size();
@@ -366,8 +380,8 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
         << Fmt("%.6f", pair_mean[pairs[k].first * F + pairs[k].second]) << "\n";
   }
   if (!out.empty())
-    s << "  wrote " << out << "/result.json, contributions.csv" << (report.interactions ? ", interactions.csv" : "")
-      << " and the SVGs\n";
+    s << "  wrote " << out << "/result.json, contributions.csv"
+      << (report.interactions ? ", interactions.csv" : "") << " and the SVGs\n";
   return s.str();
 }
 
@@ -382,13 +396,16 @@ void WriteShapReport(OutputDir& out, const ShapReport& report) {
                   [&] { return WaterfallSvg(report, explained, 0); });
   // --figures all: the waterfall of each of the first kMaxRowFigures explained rows.
   for (std::size_t r = 0; r < std::min(e.n_rows, kMaxRowFigures); ++r)
-    if (r != explained) out.WriteFigure(WaterfallName(report, r), FigureSet::kAll, [&] { return WaterfallSvg(report, r, 0); });
+    if (r != explained)
+      out.WriteFigure(WaterfallName(report, r), FigureSet::kAll, [&] { return WaterfallSvg(report, r, 0); });
   if (report.interactions != nullptr) {
     out.Write("interactions.csv", ShapInteractionsCsv(report));
-    out.WriteFigure("shap_interactions.svg", FigureSet::kSummary, [&] { return ShapInteractionsSvg(report, 0); });
+    out.WriteFigure("shap_interactions.svg", FigureSet::kSummary,
+                    [&] { return ShapInteractionsSvg(report, 0); });
   }
-  out.Write("result.json", ResultJsonText({"shap", e.players, report.run.seed, report.run.threads, e.elapsed_seconds},
-                                          ResultBody(report, out)));
+  out.Write("result.json",
+            ResultJsonText({"shap", e.players, report.run.seed, report.run.threads, e.elapsed_seconds},
+                           ResultBody(report, out)));
 }
 
-}  // namespace perfshap::detail
+}  // namespace perfshap::inline v0::detail
