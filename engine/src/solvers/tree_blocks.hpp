@@ -7,6 +7,7 @@
 // the processes of an MPI run), and the background's bit patterns of every path.
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -189,6 +190,39 @@ BackgroundPatterns CountPatterns(const PathSet& s, const FeatureColumns& backgro
     bp.begin.push_back(static_cast<std::uint32_t>(bp.pattern.size()));
   }
   return bp;
+}
+
+/**
+ * Calls game(a, b, count) for each of path p's background patterns (with its count) whose leaf
+ * game, with the row's pattern xb, depends on the coalition: 1{a subset of S, S disjoint from b},
+ * a the elements the row follows and the background row does not, b the reverse. Patterns where
+ * some element is followed by neither row (no term) or a and b are both empty (the base value's)
+ * are skipped.
+ */
+template <class Game>
+void ForEachLeafGame(const BackgroundPatterns& bp, std::size_t p, int d, std::uint64_t xb, const Game& game) {
+  const std::uint64_t full = d == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << d) - 1;
+  for (std::uint32_t k = bp.begin[p]; k < bp.begin[p + 1]; ++k) {
+    const std::uint64_t bb = bp.pattern[k];
+    if ((~xb & ~bb & full) != 0) continue;  // neither row reaches the leaf
+    const std::uint64_t a = xb & ~bb;
+    const std::uint64_t b = bb & ~xb;
+    if (a == 0 && b == 0) continue;  // reached for every coalition: the base value's
+    game(a, b, bp.count[k]);
+  }
+}
+
+/** Adds count times the Shapley values of the leaf game 1{a subset of S, S disjoint from b} to
+ *  coef (indexed by element): (|a|-1)! |b|! / (|a|+|b|)! for a's elements, minus
+ *  |a|! (|b|-1)! / (|a|+|b|)! for b's. */
+inline void AddLeafGameValues(std::uint64_t a, std::uint64_t b, double count, double* coef) {
+  const int na = std::popcount(a);
+  const int nb = std::popcount(b);
+  const auto& w = ShapleyWeights()[static_cast<std::size_t>(na + nb)];
+  const double plus = na > 0 ? count * w[static_cast<std::size_t>(na - 1)] : 0.0;
+  const double minus = nb > 0 ? count * w[static_cast<std::size_t>(na)] : 0.0;
+  for (std::uint64_t m = a; m != 0; m &= m - 1) coef[std::countr_zero(m)] += plus;
+  for (std::uint64_t m = b; m != 0; m &= m - 1) coef[std::countr_zero(m)] -= minus;
 }
 
 }  // namespace perfshap::inline v0::detail

@@ -344,29 +344,18 @@ void InterventionalBlock(const PathSet& s, const detail::BackgroundPatterns& bp,
     const int d = s.elements(p);
     if (d == 0) continue;
     const std::size_t begin = s.elem_begin[p];
-    const std::uint64_t full = d == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << d) - 1;
     for (std::size_t r = 0; r < count; ++r) {
       const std::uint64_t xb = Pattern<Rule>(s, begin, d, sc.rows.data() + r * F);
       std::fill(w, w + d, 0.0);
       std::fill(inter, inter + d * d, 0.0);
       bool any = false;
-      for (std::uint32_t k = bp.begin[p]; k < bp.begin[p + 1]; ++k) {
-        const std::uint64_t bb = bp.pattern[k];
-        if ((~xb & ~bb & full) != 0) continue;  // neither row reaches the leaf
-        const std::uint64_t a = xb & ~bb;
-        const std::uint64_t b = bb & ~xb;
-        if (a == 0 && b == 0) continue;  // reached for every coalition: the base value's
+      detail::ForEachLeafGame(bp, p, d, xb, [&](std::uint64_t a, std::uint64_t b, double c) {
+        detail::AddLeafGameValues(a, b, c, w);
+        any = true;
         const int na = std::popcount(a);
         const int nb = std::popcount(b);
         const int total = na + nb;
-        const double c = bp.count[k];
-        const auto& wt = weights[static_cast<std::size_t>(total)];
-        const double plus = na > 0 ? c * wt[static_cast<std::size_t>(na - 1)] : 0.0;
-        const double minus = nb > 0 ? c * wt[static_cast<std::size_t>(na)] : 0.0;
-        for (std::uint64_t i = a; i != 0; i &= i - 1) w[std::countr_zero(i)] += plus;
-        for (std::uint64_t i = b; i != 0; i &= i - 1) w[std::countr_zero(i)] -= minus;
-        any = true;
-        if (total < 2) continue;
+        if (total < 2) return;
         const auto& pair = weights[static_cast<std::size_t>(total - 1)];
         const double in_a = na >= 2 ? 0.5 * c * pair[static_cast<std::size_t>(na - 2)] : 0.0;
         const double in_b = nb >= 2 ? 0.5 * c * pair[static_cast<std::size_t>(na)] : 0.0;
@@ -384,7 +373,7 @@ void InterventionalBlock(const PathSet& s, const detail::BackgroundPatterns& bp,
             if (ej != ei) line[ej] += i_in_a ? across : in_b;
           }
         }
-      }
+      });
       if (!any) continue;
       AddPath(s, m, p, 1.0 / n_background, w, inter, sc.phi.data() + r * K * F, out + r * K * R * (F + 1));
     }

@@ -318,25 +318,11 @@ namespace {
  *  of element e in the leaf's game for (xb, bb), divided by the background's size. */
 void InterventionalCoefficients(const PathSet& s, const BackgroundPatterns& bp, std::size_t p,
                                 std::uint64_t xb, double n_background, double* coef) {
-  const auto& weights = detail::ShapleyWeights();
   const int d = s.elements(p);
-  const std::uint64_t full = d == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << d) - 1;
   std::fill(coef, coef + d, 0.0);
-  for (std::uint32_t k = bp.begin[p]; k < bp.begin[p + 1]; ++k) {
-    const std::uint64_t bb = bp.pattern[k];
-    if ((~xb & ~bb & full) != 0) continue;  // neither row reaches the leaf
-    const std::uint64_t a = xb & ~bb;
-    const std::uint64_t b = bb & ~xb;
-    if (a == 0 && b == 0) continue;  // reached for every coalition: the base value's
-    const int na = std::popcount(a);
-    const int nb = std::popcount(b);
-    const auto& w = weights[static_cast<std::size_t>(na + nb)];
-    const double c = bp.count[k];
-    const double plus = na > 0 ? c * w[static_cast<std::size_t>(na - 1)] : 0.0;
-    const double minus = nb > 0 ? c * w[static_cast<std::size_t>(na)] : 0.0;
-    for (std::uint64_t m = a; m != 0; m &= m - 1) coef[std::countr_zero(m)] += plus;
-    for (std::uint64_t m = b; m != 0; m &= m - 1) coef[std::countr_zero(m)] -= minus;
-  }
+  detail::ForEachLeafGame(bp, p, d, xb, [coef](std::uint64_t a, std::uint64_t b, double count) {
+    detail::AddLeafGameValues(a, b, count, coef);
+  });
   for (int e = 0; e < d; ++e) coef[e] /= n_background;
 }
 
