@@ -11,6 +11,7 @@
 
 #include "report/format.hpp"
 #include "report/output.hpp"
+#include "report/shap_report.hpp"
 
 namespace perfshap::inline v0::detail {
 
@@ -72,17 +73,15 @@ std::string SampledText(const DemoReport& d) {
   return r.str();
 }
 
-/** The pair (i < j) of output 0 with the largest mean |interaction| over the rows, and that mean. */
+/** The pair (i < j) of output 0 with the largest mean |interaction| over the rows, and that mean
+ *  (the whole matrix: row i is matrix row i). */
 std::tuple<std::size_t, std::size_t, double> StrongestPair(const TreeShapInteractionValues& v) {
   const std::size_t F = v.n_features;
+  const std::vector<double> mean = MeanAbsInteractions(v);
   std::tuple<std::size_t, std::size_t, double> best{0, 1, -1.0};
   for (std::size_t i = 0; i < F; ++i)
-    for (std::size_t j = i + 1; j < F; ++j) {
-      double mean = 0.0;
-      for (std::size_t r = 0; r < v.n_rows; ++r) mean += std::fabs(v(r, 0, i, j));
-      mean /= static_cast<double>(std::max<std::size_t>(v.n_rows, 1));
-      if (mean > std::get<2>(best)) best = {i, j, mean};
-    }
+    for (std::size_t j = i + 1; j < F; ++j)
+      if (mean[i * F + j] > std::get<2>(best)) best = {i, j, mean[i * F + j]};
   return best;
 }
 

@@ -85,21 +85,6 @@ std::string WaterfallName(const ShapReport& report, std::size_t r) {
   return "shap_waterfall_row" + std::to_string(report.run.rows[r]) + ".svg";
 }
 
-/** Mean over the rows of |entry| of the interaction matrix rows kept, per output: outputs x
- *  matrix rows x features (the base value's column and row left out). */
-std::vector<double> MeanAbsInteractions(const TreeShapInteractionValues& v) {
-  const std::size_t F = v.n_features;
-  const std::size_t R = v.matrix_rows.size();
-  std::vector<double> mean(v.n_outputs * R * F, 0.0);
-  for (std::size_t r = 0; r < v.n_rows; ++r)
-    for (std::size_t o = 0; o < v.n_outputs; ++o)
-      for (std::size_t a = 0; a < R; ++a)
-        for (std::size_t j = 0; j < F; ++j) mean[(o * R + a) * F + j] += std::fabs(v(r, o, a, j));
-  if (v.n_rows > 0)
-    for (double& m : mean) m /= static_cast<double>(v.n_rows);
-  return mean;
-}
-
 /** The feature rows of the interaction matrix (the base value's row left out). */
 std::vector<std::size_t> FeatureRows(const TreeShapInteractionValues& v) {
   std::vector<std::size_t> rows;
@@ -211,6 +196,19 @@ Json ResultBody(const ShapReport& report, const OutputDir& out) {
 }
 
 }  // namespace
+
+std::vector<double> MeanAbsInteractions(const TreeShapInteractionValues& v) {
+  const std::size_t F = v.n_features;
+  const std::size_t R = v.matrix_rows.size();
+  std::vector<double> mean(v.n_outputs * R * F, 0.0);
+  for (std::size_t r = 0; r < v.n_rows; ++r)
+    for (std::size_t o = 0; o < v.n_outputs; ++o)
+      for (std::size_t a = 0; a < R; ++a)
+        for (std::size_t j = 0; j < F; ++j) mean[(o * R + a) * F + j] += std::fabs(v(r, o, a, j));
+  if (v.n_rows > 0)
+    for (double& m : mean) m /= static_cast<double>(v.n_rows);
+  return mean;
+}
 
 std::string ShapBeeswarmSvg(const ShapReport& report, std::size_t o) {
   const ShapExplanation& e = report.result;

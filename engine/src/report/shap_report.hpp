@@ -14,16 +14,16 @@
 #include <vector>
 
 #include "perfshap/blocks/learner.hpp"
-#include "perfshap/shap.hpp"
 #include "perfshap/blocks/trees.hpp"
+#include "perfshap/shap.hpp"
 #include "report/output.hpp"
 
 namespace perfshap::inline v0::detail {
 
 /** @brief What the report says of the run besides the explanation. */
 struct ShapRun {
-  std::string model;        ///< the model's description
-  std::string model_source; ///< the model file, or "trained on FILE"
+  std::string model;         ///< the model's description
+  std::string model_source;  ///< the model file, or "trained on FILE"
   /** The learner fitted or retrained (--model NAME; empty for a model file) and its options in
    *  effect (result.json "model_params"). */
   std::string learner;
@@ -72,6 +72,10 @@ std::string ShapBeeswarmSvg(const ShapReport& report, std::size_t o);
 /** @brief contributions.csv. */
 std::string ShapContributionsCsv(const ShapReport& report);
 
+/** @brief Mean over the rows of |entry| of the interaction matrix rows kept, per output:
+ *  outputs x matrix rows x features (the base value's column left out). */
+std::vector<double> MeanAbsInteractions(const TreeShapInteractionValues& v);
+
 /** @brief interactions.csv (long form: row, [class,] feature, other, interaction), of
  *  report.interactions. */
 std::string ShapInteractionsCsv(const ShapReport& report);
@@ -84,4 +88,4 @@ std::string ShapInteractionsSvg(const ShapReport& report, std::size_t o);
  *  (its "files" and "figures" name the figures drawn) into `out`. */
 void WriteShapReport(OutputDir& out, const ShapReport& report);
 
-}  // namespace perfshap::detail
+}  // namespace perfshap::inline v0::detail
