@@ -8,6 +8,7 @@
 // at most a few dozen characters of any value, however large.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -61,6 +62,32 @@ TEST(JsonNesting, XgboostModelsNested65000LevelsAreOneLine) {
 }
 
 // 1e999 overflows a double: nlohmann reports it as out_of_range, not as a parse error.
+TEST(JsonFiles, DevicesBinaryLatin1AndHugeFilesAreRefusedBeforeAnyParse) {
+  // Hardening round 2, item 3: /dev/zero as any JSON input ends in its first block (it used to
+  // grow memory without bound); /dev/urandom is not UTF-8 in its first block.
+  for (const char* device : {"/dev/zero", "/dev/urandom"}) {
+    SCOPED_TRACE(device);
+    testing::ExpectDataError([&] { ReadXgboostModel(device); }, {device, ", column"});
+    testing::ExpectDataError([&] { ReadFeatureGroups(device); }, {device, ", column"});
+    testing::ExpectDataError([&] { ReadSplits(device, 10); }, {device, ", column"});
+    testing::ExpectDataError([&] { ReadXgboostModelText(device); }, {device});
+  }
+  testing::ExpectDataError([] { ReadXgboostModel("/dev/zero"); }, {"NUL byte", "not JSON text"});
+  const std::string latin1 = testing::WriteTempFile("latin1_groups.json", "{\n  \"caf\xE9\": [\"a\"]\n}\n");
+  testing::ExpectDataError([&] { ReadFeatureGroups(latin1); },
+                           {"line 2, column 7", "not UTF-8 (byte 0xE9", "re-save the file as UTF-8"});
+  const std::string cut = testing::WriteTempFile("cut_utf8.json", "{\"a\": \"\xC3");
+  testing::ExpectDataError([&] { ReadFeatureGroups(cut); }, {"line 1, column 8", "not UTF-8 (byte 0xC3"});
+  // The size limit, set lower through the environment: refused before reading, naming the way out.
+  const std::string big = testing::WriteTempFile("big_groups.json", "{\"g\": [\"a\", \"b\"]}" + std::string(200, ' '));
+  ::setenv("PERFSHAP_MAX_JSON_BYTES", "100", 1);
+  testing::ExpectDataError([&] { ReadFeatureGroups(big); }, {"larger than 100 bytes", "PERFSHAP_MAX_JSON_BYTES"});
+  ::setenv("PERFSHAP_MAX_JSON_BYTES", "lots", 1);
+  EXPECT_THROW(ReadFeatureGroups(big), InvalidArgument);
+  ::unsetenv("PERFSHAP_MAX_JSON_BYTES");
+  EXPECT_EQ(ReadFeatureGroups(big).size(), 1u);
+}
+
 TEST(JsonNumbers, BeyondADoubleIsOneLineNamingTheNumber) {
   testing::ExpectDataError([] { ParseFeatureGroups("{\"g\": [\"a\", 1e999]}", "groups.json"); },
                            {"groups.json: ", "the number '1e999' is beyond the range of a double"});

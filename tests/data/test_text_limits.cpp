@@ -59,6 +59,24 @@ TEST(TextLimits, ANulFileIsRefusedInItsFirstBlock) {
                            {path + ":1: the file holds a NUL byte", "not a text file", "UTF-8"});
 }
 
+TEST(TextLimits, ALatin1CsvIsRefusedAtItsLineAndColumn) {
+  // Hardening round 2, item 12: found when reading, naming the line and the character column,
+  // not after the run as an internal JSON error.
+  const std::string path = testing::WriteTempFile("latin1.csv", "name,y\ncaf\xE9,1\nok,0\n");
+  testing::ExpectDataError([&] { ReadCsv(path, Label()); },
+                           {path + ":2: column 4: the text is not UTF-8 (byte 0xE9", "re-save the file as UTF-8"});
+  // UTF-8 itself passes: two-, three- and four-byte characters.
+  const std::string utf8 = testing::WriteTempFile("utf8.csv", "a,y\n1,0\n2,1\n3,0\n4,1\n");
+  EXPECT_NO_THROW(ReadCsv(utf8, Label()));
+  detail::Utf8Check check;
+  EXPECT_EQ(check.Feed("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98"), std::string_view::npos);
+  EXPECT_TRUE(check.Unfinished());
+  EXPECT_EQ(check.Feed("\x80"), std::string_view::npos);  // the 4-byte character ends in the next block
+  EXPECT_FALSE(check.Unfinished());
+  EXPECT_EQ(detail::Utf8Check().Feed("\xC0\x80"), 0u);      // overlong
+  EXPECT_EQ(detail::Utf8Check().Feed("a\xED\xA0\x80"), 2u);  // a surrogate
+}
+
 TEST(TextLimits, ANulTailAfterTextIsRefusedAtItsLine) {
   const SparseFile tail("tail.csv", "a,y\n1,0\n2,1\n");
   const std::string& path = tail.path();

@@ -380,7 +380,10 @@ TEST(XgboostModel, RefusesFilesThatAreNotModels) {
   testing::ExpectDataError([] { ReadXgboostModel(ModelPath("truncated")); },
                            {"truncated.json", "ends early", "seems truncated", "save the model again"});
   const std::string garbage = testing::WriteTempFile("garbage.json", "this is\nnot JSON\x01\xff at all\n");
-  testing::ExpectDataError([&] { ReadXgboostModel(garbage); }, {"garbage.json", "not JSON", "byte 2"});
+  // Its 0xFF is not UTF-8: refused while reading, naming where.
+  testing::ExpectDataError([&] { ReadXgboostModel(garbage); }, {"garbage.json", "line 2, column 10", "not UTF-8"});
+  const std::string words = testing::WriteTempFile("words.json", "this is\nnot JSON\x01 at all\n");
+  testing::ExpectDataError([&] { ReadXgboostModel(words); }, {"words.json", "not JSON", "byte 2"});
   const std::string empty = testing::WriteTempFile("empty.json", " \n");
   testing::ExpectDataError([&] { ReadXgboostModel(empty); }, {"empty.json", "the file is empty"});
   const std::string other = testing::WriteTempFile("other.json", "{\"train\": [1, 2]}");

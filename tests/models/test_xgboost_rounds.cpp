@@ -178,9 +178,16 @@ TEST(XgboostRounds, RefusesRangesOutsideTheRoundsAndBadAttributes) {
         "iteration_range");
   }
   Json json = Json::parse(ModelText());
+  // best_iteration past the rounds held: a slice (booster[0:13] of a longer model) that kept its
+  // parent's attribute. Every tree it holds is explained, and the description says why.
   json["learner"]["attributes"]["best_iteration"] = "13";
-  testing::ExpectDataError([&] { ParseXgboostModel(json.dump(), "beyond.json"); },
-                           {"beyond.json", "best_iteration is 13 but the model has 13 rounds"});
+  const auto slice = ParseXgboostModel(json.dump(), "beyond.json");
+  EXPECT_EQ(slice->trees().size(), 78u);
+  EXPECT_EQ(slice->info().rounds.best_iteration, -1);
+  EXPECT_EQ(slice->info().rounds.sliced_best_iteration, 13);
+  EXPECT_NE(slice->Describe().find("all 13 rounds (a slice: the best_iteration 13 it keeps is its parent's)"),
+            std::string::npos)
+      << slice->Describe();
   // An explicit range needs no usable best_iteration.
   XgboostReadOptions all;
   all.iteration_range = IterationRange{0, 0};

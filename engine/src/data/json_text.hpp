@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -37,6 +38,26 @@ void CheckJsonNesting(std::string_view text, const std::string& prefix, const st
  * "[json.exception...]" tag when it names none.
  */
 std::string OverflowingNumber(const nlohmann::json::exception& e);
+
+/** @brief The largest JSON file the readers take: 1 GiB, or the bytes the environment variable
+ *  PERFSHAP_MAX_JSON_BYTES gives (a model of many GB). */
+std::size_t MaxJsonFileBytes();
+
+/**
+ * @brief The text of a user's JSON file (a model, groups, splits, a manifest), read in blocks of
+ * 64 KiB with a text file's checks before any parse, so that no input makes the reader hold more
+ * than the limit or wait for an end that never comes: a NUL byte (binary input, UTF-16,
+ * /dev/zero), bytes that are not UTF-8 (/dev/urandom, a Latin-1 file) and more than
+ * MaxJsonFileBytes() bytes are refused as soon as they are read.
+ * @param prefix how messages start, naming the file ("model.json: ").
+ * @param options the options that name the file (Error::options()).
+ * @param first_bytes called with the file's first block before it is checked: a reader that
+ *   knows a binary format by its first bytes names it (XGBoost's UBJSON).
+ * @throws DataError naming the file, line and column and what to do.
+ */
+std::string ReadJsonFileText(const std::string& path, const std::string& prefix,
+                             const std::vector<std::string>& options = {},
+                             const std::function<void(std::string_view)>& first_bytes = {});
 
 /** Longest parser message quoted in an error: nlohmann's "last read: '...'" holds the token it
  *  was reading, which for an unterminated string is the rest of the file. */

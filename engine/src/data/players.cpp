@@ -153,16 +153,7 @@ std::vector<FeatureGroup> ReadFeatureGroups(const std::string& path) {
   if (fs::is_directory(st)) {
     throw DataError(shown + ": is a directory, not a JSON groups file; pass the file's path");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int err = errno;
-    throw DataError(shown + ": cannot open the groups file (" + std::strerror(err) +
-                    "); check that it is readable");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw DataError(shown + ": reading the groups file failed; check the disk and retry");
-  return ParseFeatureGroups(text.str(), path);
+  return ParseFeatureGroups(detail::ReadJsonFileText(path, shown + ": "), path);
 }
 
 }  // namespace perfshap

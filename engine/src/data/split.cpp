@@ -324,13 +324,9 @@ SplitPlan ReadSplits(const std::string& path, std::size_t n_rows) {
   if (fs::is_directory(st)) {
     throw DataError(path + ": is a directory, not a JSON split file; pass the file's path");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataError(path + ": cannot open the file; check that it is readable");
   const std::string prefix = path + ": ";
   constexpr const char* kShape = "write {\"train\": [...], \"test\": [...]} or {\"splits\": [...]}";
-  std::ostringstream content;
-  content << in.rdbuf();
-  const std::string text = content.str();
+  const std::string text = detail::ReadJsonFileText(path, prefix);
   // Nesting first: a deeply nested value would overflow the stack when a message formats it.
   detail::CheckJsonNesting(text, prefix, kShape);
   nlohmann::json doc;

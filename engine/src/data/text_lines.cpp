@@ -3,6 +3,7 @@
 #include "data/text_lines.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <fstream>
@@ -25,12 +26,69 @@ std::size_t LineEnds(std::string_view text) {
   return ends;
 }
 
+/// Where the last line of `text` starts: just after its last line end.
+std::size_t LineStart(std::string_view text) {
+  const std::size_t last = text.find_last_of("\r\n");
+  return last == std::string_view::npos ? 0 : last + 1;
+}
+
 }  // namespace
+
+std::size_t Utf8Check::Feed(std::string_view block) {
+  for (std::size_t i = 0; i < block.size(); ++i) {
+    const auto b = static_cast<unsigned char>(block[i]);
+    if (need_ > 0) {
+      if (b < lo_ || b > hi_) return i;
+      --need_;
+      started_ = need_ > 0 ? started_ + 1 : 0;
+      lo_ = 0x80;
+      hi_ = 0xBF;
+      continue;
+    }
+    if (b < 0x80) continue;
+    started_ = 1;
+    if (b >= 0xC2 && b <= 0xDF) {
+      need_ = 1;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      need_ = 2;
+      if (b == 0xE0) lo_ = 0xA0;  // no overlong form
+      if (b == 0xED) hi_ = 0x9F;  // no surrogate
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      need_ = 3;
+      if (b == 0xF0) lo_ = 0x90;
+      if (b == 0xF4) hi_ = 0x8F;  // nothing past U+10FFFF
+    } else {
+      started_ = 0;
+      return i;  // a continuation byte without its lead, C0, C1 or F5..FF
+    }
+  }
+  return std::string_view::npos;
+}
+
+std::string TextPlace(std::string_view text, std::size_t offset,
+                      const std::function<std::string(std::size_t line)>& where) {
+  const std::string_view before = text.substr(0, offset);
+  std::size_t column = 1;  // characters, not bytes: continuation bytes do not count
+  for (std::size_t i = LineStart(before); i < offset; ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++column;
+  return where(1 + LineEnds(before)) + "column " + std::to_string(column);
+}
+
+std::string NotUtf8Message(std::string_view text, std::size_t offset,
+                           const std::function<std::string(std::size_t line)>& where) {
+  char byte[8] = "end";
+  if (offset < text.size())
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[offset])));
+  return TextPlace(text, offset, where) + ": the text is not UTF-8 (byte " + byte +
+         "; a Latin-1 or Windows-1252 file?); re-save the file as UTF-8, e.g. iconv -f latin1 -t utf-8 FILE > "
+         "FILE.utf8";
+}
 
 void ReadCheckedText(std::istream& in, std::string& text,
                      const std::function<std::string(std::size_t line)>& where,
                      const std::vector<std::string>& options, std::size_t expected_size) {
   std::size_t run = 0;  // bytes since the last line end
+  Utf8Check utf8;
   // One block's checks: what `text` already holds (the input's first bytes, read by the
   // caller), then each block read.
   const auto check = [&](std::string_view block) {
@@ -43,6 +101,8 @@ void ReadCheckedText(std::istream& in, std::string& text,
               "pass a UTF-8 or ASCII text file",
           options);
     }
+    if (const std::size_t bad = utf8.Feed(block); bad != std::string_view::npos)
+      throw DataError(NotUtf8Message(text, text.size() - block.size() + bad - utf8.started(), where), options);
     const std::size_t last_end = block.find_last_of("\r\n");
     run = last_end == std::string_view::npos ? run + block.size() : block.size() - last_end - 1;
     if (run > kMaxLineBytes)
@@ -72,6 +132,7 @@ void ReadCheckedText(std::istream& in, std::string& text,
   }
   if (in.bad())
     throw DataError(where(1 + LineEnds(text)) + "reading the file failed; check the disk and retry", options);
+  if (utf8.Unfinished()) throw DataError(NotUtf8Message(text, text.size() - utf8.started(), where), options);
 }
 
 std::vector<std::string> ReadTextLines(const std::string& path, const std::string& what,

@@ -105,6 +105,9 @@ struct PERFSHAP_EXPORT BoostingRounds {
   std::int64_t first_tree = 0;
   /** The model's best_iteration (early stopping), or -1 when it has none. */
   std::int64_t best_iteration = -1;
+  /** A slice's (booster[0:50]) best_iteration kept from the model it was cut from, past the
+   *  rounds the slice holds, so not applied (best_iteration is then -1); -1 otherwise. */
+  std::int64_t sliced_best_iteration = -1;
   /** Whether [begin, end) was asked for (ReadXgboostModel's options) rather than the default. */
   bool explicit_range = false;
 };
@@ -214,6 +217,17 @@ struct PERFSHAP_EXPORT XgboostReadOptions {
  */
 PERFSHAP_EXPORT std::shared_ptr<const TreeEnsemble> ReadXgboostModel(const std::string& path,
                                                                       const XgboostReadOptions& options = {});
+
+/**
+ * @brief The text of an XGBoost JSON model file, read once with the checks ReadXgboostModel makes
+ * before parsing: the file exists and is a file; UBJSON is named as such; a NUL byte, bytes that
+ * are not UTF-8 and more than 1 GiB (the environment variable PERFSHAP_MAX_JSON_BYTES sets
+ * another limit) are refused as soon as they are read, so that /dev/zero or a huge file never
+ * fills the memory. A handle that holds this text explains the model it read even when the file
+ * changes later (ParseXgboostModel).
+ * @throws DataError naming the file (and line and column) and what to do.
+ */
+PERFSHAP_EXPORT std::string ReadXgboostModelText(const std::string& path);
 
 /** @brief As ReadXgboostModel, from the JSON text; `source` names it in messages. */
 PERFSHAP_EXPORT std::shared_ptr<const TreeEnsemble> ParseXgboostModel(const std::string& json,

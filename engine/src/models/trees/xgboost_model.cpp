@@ -461,14 +461,69 @@ BoostingRounds ChooseRounds(const Reader& r, const Json& learner, const RoundTre
   }
   out.begin = 0;
   out.end = out.total;
-  if (out.best_iteration >= 0) {
-    if (out.best_iteration >= out.total)
-      r.Fail("best_iteration is " + std::to_string(out.best_iteration) + " but the model has " + rounds +
-             " (0.." + std::to_string(out.total - 1) + "): the file is inconsistent; give an iteration range, or " +
-             kSaveAgain);
+  if (out.best_iteration >= out.total) {
+    // A slice of an early-stopped model (booster[0:50]) that kept its parent's best_iteration,
+    // past the rounds it holds: the slice's trees are what the user chose, all of them.
+    out.sliced_best_iteration = out.best_iteration;
+    out.best_iteration = -1;
+  } else if (out.best_iteration >= 0) {
     out.end = out.best_iteration + 1;
   }
   return out;
+}
+
+/**
+ * @brief The margin's base of each output from learner_model_param.base_score: one number
+ * (XGBoost < 3.1: "5E-1"), or since 3.1 a vector in a string, one entry per output
+ * ("[-2.8E-2,3.4E-2,-6.1E-2]" for 3 classes; "[5.039E-1]" for one output; a single entry is
+ * every output's). Each entry is on the output scale and moves to the margin by the objective's
+ * link (XGBoost's ProbToMargin): the logit of a probability, the log of a positive mean, else as
+ * it is (multi:softprob's entries are margins already).
+ */
+std::vector<double> BaseMargins(const Reader& r, const Json& value, const std::string& where, std::size_t n_outputs,
+                                const Objective& objective, const std::string& objective_text) {
+  std::vector<double> scores;
+  if (value.is_string() && !value.get_ref<const std::string&>().empty() &&
+      value.get_ref<const std::string&>().front() == '[') {
+    const std::string& text = value.get_ref<const std::string&>();
+    if (text.size() < 2 || text.back() != ']')
+      r.Fail(where + " is " + Reader::Shown(value) + ", not a number or a list of numbers; " + kSaveAgain);
+    const std::string_view inner = std::string_view(text).substr(1, text.size() - 2);
+    std::size_t begin = 0;
+    while (begin <= inner.size()) {
+      const std::size_t end = std::min(inner.find(',', begin), inner.size());
+      double v = 0.0;
+      if (!ParseNumberText(std::string(inner.substr(begin, end - begin)), v))
+        r.Fail(where + " is " + Reader::Shown(value) + ", not a list of numbers; " + kSaveAgain);
+      scores.push_back(v);
+      begin = end + 1;
+    }
+  } else {
+    scores.push_back(r.Number(value, where));
+  }
+  if (scores.size() == 1) scores.assign(n_outputs, scores.front());
+  if (scores.size() != n_outputs)
+    r.Fail(where + " holds " + std::to_string(scores.size()) + " values for a model of " + std::to_string(n_outputs) +
+           " outputs: the file is inconsistent; " + kSaveAgain);
+  std::vector<double> base(n_outputs);
+  for (std::size_t o = 0; o < n_outputs; ++o) {
+    // base_score is float32 in XGBoost: round it as XGBoost does before moving it to the margin.
+    const double score = AsFloat(scores[o]);
+    const std::string shown = where + (n_outputs > 1 ? "[" + std::to_string(o) + "]" : std::string()) + " is " +
+                              Reader::Shown(Json(score)) + "; " + objective_text;
+    if (objective.base == BaseLink::kLogit) {
+      if (!(score > 0.0 && score < 1.0)) r.Fail(shown + " needs a probability in (0, 1): retrain with another base_score");
+      base[o] = std::log(score / (1.0 - score));
+    } else if (objective.base == BaseLink::kLog) {
+      if (!(score > 0.0 && std::isfinite(score)))
+        r.Fail(shown + " needs a positive base_score (its margin is the log): retrain with another base_score");
+      base[o] = std::log(score);
+    } else {
+      if (!std::isfinite(score)) r.Fail(where + " is not finite; retrain with a finite base_score");
+      base[o] = score;
+    }
+  }
+  return base;
 }
 
 std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& text, const XgboostReadOptions& options) {
@@ -540,27 +595,11 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
     r.Fail("the objective " + objective_text + " has one output but num_class is " + std::to_string(num_class) + "; " +
            kSaveAgain);
   }
-  // base_score is float32 in XGBoost: round it as XGBoost does before moving it to the margin.
-  const double base_score = AsFloat(r.Number(r.Member(param, "base_score", pwhere), pwhere + ".base_score"));
-  double base = base_score;
-  if (objective.base == BaseLink::kLogit) {
-    if (!(base_score > 0.0 && base_score < 1.0))
-      r.Fail(pwhere + ".base_score is " + Reader::Shown(Json(base_score)) + "; " + objective_text +
-             " needs a probability in (0, 1): retrain with another base_score");
-    base = std::log(base_score / (1.0 - base_score));
-  } else if (objective.base == BaseLink::kLog) {
-    if (!(base_score > 0.0 && std::isfinite(base_score)))
-      r.Fail(pwhere + ".base_score is " + Reader::Shown(Json(base_score)) + "; " + objective_text +
-             " needs a positive base_score (its margin is the log): retrain with another base_score");
-    base = std::log(base_score);
-  } else if (!std::isfinite(base_score)) {
-    r.Fail(pwhere + ".base_score is not finite; retrain with a finite base_score");
-  }
-
   TreeEnsembleInfo info;
   info.n_features = static_cast<std::size_t>(n_features);
   info.n_outputs = n_outputs;
-  info.base_margin.assign(n_outputs, base);
+  info.base_margin = BaseMargins(r, r.Member(param, "base_score", pwhere), pwhere + ".base_score", n_outputs,
+                                 objective, objective_text);
   info.tree_scale = 1.0;
   info.transform = objective.transform;
   info.rule = SplitRule::kLessFloat;
@@ -653,6 +692,9 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
                         std::to_string(rounds.total) + (best.empty() ? "" : " (" + best + ")");
   } else if (rounds.best_iteration >= 0 && rounds.best_iteration + 1 < rounds.total) {
     info.description += ", all " + std::to_string(rounds.total) + " rounds (" + best + " not applied)";
+  } else if (rounds.sliced_best_iteration >= 0) {
+    info.description += ", all " + std::to_string(rounds.total) + " rounds (a slice: the best_iteration " +
+                        std::to_string(rounds.sliced_best_iteration) + " it keeps is its parent's)";
   }
 
   try {
@@ -679,6 +721,10 @@ std::shared_ptr<const TreeEnsemble> ParseXgboostModel(const std::string& json, c
 }
 
 std::shared_ptr<const TreeEnsemble> ReadXgboostModel(const std::string& path, const XgboostReadOptions& options) {
+  return ParseXgboostModel(ReadXgboostModelText(path), path, options);
+}
+
+std::string ReadXgboostModelText(const std::string& path) {
   namespace fs = std::filesystem;
   const Reader r(path);
   std::error_code ec;
@@ -687,15 +733,13 @@ std::shared_ptr<const TreeEnsemble> ReadXgboostModel(const std::string& path, co
     r.Fail("cannot access the file (" + ec.message() + "); check the path and its permissions");
   if (!fs::exists(st)) r.Fail("no such file; check the path of the model file");
   if (fs::is_directory(st)) r.Fail("is a directory, not a model file; pass the path of the model's JSON file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int err = errno;
-    r.Fail(std::string("cannot open the file (") + std::strerror(err) + "); check that it is readable");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) r.Fail("reading the file failed; check the disk and retry");
-  return ParseXgboostModel(text.str(), path, options);
+  // Read with a text file's checks and a size limit; UBJSON (binary) is named by its first bytes.
+  return detail::ReadJsonFileText(path, r.prefix(), {}, [&r](std::string_view first) {
+    if (IsUbjsonModel(std::string(first.substr(0, 64))))
+      r.Fail(
+          "the file is XGBoost's binary UBJSON format, not JSON; save the model with "
+          "Booster.save_model(\"model.json\") (the .json extension selects JSON)");
+  });
 }
 
 }  // namespace perfshap
