@@ -42,6 +42,24 @@ TEST(ReportCsv, WritesHeaderRowsAndRoundTripNumbers) {
   EXPECT_EQ(CsvTable({"x", "y"}).Text(), "x,y\n");
 }
 
+TEST(ReportCsv, NamesAreRfc4180FieldsAndNeverFormulas) {
+  // Hardening round 2, item 5: a name with a comma, a quote or a line end stays one field (the
+  // columns after it do not shift), in the header and in the rows.
+  EXPECT_EQ(CsvCell("plain name"), "plain name");
+  EXPECT_EQ(CsvCell("a,b"), "\"a,b\"");
+  EXPECT_EQ(CsvCell("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(CsvCell("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(CsvCell(" padded"), "\" padded\"");
+  // A formula's first character: quoted behind an apostrophe, shown as text by spreadsheets.
+  EXPECT_EQ(CsvCell("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+  for (const char* f : {"+1", "-2", "@sum", "\tx"}) EXPECT_EQ(CsvCell(f), "\"'" + std::string(f) + "\"") << f;
+  EXPECT_EQ(CsvCell(""), "");
+  CsvTable t({"feature", "phi_a,b", "std"});
+  t.Row().Text("a,b").Number(0.5).Number(0.25);
+  t.Row().Quoted("x\"y").Number(1).Number(2);
+  EXPECT_EQ(t.Text(), "feature,\"phi_a,b\",std\n\"a,b\",0.5,0.25\n\"x\"\"y\",1,2\n");
+}
+
 TEST(ReportJson, ResultHeadComesFirstAndIsNotOverwritten) {
   Json body;
   body["value"] = 0.75;
