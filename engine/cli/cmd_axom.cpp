@@ -77,13 +77,13 @@ void RunAxom(const AxomCliOptions& o) {
     };
   auto r = std::make_shared<const api::AxomResponse>(api::RunAxom(request));
   if (!o.paper) {
-    Say(c, detail::AxomConsoleText(r->reports.front(), r->settings));
     Report(c, [r](detail::OutputDir& out) { detail::WriteAxomReport(out, r->reports.front(), r->settings); });
+    Say(c, detail::AxomConsoleText(r->reports.front(), r->settings));
     if (!c.out.empty()) Say(c, "  wrote " + c.out + "/result.json, points.csv and the SVGs\n");
     return;
   }
-  Say(c, "\n" + detail::AxomPaperText(r->reports, r->settings));
   Report(c, [r](detail::OutputDir& out) { detail::WriteAxomPaperReport(out, r->reports, r->settings); });
+  Say(c, "\n" + detail::AxomPaperText(r->reports, r->settings));
   if (!c.out.empty()) Say(c, "  wrote " + c.out + "/result.json, table1..4.csv, tables.md, fig6_boxplots.svg\n");
 }
 

@@ -55,8 +55,8 @@ void RunChains(const ChainsCliOptions& o) {
   ApplySolverOptions(o.solver, c.seed, request.shap.solver, request.shap.solver_options);
   request.shap.solver_options.execution = MakeExecution(c, "coalitions");
   auto report = std::make_shared<const detail::ChainsReport>(api::RunChains(request));
-  Say(c, detail::ChainsConsoleText(*report));
   Report(c, [report](detail::OutputDir& out) { detail::WriteChainsReport(out, *report); });
+  Say(c, detail::ChainsConsoleText(*report));
   if (!c.out.empty()) Say(c, "  wrote " + c.out + "/result.json, direct.csv, indirect.csv and the SVGs\n");
 }
 

@@ -35,11 +35,11 @@ void RunDemo(const DemoOptions& o) {
   request.execution = MakeExecution(c, "demo");
   request.execution_of = [&c](const std::string& section) { return MakeExecution(c, section); };
   auto r = std::make_shared<const api::DemoResponse>(api::RunDemo(request));
+  Report(c, [r](detail::OutputDir& out) { detail::WriteDemoReport(out, r->Report()); });  // before "wrote"
   Say(c, detail::DemoConsoleText(r->Report(), c.out));
   Say(c, "\nfrom Python: import perfshap; perfshap.robustness(X, y), .xper, .shap, .treeshap, .axom, .chains on numpy "
          "arrays or pandas DataFrames (README, \"Python\")\na page to share of any run: --report html --out DIR writes "
          "DIR/report.html\n");
-  Report(c, [r](detail::OutputDir& out) { detail::WriteDemoReport(out, r->Report()); });
 }
 
 }  // namespace

@@ -83,8 +83,10 @@ void RunRobustness(const RobustnessCliOptions& o) {
   if (!o.split.empty()) request.splits.name = "--split " + o.split;
 
   api::RobustnessResponse r = api::RunRobustness(request);
-  Say(c, detail::RobustnessConsoleText(r.result, r.run, c.out));
+  // The console says "wrote" once the files are in place: written first.
+  const std::string console = detail::RobustnessConsoleText(r.result, r.run, c.out);
   Report(c, [r = std::move(r)](detail::OutputDir& out) { detail::WriteRobustnessReport(out, r.result, r.run); });
+  Say(c, console);
 }
 
 }  // namespace

@@ -106,9 +106,10 @@ void RunShap(const ShapCliOptions& o) {
     r->run.background_source =
         (o.model_file.empty() ? "drawn from --train " + o.train : "drawn from --data " + c.data) +
         " with the seed";
-  Say(c, detail::ShapConsoleText(r->Report(), c.out));
-  // The reporter owns what it reads (it may run after this function returns: Report).
+  // The reporter owns what it reads (it may run after this function returns: Report). The files
+  // first: the console then says they were written.
   Report(c, [r](detail::OutputDir& out) { detail::WriteShapReport(out, r->Report()); });
+  Say(c, detail::ShapConsoleText(r->Report(), c.out));
 }
 
 void Setup(CLI::App& app, bool treeshap) {

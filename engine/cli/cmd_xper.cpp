@@ -104,8 +104,8 @@ void RunXper(const XperCliOptions& o) {
   response.run.fixed_clusters = "fixed by --clusters";
   // The reporter owns what it reads (it may run after this function returns: Report).
   const api::MethodRun run = api::XperMethodRun(std::move(response), c.out);
+  Report(c, run.reporter);  // before the console, which says what was written
   Say(c, run.console);
-  Report(c, run.reporter);
 }
 
 }  // namespace

@@ -34,8 +34,9 @@ void RunMonteCarlo(const MonteCarloCliOptions& o) {
   XperMonteCarloResult r = RunXperMonteCarlo(opt);
 
   const detail::MonteCarloColumns columns = detail::MonteCarloDistributions(r);
-  Say(c, detail::MonteCarloConsoleText(r, columns, c.out));
+  const std::string console = detail::MonteCarloConsoleText(r, columns, c.out);
   Report(c, [r = std::move(r), opt, columns](detail::OutputDir& out) { detail::WriteMonteCarloReport(out, r, opt, columns); });
+  Say(c, console);  // after the files, which it says were written
 }
 
 }  // namespace

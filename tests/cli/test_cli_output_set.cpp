@@ -209,6 +209,17 @@ TEST(CliOutputSet, AFailedRunLeavesNoOutAndTheEarlierSetUntouched) {
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_TRUE(testing::OneLine(refused.err)) << refused.err;
   EXPECT_TRUE(fs::exists(mine / "notes.txt"));
+  // Hardening round 2, item 11: the user's data and notes beside an earlier run's results, the
+  // data read from there: refused naming a file, both kept, the earlier results as they were.
+  fs::copy_file(testing::FixturePath("data/banknote.csv"), out / "mydata.csv");
+  std::ofstream(out / "notes.txt") << "keep\n";
+  const auto beside = RunCli("robustness --data " + Quote((out / "mydata.csv").string()) +
+                             " --label label --cv mc:2 --quiet --force --out " + Quote(out.string()));
+  EXPECT_EQ(beside.exit_code, 2);
+  EXPECT_TRUE(testing::OneLine(beside.err)) << beside.err;
+  EXPECT_NE(beside.err.find("no perfshap run wrote"), std::string::npos) << beside.err;
+  EXPECT_TRUE(fs::exists(out / "mydata.csv"));
+  EXPECT_TRUE(fs::exists(out / "notes.txt"));
   fs::remove_all(out);
   fs::remove_all(mine);
 }

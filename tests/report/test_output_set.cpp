@@ -61,6 +61,13 @@ std::map<std::string, std::string> Listing(const fs::path& dir) {
   return files;
 }
 
+/** Listing without the manifest PublishFiles adds: the files a reporter wrote. */
+std::map<std::string, std::string> Files(const fs::path& dir) {
+  std::map<std::string, std::string> files = Listing(dir);
+  files.erase(detail::kManifestName);
+  return files;
+}
+
 std::map<std::string, std::string> AsMap(const std::vector<ReportFile>& files) {
   std::map<std::string, std::string> m;
   for (const auto& f : files) m[f.name] = f.content;
@@ -75,13 +82,16 @@ void WriteSet(const fs::path& dir, const std::map<std::string, std::string>& fil
 const std::vector<ReportFile> kNewSet = {{"contributions.csv", "row,a\n0,1\n"},
                                          {"result.json", "{\"new\": 1}\n"}};
 const std::map<std::string, std::string> kOldSet = {
-    {"result.json", "{\"old\": 1}\n"}, {"phi.csv", "old\n"}, {"roc.svg", "<svg/>"}};
+    {"result.json", "{\"old\": 1}\n"},
+    {"phi.csv", "old\n"},
+    {"roc.svg", "<svg/>"},
+    {detail::kManifestName, "{\"files\": [\"result.json\", \"phi.csv\", \"roc.svg\"]}\n"}};
 
 TEST(OutputSet, PublishesIntoANewDirectoryAndLeavesNothingBeside) {
   const Scratch scratch;
   const fs::path& root = scratch.path();
   detail::PublishFiles(root / "out", kNewSet, false);
-  EXPECT_EQ(Listing(root / "out"), AsMap(kNewSet));
+  EXPECT_EQ(Files(root / "out"), AsMap(kNewSet));
   EXPECT_EQ(Listing(root).size(), 1u) << "a temporary directory was left beside the output";
 }
 
@@ -91,7 +101,7 @@ TEST(OutputSet, ReplacesAnEmptyDirectoryKeepingItsPermissions) {
   fs::create_directories(root / "out");
   ASSERT_EQ(::chmod((root / "out").c_str(), 0750), 0);
   detail::PublishFiles(root / "out", kNewSet, false);
-  EXPECT_EQ(Listing(root / "out"), AsMap(kNewSet));
+  EXPECT_EQ(Files(root / "out"), AsMap(kNewSet));
   struct stat st {};
   ASSERT_EQ(::stat((root / "out").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0750u);
@@ -105,7 +115,7 @@ TEST(OutputSet, ForceReplacesTheWholeEarlierSet) {
   detail::PrepareOutputDir(root / "out", true);
   detail::PublishFiles(root / "out", kNewSet, true);
   // No file of the earlier run beside the new result.json (phi.csv and roc.svg are gone).
-  EXPECT_EQ(Listing(root / "out"), AsMap(kNewSet));
+  EXPECT_EQ(Files(root / "out"), AsMap(kNewSet));
   EXPECT_EQ(Listing(root).size(), 1u);
 }
 
@@ -116,7 +126,7 @@ TEST(OutputSet, ThroughASymbolicLinkTheLinkStaysAndItsDirectoryHoldsTheNewSet) {
   fs::create_directory_symlink(root / "real", root / "link");
   detail::PublishFiles(root / "link", kNewSet, true);
   EXPECT_TRUE(fs::is_symlink(root / "link"));
-  EXPECT_EQ(Listing(root / "real"), AsMap(kNewSet));
+  EXPECT_EQ(Files(root / "real"), AsMap(kNewSet));
   EXPECT_EQ(Listing(root).size(), 2u);
 }
 
@@ -216,12 +226,47 @@ TEST(OutputSet, ForceReplacesOnlyAnEarlierRunsResults) {
     detail::PrepareOutputDir(root / "mine", true);
     ADD_FAILURE() << "a directory without result.json was accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("no result.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'notes.txt'"), std::string::npos) << e.what();
   }
   WriteSet(root / "nested", kOldSet);
   fs::create_directories(root / "nested" / "data");
   EXPECT_THROW(detail::PrepareOutputDir(root / "nested", true), Error);
   EXPECT_EQ(Listing(root / "mine").size(), 1u);
+}
+
+TEST(OutputSet, ForceNeverRemovesAUsersFileBesideAnEarlierRun) {
+  // Hardening round 2, item 11: an earlier run's folder that also holds the user's own data and
+  // notes is refused, naming a file, and both files stay.
+  const Scratch scratch;
+  const fs::path& root = scratch.path();
+  detail::PublishFiles(root / "out", kNewSet, false);
+  const auto manifest = Listing(root / "out").at(detail::kManifestName);
+  EXPECT_NE(manifest.find("\"contributions.csv\""), std::string::npos) << manifest;
+  std::ofstream(root / "out" / "mydata.csv") << "x,label\n1,0\n";
+  std::ofstream(root / "out" / "notes.txt") << "mine\n";
+  for (const bool prepare : {true, false}) {
+    try {
+      if (prepare)
+        detail::PrepareOutputDir(root / "out", true);
+      else
+        detail::PublishFiles(root / "out", kNewSet, true);
+      ADD_FAILURE() << "a user's file beside an earlier run was replaced";
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_TRUE(what.find("'mydata.csv'") != std::string::npos || what.find("'notes.txt'") != std::string::npos)
+          << what;
+      EXPECT_NE(what.find("no perfshap run wrote"), std::string::npos) << what;
+    }
+  }
+  EXPECT_EQ(Listing(root / "out").count("mydata.csv"), 1u);
+  EXPECT_EQ(Listing(root / "out").count("notes.txt"), 1u);
+  // A set written before the manifest: result.json names its files and figures.
+  WriteSet(root / "older", {{"result.json", "{\"files\": [\"phi.csv\"], \"figures\": [\"roc.svg\"]}\n"},
+                            {"phi.csv", "old\n"},
+                            {"roc.svg", "<svg/>"}});
+  EXPECT_NO_THROW(detail::PrepareOutputDir(root / "older", true));
+  std::ofstream(root / "older" / "mine.txt") << "mine\n";
+  EXPECT_THROW(detail::PrepareOutputDir(root / "older", true), Error);
 }
 
 TEST(OutputSet, TheWorkingDirectoryIsRefused) {

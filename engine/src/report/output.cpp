@@ -13,9 +13,12 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <string_view>
 #include <system_error>
 
+#include "data/json_text.hpp"
 #include "perfshap/error.hpp"
 
 namespace perfshap::inline v0::detail {
@@ -150,6 +153,71 @@ bool IsFigure(const std::string& name) {
   return name.size() > 4 && name.compare(name.size() - 4, 4, ".svg") == 0;
 }
 
+/** The names a string array of `doc` holds (none when it is absent or of another shape). */
+void AddNames(const nlohmann::json& doc, const char* key, std::set<std::string>& names) {
+  if (!doc.is_object()) return;
+  const auto it = doc.find(key);
+  if (it == doc.end() || !it->is_array()) return;
+  for (const nlohmann::json& name : *it)
+    if (name.is_string()) names.insert(name.get<std::string>());
+}
+
+/** A JSON file of an earlier run (the manifest, result.json), or null when it cannot be read. */
+nlohmann::json ReadRunJson(const fs::path& path) {
+  try {
+    return nlohmann::json::parse(ReadJsonFileText(path.string(), path.string() + ": "));
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+/**
+ * The files of `target` that a perfshap run wrote: those its manifest (kManifestName) lists,
+ * itself included; for a set written before the manifest, result.json with the files and
+ * figures it lists. Empty when `target` holds neither.
+ */
+std::set<std::string> FilesRunsWrote(const Target& target) {
+  std::set<std::string> names;
+  const nlohmann::json manifest = ReadRunJson(target.path / kManifestName);
+  if (!manifest.is_null()) {
+    AddNames(manifest, "files", names);
+    names.insert(kManifestName);
+    return names;
+  }
+  const nlohmann::json result = ReadRunJson(target.path / "result.json");
+  if (result.is_object()) {
+    AddNames(result, "files", names);
+    AddNames(result, "figures", names);
+    names.insert("result.json");
+  }
+  return names;
+}
+
+/**
+ * Throws unless every entry of the non-empty directory `target` is a file an earlier run wrote
+ * there (FilesRunsWrote): replacing the set replaces the whole directory, and nothing a user put
+ * there is ever removed.
+ */
+void CheckReplaceable(const Target& target, const fs::path& dir) {
+  const std::set<std::string> ours = FilesRunsWrote(target);
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(target.path, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (ours.count(name) > 0 && !entry.is_directory(ec)) continue;
+    const std::string what = ours.empty() ? "holds no earlier perfshap run's results (no " + std::string(kManifestName) +
+                                                " or result.json) and holds '" + name + "'"
+                                          : "holds '" + name + "', which no perfshap run wrote there";
+    throw Error("output directory '" + dir.string() + "' " + what +
+                    "; --force replaces only an earlier run's files: move that " +
+                    (entry.is_directory(ec) ? "folder" : "file") + " out or choose another output directory",
+                {"out"});
+  }
+  if (ec)
+    throw Error("cannot list output directory '" + dir.string() + "': " + ec.message() +
+                    "; choose another output directory",
+                {"out"});
+}
+
 }  // namespace
 
 std::vector<std::string> FigureSetNames() { return {"none", "summary", "all"}; }
@@ -186,21 +254,9 @@ void PrepareOutputDir(const fs::path& dir, bool force) {
         throw Error("output directory '" + dir.string() +
                         "' is not empty; allow overwriting its results or choose another output directory",
                     {"force", "out"});
-      // Overwriting replaces every file of the directory: only an earlier run's set (its
-      // result.json and files, no folder), never a folder of the user's own files.
-      bool has_result = false;
-      std::string folder;
-      for (const fs::directory_entry& entry : fs::directory_iterator(target.path, ec)) {
-        if (entry.is_directory(ec)) folder = entry.path().filename().string();
-        if (entry.path().filename() == "result.json") has_result = true;
-      }
-      if (!has_result || !folder.empty())
-        throw Error(
-            "output directory '" + dir.string() + "' holds " +
-                (folder.empty() ? std::string("no result.json") : "a folder '" + folder + "'") +
-                ", so it is not an earlier run's results, and overwriting replaces the whole directory; "
-                "choose another output directory or empty it",
-            {"out"});
+      // Overwriting replaces the whole directory: only an earlier run's set, never a file of the
+      // user's own (their data among them).
+      CheckReplaceable(target, dir);
     }
   } else {
     fs::create_directories(target.parent, ec);
@@ -221,9 +277,14 @@ void PrepareOutputDir(const fs::path& dir, bool force) {
 void PublishFiles(const fs::path& dir, const std::vector<ReportFile>& files, bool replace) {
   const Target target = ResolveTarget(dir);
   RemoveStaleTemporaries(target);
+  // The manifest: what this run wrote, so that a later --force replaces those files and no other.
+  nlohmann::json listed = nlohmann::json::array();
+  for (const ReportFile& file : files) listed.push_back(file.name);
+  std::vector<ReportFile> set = files;
+  set.push_back({kManifestName, nlohmann::json{{"written_by", "perfshap"}, {"files", listed}}.dump(1) + "\n"});
   const fs::path tmp = MakeTemporary(target);
   try {
-    for (const ReportFile& file : files) {
+    for (const ReportFile& file : set) {
       PERFSHAP_DCHECK(!file.name.empty() && file.name.find('/') == std::string::npos && file.name != "." &&
                       file.name != "..");
       if (const int rc = WriteDurably(tmp / file.name, file.content); rc != 0)
@@ -246,6 +307,7 @@ void PublishFiles(const fs::path& dir, const std::vector<ReportFile>& files, boo
                 "' is not empty (it was when the run started); allow overwriting its results or choose "
                 "another output directory",
             {"force", "out"});
+      if (!IsEmptyDirectory(target.path)) CheckReplaceable(target, dir);  // what came in while it ran
       ::chmod(tmp.c_str(), old.st_mode & 07777);  // the new set keeps the directory's permissions
       // One atomic step: `dir` now names the new set, `tmp` the earlier one.
       if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, target.path.c_str(), RENAME_EXCHANGE) != 0) {

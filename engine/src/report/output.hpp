@@ -39,8 +39,9 @@ struct ReportOptions {
 
 /**
  * @brief Checks, before a run computes anything, that its outputs can go to `dir`: an existing
- * `dir` must be a directory, empty, or (with `force`) hold an earlier run's files (a result.json
- * and no folder: the whole set is replaced, so a folder of other files is refused); the folder
+ * `dir` must be a directory, empty, or (with `force`) hold only files an earlier run wrote there
+ * (those its manifest, kManifestName, lists; for an older set, result.json and the files it
+ * lists): the whole set is replaced, so any other file or folder is refused, named); the folder
  * that holds `dir` is created when missing and must be writable (the set is written beside
  * `dir`, then renamed into place); `dir` may not be the working directory or hold it. Removes
  * what killed runs into `dir` left beside it (PublishFiles). `dir` itself is not created: a run
@@ -49,6 +50,9 @@ struct ReportOptions {
  */
 void PrepareOutputDir(const std::filesystem::path& dir, bool force);
 
+/** @brief The manifest PublishFiles adds to every set: the names of the files the run wrote. */
+inline constexpr const char* kManifestName = ".perfshap-manifest.json";
+
 /** @brief One file of a run's report: its name in the output directory and its content. */
 struct ReportFile {
   std::string name;
@@ -56,7 +60,8 @@ struct ReportFile {
 };
 
 /**
- * @brief Publishes `files` as the whole content of the directory `dir`, atomically as a set:
+ * @brief Publishes `files` and a manifest of their names (kManifestName) as the whole content of
+ * the directory `dir`, atomically as a set:
  * writes them into a fresh directory `.<name>.perfshap-tmp-<pid>-<n>` beside `dir`, fsyncs each
  * file and that directory, then renames it to `dir` when `dir` does not exist, or swaps the two
  * with renameat2(RENAME_EXCHANGE) when it does and removes the earlier set. On a filesystem
