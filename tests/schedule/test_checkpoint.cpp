@@ -76,6 +76,41 @@ TEST(Checkpoint, AnotherRunsCheckpointIsRefused) {
                                         {"other files", "no manifest.json"}, "checkpoint");
 }
 
+TEST(Checkpoint, AnItemOfAnotherRunCopiedInIsComputedAgain) {
+  // Hardening round 2, item 8: the item file of a run with another fingerprint (--seed 1,
+  // --model gnb), whole and with a valid checksum of its own, is not used.
+  const std::string mine = FreshDir("mine");
+  const std::string theirs = FreshDir("theirs");
+  { const detail::Checkpoint c(mine, "run A", 3, nullptr); }
+  {
+    const detail::Checkpoint other(theirs, "run B", 3, nullptr);
+    other.Save(1, Bytes("another run's value"));
+    EXPECT_EQ(other.Load(1), Bytes("another run's value"));
+  }
+  fs::copy_file(fs::path(theirs) / "item-00000001.bin", fs::path(mine) / "item-00000001.bin");
+  const detail::Checkpoint resumed(mine, "run A", 3, nullptr);
+  EXPECT_FALSE(resumed.Load(1));
+}
+
+TEST(Checkpoint, StaleTemporariesAndOddManifestsAreHandled) {
+  // A killed run's half-written item is removed when the checkpoint is opened again.
+  const std::string dir = FreshDir("stale");
+  { const detail::Checkpoint c(dir, "run A", 3, nullptr); }
+  const fs::path stale = fs::path(dir) / "item-00000002.bin.tmp-999999";
+  std::ofstream(stale) << "half";
+  { const detail::Checkpoint c(dir, "run A", 3, nullptr); }
+  EXPECT_FALSE(fs::exists(stale));
+  // A manifest that is JSON but not an object, or holds members of other types: a one-line
+  // refusal, never an internal error.
+  for (const char* manifest : {"[]", "{\"format\": 3}", "{\"format\": \"perfshap-checkpoint-2\", \"items\": \"x\"}"}) {
+    SCOPED_TRACE(manifest);
+    const std::string odd = FreshDir("odd_manifest");
+    fs::create_directories(odd);
+    std::ofstream(fs::path(odd) / "manifest.json") << manifest;
+    EXPECT_THROW(detail::Checkpoint(odd, "run A", 3, nullptr), InvalidArgument);
+  }
+}
+
 void ExpectSame(const RobustnessResult& got, const RobustnessResult& want) {
   EXPECT_EQ(got.phi_auc_mean, want.phi_auc_mean);
   EXPECT_EQ(got.phi_auc_se, want.phi_auc_se);

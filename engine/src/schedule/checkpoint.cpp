@@ -25,8 +25,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::uint64_t kMagic = 0x31544B4348535050ULL;  // "PPSHCKT1"
-constexpr const char* kFormat = "perfshap-checkpoint-1";
+constexpr std::uint64_t kMagic = 0x32544B4348535050ULL;  // "PPSHCKT2"
+constexpr const char* kFormat = "perfshap-checkpoint-2";
 
 std::string ItemName(std::size_t id) {
   char name[40];
@@ -69,6 +69,19 @@ void WriteAtomically(const fs::path& path, std::span<const std::byte> head, std:
   }
 }
 
+/** Removes the item files a killed run left half-written (item-*.bin.tmp-PID). Called by the
+ *  first process while it opens the checkpoint, before any process saves an item. */
+void RemoveTemporaries(const fs::path& root) {
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(root, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("item-", 0) == 0 && name.find(".bin.tmp-") != std::string::npos) {
+      std::error_code ignored;
+      fs::remove(entry.path(), ignored);
+    }
+  }
+}
+
 std::string OpenOrCheck(const std::string& dir, const std::string& fingerprint, std::size_t n_items) {
   const fs::path root(dir);
   const fs::path manifest = root / "manifest.json";
@@ -77,6 +90,11 @@ std::string OpenOrCheck(const std::string& dir, const std::string& fingerprint, 
   if (fs::exists(root, ec) && !fs::is_directory(root, ec))
     return "checkpoint " + dir + " is a file, not a directory" + remedy;
   if (fs::exists(manifest, ec)) {
+    // perfshap writes a manifest of a few hundred bytes: anything far larger (a device, a file
+    // put there by hand) is not one, and is not read.
+    const auto size = fs::file_size(manifest, ec);
+    if (ec || size > (std::uintmax_t{1} << 20))
+      return "checkpoint " + dir + ": manifest.json is not a perfshap checkpoint's manifest" + remedy;
     std::ifstream in(manifest);
     nlohmann::json m;
     try {
@@ -84,16 +102,23 @@ std::string OpenOrCheck(const std::string& dir, const std::string& fingerprint, 
     } catch (const std::exception&) {
       return "checkpoint " + dir + ": manifest.json cannot be read" + remedy;
     }
-    if (m.value("format", "") != kFormat) return "checkpoint " + dir + " is not a perfshap checkpoint" + remedy;
+    // Each member read by its type: a manifest edited by hand is "another run", never a crash.
+    const auto text_of = [&m](const char* key) {
+      const auto it = m.is_object() ? m.find(key) : m.end();
+      return it != m.end() && it->is_string() ? it->get<std::string>() : std::string("?");
+    };
+    if (text_of("format") != kFormat) return "checkpoint " + dir + " is not a perfshap checkpoint" + remedy;
     const std::string version(Version());
-    if (m.value("version", "") != version)
-      return "checkpoint " + dir + " was written by perfshap " + m.value("version", "?") + ", this is " + version +
-             remedy;
-    if (m.value("fingerprint", "") != fingerprint || m.value("items", std::size_t{0}) != n_items)
+    if (text_of("version") != version)
+      return "checkpoint " + dir + " was written by perfshap " + text_of("version") + ", this is " + version + remedy;
+    const auto items = m.find("items");
+    if (text_of("fingerprint") != fingerprint || items == m.end() || !items->is_number_unsigned() ||
+        items->get<std::size_t>() != n_items)
       return "checkpoint " + dir +
              " belongs to another run (other arguments, options or data); a run resumes only with the same "
              "inputs" +
              remedy;
+    RemoveTemporaries(root);
     return {};
   }
   if (fs::exists(root, ec) && !fs::is_empty(root, ec))
@@ -127,7 +152,10 @@ std::string Fingerprint(std::span<const std::byte> bytes) {
 }
 
 Checkpoint::Checkpoint(std::string dir, const std::string& fingerprint, std::size_t n_items, const Processes* group)
-    : dir_(std::move(dir)) {
+    : dir_(std::move(dir)),
+      // An item's checksum starts from the run's fingerprint: an item file of another run (another
+      // seed, model or data) copied into the directory fails its check and is computed again.
+      seed_(Fnv1a(std::as_bytes(std::span<const char>(fingerprint.data(), fingerprint.size())))) {
   // The first process makes or checks the manifest; every process then says its verdict.
   std::string error;
   if (group == nullptr || group->rank() == 0) error = OpenOrCheck(dir_, fingerprint, n_items);
@@ -149,12 +177,12 @@ std::optional<std::vector<std::byte>> Checkpoint::Load(std::size_t id) const {
   if (!in || head[0] != kMagic || head[1] != id) return std::nullopt;
   std::vector<std::byte> bytes(static_cast<std::size_t>(head[2]));
   in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!in || in.peek() != std::char_traits<char>::eof() || Fnv1a(bytes) != head[3]) return std::nullopt;
+  if (!in || in.peek() != std::char_traits<char>::eof() || Fnv1a(bytes, seed_) != head[3]) return std::nullopt;
   return bytes;
 }
 
 void Checkpoint::Save(std::size_t id, std::span<const std::byte> bytes) const {
-  const std::uint64_t head[4] = {kMagic, id, bytes.size(), Fnv1a(bytes)};
+  const std::uint64_t head[4] = {kMagic, id, bytes.size(), Fnv1a(bytes, seed_)};
   WriteAtomically(fs::path(dir_) / ItemName(id), std::as_bytes(std::span<const std::uint64_t>(head)), bytes);
 }
 

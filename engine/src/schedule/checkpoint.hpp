@@ -7,7 +7,8 @@
 //
 // DIR holds manifest.json (the format, perfshap's version, the run's fingerprint and its number
 // of items) and one file per finished item, item-<id>.bin: a header (magic, id, length, a
-// 64-bit FNV-1a checksum of the payload) and the item's bytes. Each file is written beside its
+// 64-bit FNV-1a checksum of the payload that starts from the run's fingerprint, so that an item
+// of another run does not check out) and the item's bytes. Each file is written beside its
 // name, fsynced, renamed into place and the directory fsynced, so a kill leaves whole files or
 // none; a file that does not check out is ignored (its item is computed again). Under MPI every
 // process reads and writes DIR, which must be on a file system they all see. It lives beside the
@@ -54,6 +55,7 @@ class Checkpoint {
 
  private:
   std::string dir_;
+  std::uint64_t seed_;  // where each item's checksum starts: the run's fingerprint hashed
 };
 
 /**
