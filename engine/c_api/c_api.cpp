@@ -9,7 +9,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <iterator>
+#include <mutex>
+#include <thread>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -48,9 +52,81 @@ struct PerfshapTable {
 
 struct PerfshapModel {
   std::string name;  // the file's path, or the caller's name for JSON text
-  std::string json;  // the text (empty: read from the file `name`)
+  std::string json;  // the model's JSON text, read once (perfshap_model_from_file reads the file here)
   std::size_t n_features = 0;
 };
+
+namespace {
+
+/**
+ * Calls a request's C progress callback off the engine's threads: the engine's progress hook
+ * only keeps the latest report (a short lock), and a thread of the relay's own hands it to the
+ * callback at most every 100 ms, so a slow callback never holds a worker or a lock the workers
+ * need; reports that come while it runs are coalesced into the latest. Finish() joins that thread
+ * and makes the last call, with the last report, on the caller's thread.
+ */
+class ProgressRelay {
+ public:
+  ProgressRelay(PerfshapProgressCallback callback, void* user, std::atomic<bool>* cancel)
+      : callback_(callback), user_(user), cancel_(cancel) {
+    thread_ = std::thread([this] { Loop(); });
+  }
+  ~ProgressRelay() { Finish(); }
+  ProgressRelay(const ProgressRelay&) = delete;
+  ProgressRelay& operator=(const ProgressRelay&) = delete;
+
+  /** From the engine's threads: keeps `p` as the latest report. */
+  void Post(const perfshap::Progress& p) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      pending_ = p;
+      last_ = p;
+    }
+    wake_.notify_one();
+  }
+
+  /** Stops the relay's thread; then the final call (its return value is not read: the run is
+   *  over). Idempotent. */
+  void Finish() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (stop_) return;
+      stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+    if (last_) callback_(last_->done, last_->total, last_->elapsed_seconds, user_);
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      // A report is handed over as soon as it comes, then the next not before 100 ms.
+      wake_.wait(lock, [this] { return stop_ || pending_.has_value(); });
+      if (stop_) return;
+      const perfshap::Progress p = *pending_;
+      pending_.reset();
+      lock.unlock();
+      if (callback_(p.done, p.total, p.elapsed_seconds, user_) != 0) *cancel_ = true;
+      lock.lock();
+      wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; });
+      if (stop_) return;
+    }
+  }
+
+  PerfshapProgressCallback callback_;
+  void* user_;
+  std::atomic<bool>* cancel_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::optional<perfshap::Progress> pending_;  // not yet handed to the callback
+  std::optional<perfshap::Progress> last_;     // the latest of all, for the final call
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
 
 struct PerfshapRequest {
   std::string method;
@@ -61,6 +137,7 @@ struct PerfshapRequest {
   PerfshapProgressCallback progress = nullptr;
   void* user = nullptr;
   std::atomic<bool> cancel{false};
+  std::unique_ptr<ProgressRelay> relay;  // during perfshap_run, when a callback is set
 };
 
 struct PerfshapResult {
@@ -177,13 +254,11 @@ perfshap::api::DataInput InputOf(const std::shared_ptr<const perfshap::Table>& t
 
 /** Progress and cancellation of the request wired into a run's execution. */
 void Wire(PerfshapRequest* r, perfshap::ExecutionOptions& execution) {
-  r->cancel = false;
   execution.cancel = &r->cancel;
   if (r->processes != nullptr) execution.processes = r->processes;
-  if (r->progress != nullptr) {
-    execution.progress = [r](const perfshap::Progress& p) {
-      if (r->progress(p.done, p.total, p.elapsed_seconds, r->user) != 0) r->cancel = true;
-    };
+  if (r->relay != nullptr) {
+    ProgressRelay* relay = r->relay.get();
+    execution.progress = [relay](const perfshap::Progress& p) { relay->Post(p); };
   }
 }
 
@@ -434,7 +509,9 @@ int perfshap_model_from_file(const char* path, PerfshapModel** out) {
     NotNull(path, "path");
     auto m = std::make_unique<PerfshapModel>();
     m->name = path;
-    m->n_features = perfshap::ReadXgboostModel(path)->n_features();
+    // The handle holds the text it read: replacing the file later does not change what it explains.
+    m->json = perfshap::ReadXgboostModelText(path);
+    m->n_features = perfshap::ParseXgboostModel(m->json, m->name)->n_features();
     *out = m.release();
   });
 }
@@ -537,6 +614,18 @@ int perfshap_run(PerfshapRequest* request, PerfshapResult** out) {
     NotNull(out, "out");
     *out = nullptr;
     NotNull(request, "request");
+    // A cancellation asked for before the run is honoured; the flag is cleared when the run
+    // returns, so that the request can run again.
+    struct Reset {
+      PerfshapRequest* r;
+      ~Reset() {
+        r->relay.reset();
+        r->cancel = false;
+      }
+    } reset{request};
+    if (request->cancel) throw perfshap::Cancelled();
+    if (request->progress != nullptr)
+      request->relay = std::make_unique<ProgressRelay>(request->progress, request->user, &request->cancel);
     auto result = std::make_unique<PerfshapResult>();
     perfshap::api::OptionReader o(request->options);
     if (request->method == "xper")

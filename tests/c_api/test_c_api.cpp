@@ -8,11 +8,15 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "api/method_run.hpp"
@@ -469,6 +473,54 @@ TEST(CApi, ProgressReportsAndAStopFromTheCallbackCancels) {
     perfshap_result_free(r);
     perfshap_request_free(req);
   }
+  perfshap_table_free(t);
+}
+
+TEST(CApi, TheCallbackRunsOffTheEngineAndACancelBeforeTheRunIsHonoured) {
+  // Hardening round 2, item 2: the callback never runs on one of the engine's workers (a slow
+  // one stalls no computation: bench/c_progress_callback), never twice at once, and its final call
+  // comes on the caller's thread. A cancellation before perfshap_run stops that run; the next
+  // run of the request runs.
+  const Columns pima("pima.csv");
+  PerfshapTable* t = pima.Table();
+  struct Seen {
+    std::mutex mutex;
+    std::set<std::thread::id> threads;
+    std::thread::id last;
+    std::atomic<int> inside{0};
+    std::atomic<int> overlaps{0};
+  } seen;
+  auto callback = [](uint64_t, uint64_t, double, void* user) -> int {
+    auto* s = static_cast<Seen*>(user);
+    if (s->inside.fetch_add(1) > 0) s->overlaps++;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    {
+      const std::lock_guard<std::mutex> lock(s->mutex);
+      s->threads.insert(std::this_thread::get_id());
+      s->last = std::this_thread::get_id();
+    }
+    s->inside--;
+    return 0;
+  };
+  PerfshapRequest* req = nullptr;
+  ASSERT_EQ(perfshap_request_create("xper", R"({"label": "label", "model": "logistic", "solver": "permutation",
+                                               "budget": 1000, "tolerance": 1e-9, "threads": 2})",
+                                    &req),
+            PERFSHAP_OK);
+  ASSERT_EQ(perfshap_request_set_table(req, "data", t), PERFSHAP_OK);
+  ASSERT_EQ(perfshap_request_set_table(req, "train", t), PERFSHAP_OK);
+  ASSERT_EQ(perfshap_request_set_progress(req, callback, &seen), PERFSHAP_OK);
+  ASSERT_EQ(perfshap_request_cancel(req), PERFSHAP_OK);
+  PerfshapResult* r = nullptr;
+  EXPECT_EQ(perfshap_run(req, &r), PERFSHAP_ERROR_CANCELLED);
+  EXPECT_EQ(r, nullptr);
+  ASSERT_EQ(perfshap_run(req, &r), PERFSHAP_OK) << perfshap_last_error();
+  EXPECT_EQ(seen.overlaps.load(), 0);
+  EXPECT_EQ(seen.last, std::this_thread::get_id()) << "the final call is on the caller's thread";
+  // Every other call came from one thread of the relay: at most the caller's and that one.
+  EXPECT_LE(seen.threads.size(), 2u);
+  perfshap_result_free(r);
+  perfshap_request_free(req);
   perfshap_table_free(t);
 }
 

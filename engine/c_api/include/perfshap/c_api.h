@@ -127,7 +127,10 @@ PERFSHAP_C_EXPORT void perfshap_table_free(PerfshapTable* table);
  *  and the report. */
 PERFSHAP_C_EXPORT int perfshap_model_from_xgboost_json(const char* json, size_t length, const char* name,
                                                        PerfshapModel** out);
-/** An XGBoost model from its JSON file. */
+/** An XGBoost model from its JSON file, read once when the handle is made: the handle holds the
+ *  model it read, and a later change of the file changes nothing it explains. A file that is not
+ *  UTF-8 JSON text (a NUL byte: /dev/zero) or is over 1 GiB (PERFSHAP_MAX_JSON_BYTES) is refused
+ *  as soon as that is seen. */
 PERFSHAP_C_EXPORT int perfshap_model_from_file(const char* path, PerfshapModel** out);
 /** The number of the model's input features. */
 PERFSHAP_C_EXPORT int perfshap_model_n_features(const PerfshapModel* model, size_t* out);
@@ -145,9 +148,12 @@ PERFSHAP_C_EXPORT int perfshap_request_set_table(PerfshapRequest* request, const
  *  a boosted model, naming why). Shared. */
 PERFSHAP_C_EXPORT int perfshap_request_set_model(PerfshapRequest* request, const PerfshapModel* model);
 /**
- * Progress: `callback(done, total, elapsed_seconds, user)` from the engine's threads (one at a
- * time, at most a few times a second, and once at the end); a non-zero return stops the run
- * (perfshap_run then returns PERFSHAP_ERROR_CANCELLED).
+ * Progress: `callback(done, total, elapsed_seconds, user)`, called during perfshap_run on a
+ * thread of perfshap's own (never one of the engine's workers, never two calls at once), at most
+ * 10 times a second with the latest report (reports that come while a call runs are coalesced),
+ * and once more at the end on the thread that called perfshap_run. A slow callback slows no
+ * computation. A non-zero return stops the run (perfshap_run then returns
+ * PERFSHAP_ERROR_CANCELLED); the return of the final call is not read, since the run is over.
  */
 typedef int (*PerfshapProgressCallback)(uint64_t done, uint64_t total, double elapsed_seconds, void* user);
 PERFSHAP_C_EXPORT int perfshap_request_set_progress(PerfshapRequest* request, PerfshapProgressCallback callback,
@@ -161,7 +167,9 @@ PERFSHAP_C_EXPORT int perfshap_request_set_progress(PerfshapRequest* request, Pe
  * library was built without MPI.
  */
 PERFSHAP_C_EXPORT int perfshap_request_set_mpi_comm(PerfshapRequest* request, const void* mpi_comm);
-/** Asks a running perfshap_run of this request to stop (from any thread). */
+/** Asks a running perfshap_run of this request to stop (from any thread); called before
+ *  perfshap_run, that run returns PERFSHAP_ERROR_CANCELLED at once. Each perfshap_run clears the
+ *  request's cancellation when it returns, so the request can run again. */
 PERFSHAP_C_EXPORT int perfshap_request_cancel(PerfshapRequest* request);
 PERFSHAP_C_EXPORT void perfshap_request_free(PerfshapRequest* request);
 
