@@ -101,9 +101,13 @@ def _matrix(X, model: _perfshap.TreeModel, what: str):
     rules of the other methods (perfshap._inputs: an object array of numbers is numbers, None /
     pd.NA are missing, NaN for the trees), text refused."""
     names = list(model.feature_names)
+    if np.ndim(X) >= 1 and len(X) == 0:
+        raise ValueError(f"{what} has no rows; give at least one row to explain")
     if isinstance(X, np.ndarray) and type(X) is np.ndarray and X.dtype.kind in "fiub":
         if X.ndim != 2:
             _inputs.feature_columns(X, what=what)  # raises the shape's message
+        if names and what == "X":
+            _warn_by_position(names)
         return np.asarray(X, dtype=np.float64), names  # float64 in either order: read in place
     if _inputs.is_frame(X) and names and list(map(str, X.columns)) == names and len(X.columns) > 0 \
             and all(d == np.float64 for d in X.dtypes):
@@ -396,10 +400,16 @@ def _function_model(model, X, one_output: bool):
         call = lambda Z: f(pd.DataFrame(Z, columns=columns))  # noqa: E731
     else:
         call = f
+    # The probe gets a copy of X's first row, never a view: a function that writes into its
+    # input must not change the caller's data (the engine's batches are its own arrays too).
     try:
-        probe = np.asarray(f(X.iloc[:1]) if columns is not None else call(np.asarray(X[:1], dtype=np.float64)))
+        probe = f(X.iloc[:1].copy()) if columns is not None else call(np.array(X[:1], dtype=np.float64))
     except Exception as e:
         raise type(e)(f"the model {name} failed on the first row of X: {e}") from e
+    if np.iscomplexobj(probe):
+        raise TypeError(f"the model {name} returned complex numbers for the first row of X; it must return real "
+                        "numbers (take .real or abs() inside the function if that is what it means)")
+    probe = np.asarray(probe)
     if probe.ndim not in (1, 2) or probe.shape[0] != 1:
         raise ValueError(f"the model {name} returned an array of shape {probe.shape} for 1 row; it must return one "
                          "value per row, or rows x outputs")
@@ -440,14 +450,31 @@ def _model(model, options, models, X=None, feature_names=None, one_output=False)
         names = list(tree.feature_names)
         if feature_names is not None or X is None or _inputs.is_frame(X) or np.ndim(X) != 2:
             return feature_names
-        return names if names and len(names) == np.shape(X)[1] else None
+        if not names or len(names) != np.shape(X)[1]:
+            return None
+        _warn_by_position(names)
+        return names
     text = model.json if isinstance(model, _perfshap.TreeModel) else _model_json(model)[0]
     models["model"] = text
     options["model_file"] = "model"
     if feature_names is not None or X is None or _inputs.is_frame(X) or np.ndim(X) != 2:
         return feature_names
     names = list(load_model(model if isinstance(model, _perfshap.TreeModel) else text).feature_names)
-    return names if len(names) == np.shape(X)[1] else None
+    if len(names) != np.shape(X)[1]:
+        return None
+    _warn_by_position(names)
+    return names
+
+
+def _warn_by_position(names, stacklevel=4):
+    """A numpy X (no column names) for a model that knows its features' names: its columns are
+    taken in the model's order, which nothing can check. Said once per call site (warnings)."""
+    import warnings
+
+    shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+    warnings.warn(f"X has no column names: its columns are taken as the model's features in the model's order "
+                  f"({shown}); pass a DataFrame with those column names (or feature_names=[...]) so that "
+                  "perfshap matches them by name", UserWarning, stacklevel=stacklevel)
 
 
 def _perfshap_learners():

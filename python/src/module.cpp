@@ -116,6 +116,12 @@ class PyCallableModel final : public perfshap::Model {
         for (std::size_t i = 0; i < n_rows; ++i)
           r(static_cast<py::ssize_t>(i), static_cast<py::ssize_t>(j)) = x[j * n_rows + i];
       const py::object result = (*f_)(rows);
+      // Complex numbers would lose their imaginary part in the cast below, with only numpy's
+      // warning: refused as any other output that is not rows x outputs real numbers.
+      if (const py::array raw = py::array::ensure(result); raw && raw.dtype().kind() == 'c')
+        throw perfshap::DataError(description_ + " returned complex numbers (dtype " +
+                                  py::str(raw.dtype()).cast<std::string>() +
+                                  "); it must return real numbers (take .real or abs() inside the function)");
       const auto y = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(result);
       if (!y) throw perfshap::DataError(description_ + " returned " + py::str(py::type::of(result)).cast<std::string>() +
                                         ", not an array of numbers; return rows x outputs numbers");

@@ -218,3 +218,48 @@ def test_errors_keep_their_kind_and_option_names():
     assert "max_features" in info.value.options and "solver" in info.value.options, info.value.options
     with pytest.raises(perfshap.DataError):
         perfshap.shap(lambda Z: Z[:, 0] * np.nan, X[:3], background=X[10:15], solver="exact")
+
+
+def test_a_function_that_writes_into_its_input_leaves_the_callers_data_alone():
+    # Hardening round 2, item 4: every call (the first-row probe too) gets a copy, never a view.
+    X, _ = data(n=40, p=3)
+    rows, background = X[:3].copy(), X[10:20].copy()
+    kept_rows, kept_background = rows.copy(), background.copy()
+
+    def vandal(Z):
+        out = Z[:, 0] + 2.0 * Z[:, 1]
+        Z[:] = 0.0
+        return out
+
+    got = perfshap.shap(vandal, rows, background=background, solver="exact")
+    np.testing.assert_array_equal(rows, kept_rows)
+    np.testing.assert_array_equal(background, kept_background)
+    clean = perfshap.shap(lambda Z: Z[:, 0] + 2.0 * Z[:, 1], rows, background=background, solver="exact")
+    np.testing.assert_array_equal(got["phi"], clean["phi"])
+
+    import pandas as pd
+
+    frame = pd.DataFrame(rows, columns=["a", "b", "c"])
+    kept = frame.copy()
+
+    def frame_vandal(Z):
+        out = np.asarray(Z["a"], dtype=float)
+        Z.iloc[:, :] = 0.0
+        return out
+
+    perfshap.shap(frame_vandal, frame, background=pd.DataFrame(background, columns=["a", "b", "c"]), solver="exact")
+    pd.testing.assert_frame_equal(frame, kept)
+
+
+def test_a_function_returning_complex_numbers_is_refused():
+    # Item 9: the imaginary part is never dropped silently, on the probe or on a later batch.
+    X, _ = data(n=40, p=3)
+    rows, background = X[:3], X[10:20]
+    with pytest.raises(TypeError, match="complex numbers"):
+        perfshap.shap(lambda Z: Z[:, 0] + 1j, rows, background=background, solver="exact")
+
+    def complex_later(Z):
+        return Z[:, 0] + (1j if len(Z) > 1 else 0)
+
+    with pytest.raises(ValueError, match="returned complex numbers"):
+        perfshap.shap(complex_later, rows, background=background, solver="exact")

@@ -141,3 +141,25 @@ def test_errors_are_value_errors_with_the_engines_message():
         perfshap.treeshap(MODEL, np.zeros((2, 31)))
     with pytest.raises(ValueError, match="cannot read"):
         perfshap.treeshap("/nonexistent/m.json", np.zeros((2, 30)))
+
+
+def test_numpy_columns_by_position_are_said_and_empty_frames_are_refused():
+    """Hardening round 2: a numpy X for a model that knows its feature names is read in the
+    model's order, and perfshap says so (a DataFrame is matched by name, in any order); a 0-row
+    DataFrame is a one-line error, not an internal one."""
+    import warnings
+
+    import pandas as pd
+
+    X, names = breast_cancer()
+    X = X[:20]
+    with pytest.warns(UserWarning, match="X has no column names.*model's order.*DataFrame"):
+        by_position = perfshap.treeshap(MODEL, X)
+    frame = pd.DataFrame(X, columns=names)
+    reordered = frame[names[::-1]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        by_name = perfshap.treeshap(MODEL, reordered)
+    assert np.array_equal(by_name.values, by_position.values)
+    with pytest.raises(ValueError, match="X has no rows"):
+        perfshap.treeshap(MODEL, frame.iloc[:0])
