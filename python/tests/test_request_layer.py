@@ -37,7 +37,8 @@ def test_learner_options_groups_metrics_and_out_equal_the_cli(tmp_path):
     r = perfshap.robustness(X, y, model="logistic", cv="mc:4", seed=5, C=0.5, model_param=["max_iterations=80"],
                             metrics=["brier", "accuracy"], groups={"shape": ["skewness", "curtosis"]},
                             stratify=True, grid=21, out=str(out), report="html")
-    assert sorted(os.listdir(out)) == sorted(r.files)
+    # Every file the run wrote, and the manifest of their names (what a later force=True may replace).
+    assert sorted(os.listdir(out)) == sorted(list(r.files) + [".perfshap-manifest.json"])
     assert "report.html" in r.files
     theirs = cli(["robustness", "--data", os.path.join(DATA, "banknote.csv"), "--label", "label", "--model", "logistic",
                   "--cv", "mc:4", "--seed", "5", "--C", "0.5", "--model-param", "max_iterations=80", "--metrics",
@@ -49,7 +50,7 @@ def test_learner_options_groups_metrics_and_out_equal_the_cli(tmp_path):
     with pytest.raises(ValueError, match="not empty"):
         perfshap.robustness(X, y, cv="holdout", out=str(out))
     again = perfshap.robustness(X, y, cv="holdout", out=str(out), force=True)
-    assert sorted(os.listdir(out)) == sorted(again.files)  # the whole set replaced
+    assert sorted(os.listdir(out)) == sorted(list(again.files) + [".perfshap-manifest.json"])  # the whole set replaced
 
 
 def test_a_splits_file_and_the_same_splits_in_memory_agree(tmp_path):

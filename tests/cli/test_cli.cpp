@@ -76,10 +76,11 @@ TEST(Cli, DemoWritesResultJsonWithCommonKeys) {
   const auto& chains = j["chains"];
   for (const char* x : {"x1", "x2"})
     EXPECT_LT(chains["xor_direct"][x].get<double>(), 0.1 * chains["xor_indirect"][x].get<double>()) << x;
-  // No temporary file is left behind by the atomic write.
+  // No temporary file is left behind by the atomic write: result.json and the run's manifest.
   std::size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;
-  EXPECT_EQ(files, 1u);
+  EXPECT_EQ(files, 2u);
+  EXPECT_TRUE(std::filesystem::exists(dir / ".perfshap-manifest.json"));
 }
 
 TEST(Cli, RefusesNonEmptyOutWithoutForce) {

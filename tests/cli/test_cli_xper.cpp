@@ -99,8 +99,8 @@ TEST(XperCli, RunsOutOfTheBoxOnTheGeneratedProbitDesign) {
   for (const auto& e : std::filesystem::directory_iterator(dir))
     files.push_back(e.path().filename().string());
   std::sort(files.begin(), files.end());
-  EXPECT_EQ(files, (std::vector<std::string>{"individual.csv", "result.json", "xper_bar.svg",
-                                             "xper_individual.svg"}));
+  EXPECT_EQ(files, (std::vector<std::string>{".perfshap-manifest.json", "individual.csv", "result.json",
+                                             "xper_bar.svg", "xper_individual.svg"}));
 }
 
 TEST(XperCli, InteractionsExactAndSampledAddUpToPhiPerFeature) {

@@ -208,9 +208,9 @@ void CheckReplaceable(const Target& target, const fs::path& dir) {
                                                 " or result.json) and holds '" + name + "'"
                                           : "holds '" + name + "', which no perfshap run wrote there";
     throw Error("output directory '" + dir.string() + "' " + what +
-                    "; --force replaces only an earlier run's files: move that " +
+                    "; overwriting replaces only an earlier run's files: move that " +
                     (entry.is_directory(ec) ? "folder" : "file") + " out or choose another output directory",
-                {"out"});
+                {"force", "out"});
   }
   if (ec)
     throw Error("cannot list output directory '" + dir.string() + "': " + ec.message() +

@@ -509,8 +509,10 @@ std::vector<double> BaseMargins(const Reader& r, const Json& value, const std::s
   for (std::size_t o = 0; o < n_outputs; ++o) {
     // base_score is float32 in XGBoost: round it as XGBoost does before moving it to the margin.
     const double score = AsFloat(scores[o]);
-    const std::string shown = where + (n_outputs > 1 ? "[" + std::to_string(o) + "]" : std::string()) + " is " +
-                              Reader::Shown(Json(score)) + "; " + objective_text;
+    // Built by append: GCC 12 warns (-Wrestrict, a false positive) on "[" + std::to_string(o).
+    std::string shown = where;
+    if (n_outputs > 1) shown.append("[").append(std::to_string(o)).append("]");
+    shown.append(" is ").append(Reader::Shown(Json(score))).append("; ").append(objective_text);
     if (objective.base == BaseLink::kLogit) {
       if (!(score > 0.0 && score < 1.0)) r.Fail(shown + " needs a probability in (0, 1): retrain with another base_score");
       base[o] = std::log(score / (1.0 - score));
