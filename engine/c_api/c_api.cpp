@@ -42,6 +42,7 @@
 #include "perfshap/blocks/trees.hpp"
 #include "perfshap/version_config.hpp"
 #include "report/run_reporter.hpp"
+#include "schedule/agreement.hpp"
 
 struct PerfshapTable {
   /** Columns added one by one (null for an Arrow table, which takes no more). */
@@ -160,6 +161,8 @@ thread_local LastError t_error;
 void SetError(int kind, std::string message, std::vector<std::string> options = {}) {
   t_error.kind = kind;
   t_error.message = std::move(message);
+  // The options as the caller's JSON spells them.
+  for (std::string& option : options) option = perfshap::api::OptionKeyOf(option);
   t_error.options = std::move(options);
 }
 
@@ -624,24 +627,32 @@ int perfshap_run(PerfshapRequest* request, PerfshapResult** out) {
       }
     } reset{request};
     if (request->cancel) throw perfshap::Cancelled();
+    // Over the processes of an MPI run (mpi_comm): an error before the run's agreement reaches
+    // the others instead of leaving them waiting.
+    perfshap::detail::BeginRunAgreement();
     if (request->progress != nullptr)
       request->relay = std::make_unique<ProgressRelay>(request->progress, request->user, &request->cancel);
-    auto result = std::make_unique<PerfshapResult>();
-    perfshap::api::OptionReader o(request->options);
-    if (request->method == "xper")
-      result->run = RunXper(request, o, result->target);
-    else if (request->method == "shap" || request->method == "treeshap")
-      result->run = RunShap(request, o, result->target, request->method == "treeshap");
-    else
-      result->run = RunOther(request, o, result->target);
-    for (const auto& n : result->run.names) {
-      std::vector<const char*> p;
-      for (const std::string& s : n.values) p.push_back(s.c_str());
-      result->name_pointers.push_back(std::move(p));
+    try {
+      auto result = std::make_unique<PerfshapResult>();
+      perfshap::api::OptionReader o(request->options);
+      if (request->method == "xper")
+        result->run = RunXper(request, o, result->target);
+      else if (request->method == "shap" || request->method == "treeshap")
+        result->run = RunShap(request, o, result->target, request->method == "treeshap");
+      else
+        result->run = RunOther(request, o, result->target);
+      for (const auto& n : result->run.names) {
+        std::vector<const char*> p;
+        for (const std::string& s : n.values) p.push_back(s.c_str());
+        result->name_pointers.push_back(std::move(p));
+      }
+      if (!result->target.dir.empty() || result->target.html)
+        result->files = perfshap::detail::RunReporter(result->run.reporter, result->target);
+      *out = result.release();
+    } catch (...) {
+      perfshap::detail::TellPeersOfFailure(std::current_exception());
+      throw;
     }
-    if (!result->target.dir.empty() || result->target.html)
-      result->files = perfshap::detail::RunReporter(result->run.reporter, result->target);
-    *out = result.release();
   });
 }
 

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/processes.hpp"
+#include "schedule/agreement.hpp"
 #include "perfshap/blocks/generators.hpp"
 #include "perfshap/blocks/learner.hpp"
 #include "embed.hpp"
@@ -130,9 +132,54 @@ int ProcessRank() {
   return 0;
 }
 
+namespace {
+std::string& Invocation() {
+  static std::string text;
+  return text;
+}
+}  // namespace
+
+void SetInvocation(int argc, const char* const* argv) {
+  std::string& text = Invocation();
+  text.clear();
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    bool skip = false;
+    for (const std::string_view flag : {"--threads", "--progress", "--max-memory"}) {
+      if (arg == flag) {
+        ++i;  // and its value
+        skip = true;
+      } else if (arg.substr(0, flag.size() + 1) == std::string(flag) + "=") {
+        skip = true;
+      }
+    }
+    if (skip || arg == "--quiet" || arg == "-q") continue;
+    text.append(arg).push_back('\0');
+  }
+}
+
+ErrorFate FateOfError(std::exception_ptr error) {
+  if (CurrentEmbedding() != nullptr || !Processes::Launched()) return ErrorFate::kSay;
+  std::shared_ptr<const Processes> world;
+  try {
+    world = Processes::World();
+  } catch (...) {
+    return ErrorFate::kSay;
+  }
+  if (world->size() <= 1) return ErrorFate::kSay;
+  // Before the agreement the others learn it there, and rank 0 says it (the one that failed
+  // when rank 0 did not: "rank R of N: ..."); after it, a collective's error is every process's.
+  if (detail::TellPeersOfFailure(std::move(error), world.get()) || detail::ErrorIsShared())
+    return world->rank() == 0 ? ErrorFate::kSay : ErrorFate::kSilent;
+  return ErrorFate::kSayAndAbort;
+}
+
+void AbortEveryProcess(int code) { detail::AbortProcesses(*Processes::World(), code); }
+
 ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& what) {
   ExecutionOptions exec;
   exec.threads = opts.threads;
+  exec.invocation = Invocation();
   // Under mpirun: the processes of the job share the work; only rank 0 speaks.
   if (CurrentEmbedding() == nullptr && Processes::Launched()) {
     exec.processes = Processes::World();

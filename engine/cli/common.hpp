@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -89,6 +90,24 @@ ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& wha
  *  environment; 0 when not launched by MPI. Only rank 0 prints, writes --out and reports
  *  errors (every process reads the same inputs, so an input error is the same on all). */
 int ProcessRank();
+
+/** @brief Keeps the command line (main's argv) for the runs' ExecutionOptions::invocation, less
+ *  the flags that may differ between the processes of an MPI run (--threads, --progress,
+ *  --quiet, --max-memory). */
+void SetInvocation(int argc, const char* const* argv);
+
+/** @brief What to do with this process's error under mpirun (a plain run: say it). */
+enum class ErrorFate {
+  kSay,          // this process says it (rank 0, or a process alone)
+  kSilent,       // rank 0 says it (the others know it too)
+  kSayAndAbort,  // this process's own error after the processes agreed: say it, end the job
+};
+/** @brief Tells the other processes of an MPI run of `error` when they can still learn it (before
+ *  the run's agreement), and says who prints it. */
+ErrorFate FateOfError(std::exception_ptr error);
+
+/** @brief Ends every process of this MPI run with exit status `code` (MPI_Abort). */
+[[noreturn]] void AbortEveryProcess(int code);
 
 /** @brief The missing-value policy of --missing. */
 MissingValues MissingPolicy(const CommonOptions& opts);

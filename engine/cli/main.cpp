@@ -5,6 +5,7 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <utility>
 
 #include "common.hpp"
 #include "embed.hpp"
@@ -12,7 +13,31 @@
 #include "perfshap/version.hpp"
 
 
+namespace {
+
+/** Says `text` (after "perfshap: ") where it is this process's to say, and returns `code`. Under
+ *  mpirun the other processes learn an error they can still learn (before the run's agreement)
+ *  and rank 0 says it once; an error of this process alone after the agreement ends the job. */
+int Fail(int code, const std::string& text, std::exception_ptr error = std::current_exception()) {
+  switch (perfshap::cli::FateOfError(std::move(error))) {
+    case perfshap::cli::ErrorFate::kSilent:
+      return code;
+    case perfshap::cli::ErrorFate::kSay:
+      std::cerr << "perfshap: " << text << "\n";
+      return code;
+    case perfshap::cli::ErrorFate::kSayAndAbort:
+      std::cerr << "perfshap: rank " << perfshap::cli::ProcessRank() << ": " << text
+                << " (ending every process of the MPI run)\n"
+                << std::flush;
+      perfshap::cli::AbortEveryProcess(code);
+  }
+  return code;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  perfshap::cli::SetInvocation(argc, argv);
   CLI::App app{"perfshap: Shapley values for model performance, robustness and predictions", "perfshap"};
   app.set_version_flag("--version", "perfshap " + std::string(perfshap::Version()));
   app.require_subcommand(1);
@@ -29,30 +54,23 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    if (perfshap::cli::ProcessRank() != 0) return 2;  // rank 0 says it (every rank parses alike)
-    std::cerr << "perfshap: error: " << perfshap::cli::OneLine(e.what()) << " (see perfshap --help)\n";
-    return 2;
+    // The others learn it as the library's errors travel (a usage error).
+    const std::string text = perfshap::cli::OneLine(e.what()) + " (see perfshap --help)";
+    return Fail(2, "error: " + text, std::make_exception_ptr(perfshap::InvalidArgument(text)));
   } catch (const perfshap::Error& e) {
-    // Under mpirun every rank reads the same inputs and shares the errors of the work: rank 0
-    // says it.
-    if (perfshap::cli::ProcessRank() != 0) return 2;
     // The library names its options; say which flags of this command set them.
     std::string command;
     for (const auto& cmd : commands)
       if (app.got_subcommand(cmd.name)) command = cmd.name;
-    std::cerr << "perfshap: error: " << perfshap::cli::ErrorText(command, e) << "\n";
-    return 2;
+    return Fail(2, "error: " + perfshap::cli::ErrorText(command, e));
   } catch (const std::bad_alloc&) {
     // The buffers that grow with the inputs name themselves (a ResourceError above); this is an
     // allocation the estimates do not cover.
-    std::cerr << "perfshap: error: out of memory (an allocation failed outside the buffers perfshap estimates); "
-                 "use fewer rows, features or splits, or give --max-memory to be refused before a run starts\n";
-    return 1;
+    return Fail(1,
+                "error: out of memory (an allocation failed outside the buffers perfshap estimates); use fewer "
+                "rows, features or splits, or give --max-memory to be refused before a run starts");
   } catch (const std::exception& e) {
-    const int rank = perfshap::cli::ProcessRank();
-    std::cerr << "perfshap: internal error" << (rank != 0 ? " (rank " + std::to_string(rank) + ")" : std::string())
-              << ": " << perfshap::cli::OneLine(e.what()) << "\n";
-    return 1;
+    return Fail(1, "internal error: " + perfshap::cli::OneLine(e.what()));
   }
   return 0;
 }

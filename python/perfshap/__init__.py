@@ -67,7 +67,10 @@ def _model_json(model):
                 return f.read(), path
         except OSError as e:
             raise ValueError(f"{path}: cannot read the model ({e.strerror}); check the path") from None
-    raise ValueError("the model must be a path to an XGBoost JSON model, its JSON text, or an xgboost Booster")
+    raise ValueError(f"a {type(model).__name__} is not a tree model perfshap reads: give an XGBoost model (a Booster, "
+                     "an XGBClassifier / XGBRegressor, a path to its JSON file, or its JSON text or bytes) or a fitted "
+                     "scikit-learn tree model (DecisionTree*, RandomForest*, ExtraTrees*, GradientBoosting*, "
+                     "HistGradientBoosting*); explain any other model or function with perfshap.shap")
 
 
 def load_model(model, *, iteration_range=None) -> _perfshap.TreeModel:
@@ -626,6 +629,25 @@ class ShapResult(Result):
     @property
     def feature_names(self) -> list:
         return self._arrays_of_contributions()[2]
+
+    @property
+    def interactions(self):
+        """With interactions=True (or interaction_features=): the SHAP interaction values as an
+        array, as treeshap's and XGBoost's pred_interactions: rows x matrix rows x (features + 1),
+        with an outputs axis after the rows for a model of several outputs; the matrix rows are
+        `interaction_features` (every feature and "bias" unless some were named). None without
+        interactions. result.json's long table stays in .json["interactions"]."""
+        e = self.__dict__.get("_engine")
+        if e is None or "interactions" not in e:
+            return None
+        values = e["interactions"]
+        return values[:, 0] if values.shape[1] == 1 else values
+
+    @property
+    def interaction_features(self):
+        """The features of the interaction matrix's rows (None without interactions)."""
+        e = self.__dict__.get("_engine")
+        return None if e is None or "interaction_features" not in e else list(e["interaction_features"])
 
 
 def axom(X=None, y=None, *, model=None, label=None, feature_names=None, progress=None, **options) -> Result:

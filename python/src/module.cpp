@@ -38,6 +38,7 @@
 #include "api/demo_request.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
+#include "schedule/agreement.hpp"
 #include "report/xper_report.hpp"
 #include "data/text_lines.hpp"
 #include "perfshap/blocks/cost.hpp"
@@ -372,6 +373,15 @@ class PyEstimatorFitter final : public perfshap::CoalitionFitter {
       model.attr("fit")(RowsOf(split_->train, split_->n_train(), split_->columns.size(), cols_), y);
       fitted_ = MakeHandle(std::move(model));
     } catch (py::error_already_set& e) {
+      // A ColumnTransformer that picks columns by name cannot be refitted on a coalition's columns.
+      if (e.matches(PyExc_ValueError) && std::string(e.what()).find("using strings is only supported for pandas") !=
+                                             std::string::npos)
+        throw perfshap::InvalidArgument(
+            "the estimator " + split_->learner.name() +
+                " selects columns by name (a ColumnTransformer given column names), but each coalition refits it "
+                "on a subset of the columns as a numpy array, text columns one-hot encoded by perfshap: give the "
+                "pipeline without its ColumnTransformer (perfshap encodes the text columns itself)",
+            {"model"});
       throw PythonRaised(std::move(e));
     }
     return 0;
@@ -673,7 +683,13 @@ perfshap::Table MakeTable(const py::tuple& spec, std::vector<py::array>& keep) {
   for (const py::handle item : columns) {
     const auto pair = item.cast<py::tuple>();
     perfshap::TableColumn column;
-    column.name = pair[0].cast<std::string>();
+    try {
+      column.name = pair[0].cast<std::string>();
+    } catch (const std::exception&) {
+      throw perfshap::DataError(table.source + ": column " + std::to_string(table.columns.size()) +
+                                    "'s name is not valid Unicode (a lone surrogate); rename the column",
+                                {"data"});
+    }
     std::size_t n = 0;
     if (py::isinstance<py::array>(pair[1])) {
       const auto a = pair[1].cast<py::array>();
@@ -699,7 +715,22 @@ perfshap::Table MakeTable(const py::tuple& spec, std::vector<py::array>& keep) {
           column.text_missing[column.text.size()] = 1;
           column.text.emplace_back();
         } else {
-          column.text.push_back(py::str(cell).cast<std::string>());
+          try {
+            column.text.push_back(py::str(cell).cast<std::string>());
+          } catch (const py::error_already_set&) {  // not UTF-8: a lone surrogate ('\udce9')
+            throw perfshap::DataError(table.source + ": row " + std::to_string(column.text.size()) + ", column '" +
+                                          column.name +
+                                          "' holds text that is not valid Unicode (a lone surrogate, as from "
+                                          "bytes decoded with errors='surrogateescape'); decode the text with its "
+                                          "own encoding, or replace the bad characters",
+                                      {"data"});
+          } catch (const py::cast_error&) {
+            throw perfshap::DataError(table.source + ": row " + std::to_string(column.text.size()) + ", column '" +
+                                          column.name + "' holds text that is not valid Unicode (a lone "
+                                          "surrogate); decode the text with its own encoding, or replace the bad "
+                                          "characters",
+                                      {"data"});
+          }
         }
       }
     }
@@ -980,7 +1011,14 @@ auto OnWorker(perfshap::ExecutionOptions& execution, const Call& call, const py:
       [&](const WorkerHooks& hooks) {
         execution.progress = hooks.progress;
         execution.cancel = hooks.cancel;
-        response.emplace(call());
+        // Over the processes of an MPI run: an error before the run's agreement reaches the others.
+        perfshap::detail::BeginRunAgreement(execution.processes);
+        try {
+          response.emplace(call());
+        } catch (...) {
+          perfshap::detail::TellPeersOfFailure(std::current_exception());
+          throw;
+        }
       },
       progress, poll);
   return std::move(*response);

@@ -215,3 +215,24 @@ def test_groups_of_numpy_names_equal_groups_of_lists():
     assert len(a.players) == 3
     a.json["input"].pop("groups"), b.json["input"].pop("groups")  # the temporary --groups file's name
     assert_same_run(a, b)
+
+
+def test_a_lone_surrogate_in_a_text_cell_is_a_one_line_error_naming_the_cell():
+    X, y, colour, _ = frame_with_gaps()
+    bad = colour.copy()
+    bad[3] = "r\udce9d"  # bytes decoded with errors="surrogateescape"
+    with pytest.raises(ValueError, match=r"row 3, column 'colour' holds text that is not valid Unicode"):
+        perfshap.robustness(X.assign(colour=bad), y, cv="kfold:2")
+
+
+def test_a_column_transformer_naming_columns_is_told_what_to_do():
+    from sklearn.compose import ColumnTransformer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    X, y, colour, _ = frame_with_gaps()
+    pipe = make_pipeline(ColumnTransformer([("text", OneHotEncoder(), ["colour"])], remainder="passthrough"),
+                         LogisticRegression(max_iter=200))
+    with pytest.raises(ValueError, match="selects columns by name.*without its ColumnTransformer"):
+        perfshap.robustness(X.assign(colour=colour), y, model=pipe, cv="holdout")

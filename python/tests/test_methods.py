@@ -280,3 +280,21 @@ def test_robustness_interactions_rows_add_up_to_phi_and_match_the_command():
         cli = json.load(open(os.path.join(out, "result.json")))["interactions"]
     assert np.array_equal(np.array(cli["mean"]), r.interactions)
     assert np.array_equal(np.array(cli["std"]), r.interactions_std)
+
+
+def test_shap_interventional_interactions_come_as_an_array_and_a_missing_background_is_said():
+    """interactions=True with the interventional approach: rows x (features + 1) x (features + 1),
+    as treeshap's, each matrix row adding up to the feature's SHAP value; with no background the
+    console and result.json say where it was drawn from."""
+    X, y = read("pima.csv")
+    r = perfshap.shap("logistic", X.iloc[600:606], train=(X.iloc[:600], y.iloc[:600]), seed=1, interactions=True)
+    F = X.shape[1]
+    assert r.interactions.shape == (6, F + 1, F + 1)
+    assert r.interaction_features == list(X.columns) + ["bias"]
+    np.testing.assert_allclose(r.interactions[:, :F, :F].sum(axis=2), r.values, atol=1e-9)
+    np.testing.assert_allclose(r.interactions[:, :F, :F], r.interactions[:, :F, :F].transpose(0, 2, 1), atol=1e-12)
+    assert r.json["background"]["given"] is False
+    assert "no background was given" in r.console
+    given = perfshap.shap("logistic", X.iloc[600:606], train=(X.iloc[:600], y.iloc[:600]), seed=1, background=100)
+    assert given.json["background"]["given"] is True and "no background was given" not in given.console
+    assert given.interactions is None

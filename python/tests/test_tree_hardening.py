@@ -150,3 +150,13 @@ def test_deeply_nested_groups_file_is_a_value_error():
             f.write("[" * 65000 + "]" * 65000)
         with pytest.raises(ValueError, match="more than 64 levels deep"):
             perfshap.robustness(X, y, groups=path, cv="holdout")
+
+
+def test_a_model_that_is_no_tree_model_is_told_what_treeshap_takes():
+    from sklearn.linear_model import LogisticRegression
+
+    X = np.random.default_rng(0).random((20, 3))
+    y = (X[:, 0] > 0.5).astype(int)
+    for model in (LogisticRegression().fit(X, y), lambda z: z.sum(axis=1)):
+        with pytest.raises(ValueError, match="is not a tree model.*XGBoost.*scikit-learn tree model.*perfshap.shap"):
+            perfshap.treeshap(model, X)

@@ -366,6 +366,15 @@ TEST(CApi, ErrorsAreAStatusWithTheMessageAndTheOptionNames) {
   EXPECT_EQ(perfshap_run(req, &r), PERFSHAP_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(perfshap_last_error_option(0), "threads");
   perfshap_request_free(req);
+  // The options are named as the JSON spells them, and a negative thread count is one of them.
+  for (const auto& [options, key] : std::vector<std::pair<const char*, const char*>>{
+           {R"({"solver": "kernel", "time_limit": -1})", "time_limit"}, {R"({"threads": -1})", "threads"}}) {
+    ASSERT_EQ(perfshap_request_create("xper", options, &req), PERFSHAP_OK);
+    EXPECT_EQ(perfshap_run(req, &r), PERFSHAP_ERROR_INVALID_ARGUMENT) << options;
+    ASSERT_GE(perfshap_last_error_option_count(), 1u) << options << ": " << perfshap_last_error();
+    EXPECT_STREQ(perfshap_last_error_option(0), key) << perfshap_last_error();
+    perfshap_request_free(req);
+  }
   // Text that is no JSON object, an unknown method, an unknown role.
   EXPECT_EQ(perfshap_request_create("xper", "{\"threads\": ", &req), PERFSHAP_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(perfshap_request_create("xper", "[1, 2]", &req), PERFSHAP_ERROR_INVALID_ARGUMENT);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <oneapi/tbb/info.h>
 
 #include "cli/cli_runner.hpp"
 #include "perfshap/version.hpp"
@@ -35,6 +36,15 @@ TEST(Cli, UnknownFlagIsAUsageErrorOnOneLine) {
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(CountLines(run.err), 1u) << run.err;
   EXPECT_EQ(RunCli("").exit_code, 2);
+}
+
+TEST(Cli, MoreThreadsThanTheMachineHasAreCappedAndRecorded) {
+  const auto dir = FreshDir("threads_cap");
+  const auto run = RunCli("xper --quiet --threads 99999 --out '" + dir.string() + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err.find("TBB"), std::string::npos) << run.err;
+  const auto j = nlohmann::json::parse(testing::ReadText(dir / "result.json"));
+  EXPECT_EQ(j["threads"].get<int>(), tbb::info::default_concurrency());
 }
 
 TEST(Cli, DemoWritesResultJsonWithCommonKeys) {

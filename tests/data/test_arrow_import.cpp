@@ -182,6 +182,45 @@ TEST(ArrowImport, TwoChunksOfAStreamEqualOneBatch) {
   ExpectSameData(Read(*t), ReadCsvText("x,colour,y\n0.5,a,0\n1.5,b,1\n2.5,a,0\n3.5,b,1\n4.5,c,1\n"));
 }
 
+TEST(ArrowImport, AnUnknownNullCountReadsTheValidityBitmap) {
+  // A column with null_count -1 (unknown): its validity bitmap says which rows are null, as with
+  // the count given.
+  const std::vector<double> three = {1, 2, 3};
+  for (const std::int64_t count : {std::int64_t{1}, std::int64_t{-1}}) {
+    SCOPED_TRACE(count);
+    std::vector<std::unique_ptr<ArrowSchema>> f;
+    std::vector<std::unique_ptr<ArrowArray>> c;
+    f.push_back(Field("g", "x"));
+    c.push_back(Leaf({Bitmap({true, false, true}), Bytes(three)}, 3, count, 0));
+    ArrowSchema schema;
+    ArrowArray array;
+    Batch(std::move(f), std::move(c), 3, &schema, &array);
+    const auto table = ImportArrowTable(&schema, &array, "orders");
+    ASSERT_EQ(table->columns.size(), 1u);
+    const auto& column = table->columns[0];
+    ASSERT_EQ(column.type, ColumnType::kFloat64);
+    double v[3];
+    for (int i = 0; i < 3; ++i)
+      std::memcpy(&v[i], static_cast<const char*>(column.data) + i * column.stride, sizeof(double));
+    EXPECT_EQ(v[0], 1.0);
+    EXPECT_TRUE(std::isnan(v[1]));
+    EXPECT_EQ(v[2], 3.0);
+  }
+  // The record batch itself with a null row and null_count -1: refused as with the count given.
+  std::vector<std::unique_ptr<ArrowSchema>> f;
+  std::vector<std::unique_ptr<ArrowArray>> c;
+  f.push_back(Field("g", "x"));
+  c.push_back(Leaf({{}, Bytes(three)}, 3, 0, 0));
+  ArrowSchema schema;
+  ArrowArray array;
+  Batch(std::move(f), std::move(c), 3, &schema, &array);
+  const std::vector<unsigned char> rows = Bitmap({true, true, false});
+  array.buffers[0] = rows.data();
+  array.null_count = -1;
+  testing::ExpectError<DataError>([&] { ImportArrowTable(&schema, &array, "orders"); },
+                                  {"orders", "null rows in the record batch itself (row 2)"}, "data");
+}
+
 TEST(ArrowImport, MalformedArraysAreRefusedNamingTheColumnAndReleased) {
   using testing::ExpectError;
   // One column of `rows` rows in a batch: refused with `message`, and both structs released.

@@ -80,9 +80,16 @@ struct ExecutionOptions {
    *  result, bitwise what one process computes. Every process makes the same call with the same
    *  inputs. None: this process alone. */
   std::shared_ptr<const Processes> processes;
+  /** What the front end was given for this call, in its own words (the command line, the options'
+   *  JSON), less what may differ between processes (threads, progress, the communicator): the
+   *  processes of an MPI run check before the work that they were all given the same, with the
+   *  values of the data and the model. */
+  std::string invocation;
 };
 
-/** @brief The number of worker threads a computation with these options uses. */
+/** @brief The number of worker threads a computation with these options uses: `threads`, at
+ *  most the machine's (oneTBB's default concurrency: the cores this process may run on); what
+ *  result.json records. */
 PERFSHAP_EXPORT int ResolvedThreads(const ExecutionOptions& options);
 
 /** @brief At most this many task arenas of the library's own wait, idle, for the next

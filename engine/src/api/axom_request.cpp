@@ -14,6 +14,7 @@
 #include <numeric>
 
 #include "api/model_columns.hpp"
+#include "api/run_inputs.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/processes.hpp"
@@ -177,6 +178,8 @@ detail::AxomDataReport RunDataSet(const AxomRequest& request, const std::string&
   po.robustness.neighbours = request.neighbours;
   po.robustness.full_matrix = request.full_matrix;
   po.execution = request.execution_of ? request.execution_of(name) : request.execution;
+  // Over the processes of an MPI run: every one read the same, or the job ends here.
+  RunInputs(po.execution).Data(data).Agree();
   const std::shared_ptr<const Processes> group = detail::SharedProcesses(po.execution);
   const auto run_seed = [&](std::size_t k, const ExecutionOptions& execution) {
     AxomProtocolOptions o = po;
@@ -284,6 +287,7 @@ detail::AxomModelReport RunGivenForest(const AxomRequest& request, const std::st
     if (*hi > *lo) report.scale[j] = *hi - *lo;
   }
   ExecutionOptions execution = request.execution_of ? request.execution_of(name) : request.execution;
+  RunInputs(execution).Data(data).GivenModel(*forest, data, columns).Agree();
   report.explanation = ExplainAxom(*forest, {points, n}, execution);
   const auto t1 = std::chrono::steady_clock::now();
   report.seconds_explain = std::chrono::duration<double>(t1 - t0).count();

@@ -2,6 +2,8 @@
 // Copyright 2026 The perfshap authors
 #include "api/chains_request.hpp"
 
+#include "api/run_inputs.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <numeric>
@@ -138,6 +140,8 @@ detail::ChainsReport RunChains(const ChainsRequest& request) {
               co.shap.solver_options.execution, kChainsRemedy, {"rows", "background", "solver", "budget"});
     co.shap.solver_options.execution.on_estimate = nullptr;  // said once
   }
+  // Over the processes of an MPI run: every one read the same, or the job ends here.
+  RunInputs(co.shap.solver_options.execution).Data(m.features).Learner(*learner).Agree();
   detail::ChainsReport report;
   report.data = m.features.source();
   report.output_names = m.output_names;

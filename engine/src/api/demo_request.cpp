@@ -2,6 +2,8 @@
 // Copyright 2026 The perfshap authors
 #include "api/demo_request.hpp"
 
+#include "api/run_inputs.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -50,6 +52,8 @@ DemoResponse RunDemo(const DemoRequest& request) {
                               std::to_string(request.exact_limit) + " (" + detail::CoalitionCountText(p) +
                               " coalitions); raise the exact limit (at most 30) or select fewer columns",
                           {"max_features"});
+  // Over the processes of an MPI run: every one read the same, or the job ends here.
+  RunInputs(request.execution).Data(data).Agree();
 
   // The estimate of every section before any of them runs (each section checks its own again).
   {

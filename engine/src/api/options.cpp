@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <utility>
 
 #include "api/sampling_input.hpp"
@@ -16,6 +17,7 @@
 #include "perfshap/blocks/curves.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/processes.hpp"
+#include "schedule/agreement.hpp"
 #include "perfshap/blocks/players.hpp"
 #include "perfshap/xper.hpp"
 #include "report/run_reporter.hpp"
@@ -108,6 +110,12 @@ bool OptionReader::Has(const char* key) {
 
 const nlohmann::json& OptionReader::Raw(const char* key) { return Has(key) ? options_.at(key) : kNull; }
 
+std::string OptionReader::Invocation() const {
+  nlohmann::json given = options_;
+  for (const char* key : {"mpi_comm", "threads", "progress", "max_memory"}) given.erase(key);
+  return given.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 void OptionReader::Take(const char* key, std::string& field) {
   if (!Has(key)) return;
   const nlohmann::json& v = options_.at(key);
@@ -187,8 +195,21 @@ void ReadDataOptions(OptionReader& o, DataInput& data) {
   }
 }
 
+std::string OptionKeyOf(const std::string& option) {
+  static const std::map<std::string, std::string> kKeys = {
+      {"time_limit_seconds", "time_limit"}, {"max_model_evaluations", "max_evaluations"},
+      {"max_memory_bytes", "max_memory"},   {"model_params", "model_param"},
+      {"signed_weights", "signed"}};
+  const auto it = kKeys.find(option);
+  return it == kKeys.end() ? option : it->second;
+}
+
 void ReadExecutionOptions(OptionReader& o, ExecutionOptions& execution) {
   o.Take("threads", execution.threads);
+  if (execution.threads < 0)
+    throw InvalidArgument("threads " + std::to_string(execution.threads) +
+                              " is negative: give 0 (every core) or a number of threads",
+                          {"threads"});
   const nlohmann::json& memory = o.Raw("max_memory");
   if (memory.is_string())
     execution.limits.max_memory_bytes = ParseMemorySize(memory.get<std::string>());
@@ -205,6 +226,8 @@ void ReadExecutionOptions(OptionReader& o, ExecutionOptions& execution) {
         Processes::FromMpiComm(reinterpret_cast<const void*>(static_cast<std::uintptr_t>(comm.get<std::int64_t>())));
   else if (!comm.is_null())
     WrongKind("mpi_comm", comm, "the address of an MPI communicator (mpi4py: MPI._addressof(comm))");
+  detail::NoteRunProcesses(execution.processes);
+  execution.invocation = o.Invocation();
 }
 
 void ReadSolverOptions(OptionReader& o, std::uint64_t seed, SolverSpec& solver, SamplingOptions& sampling,

@@ -49,6 +49,9 @@ class OptionReader {
   /** The raw value of a given key (marked read); null when absent. */
   const nlohmann::json& Raw(const char* key);
 
+  /** The options as given, less those that may differ between the processes of an MPI run
+   *  (ExecutionOptions::invocation). */
+  std::string Invocation() const;
   /** @throws InvalidArgument naming the first key no look-up read, with the ones `method` takes. */
   void RefuseUnread(const std::string& method) const;
 
@@ -56,6 +59,12 @@ class OptionReader {
   nlohmann::json options_;
   std::set<std::string> read_;
 };
+
+/** @brief The options key (as the JSON options spell it) of a library option a message names
+ *  (Error::options()): "time_limit_seconds" is "time_limit", "max_model_evaluations"
+ *  "max_evaluations", "max_memory_bytes" "max_memory", "model_params" "model_param",
+ *  "signed_weights" "signed"; the others are spelt alike. */
+std::string OptionKeyOf(const std::string& option);
 
 /** @brief The data options (data: a CSV path when the request has no table; label, positive,
  *  missing, features as a list or "a,b", groups: a path or {"name": ["column", ...]}). */

@@ -7,6 +7,7 @@
 
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/cost_estimates.hpp"
+#include "api/run_inputs.hpp"
 #include "perfshap/error.hpp"
 #include "report/format.hpp"
 #include "schedule/schedule.hpp"
@@ -60,6 +61,8 @@ RobustnessResponse RunRobustness(const RobustnessRequest& request) {
                          : s.splits.has_value() ? CheckSplits(*s.splits, data.n_rows(), s.name, s.listed)
                                                 : ReadSplits(s.file, data.n_rows());
 
+  // Over the processes of an MPI run: every one read the same, or the job ends here.
+  RunInputs(opt.execution).Data(data).Learner(*opt.learner).Agree();
   warm_up.reset();
   RobustnessResponse response{ExplainRobustness(data, plan, opt), {}};
   detail::RobustnessRun& run = response.run;

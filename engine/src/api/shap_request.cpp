@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "api/model_columns.hpp"
+#include "api/run_inputs.hpp"
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/random.hpp"
@@ -431,9 +432,16 @@ ShapResponse RunShap(const ShapRequest& request) {
       run.background_rows = drawn.size();
       run.background_source = "drawn from " + (given_model ? in.name() : m.train->name()) + " with the seed";
     }
+    run.background_given = request.background_rows.has_value() || request.background.has_value();
   }
   const RowMatrix background{bg, bg.size() / std::max<std::size_t>(model_columns.size(), 1)};
 
+  // Over the processes of an MPI run: every one read the same, or the job ends here.
+  RunInputs(execution)
+      .Data(explain)
+      .GivenModel(*model, explain, model_columns, m.host_model != nullptr)
+      .Text("background", std::string(reinterpret_cast<const char*>(bg.data()), bg.size() * sizeof(double)))
+      .Agree();
   ShapExplanation& e = response.explanation;
   const bool wants_interactions = request.interactions || !request.interaction_features.empty();
   if (retrain && wants_interactions)

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "api/model_columns.hpp"
+#include "api/run_inputs.hpp"
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "data/message_text.hpp"
@@ -356,6 +357,11 @@ XperResponse RunXper(const XperRequest& request) {
                             {"permutation", "comparator"});
     opt.permutation = ReadRowPermutation(request.permutation_file, n);
   }
+  // Over the processes of an MPI run: every one read the same, or the job ends here.
+  RunInputs inputs(opt.execution);
+  inputs.Data(m.sample).GivenModel(*m.model, m.sample, {}, in.host_model != nullptr);
+  if (have_train) inputs.Data(m.train_sample);
+  inputs.Agree();
   XperResponse out;
   out.result = ExplainXper(*m.model, m.sample, opt);
 

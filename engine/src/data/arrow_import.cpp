@@ -258,6 +258,10 @@ void ImportBatch(const ArrowSchema& schema, const ArrowArray& array, const std::
   CheckArray(array, 1, schema.n_children, source);
   if (schema.n_children > 0 && schema.children == nullptr) Malformed(source, "a schema without its child list");
   if (array.null_count > 0) Malformed(source, "null rows in the record batch itself");
+  // A null count of -1 is unknown: the validity bitmap says.
+  if (array.null_count == -1 && array.buffers[0] != nullptr)
+    for (std::int64_t i = 0; i < array.length; ++i)
+      if (IsNull(array, i)) Malformed(source, "null rows in the record batch itself (row " + std::to_string(i) + ")");
   Table& t = h.table;
   t.source = source;
   t.n_rows = static_cast<std::size_t>(array.length);

@@ -16,6 +16,7 @@
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/processes.hpp"
+#include "schedule/agreement.hpp"
 #include "schedule/distribute.hpp"
 #include "schedule/schedule.hpp"
 
@@ -62,6 +63,18 @@ XperMonteCarloResult RunXperMonteCarlo(const XperMonteCarloOptions& options) {
                                        options.comparator == XperComparator::kFull,
                                        ResolvedThreads(options.execution)),
             options.execution, kXperMonteCarloRemedy, {"samples", "rows"});
+  // Over the processes of an MPI run: every one was given the same, or the job ends here.
+  detail::InputDigests digests(options.execution);
+  if (digests.active()) {
+    detail::ByteWriter& w = digests.Part("options");
+    w.PutString(options.execution.invocation);
+    w.Put(options.samples);
+    w.Put(options.rows);
+    w.Put(options.train_rows);
+    w.Put(options.seed);
+    w.Put(options.comparator);
+  }
+  detail::AgreeOnInputs(options.execution, digests);
 
   XperMonteCarloResult r;
   for (std::size_t j = 0; j < q; ++j) r.features.push_back(std::string("x").append(std::to_string(j + 1)));

@@ -147,7 +147,8 @@ Json ResultBody(const ShapReport& report, const OutputDir& out) {
                  {"evaluations", e.solve.n_evaluations}};
   body["solver"] = solver;
   if (e.approach == "interventional" || e.approach == "tree-interventional")
-    body["background"] = {{"rows", run.background_rows}, {"source", run.background_source}};
+    body["background"] = {
+        {"rows", run.background_rows}, {"source", run.background_source}, {"given", run.background_given}};
   // Base value per output (the same for every row).
   Json base = Json::object();
   for (std::size_t o = 0; o < K; ++o) base[e.outputs[o]] = NumberOrNull(e.base[o]);
@@ -338,6 +339,9 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
     << ScaleName(e.output) << " scale";
   if (e.approach == "interventional" || e.approach == "tree-interventional")
     s << ", background " << run.background_rows << " rows (" << run.background_source << ")";
+  if ((e.approach == "interventional" || e.approach == "tree-interventional") && !run.background_given)
+    s << "\n  no background was given: " << run.background_rows << " rows were " << run.background_source
+      << "; give a background (rows of the training data, or a number of rows) to choose it";
   s << "\n  solver " << e.solve.solver;
   if (e.solve.solver != "treeshap") s << ", " << e.solve.n_evaluations << " coalitions";
   if (!e.solve.converged)

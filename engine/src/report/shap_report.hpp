@@ -43,6 +43,9 @@ struct ShapRun {
   /** Background: how many rows and where from ("drawn from FILE with the seed", a file). */
   std::size_t background_rows = 0;
   std::string background_source;
+  /** Whether the caller gave the background (rows or a count); when not, the console and
+   *  result.json say where it was drawn from. */
+  bool background_given = false;
   /** The index into `rows` of the row the waterfall shows. */
   std::size_t explain_row = 0;
   std::uint64_t seed = 0;

@@ -7,6 +7,7 @@
 
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/error.hpp"
+#include "schedule/agreement.hpp"
 
 namespace perfshap::inline v0::detail {
 
@@ -18,64 +19,6 @@ ItemRange ShareOf(std::size_t n_items, int rank, int size) {
   const std::size_t begin = r * base + std::min(r, extra);
   return {begin, begin + base + (r < extra ? 1 : 0)};
 }
-
-namespace {
-
-enum class ErrorKind : std::uint8_t { kError, kInvalidArgument, kDataError, kResourceError, kCancelled, kOther };
-
-// A share's bytes: a status byte, then the items' results (item id, length, bytes) or the error.
-void PutError(ByteWriter& out, std::exception_ptr failure) {
-  out.Put<std::uint8_t>(1);
-  ErrorKind kind = ErrorKind::kOther;
-  std::string what;
-  std::vector<std::string> options;
-  try {
-    std::rethrow_exception(failure);
-  } catch (const Cancelled& e) {
-    kind = ErrorKind::kCancelled;
-    what = e.what();
-  } catch (const ResourceError& e) {
-    kind = ErrorKind::kResourceError;
-    what = e.what();
-    options = e.options();
-  } catch (const DataError& e) {
-    kind = ErrorKind::kDataError;
-    what = e.what();
-    options = e.options();
-  } catch (const InvalidArgument& e) {
-    kind = ErrorKind::kInvalidArgument;
-    what = e.what();
-    options = e.options();
-  } catch (const Error& e) {
-    kind = ErrorKind::kError;
-    what = e.what();
-    options = e.options();
-  } catch (const std::bad_alloc&) {
-    what = "out of memory";
-  } catch (const std::exception& e) {
-    what = e.what();
-  }
-  out.Put(kind);
-  out.PutString(what);
-  out.PutStrings(options);
-}
-
-[[noreturn]] void ThrowError(ByteReader& in, int rank) {
-  const auto kind = in.Get<ErrorKind>();
-  std::string what = in.GetString();
-  std::vector<std::string> options = in.GetStrings();
-  switch (kind) {
-    case ErrorKind::kCancelled: throw Cancelled();
-    case ErrorKind::kResourceError: throw ResourceError(what, std::move(options));
-    case ErrorKind::kDataError: throw DataError(what, std::move(options));
-    case ErrorKind::kInvalidArgument: throw InvalidArgument(what, std::move(options));
-    case ErrorKind::kError: throw Error(what, std::move(options));
-    case ErrorKind::kOther: break;
-  }
-  throw std::runtime_error("process " + std::to_string(rank) + ": " + what);
-}
-
-}  // namespace
 
 void RunShared(const Processes& group, std::size_t n_items,
                const std::function<void(ItemRange share, const std::function<ByteWriter&(std::size_t)>& write)>& run,
@@ -99,7 +42,10 @@ void RunShared(const Processes& group, std::size_t n_items,
   mine = ByteWriter();
   for (int r = 0; r < group.size(); ++r) {
     ByteReader in(all[static_cast<std::size_t>(r)]);
-    if (in.Get<std::uint8_t>() != 0) ThrowError(in, r);
+    if (in.Get<std::uint8_t>() != 0) {
+      MarkErrorShared();
+      ThrowError(in, r);
+    }
   }
   for (int r = 0; r < group.size(); ++r) {
     ByteReader in(all[static_cast<std::size_t>(r)]);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "perfshap/error.hpp"
+#include "schedule/agreement.hpp"
 #include "schedule/distribute.hpp"
 
 #if defined(PERFSHAP_WITH_MPI)
@@ -180,6 +181,15 @@ std::vector<std::vector<std::byte>> AllGather(const Processes& group, std::span<
 #endif
   all[static_cast<std::size_t>(group.rank())].assign(mine.begin(), mine.end());
   return all;
+}
+
+void AbortProcesses(const Processes& group, int code) {
+#if defined(PERFSHAP_WITH_MPI)
+  if (group.impl() != nullptr && group.size() > 1) MPI_Abort(group.impl()->comm, code);
+#else
+  (void)group;
+#endif
+  std::_Exit(code);
 }
 
 }  // namespace detail

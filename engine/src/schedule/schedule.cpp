@@ -26,7 +26,8 @@
 namespace perfshap::inline v0 {
 int ResolvedThreads(const ExecutionOptions& options) {
   if (options.arena != nullptr) return std::max(1, options.arena->max_concurrency());
-  if (options.threads > 0) return options.threads;
+  // More workers than the machine has would only share its cores (and oneTBB warns of it).
+  if (options.threads > 0) return std::min(options.threads, std::max(1, tbb::info::default_concurrency()));
   // The calling context's concurrency: a host's arena's inside one, else the machine's cores (a
   // thread outside any explicit arena sees the implicit arena of the default concurrency).
   return std::max(1, tbb::this_task_arena::max_concurrency());
@@ -265,7 +266,7 @@ struct Schedule::Impl {
 };
 
 Schedule::Schedule(const ExecutionOptions& options) : cancel_(options.cancel) {
-  PERFSHAP_CHECK(options.threads >= 0, "threads must be >= 0 (0 = all cores)");
+  PERFSHAP_CHECK(options.threads >= 0, "threads must be >= 0 (0 = all cores)", {"threads"});
   PERFSHAP_CHECK(options.arena == nullptr || options.threads == 0 || options.threads == ResolvedThreads(options),
                  "threads " + std::to_string(options.threads) + " with a host's arena of " +
                      std::to_string(ResolvedThreads(options)) + " threads; give 0 (the arena's) or that number",
