@@ -46,6 +46,23 @@ std::uint64_t XperMonteCarloSampleSeed(std::uint64_t seed, std::size_t k) {
   return rng();
 }
 
+namespace {
+/** Over the processes of an MPI run: every one was given the same options, or the job ends here. */
+void AgreeOnOptions(const XperMonteCarloOptions& options) {
+  detail::InputDigests digests(options.execution);
+  if (digests.active()) {
+    detail::ByteWriter& w = digests.Part("options");
+    w.PutString(options.execution.invocation);
+    w.Put(options.samples);
+    w.Put(options.rows);
+    w.Put(options.train_rows);
+    w.Put(options.seed);
+    w.Put(options.comparator);
+  }
+  detail::AgreeOnInputs(options.execution, digests);
+}
+}  // namespace
+
 XperMonteCarloResult RunXperMonteCarlo(const XperMonteCarloOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   if (options.samples == 0)
@@ -63,18 +80,7 @@ XperMonteCarloResult RunXperMonteCarlo(const XperMonteCarloOptions& options) {
                                        options.comparator == XperComparator::kFull,
                                        ResolvedThreads(options.execution)),
             options.execution, kXperMonteCarloRemedy, {"samples", "rows"});
-  // Over the processes of an MPI run: every one was given the same, or the job ends here.
-  detail::InputDigests digests(options.execution);
-  if (digests.active()) {
-    detail::ByteWriter& w = digests.Part("options");
-    w.PutString(options.execution.invocation);
-    w.Put(options.samples);
-    w.Put(options.rows);
-    w.Put(options.train_rows);
-    w.Put(options.seed);
-    w.Put(options.comparator);
-  }
-  detail::AgreeOnInputs(options.execution, digests);
+  AgreeOnOptions(options);
 
   XperMonteCarloResult r;
   for (std::size_t j = 0; j < q; ++j) r.features.push_back(std::string("x").append(std::to_string(j + 1)));
