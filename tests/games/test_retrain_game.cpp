@@ -12,6 +12,7 @@
 //   (sklearn 1.2.1 GaussianNB().fit(...).predict_proba(...)[:, 1] per coalition, the reference's
 //   train-row order; exact Shapley formula in Python).
 #include <gtest/gtest.h>
+#include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
 #include <bit>
@@ -445,7 +446,10 @@ TEST(RetrainGame, MonteCarloBandsAreBitwiseIdenticalForOneTwoFourThreads) {
       options.learner = MakeLearner(learner);
       options.extra_metrics = {"brier"};
       options.select = true;
-      options.execution.threads = threads;
+      // A host's arena of that size: `threads` alone is capped at the machine's cores, and the
+      // 4-thread case must run on 4 workers on a 2-core machine too.
+      tbb::task_arena arena(threads);
+      options.execution.arena = &arena;
       runs.push_back(ExplainRobustness(data, plan, options));
     }
     for (std::size_t t = 1; t < runs.size(); ++t) {
