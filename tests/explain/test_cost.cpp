@@ -117,6 +117,13 @@ TEST(CostEstimates, TheIssuesHugeRequests) {
   EXPECT_GT(rob.peak_bytes(), 10 * kGB);
   EXPECT_DOUBLE_EQ(rob.units, 16.0e6);
   EXPECT_NE(rob.Text().find("split plan"), std::string::npos) << rob.Text();
+  // The same plan drawn a window at a time (the command line's mc:R): the splits' values are
+  // what grows with the splits (4 players x 3 doubles a split), not the plan.
+  rs.drawn = true;
+  const double drawn = EstimateRobustnessCost(rs, ro).peak_bytes();
+  EXPECT_LT(drawn, 0.5 * kGB);
+  rs.splits = 500000;
+  EXPECT_NEAR(drawn - EstimateRobustnessCost(rs, ro).peak_bytes(), 500000 * 4 * 3 * 8.0, 1.0);
 
   // xper on adult (32,561 rows) with the full comparator and a model without additive terms:
   // n^2 doubles (8.5 GB) per thread.

@@ -50,6 +50,9 @@ struct RobustnessShape {
   std::size_t players = 0;   ///< players (columns or groups)
   std::size_t splits = 0;    ///< splits of the plan
   std::size_t test_rows = 0; ///< test rows of one split (the largest)
+  /** The splits are drawn a window at a time (a drawn plan), not held whole: the plan's
+   *  memory is a window's, whatever the number of splits. */
+  bool drawn = false;
 };
 
 /** @brief Trainings, scorings and the memory of ExplainRobustness (the split plan included).

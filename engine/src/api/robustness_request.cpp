@@ -8,6 +8,7 @@
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "api/run_inputs.hpp"
+#include "explain/robustness_splits.hpp"
 #include "perfshap/error.hpp"
 #include "report/format.hpp"
 #include "schedule/schedule.hpp"
@@ -46,27 +47,34 @@ RobustnessResponse RunRobustness(const RobustnessRequest& request) {
   const std::span<const double> strata = s.stratify ? data.label() : std::span<const double>{};
   opt.plan_name = !explicit_splits ? s.plan : !s.name.empty() ? s.name : !s.file.empty() ? s.file : "splits";
   if (!explicit_splits) {
-    // Before the splits are drawn (mc:1000000 alone holds rows x 10^6 indices): the estimate.
+    // Before the splits are drawn: the estimate.
     RobustnessShape shape;
     shape.rows = data.n_rows();
     shape.columns = data.n_features();
     shape.players = opt.players.empty() ? data.n_features() : opt.players.size();
     shape.splits = SplitPlanSize(s.plan);
+    shape.drawn = true;
     shape.test_rows = static_cast<std::size_t>(std::ceil(s.test_size * static_cast<double>(data.n_rows())));
     CheckCost(EstimateRobustnessCost(shape, opt), opt.execution, kRobustnessRemedy,
               {"plan", "solver", "budget", "features"});
     opt.execution.on_estimate = nullptr;  // said once
   }
-  const SplitPlan plan = !explicit_splits ? MakeSplitPlan(s.plan, data.n_rows(), s.test_size, request.seed, strata, opt.execution)
+  // Explicit splits are held (and checked) whole; a drawn plan is drawn a window at a time as the
+  // run goes, so mc:1000000 holds a window's row indices, not the plan's.
+  const SplitPlan plan = !explicit_splits        ? SplitPlan{}
                          : s.splits.has_value() ? CheckSplits(*s.splits, data.n_rows(), s.name, s.listed)
                                                 : ReadSplits(s.file, data.n_rows());
+  const detail::SplitSequence splits = explicit_splits
+                                           ? detail::SplitSequence(plan)
+                                           : detail::SplitSequence::Drawn(s.plan, data.n_rows(), s.test_size,
+                                                                          request.seed, strata);
 
   // Over the processes of an MPI run: every one read the same, or the job ends here.
   RunInputs(opt.execution).Data(data).Learner(*opt.learner).Agree();
   warm_up.reset();
-  RobustnessResponse response{ExplainRobustness(data, plan, opt), {}};
+  RobustnessResponse response{detail::ExplainRobustness(data, splits, opt), {}};
   detail::RobustnessRun& run = response.run;
-  run = detail::DescribeRobustnessRun(data, plan, opt.plan_name);
+  run = detail::DescribeRobustnessRun(data, splits, opt.plan_name);
   if (!explicit_splits && s.plan.rfind("kfold:", 0) != 0) run.test_size = s.test_size;
   run.stratify = s.stratify;
   run.slice_fpr = request.slice_fpr;

@@ -1,24 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
 //
-// Train/test splits. Every split is a pure function of (n, parameters, seed, labels): the
-// permutations use our own Fisher-Yates over RandomStream::Below, never std::shuffle or
-// std::uniform_int_distribution, whose outputs differ between standard libraries.
+// Train/test splits given by the user: a JSON file of explicit splits, splits handed over in
+// memory (both checked against the rows), and a row permutation file. The drawn plans
+// (holdout, mc:R, kfold:K) are in split_draw.cpp.
 #include "perfshap/blocks/split.hpp"
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <map>
-#include <sstream>
 #include <nlohmann/json.hpp>
-
-#include "common/allocation.hpp"
 #include <span>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,92 +22,9 @@
 #include "data/json_text.hpp"
 #include "data/text_lines.hpp"
 #include "perfshap/error.hpp"
-#include "perfshap/blocks/random.hpp"
-#include "schedule/schedule.hpp"
 
 namespace perfshap::inline v0 {
 namespace {
-
-/// Fisher-Yates: after the call, items is a uniformly random permutation of its input.
-void Shuffle(std::vector<std::size_t>& items, RandomStream& rng) {
-  for (std::size_t i = items.size(); i > 1; --i) {
-    const auto j = static_cast<std::size_t>(rng.Below(i));
-    std::swap(items[i - 1], items[j]);
-  }
-}
-
-/// Row indices grouped by class, classes in increasing label order (deterministic).
-/// Without labels: one group holding 0..n-1.
-std::vector<std::vector<std::size_t>> GroupByClass(std::size_t n, std::span<const double> labels) {
-  if (labels.empty()) {
-    std::vector<std::size_t> all(n);
-    for (std::size_t i = 0; i < n; ++i) all[i] = i;
-    return {std::move(all)};
-  }
-  PERFSHAP_CHECK(labels.size() == n, "stratification labels: " + std::to_string(labels.size()) +
-                                         " values for " + std::to_string(n) +
-                                         " rows; give one label per row (or none)");
-  std::map<double, std::vector<std::size_t>> by_class;
-  for (std::size_t i = 0; i < n; ++i) {
-    PERFSHAP_CHECK(!std::isnan(labels[i]), "stratification labels: row " + std::to_string(i) +
-                                               " is NaN; every row needs a label to stratify");
-    by_class[labels[i]].push_back(i);
-  }
-  std::vector<std::vector<std::size_t>> groups;
-  groups.reserve(by_class.size());
-  for (auto& entry : by_class) groups.push_back(std::move(entry.second));
-  return groups;
-}
-
-/// Splits total among groups in proportion to their sizes, by largest remainder (Hamilton):
-/// floor(total * size / n) each, then one more to the largest remainders (ties: first
-/// group). Exact integer arithmetic, so the result does not depend on rounding.
-std::vector<std::size_t> Allocate(std::size_t total, std::size_t n,
-                                  const std::vector<std::vector<std::size_t>>& groups) {
-  std::vector<std::size_t> quota(groups.size());
-  std::vector<std::pair<std::size_t, std::size_t>> remainders;  // (remainder, group)
-  std::size_t assigned = 0;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    // total <= n and size <= n, so total * size fits unless n > 2^32: fine for row counts.
-    const std::size_t product = total * groups[g].size();
-    quota[g] = product / n;
-    assigned += quota[g];
-    remainders.emplace_back(product % n, g);
-  }
-  std::stable_sort(remainders.begin(), remainders.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (std::size_t k = 0; assigned < total; ++k, ++assigned) ++quota[remainders[k].second];
-  return quota;
-}
-
-Split FromTestMask(const std::vector<char>& is_test) {
-  Split split;
-  const auto n_test = static_cast<std::size_t>(std::count(is_test.begin(), is_test.end(), char{1}));
-  split.test.reserve(n_test);
-  split.train.reserve(is_test.size() - n_test);
-  for (std::size_t i = 0; i < is_test.size(); ++i) {
-    (is_test[i] != 0 ? split.test : split.train).push_back(i);
-  }
-  return split;
-}
-
-/// The test rows of a holdout split: the fraction of n, rounded, at least 1 and at most n - 1.
-std::size_t TestCount(std::size_t n, double test_fraction) {
-  const double wanted = std::round(test_fraction * static_cast<double>(n));
-  return std::clamp(static_cast<std::size_t>(std::max(wanted, 1.0)), std::size_t{1}, n - 1);
-}
-
-/// One stratified split: each class shuffled with `rng` (in class order), its first quota[g]
-/// rows to the test set. `groups` is the split's own copy (shuffled in place).
-Split DrawSplit(std::size_t n, std::vector<std::vector<std::size_t>> groups, const std::vector<std::size_t>& quota,
-                RandomStream rng) {
-  std::vector<char> is_test(n, 0);
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    Shuffle(groups[g], rng);
-    for (std::size_t k = 0; k < quota[g]; ++k) is_test[groups[g][k]] = 1;
-  }
-  return FromTestMask(is_test);
-}
 
 /// A JSON value on one line, cut to 40 characters; never more of it than the message shows.
 std::string Describe(const nlohmann::json& value) { return detail::JsonSnippet(value, 40); }
@@ -248,72 +161,6 @@ SplitPlan CheckSplits(SplitPlan plan, std::size_t n_rows, const std::string& nam
   return plan;
 }
 
-Split HoldoutSplit(std::size_t n, double test_fraction, std::uint64_t seed,
-                   std::span<const double> stratify_labels, std::uint64_t stream_id) {
-  PERFSHAP_CHECK(n >= 2, "a holdout split needs at least 2 rows, got " + std::to_string(n));
-  PERFSHAP_CHECK(test_fraction > 0.0 && test_fraction < 1.0,
-                 "test fraction " + std::to_string(test_fraction) +
-                     " is outside (0, 1); pass e.g. 0.25 for a quarter of the rows");
-  const std::size_t n_test = TestCount(n, test_fraction);
-  auto groups = GroupByClass(n, stratify_labels);
-  const std::vector<std::size_t> quota = Allocate(n_test, n, groups);
-  return DrawSplit(n, std::move(groups), quota, RandomStream(seed, stream_id));
-}
-
-SplitPlan KFoldSplits(std::size_t n, std::size_t k, std::uint64_t seed,
-                      std::span<const double> stratify_labels) {
-  PERFSHAP_CHECK(k >= 2, "k-fold needs k >= 2 folds, got " + std::to_string(k));
-  PERFSHAP_CHECK(k <= n, "k-fold with k = " + std::to_string(k) + " needs at least k rows, got " +
-                             std::to_string(n) + "; use fewer folds");
-  auto groups = GroupByClass(n, stratify_labels);
-  // Shuffle each class, lay the classes end to end and deal the rows to folds in turn:
-  // fold sizes differ by at most one, and so do each class's counts in the folds.
-  RandomStream rng(seed, 0);
-  std::vector<std::size_t> fold_of(n, 0);
-  std::size_t position = 0;
-  for (auto& group : groups) {
-    Shuffle(group, rng);
-    for (std::size_t row : group) fold_of[row] = position++ % k;
-  }
-  SplitPlan plan(k);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t f = 0; f < k; ++f) {
-      (fold_of[i] == f ? plan[f].test : plan[f].train).push_back(i);
-    }
-  }
-  return plan;
-}
-
-SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetitions, double test_fraction, std::uint64_t seed,
-                           std::span<const double> stratify_labels, const ExecutionOptions& execution) {
-  PERFSHAP_CHECK(repetitions >= 1, "Monte Carlo cross-validation needs at least 1 repetition");
-  SplitPlan plan;
-  try {
-    plan.resize(repetitions);
-    plan[0] = HoldoutSplit(n, test_fraction, seed, stratify_labels, 0);  // the checks, once
-    // The classes and their quotas, once (HoldoutSplit's, for every repetition).
-    const auto groups = GroupByClass(n, stratify_labels);
-    const std::vector<std::size_t> quota = Allocate(TestCount(n, test_fraction), n, groups);
-    // Every repetition has its own stream, so the splits are drawn in parallel: the same plan
-    // at any thread count. Threads and cancellation as the caller's; no progress of its own.
-    ExecutionOptions threads;
-    threads.threads = execution.threads;
-    threads.cancel = execution.cancel;
-    detail::Schedule schedule(threads);
-    constexpr std::size_t kSplitsPerBlock = 8;
-    schedule.ForEachBlock((repetitions - 1 + kSplitsPerBlock - 1) / kSplitsPerBlock, 0, [&](std::size_t b) {
-      const std::size_t end = std::min(repetitions, 1 + (b + 1) * kSplitsPerBlock);
-      for (std::size_t r = 1 + b * kSplitsPerBlock; r < end; ++r)
-        plan[r] = DrawSplit(n, groups, quota, RandomStream(seed, r));
-    });
-  } catch (const std::bad_alloc&) {
-    detail::ThrowAllocationFailed("the split plan (" + std::to_string(repetitions) + " splits of " +
-                                      std::to_string(n) + " row indices)",
-                                  static_cast<double>(repetitions) * static_cast<double>(n) * sizeof(std::size_t));
-  }
-  return plan;
-}
-
 SplitPlan ReadSplits(const std::string& path, std::size_t n_rows) {
   PERFSHAP_CHECK(n_rows >= 2,
                  "ReadSplits: the data have " + std::to_string(n_rows) + " rows; a split needs at least 2");
@@ -367,44 +214,6 @@ SplitPlan ReadSplits(const std::string& path, std::size_t n_rows) {
     plan.push_back(ReadOneSplit(prefix, "", doc, n_rows));
   }
   return plan;
-}
-
-namespace {
-
-// The count of "mc:R" / "kfold:K": an integer >= lo.
-std::size_t PlanCount(std::string_view spec, std::string_view text, std::size_t lo) {
-  std::size_t v = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || ptr != text.data() + text.size() || v < lo)
-    throw InvalidArgument("split plan " + detail::EscapeControls(spec.substr(0, 60)) + ": " + detail::Quoted(text) +
-                              " is not an integer >= " + std::to_string(lo) +
-                              "; use holdout, mc:R (R Monte-Carlo splits) or kfold:K",
-                          {"plan"});
-  return v;
-}
-
-}  // namespace
-
-std::size_t SplitPlanSize(std::string_view spec) {
-  if (spec == "holdout") return 1;
-  if (spec.substr(0, 3) == "mc:") return PlanCount(spec, spec.substr(3), 1);
-  if (spec.substr(0, 6) == "kfold:") return PlanCount(spec, spec.substr(6), 2);
-  throw InvalidArgument("split plan '" + std::string(spec).substr(0, 60) +
-                            "' is not understood; use holdout, mc:R (e.g. mc:100) or kfold:K (e.g. kfold:5)",
-                        {"plan"});
-}
-
-SplitPlan MakeSplitPlan(std::string_view spec, std::size_t n_rows, double test_fraction, std::uint64_t seed,
-                        std::span<const double> stratify_labels, const ExecutionOptions& execution) {
-  if (spec == "holdout") return {HoldoutSplit(n_rows, test_fraction, seed, stratify_labels)};
-  if (spec.substr(0, 3) == "mc:")
-    return MonteCarloSplits(n_rows, PlanCount(spec, spec.substr(3), 1), test_fraction, seed, stratify_labels,
-                            execution);
-  if (spec.substr(0, 6) == "kfold:")
-    return KFoldSplits(n_rows, PlanCount(spec, spec.substr(6), 2), seed, stratify_labels);
-  throw InvalidArgument("split plan " + detail::Quoted(spec) +
-                            " is not understood; use holdout, mc:R (e.g. mc:100) or kfold:K (e.g. kfold:5)",
-                        {"plan"});
 }
 
 std::vector<std::size_t> ReadRowPermutation(const std::string& path, std::size_t n_rows) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "explain/robustness_splits.hpp"
 #include "explain/solver_choice.hpp"
 #include "perfshap/blocks/solver.hpp"
 
@@ -70,8 +71,10 @@ CostEstimate EstimateRobustnessCost(const RobustnessShape& shape, const Robustne
   // A coalition training reads its players' columns only: half of them on average.
   e.model_evaluations = D(shape.splits) * coalitions * std::max(D(shape.rows), 0.5 * per_training);
   e.units = D(shape.splits) * coalitions;
-  e.AddMemory("split plan", D(shape.splits) * (D(shape.rows) * kIndex + 64.0));
-  e.AddMemory("split games", D(shape.splits) * 768.0);
+  // The splits and their games held at once: all of a plan in memory, a window of a drawn one.
+  const double held = D(detail::SplitWindow(shape.drawn, shape.splits, shape.rows, ResolvedThreads(options.execution)));
+  e.AddMemory("split plan", held * (D(shape.rows) * kIndex + 64.0));
+  e.AddMemory("split games", held * 768.0);
   const double k = 2.0 * options.grid_points + 2.0 + D(options.extra_metrics.size());
   e.AddMemory("per-split values", D(shape.splits) * D(shape.players) * 3.0 * kDouble + D(shape.players) * k * 6.0 * kDouble);
   if (solver.exact && p <= 22 && D(shape.splits) * std::ldexp(1.0, p) <= std::ldexp(1.0, 22))

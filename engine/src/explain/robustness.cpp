@@ -21,6 +21,7 @@
 
 #include "explain/finite_result.hpp"
 #include "explain/players.hpp"
+#include "explain/robustness_splits.hpp"
 #include "explain/solver_choice.hpp"
 #include "games/retrain_game.hpp"
 #include "perfshap/cost_estimates.hpp"
@@ -42,12 +43,6 @@ std::string Str(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
-}
-
-std::string SplitLabel(std::size_t r, std::size_t n_splits, const std::string& plan) {
-  if (n_splits == 1) return plan.empty() ? std::string("the split") : "the split (" + plan + ")";
-  return "split " + std::to_string(r) + " of " + (plan.empty() ? std::string("the plan") : plan) + " (0-based, " +
-         std::to_string(n_splits) + " splits)";
 }
 
 // Mean and std (ddof 0) of one scalar over the splits, in split order.
@@ -120,77 +115,6 @@ CurveGridOptions CurveOptions(const RobustnessOptions& options) {
   if (curve_options.recall_grid.empty())
     curve_options.recall_grid = DefaultCurveGrid(curve_options.mode, options.grid_points);
   return curve_options;
-}
-
-/** What the games of a run share and what makes each split's game. */
-struct GameSetup {
-  const Dataset& data;
-  const SplitPlan& plan;
-  std::span<const Player> players;
-  const Learner& learner;
-  const CurveGridEvaluator& evaluator;
-  std::span<const MetricDefinition* const> metrics;
-  const RobustnessOptions& options;
-};
-
-// One game per split, in parallel: the checks that name the culprit before any training (rows
-// in range, both classes in the test part), then its game, which prepares its split when the
-// solver asks. The error reported is the one of the lowest failing split, whatever the thread
-// count.
-std::vector<std::unique_ptr<detail::RetrainGame>> MakeSplitGames(const GameSetup& setup, std::vector<double>& baselines,
-                                                                  std::span<double> coalition_auc) {
-  const Dataset& data = setup.data;
-  const std::string& source = data.source();
-  const std::size_t n_splits = setup.plan.size();
-  const std::uint64_t total = coalition_auc.size() / std::max<std::size_t>(1, n_splits);
-  const auto label = data.label();
-  std::vector<std::unique_ptr<detail::RetrainGame>> games(n_splits);
-  std::vector<std::exception_ptr> failures(n_splits);
-  detail::Schedule build(setup.options.execution);
-  build.ForEachBlock(n_splits, 0, [&](std::size_t r) {
-    try {
-      const Split& rows = setup.plan[r];
-      const std::string name = SplitLabel(r, n_splits, setup.options.plan_name);
-      for (const auto* list : {&rows.train, &rows.test}) {
-        std::size_t largest = 0;  // one check per list: a branch-free max
-        for (std::size_t row : *list) largest = std::max(largest, row);
-        if (largest >= data.n_rows())
-          for (std::size_t row : *list)
-            PERFSHAP_CHECK(row < data.n_rows(), name + ": row index " + std::to_string(row) + " is out of range (" +
-                                                    source + " has " + std::to_string(data.n_rows()) + " rows)");
-      }
-      std::size_t test_pos = 0;
-      for (std::size_t row : rows.test) test_pos += static_cast<std::size_t>(label[row] == 1.0);
-      if (rows.test.empty() || test_pos == 0 || test_pos == rows.test.size())
-        throw DataError(source + ": the test part of " + name + " holds one class only (all " +
-                            std::to_string(rows.test.size()) + " test labels are " +
-                            (test_pos == 0 ? "negative" : "positive") +
-                            "), so its AUC and curves are undefined; use a stratified split, a larger test part or "
-                            "fewer folds",
-                        {"stratify", "test_size", "plan"});
-      detail::RetrainGameSettings settings;
-      settings.evaluator = &setup.evaluator;
-      settings.split_label = name;
-      if (setup.options.prc_baseline == PrcBaseline::kPrevalence) baselines[r] = detail::TestPrevalence(label, rows.test);
-      settings.prc_baseline = baselines[r];
-      settings.extra_metrics.assign(setup.metrics.begin(), setup.metrics.end());
-      settings.class_threshold = setup.options.class_threshold;
-      if (!coalition_auc.empty()) settings.coalition_auc = coalition_auc.subspan(r * total, total);
-      detail::SplitSource split;
-      split.learner = &setup.learner;
-      split.data = &data;
-      split.players = setup.players;
-      split.train_rows = rows.train;
-      split.test_rows = rows.test;
-      split.name = "the training rows of " + name;
-      games[r] = std::make_unique<detail::RetrainGame>(std::move(split), std::move(settings));
-    } catch (...) {
-      failures[r] = std::current_exception();
-    }
-  });
-  for (const std::exception_ptr& failure : failures)
-    if (failure) std::rethrow_exception(failure);
-  return games;
 }
 
 /**
@@ -353,9 +277,10 @@ void WriteEq12(RobustnessResult& result) {
 
 // Section 4.4: flag the players whose contribution is negative or whose band includes 0; with
 // `retrain`, retrain without them on the same splits (cold starts, so the retrained models do
-// not depend on the main pass). Returns the number of trainings it took.
-std::uint64_t Select(RobustnessResult& result, std::span<const std::unique_ptr<detail::RetrainGame>> games,
-                     std::span<const double> baselines, bool retrain, const ExecutionOptions& execution) {
+// not depend on the main pass; each split drawn and prepared again, as the main pass let it
+// go). Returns the number of trainings it took.
+std::uint64_t Select(RobustnessResult& result, const detail::SplitGameSetup& setup, std::span<const double> baselines,
+                     bool retrain, const ExecutionOptions& execution) {
   RobustnessSelection& sel = result.selection;
   const std::size_t p = result.features.size();
   for (std::size_t i = 0; i < p; ++i) {
@@ -372,24 +297,22 @@ std::uint64_t Select(RobustnessResult& result, std::span<const std::unique_ptr<d
   if (!retrain || sel.removed.empty()) return 0;
   std::vector<std::uint64_t> kept(CoalitionWords(static_cast<int>(p)), 0);
   for (std::size_t i : sel.kept) kept[i / 64] |= std::uint64_t{1} << (i % 64);
-  const std::size_t n_splits = games.size();
-  const std::size_t k = games[0]->n_outputs();
-  const std::size_t auprc_at = games[0]->auprc_offset();
+  const std::size_t n_splits = setup.splits.size();
   std::vector<double> auc_after(n_splits), auprc_after(n_splits);
   const auto retrain_splits = [&](detail::ItemRange share) {
     detail::Schedule schedule(execution);
     schedule.ForEachBlock(share.end - share.begin, 0, [&](std::size_t b) {
       const std::size_t r = share.begin + b;
       // The same game without the coalition sink: the main pass's values stay as they were.
-      detail::RetrainGameSettings settings = games[r]->settings();
-      settings.coalition_auc = {};
-      const detail::RetrainGame game(games[r]->split(), std::move(settings));
-      auto worker = game.MakeWorker();
+      Split drawn;
+      const Split& rows = setup.splits.At(r, drawn);
+      const std::unique_ptr<detail::RetrainGame> game = detail::MakeSplitGame(setup, r, rows, baselines[r], {});
+      auto worker = game->MakeWorker();
       worker->Reset();
-      std::vector<double> out(k);
+      std::vector<double> out(game->n_outputs());
       worker->EvaluateWide(WideCoalition{kept}, out);
       auc_after[r] = out[0] + 0.5;
-      auprc_after[r] = out[auprc_at] + baselines[r];
+      auprc_after[r] = out[game->auprc_offset()] + baselines[r];
     });
   };
   if (const std::shared_ptr<const Processes> group = detail::SharedProcesses(execution); group == nullptr) {
@@ -469,17 +392,14 @@ namespace {
 
 /** What a checkpoint of this run must have been made from: the values of the data, the splits,
  *  the players, the learner, the solver and everything the games' values depend on. */
-std::string RunFingerprint(const Dataset& data, const SplitPlan& plan, std::span<const Player> players,
+std::string RunFingerprint(const Dataset& data, const detail::SplitSequence& splits, std::span<const Player> players,
                            const RobustnessOptions& options, const std::string& solver, const CurveGridEvaluator& evaluator) {
   detail::ByteWriter w;
   w.PutString(options.checkpoint_fingerprint);
   w.Put<std::uint64_t>(data.n_rows());
   for (std::size_t c = 0; c < data.n_features(); ++c) w.PutSpan(std::span<const double>(data.column(c)));
   w.PutSpan(std::span<const double>(data.label()));
-  for (const Split& split : plan) {
-    w.PutVector(split.train);
-    w.PutVector(split.test);
-  }
+  splits.Fingerprint(w);
   for (const Player& player : players) {
     w.PutString(player.name);
     w.PutVector(player.columns);
@@ -508,20 +428,125 @@ std::string RunFingerprint(const Dataset& data, const SplitPlan& plan, std::span
   return detail::Fingerprint(w.bytes());
 }
 
+// Split r's values as the solver hands them over, in split order: into the bands, the per-split
+// arrays, the interactions, the solve report and the kept samples. Returns its trainings.
+std::uint64_t TakeSplitValues(std::size_t r, ShapleyValues&& sv, const RobustnessOptions& options, bool no_metrics,
+                              RobustnessBands& bands, RobustnessResult& result) {
+  const std::size_t p = result.features.size();
+  bands.Add(r, sv, result);
+  if (options.interactions) {
+    // Output 0 is AUC - 0.5: the constant cancels in every difference.
+    const InteractionValues iv = InteractionsOfValues(sv, InteractionIndex::kShapley, options.execution);
+    for (std::size_t e = 0; e < p * p; ++e)
+      result.interaction_auc_by_split[r * p * p + e] = iv.values[e * iv.n_outputs];
+  }
+  SolveReport& solve = result.solve;
+  if (r == 0 && !sv.solver.empty()) solve.solver = sv.solver;
+  solve.n_evaluations += sv.n_evaluations;
+  if (!sv.converged && solve.converged) solve.stopped_by = sv.stopped_by;
+  solve.converged = solve.converged && sv.converged;
+  if (solve.converged) solve.stopped_by = sv.stopped_by;
+  if (options.sampling.keep_samples && !sv.sample_values.empty()) {
+    const std::size_t k = sv.n_outputs;
+    result.sample_coalitions.insert(result.sample_coalitions.end(), sv.sample_coalitions.begin(),
+                                    sv.sample_coalitions.end());
+    for (std::size_t t = 0; t < sv.sample_values.size(); t += k) {
+      result.sample_split.push_back(r);
+      result.sample_auc.push_back(sv.sample_values[t] + 0.5);
+    }
+  }
+  // Every coalition evaluated is a training, but the empty one without extra metrics (the
+  // random classifier).
+  return sv.n_evaluations - (no_metrics ? 1 : 0);
+}
+
+// The splits solved `window` at a time (detail::SplitWindow): each window's games made
+// (MakeSplitGames), solved by the processes of the run (SolveBatchAcross in the batch's game
+// numbers: bitwise the values of one batch), each split's values taken as they come and its
+// prepared split let go, then the window's games dropped. Returns the trainings.
+std::uint64_t SolveSplits(const detail::SplitGameSetup& setup, const detail::SolverChoice& choice,
+                          const SolverOptions& solver_options, std::size_t window, std::vector<double>& baselines,
+                          RobustnessResult& result) {
+  const RobustnessOptions& options = setup.options;
+  const std::size_t n_splits = setup.splits.size();
+  const bool windowed = window < n_splits;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::shared_ptr<const Processes> group = detail::SharedProcesses(options.execution);
+  std::optional<detail::Checkpoint> checkpoint;
+  if (!options.checkpoint.empty())
+    checkpoint.emplace(options.checkpoint,
+                       RunFingerprint(setup.data, setup.splits, setup.players, options, choice.name, setup.evaluator),
+                       n_splits, group.get());
+  // Over the processes of an MPI run, each split's coalition AUCs travel with its values.
+  const std::size_t split_coalitions = result.coalition_auc.size() / n_splits;
+  const auto coalition_auc_of = [&](std::size_t r) {
+    return std::span<double>(result.coalition_auc).subspan(r * split_coalitions, split_coalitions);
+  };
+  detail::WindowedProgress progress(windowed ? options.execution.progress : ProgressCallback{}, n_splits);
+  std::optional<RobustnessBands> bands;
+  std::vector<Split> drawn;
+  std::uint64_t trainings = 0;
+  for (std::size_t first = 0; first < n_splits; first += window) {
+    const detail::ItemRange range{first, std::min(n_splits, first + window)};
+    const std::vector<std::unique_ptr<detail::RetrainGame>> games =
+        detail::MakeSplitGames(setup, range, drawn, baselines, result.coalition_auc);
+    if (!bands) {
+      bands.emplace(*games[0], setup.players.size(), setup.metrics.size(), baselines);
+      result.features = games[0]->player_names();
+    }
+    std::vector<const Game*> game_ptrs;
+    for (const auto& g : games) game_ptrs.push_back(g.get());
+    const detail::SolverMaker make_solver = [&](std::uint64_t first_game, std::shared_ptr<const Processes> processes) {
+      SolverOptions share_options = solver_options;
+      share_options.first_game = first_game;
+      share_options.execution.processes = std::move(processes);
+      if (windowed) {
+        share_options.execution.progress = progress.For(range, range.end == n_splits);
+        // The time limit is the run's: a window has what the ones before it left.
+        if (share_options.time_limit_seconds > 0.0)
+          share_options.time_limit_seconds = std::max(
+              1e-9, share_options.time_limit_seconds -
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      }
+      return choice.Make(share_options);
+    };
+    detail::SolveBatchAcross(
+        group, game_ptrs, make_solver,
+        [&](std::size_t r, ShapleyValues&& sv) {
+          trainings += TakeSplitValues(r, std::move(sv), options, setup.metrics.empty(), *bands, result);
+          games[r - range.begin]->ReleaseSplit();  // the selection prepares it again
+        },
+        result.coalition_auc.empty() ? std::function<std::span<double>(std::size_t)>{} : coalition_auc_of,
+        checkpoint ? &*checkpoint : nullptr, range.begin);
+    progress.EndWindow();
+  }
+  bands->Write(result, options.extra_metrics);
+  return trainings;
+}
+
 }  // namespace
 
 RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, const RobustnessOptions& options) {
+  PERFSHAP_CHECK(!plan.empty(), "ExplainRobustness: the split plan is empty; give at least one train/test split");
+  return detail::ExplainRobustness(data, detail::SplitSequence(plan), options);
+}
+
+namespace detail {
+
+RobustnessResult ExplainRobustness(const Dataset& data, const SplitSequence& splits, const RobustnessOptions& options,
+                                   std::size_t window) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::string& source = data.source();
-  PERFSHAP_CHECK(!plan.empty(), "ExplainRobustness: the split plan is empty; give at least one train/test split");
+  PERFSHAP_CHECK(splits.size() > 0, "ExplainRobustness: the split plan is empty; give at least one train/test split");
   PERFSHAP_CHECK(options.learner != nullptr, "ExplainRobustness: no learner");
   const Learner& learner = *options.learner;
   const std::vector<const MetricDefinition*> metrics = CheckOptions(options, learner);
-  const std::vector<Player> players = detail::ResolvePlayers(data, options.features, options.players);
+  const std::vector<Player> players = ResolvePlayers(data, options.features, options.players);
   const std::size_t p = players.size();
   PERFSHAP_CHECK(p >= 1, source + " has no feature column to explain", {"features"});
+  const std::size_t n_splits = splits.size();
   SolverOptions solver_options;
-  const detail::SolverChoice choice = detail::RobustnessSolver(source, p, options, solver_options);
+  const SolverChoice choice = RobustnessSolver(source, p, options, solver_options);
   const bool exact = choice.exact;
   PERFSHAP_CHECK(exact || (options.sampling.tolerance > 0.0 && options.sampling.tolerance < 1.0),
                  "the tolerance must lie in (0, 1) (the largest standard error as a share of the range of the "
@@ -530,9 +555,9 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   // The result is the splits' mean, whose sampling error is the splits' over sqrt(R): each split
   // is solved to 0.8 t sqrt(R) (the mean's range is a little below the largest split's), and the
   // run has converged when the mean's own ratio is below t (checked below).
-  if (!exact && plan.size() > 1)
+  if (!exact && n_splits > 1)
     solver_options.tolerance =
-        std::min(0.5, options.sampling.tolerance * 0.8 * std::sqrt(static_cast<double>(plan.size())));
+        std::min(0.5, options.sampling.tolerance * 0.8 * std::sqrt(static_cast<double>(n_splits)));
   CheckData(data, players);
   if (options.interactions) {
     PERFSHAP_CHECK(exact, "interactions are computed from the exact solve's coalition values: use the exact solver",
@@ -550,82 +575,31 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
     shape.columns = 0;
     for (const Player& player : players) shape.columns += player.columns.size();
     shape.players = p;
-    shape.splits = plan.size();
-    for (const Split& split : plan) shape.test_rows = std::max(shape.test_rows, split.test.size());
+    shape.splits = n_splits;
+    shape.drawn = splits.drawn();
+    shape.test_rows = splits.max_test_rows();
     CheckCost(EstimateRobustnessCost(shape, options), options.execution, kRobustnessRemedy,
               {"plan", "solver", "budget", "features"});
   }
 
   const CurveGridEvaluator evaluator(CurveOptions(options));
-  const std::size_t n_splits = plan.size();
   RobustnessResult result;
   // AUC of every coalition of every split, while that stays small (exact solving only).
   if (exact && p <= 22 && (std::uint64_t{1} << p) * n_splits <= (std::uint64_t{1} << 22))
     result.coalition_auc.assign((std::size_t{1} << p) * n_splits, 0.5);
-  std::vector<double> baselines(n_splits, 0.5);
-  const GameSetup setup{data, plan, players, learner, evaluator, metrics, options};
-  const std::vector<std::unique_ptr<detail::RetrainGame>> games = MakeSplitGames(setup, baselines, result.coalition_auc);
-  std::vector<const Game*> game_ptrs;
-  for (const auto& g : games) game_ptrs.push_back(g.get());
-
-  const detail::SolverMaker make_solver = [&](std::uint64_t first_game,
-                                              std::shared_ptr<const Processes> processes) -> std::shared_ptr<const Solver> {
-    SolverOptions share_options = solver_options;
-    share_options.first_game = first_game;
-    share_options.execution.processes = std::move(processes);
-    return choice.Make(share_options);
-  };
-  RobustnessBands bands(*games[0], p, metrics.size(), baselines);
   result.phi_auc_by_split.resize(n_splits * p);
   result.phi_auc_se_by_split.resize(n_splits * p);
   result.auc_by_split.resize(n_splits);
-  std::uint64_t trainings = 0;
+  if (options.interactions) result.interaction_auc_by_split.assign(n_splits * p * p, 0.0);
   SolveReport& solve = result.solve;
   solve.solver = choice.name;
   solve.sampled = !exact;
   solve.sampling = options.sampling;
-  if (options.interactions) result.interaction_auc_by_split.assign(n_splits * p * p, 0.0);
-  const std::shared_ptr<const Processes> group = detail::SharedProcesses(options.execution);
-  std::optional<detail::Checkpoint> checkpoint;
-  if (!options.checkpoint.empty())
-    checkpoint.emplace(options.checkpoint, RunFingerprint(data, plan, players, options, choice.name, evaluator), n_splits,
-                       group.get());
-  // Over the processes of an MPI run, each split's coalition AUCs travel with its values.
-  const std::size_t split_coalitions = result.coalition_auc.size() / n_splits;
-  const auto coalition_auc_of = [&](std::size_t r) {
-    return std::span<double>(result.coalition_auc).subspan(r * split_coalitions, split_coalitions);
-  };
-  detail::SolveBatchAcross(group, game_ptrs, make_solver, [&](std::size_t r, ShapleyValues&& sv) {
-    bands.Add(r, sv, result);
-    if (options.interactions) {
-      // Output 0 is AUC - 0.5: the constant cancels in every difference.
-      const InteractionValues iv = InteractionsOfValues(sv, InteractionIndex::kShapley, options.execution);
-      for (std::size_t e = 0; e < p * p; ++e)
-        result.interaction_auc_by_split[r * p * p + e] = iv.values[e * iv.n_outputs];
-    }
-    if (r == 0 && !sv.solver.empty()) solve.solver = sv.solver;
-    solve.n_evaluations += sv.n_evaluations;
-    // Every coalition evaluated is a training, but the empty one without extra metrics (the
-    // random classifier).
-    trainings += sv.n_evaluations - (metrics.empty() ? 1 : 0);
-    if (!sv.converged && solve.converged) solve.stopped_by = sv.stopped_by;
-    solve.converged = solve.converged && sv.converged;
-    if (solve.converged) solve.stopped_by = sv.stopped_by;
-    if (options.sampling.keep_samples && !sv.sample_values.empty()) {
-      const std::size_t k = sv.n_outputs;
-      result.sample_coalitions.insert(result.sample_coalitions.end(), sv.sample_coalitions.begin(),
-                                      sv.sample_coalitions.end());
-      for (std::size_t t = 0; t < sv.sample_values.size(); t += k) {
-        result.sample_split.push_back(r);
-        result.sample_auc.push_back(sv.sample_values[t] + 0.5);
-      }
-    }
-    // Solved: its split's prepared statistics go (the selection retrains on them later).
-    if (!options.select) games[r]->ReleaseSplit();
-  }, result.coalition_auc.empty() ? std::function<std::span<double>(std::size_t)>{} : coalition_auc_of,
-  checkpoint ? &*checkpoint : nullptr);
+  std::vector<double> baselines(n_splits, 0.5);
+  const SplitGameSetup setup{data, splits, players, learner, evaluator, metrics, options};
+  if (window == 0) window = SplitWindow(splits.drawn(), n_splits, data.n_rows(), ResolvedThreads(options.execution));
+  std::uint64_t trainings = SolveSplits(setup, choice, solver_options, window, baselines, result);
 
-  result.features = games[0]->player_names();
   result.players = players;
   result.learner = learner.name();
   result.learner_params = learner.params();
@@ -633,7 +607,6 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   result.prc_baseline = options.prc_baseline;
   result.n_splits = n_splits;
   result.prc_baseline_mean = Band(baselines).first;
-  bands.Write(result, options.extra_metrics);
   if (options.interactions) {
     result.interaction_auc_mean.resize(p * p);
     result.interaction_auc_std.resize(p * p);
@@ -655,11 +628,13 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, c
   }
   WriteEq12(result);
   RequireFiniteResult(result);
-  trainings += Select(result, games, baselines, options.select, options.execution);
+  trainings += Select(result, setup, baselines, options.select, options.execution);
   result.n_trainings = trainings;
   result.threads = ResolvedThreads(options.execution);
   result.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }
+
+}  // namespace detail
 
 }  // namespace perfshap

@@ -117,7 +117,7 @@ std::vector<std::string> Names(const RobustnessResult& r, const std::vector<std:
 
 }  // namespace
 
-RobustnessRun DescribeRobustnessRun(const Dataset& data, const SplitPlan& plan, std::string plan_name) {
+RobustnessRun DescribeRobustnessRun(const Dataset& data, const SplitSequence& splits, std::string plan_name) {
   RobustnessRun run;
   run.data = data.source();
   run.n_rows = data.n_rows();
@@ -126,9 +126,12 @@ RobustnessRun DescribeRobustnessRun(const Dataset& data, const SplitPlan& plan, 
   run.column_names = data.feature_names();
   run.dropped_rows = data.dropped_rows();
   run.plan = std::move(plan_name);
-  for (const Split& s : plan) {
-    run.train_sizes.push_back(s.train.size());
-    run.test_sizes.push_back(s.test.size());
+  run.train_sizes.reserve(splits.size());
+  run.test_sizes.reserve(splits.size());
+  for (std::size_t r = 0; r < splits.size(); ++r) {
+    const auto [train, test] = splits.Sizes(r);
+    run.train_sizes.push_back(train);
+    run.test_sizes.push_back(test);
   }
   return run;
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "data/split_sequence.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/robustness.hpp"
 #include "perfshap/blocks/split.hpp"
@@ -41,7 +42,7 @@ struct RobustnessRun {
 };
 
 /** @brief The run's description from its data and split plan (the other fields as default). */
-RobustnessRun DescribeRobustnessRun(const Dataset& data, const SplitPlan& plan, std::string plan_name);
+RobustnessRun DescribeRobustnessRun(const Dataset& data, const SplitSequence& splits, std::string plan_name);
 
 /** @brief The FPR grid point nearest to `fpr` (the first of two equally near). */
 std::size_t RobustnessSliceIndex(const RobustnessResult& r, double fpr);

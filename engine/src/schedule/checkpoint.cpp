@@ -187,19 +187,20 @@ void Checkpoint::Save(std::size_t id, std::span<const std::byte> bytes) const {
 }
 
 std::vector<std::optional<std::vector<std::byte>>> LoadKept(const std::shared_ptr<const Processes>& group,
-                                                             const Checkpoint& checkpoint, std::size_t n) {
+                                                             const Checkpoint& checkpoint, std::size_t n,
+                                                             std::size_t first) {
   const bool shared = group != nullptr && group->size() > 1;
   ByteWriter found;
   if (!shared || group->rank() == 0)
     for (std::size_t i = 0; i < n; ++i)
-      if (auto bytes = checkpoint.Load(i)) {
+      if (auto bytes = checkpoint.Load(first + i)) {
         found.Put<std::uint64_t>(i);
         found.PutVector(*bytes);
       }
-  std::vector<std::byte> first = std::move(found.bytes());
-  if (shared) first = std::move(AllGather(*group, first)[0]);
+  std::vector<std::byte> rank0 = std::move(found.bytes());
+  if (shared) rank0 = std::move(AllGather(*group, rank0)[0]);
   std::vector<std::optional<std::vector<std::byte>>> kept(n);
-  ByteReader in(first);
+  ByteReader in(rank0);
   while (!in.done()) {
     const auto i = static_cast<std::size_t>(in.Get<std::uint64_t>());
     const std::span<const std::byte> bytes = in.GetBytes();

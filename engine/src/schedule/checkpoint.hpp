@@ -59,12 +59,14 @@ class Checkpoint {
 };
 
 /**
- * @brief The bytes of the items among [0, n) that `checkpoint` keeps (nullopt for the others),
+ * @brief The bytes of the items among [first, first + n) that `checkpoint` keeps (at [i - first];
+ * nullopt for the others),
  * read by the first process of `group` (null: alone) and passed to the others, so that every
  * process sees the same items done. A collective over `group`.
  */
 std::vector<std::optional<std::vector<std::byte>>> LoadKept(const std::shared_ptr<const Processes>& group,
-                                                             const Checkpoint& checkpoint, std::size_t n);
+                                                             const Checkpoint& checkpoint, std::size_t n,
+                                                             std::size_t first = 0);
 
 /**
  * @brief Items [0, n) computed by compute(item) -> its bytes, over `group` (null: this process

@@ -115,8 +115,15 @@ std::vector<ShapleyValues> SolveTogether(const std::shared_ptr<const Processes>&
 }  // namespace
 
 void SolveBatchAcross(const std::shared_ptr<const Processes>& group, std::span<const Game* const> games,
-                      const SolverMaker& make_solver, const Solver::GameSink& sink, const Side& side,
-                      const Checkpoint* checkpoint) {
+                      const SolverMaker& batch_solver, const Solver::GameSink& batch_sink, const Side& batch_side,
+                      const Checkpoint* checkpoint, std::size_t first) {
+  // The window's own game numbers from here on; the batch's outside.
+  const SolverMaker make_solver = [&](std::uint64_t g, std::shared_ptr<const Processes> processes) {
+    return batch_solver(first + g, std::move(processes));
+  };
+  const Solver::GameSink sink = [&](std::size_t g, ShapleyValues&& values) { batch_sink(first + g, std::move(values)); };
+  Side side;
+  if (batch_side) side = [&](std::size_t g) { return batch_side(first + g); };
   const std::size_t n = games.size();
   const bool shared = group != nullptr && group->size() > 1;
   if (checkpoint == nullptr) {
@@ -136,7 +143,7 @@ void SolveBatchAcross(const std::shared_ptr<const Processes>& group, std::span<c
   std::vector<std::optional<ShapleyValues>> results(n);
   std::vector<std::size_t> todo;
   if (checkpoint != nullptr) {
-    const std::vector<std::optional<std::vector<std::byte>>> kept = LoadKept(group, *checkpoint, n);
+    const std::vector<std::optional<std::vector<std::byte>>> kept = LoadKept(group, *checkpoint, n, first);
     for (std::size_t g = 0; g < n; ++g)
       if (kept[g]) {
         ByteReader item(*kept[g]);
@@ -147,7 +154,7 @@ void SolveBatchAcross(const std::shared_ptr<const Processes>& group, std::span<c
     if (!results[g]) todo.push_back(g);
 
   const auto keep = [&](std::size_t g, const std::vector<std::byte>& bytes) {
-    if (checkpoint != nullptr) checkpoint->Save(g, bytes);
+    if (checkpoint != nullptr) checkpoint->Save(first + g, bytes);
   };
   if (!shared) {
     SolveIds(games, todo, make_solver, [&](std::size_t g, ShapleyValues&& values) {

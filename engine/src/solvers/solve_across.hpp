@@ -47,10 +47,14 @@ using SolverMaker =
  * (values and side values), so a run killed and started again ends with bitwise the values of
  * an uninterrupted one. A game is kept whole or not at all (one game's blocks are not kept).
  * The sink then runs once every game is done.
+ *
+ * `first`: `games` are the games [first, first + games.size()) of a longer batch solved a window
+ * at a time; make_solver, sink, side and the checkpoint see the batch's game numbers, so the
+ * windows give bitwise the values of the whole batch at once.
  */
 void SolveBatchAcross(const std::shared_ptr<const Processes>& group, std::span<const Game* const> games,
                       const SolverMaker& make_solver, const Solver::GameSink& sink,
                       const std::function<std::span<double>(std::size_t)>& side = {},
-                      const Checkpoint* checkpoint = nullptr);
+                      const Checkpoint* checkpoint = nullptr, std::size_t first = 0);
 
 }  // namespace perfshap::detail
