@@ -33,6 +33,7 @@
 #include "api/robustness_request.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
+#include "data/message_text.hpp"
 #include "data/json_text.hpp"
 #include "perfshap/xper_montecarlo.hpp"
 #include "perfshap/blocks/cost.hpp"
@@ -160,7 +161,7 @@ thread_local LastError t_error;
 
 void SetError(int kind, std::string message, std::vector<std::string> options = {}) {
   t_error.kind = kind;
-  t_error.message = std::move(message);
+  t_error.message = perfshap::detail::ShortenLongWords(message);  // a value echoed whole, cut
   // The options as the caller's JSON spells them.
   for (std::string& option : options) option = perfshap::api::OptionKeyOf(option);
   t_error.options = std::move(options);

@@ -45,9 +45,7 @@ void SetupXperMonteCarlo(CLI::App& app) {
   auto o = std::make_shared<MonteCarloCliOptions>();
   CommonOptions& c = o->common;
   c.seed = 2024;
-  app.add_option("--samples", o->samples, "number of pseudo-samples K")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+  app.add_option("--samples", o->samples, "number of pseudo-samples K")->capture_default_str();
   app.add_option("--rows", o->rows, "rows per pseudo-sample (train + test)")->capture_default_str();
   app.add_option("--train-rows", o->train_rows, "rows of each pseudo-sample used to fit the probit")
       ->capture_default_str();

@@ -28,6 +28,7 @@
 #include "perfshap/table.hpp"
 #include "report/run_reporter.hpp"
 #include "report/figure_bounds.hpp"
+#include "report/format.hpp"
 #include "report/output.hpp"
 
 namespace perfshap::inline v0::cli {
@@ -366,6 +367,26 @@ std::string OneLine(std::string s) {
     if (c == '\n' || c == '\r') c = ' ';
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s;
+}
+
+std::string ParseErrorText(const std::string& what) {
+  const std::string text = OneLine(what);
+  // CLI11's "--cv: At Most 1 required but received 2".
+  const std::string given = ": At Most 1 required but received ";
+  if (const std::size_t at = text.find(given); at != std::string::npos && at < text.find(' '))
+    return text.substr(0, at) + " was given " + text.substr(at + given.size()) + " times; give it once";
+  // CLI11's NonNegativeNumber: "--threads: Value V not in range 0.000000 to 1797...(309 digits)".
+  const std::string value = ": Value ", range = " not in range ", largest = " to 179769313486231570";
+  const std::size_t at = text.find(value), to = text.rfind(largest);
+  if (at != std::string::npos && at < text.find(' ') && to != std::string::npos) {
+    const std::size_t in = text.rfind(range, to);
+    if (in != std::string::npos && in > at) {
+      const std::string lo = text.substr(in + range.size(), to - in - range.size());
+      return text.substr(0, at) + ": " + detail::Quoted(text.substr(at + value.size(), in - at - value.size())) +
+             " is not a number >= " + detail::Fmt("%g", std::strtod(lo.c_str(), nullptr));
+    }
+  }
+  return detail::ShortenLongWords(text);
 }
 
 std::vector<std::string> SplitList(const std::string& text) {

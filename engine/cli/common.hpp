@@ -172,6 +172,10 @@ void Report(const CommonOptions& opts, Reporter reporter);
 /** @brief `s` on one line: line breaks as spaces, trailing blanks removed. */
 std::string OneLine(std::string s);
 
+/** @brief A command-line parse error in the words of perfshap's other messages: a flag given
+ *  twice named as such, a lower bound said as one (not as a range up to 1.8e308), on one line. */
+std::string ParseErrorText(const std::string& what);
+
 /** @brief The items of a comma-separated flag value ("a, b,,c" -> a, b, c): each trimmed of
  *  blanks and one pair of double quotes, empty items dropped. */
 std::vector<std::string> SplitList(const std::string& text);

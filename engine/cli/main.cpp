@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common.hpp"
+#include "data/message_text.hpp"
 #include "embed.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/version.hpp"
@@ -23,10 +24,10 @@ int Fail(int code, const std::string& text, std::exception_ptr error = std::curr
     case perfshap::cli::ErrorFate::kSilent:
       return code;
     case perfshap::cli::ErrorFate::kSay:
-      std::cerr << "perfshap: " << text << "\n";
+      std::cerr << "perfshap: " << perfshap::detail::ShortenLongWords(text) << "\n";
       return code;
     case perfshap::cli::ErrorFate::kSayAndAbort:
-      std::cerr << "perfshap: rank " << perfshap::cli::ProcessRank() << ": " << text
+      std::cerr << "perfshap: rank " << perfshap::cli::ProcessRank() << ": " << perfshap::detail::ShortenLongWords(text)
                 << " (ending every process of the MPI run)\n"
                 << std::flush;
       perfshap::cli::AbortEveryProcess(code);
@@ -55,7 +56,7 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // The others learn it as the library's errors travel (a usage error).
-    const std::string text = perfshap::cli::OneLine(e.what()) + " (see perfshap --help)";
+    const std::string text = perfshap::cli::ParseErrorText(e.what()) + " (see perfshap --help)";
     return Fail(2, "error: " + text, std::make_exception_ptr(perfshap::InvalidArgument(text)));
   } catch (const perfshap::Error& e) {
     // The library names its options; say which flags of this command set them.

@@ -40,6 +40,7 @@
 #include "api/xper_request.hpp"
 #include "schedule/agreement.hpp"
 #include "report/xper_report.hpp"
+#include "data/message_text.hpp"
 #include "data/text_lines.hpp"
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/blocks/curves.hpp"
@@ -1227,7 +1228,7 @@ PYBIND11_MODULE(_perfshap, m) {
   static py::exception<perfshap::InvalidArgument> invalid_argument(m, "InvalidArgument", PyExc_ValueError);
   py::register_exception_translator([](std::exception_ptr p) {
     const auto raise = [](const py::object& type, const perfshap::Error& e) {
-      py::object exc = type(e.what());
+      py::object exc = type(perfshap::detail::ShortenLongWords(e.what()));
       exc.attr("options") = py::cast(e.options());
       PyErr_SetObject(type.ptr(), exc.ptr());
     };
@@ -1238,7 +1239,7 @@ PYBIND11_MODULE(_perfshap, m) {
     } catch (const perfshap::InvalidArgument& e) {
       raise(invalid_argument, e);
     } catch (const perfshap::Error& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+      PyErr_SetString(PyExc_ValueError, perfshap::detail::ShortenLongWords(e.what()).c_str());
     }
   });
   py::class_<PyTreeModel>(m, "TreeModel")

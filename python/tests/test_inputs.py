@@ -236,3 +236,11 @@ def test_a_column_transformer_naming_columns_is_told_what_to_do():
                          LogisticRegression(max_iter=200))
     with pytest.raises(ValueError, match="selects columns by name.*without its ColumnTransformer"):
         perfshap.robustness(X.assign(colour=colour), y, model=pipe, cv="holdout")
+
+
+def test_a_huge_option_value_is_not_echoed_whole():
+    # Hardening round 2, minor: a 50 MB value in a message is cut to its ends and its length.
+    X, y = read("banknote.csv")
+    with pytest.raises(ValueError, match=r"unknown model .yyy+\.\.\.yyy+.: \(50000003 bytes\)") as caught:
+        perfshap.robustness(X, y, model="y" * 50_000_000)
+    assert len(str(caught.value)) < 600

@@ -375,6 +375,13 @@ TEST(CApi, ErrorsAreAStatusWithTheMessageAndTheOptionNames) {
     EXPECT_STREQ(perfshap_last_error_option(0), key) << perfshap_last_error();
     perfshap_request_free(req);
   }
+  // A value of 50 MB is not echoed whole: the message keeps its ends and says its length.
+  const std::string huge = R"({"model": ")" + std::string(50u << 20, 'y') + R"("})";
+  ASSERT_EQ(perfshap_request_create("xper", huge.c_str(), &req), PERFSHAP_OK);
+  EXPECT_EQ(perfshap_run(req, &r), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_LT(std::strlen(perfshap_last_error()), 600u);
+  EXPECT_NE(std::string(perfshap_last_error()).find("bytes)"), std::string::npos) << perfshap_last_error();
+  perfshap_request_free(req);
   // Text that is no JSON object, an unknown method, an unknown role.
   EXPECT_EQ(perfshap_request_create("xper", "{\"threads\": ", &req), PERFSHAP_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(perfshap_request_create("xper", "[1, 2]", &req), PERFSHAP_ERROR_INVALID_ARGUMENT);

@@ -166,6 +166,12 @@ TEST(SampledInteractions, BitwiseIdenticalAtAnyThreadCountAndRefusesATinyBudget)
   tiny.budget = 100;
   testing::ExpectError<InvalidArgument>([&] { SampledInteractions(game, InteractionIndex::kShapley, tiny); },
                                         {"budget of 100", "fewer than 2 draws"}, "budget");
+  // More than 64 players: the message says the ways out, and names their options.
+  const PolynomialGame wide(65, 5);
+  const FunctionGame wide_game = wide.Game();
+  testing::ExpectError<InvalidArgument>(
+      [&] { SampledInteractions(wide_game, InteractionIndex::kShapley, one); },
+      {"games of 2 to 64 players; the game has 65", "explain fewer features, group them"}, "interaction_features");
 }
 
 }  // namespace

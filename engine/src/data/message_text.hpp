@@ -57,6 +57,37 @@ inline std::string Quoted(std::string_view s) {
   return out;
 }
 
+inline constexpr std::size_t kMaxWordBytes = 256;  // longest run without a space a message keeps
+
+/// `message` with every run of more than kMaxWordBytes bytes without a space (a value echoed
+/// whole: a 50 MB option, a file's content) cut to its first and last bytes and its length, so
+/// that an error stays a line a person reads. Each front end says the library's errors and its
+/// own through it.
+inline std::string ShortenLongWords(std::string_view message) {
+  constexpr std::size_t kHead = 100, kTail = 40;
+  const auto boundary = [&](std::size_t at) {  // back to the start of a UTF-8 character
+    while (at > 0 && (static_cast<unsigned char>(message[at]) & 0xC0) == 0x80) --at;
+    return at;
+  };
+  std::string out;
+  std::size_t at = 0;
+  while (at < message.size()) {
+    const std::size_t space = message.find(' ', at);
+    const std::size_t end = space == std::string_view::npos ? message.size() : space;
+    if (end - at <= kMaxWordBytes) {
+      out.append(message.substr(at, end - at));
+    } else {
+      out.append(message.substr(at, boundary(at + kHead) - at));
+      out += "...";
+      out.append(message.substr(boundary(end - kTail), end - boundary(end - kTail)));
+      out += " (" + std::to_string(end - at) + " bytes)";
+    }
+    if (end < message.size()) out += ' ';
+    at = end + 1;
+  }
+  return out;
+}
+
 /// 'a', 'b', 'c' (at most kMaxListedItems, then "... (N more)"); "(none)" when empty.
 inline std::string QuotedList(const std::vector<std::string>& names) {
   if (names.empty()) return "(none)";

@@ -62,7 +62,10 @@ InteractionValues SampledInteractions(const Game& game, InteractionIndex index,
   const int n = game.n_players();
   const std::size_t k = game.n_outputs();
   PERFSHAP_CHECK(n >= 2 && n <= 64,
-                 "sampled interactions take games of 2 to 64 players; the game has " + std::to_string(n));
+                 "sampled interactions take games of 2 to 64 players; the game has " + std::to_string(n) +
+                     ": explain fewer features, group them, or (shap) ask only for a few features' interactions "
+                     "with every other",
+                 {"interactions", "features", "groups", "interaction_features"});
   const auto N = static_cast<std::size_t>(n);
   std::vector<std::pair<int, int>> pairs;
   for (int i = 0; i < n; ++i)
