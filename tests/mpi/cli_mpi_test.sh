@@ -18,6 +18,7 @@ cases=(
   "robustness_mc|robustness --cv mc:6 --rows 300 --interactions --select"
   "robustness_holdout|robustness --cv holdout --rows 300 --interactions"
   "robustness_kernel|robustness --cv mc:4 --rows 300 --solver kernel --budget 300 --keep-samples"
+  "robustness_windows|robustness --cv mc:4200 --rows 300 --model gnb --select"
   "xper|xper --seed 3"
   "xper_sampled|xper --seed 3 --solver permutation --budget 400 --keep-samples"
   "shap_sampled|shap --model logistic --train $fixtures/data/pima.csv --data $fixtures/data/pima.csv --label label --rows 0..19 --background 20 --solver kernel --budget 300"

@@ -72,7 +72,7 @@ CostEstimate EstimateRobustnessCost(const RobustnessShape& shape, const Robustne
   e.model_evaluations = D(shape.splits) * coalitions * std::max(D(shape.rows), 0.5 * per_training);
   e.units = D(shape.splits) * coalitions;
   // The splits and their games held at once: all of a plan in memory, a window of a drawn one.
-  const double held = D(detail::SplitWindow(shape.drawn, shape.splits, shape.rows, ResolvedThreads(options.execution)));
+  const double held = D(detail::SplitWindow(shape.drawn, shape.splits, shape.rows));
   e.AddMemory("split plan", held * (D(shape.rows) * kIndex + 64.0));
   e.AddMemory("split games", held * 768.0);
   const double k = 2.0 * options.grid_points + 2.0 + D(options.extra_metrics.size());

@@ -597,7 +597,7 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitSequence& spl
   solve.sampling = options.sampling;
   std::vector<double> baselines(n_splits, 0.5);
   const SplitGameSetup setup{data, splits, players, learner, evaluator, metrics, options};
-  if (window == 0) window = SplitWindow(splits.drawn(), n_splits, data.n_rows(), ResolvedThreads(options.execution));
+  if (window == 0) window = SplitWindow(splits.drawn(), n_splits, data.n_rows());
   std::uint64_t trainings = SolveSplits(setup, choice, solver_options, window, baselines, result);
 
   result.players = players;

@@ -13,14 +13,15 @@
 
 namespace perfshap::inline v0::detail {
 
-std::size_t SplitWindow(bool drawn, std::size_t n_splits, std::size_t n_rows, int threads) {
+std::size_t SplitWindow(bool drawn, std::size_t n_splits, std::size_t n_rows) {
   if (!drawn) return std::max<std::size_t>(n_splits, 1);
+  // Never of the thread count: the processes of an MPI run may have their own, and they must
+  // walk the same windows (each window is a collective).
   constexpr double kWindowBytes = 64.0 * (1 << 20);
-  constexpr std::size_t kMaxWindow = 4096;
+  constexpr std::size_t kMinWindow = 16, kMaxWindow = 4096;
   const double per_split = static_cast<double>(std::max<std::size_t>(n_rows, 1)) * sizeof(std::size_t);
   const auto by_memory = static_cast<std::size_t>(std::min(kWindowBytes / per_split, static_cast<double>(kMaxWindow)));
-  const std::size_t least = 4 * static_cast<std::size_t>(std::max(threads, 1));
-  return std::clamp<std::size_t>(std::max(by_memory, least), 1, std::max<std::size_t>(n_splits, 1));
+  return std::clamp<std::size_t>(std::max(by_memory, kMinWindow), 1, std::max<std::size_t>(n_splits, 1));
 }
 
 std::string SplitLabel(std::size_t r, std::size_t n_splits, const std::string& plan) {

@@ -35,9 +35,9 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitSequence& spl
                                    std::size_t window = 0);
 
 /** @brief Splits per window: all of a plan in memory; of a drawn plan, as many as 64 MB of row
- *  indices hold, at least 4 per thread and at most 4096 (a few windows' drains, against the
- *  run's thousands of splits). */
-std::size_t SplitWindow(bool drawn, std::size_t n_splits, std::size_t n_rows, int threads);
+ *  indices hold, at least 16 and at most 4096 (a few windows' drains, against the run's
+ *  thousands of splits). The same on every process of an MPI run, whatever its threads. */
+std::size_t SplitWindow(bool drawn, std::size_t n_splits, std::size_t n_rows);
 
 /** @brief What the games of a run share and what makes each split's game. */
 struct SplitGameSetup {
