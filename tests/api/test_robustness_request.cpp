@@ -22,6 +22,7 @@
 #include "support/synthetic_games.hpp"
 #include "support/tables.hpp"
 #include "support/test_paths.hpp"
+#include "support/robustness_checks.hpp"
 
 namespace perfshap::inline v0 {
 namespace {
@@ -47,16 +48,6 @@ api::RobustnessRequest Request() {
   return r;
 }
 
-void ExpectSame(const RobustnessResult& a, const RobustnessResult& b) {
-  EXPECT_EQ(a.features, b.features);
-  EXPECT_EQ(a.phi_auc_mean, b.phi_auc_mean);
-  EXPECT_EQ(a.phi_auc_std, b.phi_auc_std);
-  EXPECT_EQ(a.phi_auprc_mean, b.phi_auprc_mean);
-  EXPECT_EQ(a.shap_roc_mean, b.shap_roc_mean);
-  EXPECT_EQ(a.auc_by_split, b.auc_by_split);
-  EXPECT_EQ(a.n_trainings, b.n_trainings);
-}
-
 TEST(RobustnessRequest, FileTableAndTheMethodGiveTheSameNumbers) {
   const api::RobustnessResponse from_file = api::RunRobustness(Request());
   const Dataset data = ReadBanknote();
@@ -64,7 +55,7 @@ TEST(RobustnessRequest, FileTableAndTheMethodGiveTheSameNumbers) {
   in_memory.data.path.clear();
   in_memory.data.table = AsTable(data);
   const api::RobustnessResponse from_table = api::RunRobustness(in_memory);
-  ExpectSame(from_file.result, from_table.result);
+  testing::ExpectSameRobustness(from_file.result, from_table.result);
   EXPECT_EQ(from_table.run.data, "the frame");
   EXPECT_EQ(from_file.run.n_rows, 1372u);
   EXPECT_EQ(from_file.run.plan, "mc:5");
@@ -76,7 +67,7 @@ TEST(RobustnessRequest, FileTableAndTheMethodGiveTheSameNumbers) {
   RobustnessOptions opt;
   opt.execution.threads = 1;
   const RobustnessResult direct = ExplainRobustness(data, plan, opt);
-  ExpectSame(from_file.result, direct);
+  testing::ExpectSameRobustness(from_file.result, direct);
   EXPECT_GT(direct.phi_auc_mean[0], 0.1);  // variance: the strongest feature of banknote
 }
 
@@ -88,7 +79,7 @@ TEST(RobustnessRequest, ExplicitSplitsEqualTheDrawnPlanTheyCopy) {
   given.splits.splits = plan;
   given.splits.name = "split";
   const api::RobustnessResponse explicit_run = api::RunRobustness(given);
-  ExpectSame(drawn.result, explicit_run.result);
+  testing::ExpectSameRobustness(drawn.result, explicit_run.result);
   EXPECT_EQ(explicit_run.run.plan, "split");
   EXPECT_FALSE(explicit_run.run.test_size.has_value());
   given.splits.file = "splits.json";
@@ -142,7 +133,7 @@ TEST(RobustnessRequest, TheGeneratedDesignNeedsNoData) {
   EXPECT_EQ(a.run.n_rows, 300u);
   EXPECT_EQ(a.result.features.size(), 3u);
   r.options.execution.threads = 2;
-  ExpectSame(a.result, api::RunRobustness(r).result);  // any thread count, bit for bit
+  testing::ExpectSameRobustness(a.result, api::RunRobustness(r).result);  // any thread count, bit for bit
 }
 
 TEST(RobustnessRequest, InteractionsAreEachSplitsSiiOfItsCoalitionAucsAndAddUpToPhi) {

@@ -18,6 +18,7 @@
 #include "perfshap/blocks/split.hpp"
 #include "perfshap/robustness.hpp"
 #include "support/temp_files.hpp"
+#include "support/robustness_checks.hpp"
 
 namespace perfshap {
 namespace {
@@ -80,33 +81,6 @@ TEST(SplitSequence, DrawnSplitsAreTheWholePlansSplits) {
   EXPECT_THROW(detail::SplitSequence::Drawn("loo", 150, 0.3, 1), InvalidArgument);
 }
 
-void ExpectSame(const RobustnessResult& got, const RobustnessResult& want) {
-  EXPECT_EQ(got.phi_auc_mean, want.phi_auc_mean);
-  EXPECT_EQ(got.phi_auc_std, want.phi_auc_std);
-  EXPECT_EQ(got.phi_auc_se, want.phi_auc_se);
-  EXPECT_EQ(got.phi_auc_by_split, want.phi_auc_by_split);
-  EXPECT_EQ(got.phi_auc_se_by_split, want.phi_auc_se_by_split);
-  EXPECT_EQ(got.auc_by_split, want.auc_by_split);
-  EXPECT_EQ(got.phi_auprc_mean, want.phi_auprc_mean);
-  EXPECT_EQ(got.shap_roc_mean, want.shap_roc_mean);
-  EXPECT_EQ(got.shap_prc_std, want.shap_prc_std);
-  EXPECT_EQ(got.coalition_auc, want.coalition_auc);
-  EXPECT_EQ(got.interaction_auc_mean, want.interaction_auc_mean);
-  EXPECT_EQ(got.interaction_auc_by_split, want.interaction_auc_by_split);
-  EXPECT_EQ(got.sample_auc, want.sample_auc);
-  EXPECT_EQ(got.sample_split, want.sample_split);
-  EXPECT_EQ(got.prc_baseline_mean, want.prc_baseline_mean);
-  ASSERT_EQ(got.metrics.size(), want.metrics.size());
-  for (std::size_t m = 0; m < got.metrics.size(); ++m) EXPECT_EQ(got.metrics[m].phi_mean, want.metrics[m].phi_mean);
-  EXPECT_EQ(got.selection.removed, want.selection.removed);
-  EXPECT_EQ(got.selection.auc_after_mean, want.selection.auc_after_mean);
-  EXPECT_EQ(got.selection.auprc_after_std, want.selection.auprc_after_std);
-  EXPECT_EQ(got.solve.n_evaluations, want.solve.n_evaluations);
-  EXPECT_EQ(got.solve.converged, want.solve.converged);
-  EXPECT_EQ(got.n_trainings, want.n_trainings);
-  EXPECT_EQ(got.n_splits, want.n_splits);
-}
-
 TEST(RobustnessWindows, AnyWindowGivesTheWholePlansValues) {
   const Dataset data = Probit(true);
   for (const char* solver : {"exact", "kernel"}) {
@@ -127,7 +101,7 @@ TEST(RobustnessWindows, AnyWindowGivesTheWholePlansValues) {
       const detail::SplitSequence drawn = detail::SplitSequence::Drawn(spec, data.n_rows(), 0.3, 5, data.label());
       for (const std::size_t window : {1u, 3u, 4u, 100u}) {
         SCOPED_TRACE("window " + std::to_string(window));
-        ExpectSame(detail::ExplainRobustness(data, drawn, options, window), want);
+        testing::ExpectSameRobustness(detail::ExplainRobustness(data, drawn, options, window), want);
       }
     }
   }
@@ -142,11 +116,11 @@ TEST(RobustnessWindows, ACheckpointResumesAcrossWindows) {
   const fs::path dir = fs::path(testing::WriteTempFile("windows.probe", "")).parent_path() / "windows.ckpt";
   fs::remove_all(dir);
   options.checkpoint = dir.string();
-  ExpectSame(detail::ExplainRobustness(data, drawn, options, 2), want);
+  testing::ExpectSameRobustness(detail::ExplainRobustness(data, drawn, options, 2), want);
   // Splits of the first, a middle and the last window lost: computed again, the rest read.
   for (int lost : {1, 4, 8}) ASSERT_TRUE(fs::remove(dir / ("item-0000000" + std::to_string(lost) + ".bin")));
-  ExpectSame(detail::ExplainRobustness(data, drawn, options, 4), want);
-  ExpectSame(detail::ExplainRobustness(data, drawn, options, 3), want);
+  testing::ExpectSameRobustness(detail::ExplainRobustness(data, drawn, options, 4), want);
+  testing::ExpectSameRobustness(detail::ExplainRobustness(data, drawn, options, 3), want);
   fs::remove_all(dir);
 }
 

@@ -25,6 +25,7 @@
 #include "perfshap/xper.hpp"
 #include "schedule/distribute.hpp"
 #include "support/synthetic_games.hpp"
+#include "support/robustness_checks.hpp"
 
 namespace perfshap {
 namespace {
@@ -103,24 +104,6 @@ TEST(Mpi, TheExactSolverSharesAGamesBlocksBitwise) {
     }
 }
 
-void ExpectSameRobustness(const RobustnessResult& shared, const RobustnessResult& alone) {
-  EXPECT_EQ(shared.phi_auc_mean, alone.phi_auc_mean);
-  EXPECT_EQ(shared.phi_auc_std, alone.phi_auc_std);
-  EXPECT_EQ(shared.phi_auc_se, alone.phi_auc_se);
-  EXPECT_EQ(shared.phi_auc_by_split, alone.phi_auc_by_split);
-  EXPECT_EQ(shared.shap_roc_mean, alone.shap_roc_mean);
-  EXPECT_EQ(shared.shap_prc_std, alone.shap_prc_std);
-  EXPECT_EQ(shared.auc_by_split, alone.auc_by_split);
-  EXPECT_EQ(shared.coalition_auc, alone.coalition_auc);
-  EXPECT_EQ(shared.interaction_auc_by_split, alone.interaction_auc_by_split);
-  EXPECT_EQ(shared.sample_auc, alone.sample_auc);
-  EXPECT_EQ(shared.selection.auc_after_mean, alone.selection.auc_after_mean);
-  EXPECT_EQ(shared.selection.removed, alone.selection.removed);
-  EXPECT_EQ(shared.solve.n_evaluations, alone.solve.n_evaluations);
-  EXPECT_EQ(shared.solve.converged, alone.solve.converged);
-  EXPECT_EQ(shared.n_trainings, alone.n_trainings);
-}
-
 TEST(Mpi, RobustnessIsBitwiseThatOfOneProcess) {
   ProbitDesign design;
   design.n_rows = 240;
@@ -146,7 +129,7 @@ TEST(Mpi, RobustnessIsBitwiseThatOfOneProcess) {
     options.execution.threads = 1;
     const RobustnessResult alone = ExplainRobustness(data, plan, options);
     options.execution.processes = World();
-    ExpectSameRobustness(ExplainRobustness(data, plan, options), alone);
+    testing::ExpectSameRobustness(ExplainRobustness(data, plan, options), alone);
   }
 }
 

@@ -18,6 +18,7 @@
 #include "schedule/checkpoint.hpp"
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
+#include "support/robustness_checks.hpp"
 
 namespace perfshap {
 namespace {
@@ -111,18 +112,6 @@ TEST(Checkpoint, StaleTemporariesAndOddManifestsAreHandled) {
   }
 }
 
-void ExpectSame(const RobustnessResult& got, const RobustnessResult& want) {
-  EXPECT_EQ(got.phi_auc_mean, want.phi_auc_mean);
-  EXPECT_EQ(got.phi_auc_se, want.phi_auc_se);
-  EXPECT_EQ(got.shap_roc_mean, want.shap_roc_mean);
-  EXPECT_EQ(got.auc_by_split, want.auc_by_split);
-  EXPECT_EQ(got.coalition_auc, want.coalition_auc);
-  EXPECT_EQ(got.sample_auc, want.sample_auc);
-  EXPECT_EQ(got.interaction_auc_mean, want.interaction_auc_mean);
-  EXPECT_EQ(got.solve.n_evaluations, want.solve.n_evaluations);
-  EXPECT_EQ(got.n_trainings, want.n_trainings);
-}
-
 TEST(Checkpoint, ARobustnessRunResumedIsBitwiseTheUninterruptedRun) {
   ProbitDesign design;
   design.n_rows = 200;
@@ -138,12 +127,12 @@ TEST(Checkpoint, ARobustnessRunResumedIsBitwiseTheUninterruptedRun) {
     options.interactions = std::string(solver) == "exact";
     const RobustnessResult want = ExplainRobustness(data, plan, options);
     options.checkpoint = FreshDir(std::string("resume_") + solver);
-    ExpectSame(ExplainRobustness(data, plan, options), want);
+    testing::ExpectSameRobustness(ExplainRobustness(data, plan, options), want);
     // Splits 0, 2, 3 and 6 lost (as if killed before them): computed again, the rest read.
     for (int lost : {0, 2, 3, 6}) fs::remove(fs::path(options.checkpoint) / ("item-0000000" + std::to_string(lost) + ".bin"));
-    ExpectSame(ExplainRobustness(data, plan, options), want);
+    testing::ExpectSameRobustness(ExplainRobustness(data, plan, options), want);
     // Everything kept: nothing is trained again, and the result is the same.
-    ExpectSame(ExplainRobustness(data, plan, options), want);
+    testing::ExpectSameRobustness(ExplainRobustness(data, plan, options), want);
     // Other inputs are refused.
     RobustnessOptions other = options;
     other.sampling.seed = 9;
