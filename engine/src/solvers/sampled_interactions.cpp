@@ -16,7 +16,9 @@
 #include <cmath>
 #include <memory>
 #include <numeric>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfshap/blocks/interactions.hpp"
@@ -55,54 +57,65 @@ struct DrawScratch {
   std::vector<double> values;
 };
 
-}  // namespace
+// The cumulative size weights of the index over the sizes 0..n - 2 of the others' coalition.
+std::vector<double> SizeCdf(std::size_t n, InteractionIndex index) {
+  std::vector<double> size_cdf(n - 1);
+  double total = 0.0;
+  for (std::size_t s = 0; s + 1 < n; ++s) {
+    total += index == InteractionIndex::kShapley ? 1.0 : static_cast<double>(n - 1 - s);
+    size_cdf[s] = total;
+  }
+  for (double& c : size_cdf) c /= total;
+  return size_cdf;
+}
 
-InteractionValues SampledInteractions(const Game& game, InteractionIndex index,
-                                      const SolverOptions& options) {
+/** Every pair's second differences, drawn a round at a time until the rule or the budget. */
+struct PairDraws {
+  std::vector<Moments> stats;  // pair-major, k outputs each
+  std::uint64_t n_evaluations = 0;
+  bool converged = false;
+};
+
+// One round of `round` draws for pair p: a size from the index's weights, then that many of the
+// others (the first `size` of a partial Fisher-Yates shuffle), and the four values of D_ij.
+void DrawRound(std::size_t p, std::pair<int, int> pair, int n, std::size_t k, std::uint64_t round,
+               std::span<const double> size_cdf, RandomStream& rng, DrawScratch& s, std::span<Moments> stats) {
+  const auto [i, j] = pair;
+  s.others.clear();
+  for (int m = 0; m < n; ++m)
+    if (m != i && m != j) s.others.push_back(m);
+  const Coalition bi = Coalition{1} << i;
+  const Coalition bj = Coalition{1} << j;
+  for (std::uint64_t d = 0; d < round; ++d) {
+    const double u = rng.Uniform();
+    const auto size = static_cast<std::size_t>(std::upper_bound(size_cdf.begin(), size_cdf.end() - 1, u) -
+                                               size_cdf.begin());
+    Coalition c = 0;
+    for (std::size_t m = 0; m < size; ++m) {
+      const std::size_t pick = m + rng.Below(s.others.size() - m);
+      std::swap(s.others[m], s.others[pick]);
+      c |= Coalition{1} << s.others[m];
+    }
+    std::span<double> v(s.values);
+    s.worker->Evaluate(c | bi | bj, v.subspan(0, k));
+    s.worker->Evaluate(c | bi, v.subspan(k, k));
+    s.worker->Evaluate(c | bj, v.subspan(2 * k, k));
+    s.worker->Evaluate(c, v.subspan(3 * k, k));
+    for (std::size_t o = 0; o < k; ++o) stats[p * k + o].Add(v[o] - v[k + o] - v[2 * k + o] + v[3 * k + o]);
+  }
+}
+
+PairDraws DrawPairs(const Game& game, const std::vector<std::pair<int, int>>& pairs, std::span<const double> size_cdf,
+                    std::uint64_t max_draws, const SolverOptions& options) {
   const int n = game.n_players();
   const std::size_t k = game.n_outputs();
-  PERFSHAP_CHECK(n >= 2 && n <= 64,
-                 "sampled interactions take games of 2 to 64 players; the game has " + std::to_string(n) +
-                     ": explain fewer features, group them, or (shap) ask only for a few features' interactions "
-                     "with every other",
-                 {"interactions", "features", "groups", "interaction_features"});
-  const auto N = static_cast<std::size_t>(n);
-  std::vector<std::pair<int, int>> pairs;
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j) pairs.emplace_back(i, j);
   const std::uint64_t per_draw = 4 * pairs.size();
-  const std::uint64_t budget = options.budget > 0 ? options.budget : 200 * per_draw;
-  const std::uint64_t max_draws = budget / per_draw;
-  if (max_draws < 2)
-    throw InvalidArgument("a budget of " + std::to_string(budget) + " evaluations gives the " +
-                              std::to_string(pairs.size()) +
-                              " pairs fewer than 2 draws each (4 evaluations a draw); "
-                              "raise it to at least " +
-                              std::to_string(2 * per_draw),
-                          {"budget"});
-  // Size weights of the index (sizes 0..n - 2).
-  std::vector<double> size_cdf(N - 1);
-  {
-    double total = 0.0;
-    for (std::size_t s = 0; s + 1 < N; ++s) {
-      total += index == InteractionIndex::kShapley ? 1.0 : static_cast<double>(N - 1 - s);
-      size_cdf[s] = total;
-    }
-    for (double& c : size_cdf) c /= total;
-  }
-
-  InteractionValues out;
-  out.index = index;
-  out.n_players = n;
-  out.n_outputs = k;
-  out.players = game.player_names();
   std::vector<RandomStream> streams;
-  for (std::size_t p = 0; p < pairs.size(); ++p)
-    streams.emplace_back(options.seed, options.first_game * 1000003 + p);
-  std::vector<Moments> stats(pairs.size() * k);
+  for (std::size_t p = 0; p < pairs.size(); ++p) streams.emplace_back(options.seed, options.first_game * 1000003 + p);
+  PairDraws out;
+  out.stats.resize(pairs.size() * k);
   detail::Schedule schedule(options.execution);
   std::uint64_t drawn = 0;
-  out.converged = false;
   while (drawn < max_draws) {
     const std::uint64_t round = std::min(kInteractionDrawsPerRound, max_draws - drawn);
     schedule.ForEachBlock<DrawScratch>(
@@ -113,42 +126,15 @@ InteractionValues SampledInteractions(const Game& game, InteractionIndex index,
           s->values.resize(4 * k);
           return s;
         },
-        [&](std::size_t p, DrawScratch& s) {
-          const auto [i, j] = pairs[p];
-          RandomStream& rng = streams[p];
-          s.others.clear();
-          for (int m = 0; m < n; ++m)
-            if (m != i && m != j) s.others.push_back(m);
-          const Coalition bi = Coalition{1} << i;
-          const Coalition bj = Coalition{1} << j;
-          for (std::uint64_t d = 0; d < round; ++d) {
-            const double u = rng.Uniform();
-            const auto size = static_cast<std::size_t>(
-                std::upper_bound(size_cdf.begin(), size_cdf.end() - 1, u) - size_cdf.begin());
-            // The first `size` of a partial Fisher-Yates shuffle of the others.
-            Coalition c = 0;
-            for (std::size_t m = 0; m < size; ++m) {
-              const std::size_t pick = m + rng.Below(s.others.size() - m);
-              std::swap(s.others[m], s.others[pick]);
-              c |= Coalition{1} << s.others[m];
-            }
-            std::span<double> v(s.values);
-            s.worker->Evaluate(c | bi | bj, v.subspan(0, k));
-            s.worker->Evaluate(c | bi, v.subspan(k, k));
-            s.worker->Evaluate(c | bj, v.subspan(2 * k, k));
-            s.worker->Evaluate(c, v.subspan(3 * k, k));
-            for (std::size_t o = 0; o < k; ++o)
-              stats[p * k + o].Add(v[o] - v[k + o] - v[2 * k + o] + v[3 * k + o]);
-          }
-        });
+        [&](std::size_t p, DrawScratch& s) { DrawRound(p, pairs[p], n, k, round, size_cdf, streams[p], s, out.stats); });
     drawn += round;
     out.n_evaluations += round * per_draw;
     // The value solvers' rule on output 0: max se / range of the estimates.
-    double lo = stats[0].mean;
+    double lo = out.stats[0].mean;
     double hi = lo;
     double se = 0.0;
     for (std::size_t p = 0; p < pairs.size(); ++p) {
-      const Moments& w = stats[p * k];
+      const Moments& w = out.stats[p * k];
       lo = std::min(lo, w.mean);
       hi = std::max(hi, w.mean);
       se = std::max(se, w.se());
@@ -158,21 +144,15 @@ InteractionValues SampledInteractions(const Game& game, InteractionIndex index,
       break;
     }
   }
+  return out;
+}
 
-  out.values.assign(N * N * k, 0.0);
-  out.se.assign(N * N * k, 0.0);
-  for (std::size_t p = 0; p < pairs.size(); ++p) {
-    const auto i = static_cast<std::size_t>(pairs[p].first);
-    const auto j = static_cast<std::size_t>(pairs[p].second);
-    for (std::size_t o = 0; o < k; ++o) {
-      const Moments& w = stats[p * k + o];
-      for (const auto& [a, b] : {std::pair{i, j}, std::pair{j, i}}) {
-        out.values[(a * N + b) * k + o] = 0.5 * w.mean;
-        out.se[(a * N + b) * k + o] = 0.5 * w.se();
-      }
-    }
-  }
-  // v({}) and v(N); the diagonal.
+// v({}) and v(N), and the diagonal: the Shapley index's is phi_i less the row's pairs (phi from
+// the permutation solver, its variance added to the pairs'); Shapley-Taylor's is v({i}) - v({}).
+void FillDiagonal(const Game& game, InteractionIndex index, const SolverOptions& options, InteractionValues& out) {
+  const int n = game.n_players();
+  const auto N = static_cast<std::size_t>(n);
+  const std::size_t k = game.n_outputs();
   auto worker = game.MakeWorker();
   out.base.assign(k, 0.0);
   out.full.assign(k, 0.0);
@@ -205,6 +185,57 @@ InteractionValues SampledInteractions(const Game& game, InteractionIndex index,
       out.se[(i * N + i) * k + o] = std::sqrt(var);
     }
   }
+}
+
+}  // namespace
+
+InteractionValues SampledInteractions(const Game& game, InteractionIndex index,
+                                      const SolverOptions& options) {
+  const int n = game.n_players();
+  const std::size_t k = game.n_outputs();
+  PERFSHAP_CHECK(n >= 2 && n <= 64,
+                 "sampled interactions take games of 2 to 64 players; the game has " + std::to_string(n) +
+                     ": explain fewer features, group them, or (shap) ask only for a few features' interactions "
+                     "with every other",
+                 {"interactions", "features", "groups", "interaction_features"});
+  const auto N = static_cast<std::size_t>(n);
+  std::vector<std::pair<int, int>> pairs;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) pairs.emplace_back(i, j);
+  const std::uint64_t per_draw = 4 * pairs.size();
+  const std::uint64_t budget = options.budget > 0 ? options.budget : 200 * per_draw;
+  const std::uint64_t max_draws = budget / per_draw;
+  if (max_draws < 2)
+    throw InvalidArgument("a budget of " + std::to_string(budget) + " evaluations gives the " +
+                              std::to_string(pairs.size()) +
+                              " pairs fewer than 2 draws each (4 evaluations a draw); "
+                              "raise it to at least " +
+                              std::to_string(2 * per_draw),
+                          {"budget"});
+  const std::vector<double> size_cdf = SizeCdf(N, index);
+  const PairDraws draws = DrawPairs(game, pairs, size_cdf, max_draws, options);
+
+  InteractionValues out;
+  out.index = index;
+  out.n_players = n;
+  out.n_outputs = k;
+  out.players = game.player_names();
+  out.converged = draws.converged;
+  out.n_evaluations = draws.n_evaluations;
+  out.values.assign(N * N * k, 0.0);
+  out.se.assign(N * N * k, 0.0);
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    const auto i = static_cast<std::size_t>(pairs[p].first);
+    const auto j = static_cast<std::size_t>(pairs[p].second);
+    for (std::size_t o = 0; o < k; ++o) {
+      const Moments& w = draws.stats[p * k + o];
+      for (const auto& [a, b] : {std::pair{i, j}, std::pair{j, i}}) {
+        out.values[(a * N + b) * k + o] = 0.5 * w.mean;
+        out.se[(a * N + b) * k + o] = 0.5 * w.se();
+      }
+    }
+  }
+  FillDiagonal(game, index, options, out);
   return out;
 }
 
