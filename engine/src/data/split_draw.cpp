@@ -249,37 +249,41 @@ Split HoldoutSplit(std::size_t n, double test_fraction, std::uint64_t seed, std:
   return split;
 }
 
-SplitPlan KFoldSplits(std::size_t n, std::size_t k, std::uint64_t seed, std::span<const double> stratify_labels) {
-  const detail::SplitSequence folds = detail::SplitSequence::Folds(n, k, seed, stratify_labels);
-  SplitPlan plan(k);
-  for (std::size_t f = 0; f < k; ++f) folds.At(f, plan[f]);
-  return plan;
-}
+namespace {
 
-SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetitions, double test_fraction, std::uint64_t seed,
-                           std::span<const double> stratify_labels, const ExecutionOptions& execution) {
-  const detail::SplitSequence splits =
-      detail::SplitSequence::MonteCarlo(n, repetitions, test_fraction, seed, stratify_labels);
+// Every split of `splits`, drawn in parallel (each split has its own stream or fold: the same
+// plan at any thread count). Threads and cancellation as the caller's; no progress of its own.
+SplitPlan AllSplits(const detail::SplitSequence& splits, const ExecutionOptions& execution) {
   SplitPlan plan;
   try {
-    plan.resize(repetitions);
-    // Every repetition has its own stream, so the splits are drawn in parallel: the same plan
-    // at any thread count. Threads and cancellation as the caller's; no progress of its own.
+    plan.resize(splits.size());
     ExecutionOptions threads;
     threads.threads = execution.threads;
     threads.cancel = execution.cancel;
     detail::Schedule schedule(threads);
     constexpr std::size_t kSplitsPerBlock = 8;
-    schedule.ForEachBlock((repetitions + kSplitsPerBlock - 1) / kSplitsPerBlock, 0, [&](std::size_t b) {
-      const std::size_t end = std::min(repetitions, (b + 1) * kSplitsPerBlock);
+    schedule.ForEachBlock((plan.size() + kSplitsPerBlock - 1) / kSplitsPerBlock, 0, [&](std::size_t b) {
+      const std::size_t end = std::min(plan.size(), (b + 1) * kSplitsPerBlock);
       for (std::size_t r = b * kSplitsPerBlock; r < end; ++r) splits.At(r, plan[r]);
     });
   } catch (const std::bad_alloc&) {
-    detail::ThrowAllocationFailed("the split plan (" + std::to_string(repetitions) + " splits of " +
+    const std::size_t n = splits.Sizes(0).first + splits.Sizes(0).second;
+    detail::ThrowAllocationFailed("the split plan (" + std::to_string(splits.size()) + " splits of " +
                                       std::to_string(n) + " row indices)",
-                                  static_cast<double>(repetitions) * static_cast<double>(n) * sizeof(std::size_t));
+                                  static_cast<double>(splits.size()) * static_cast<double>(n) * sizeof(std::size_t));
   }
   return plan;
+}
+
+}  // namespace
+
+SplitPlan KFoldSplits(std::size_t n, std::size_t k, std::uint64_t seed, std::span<const double> stratify_labels) {
+  return AllSplits(detail::SplitSequence::Folds(n, k, seed, stratify_labels), {});
+}
+
+SplitPlan MonteCarloSplits(std::size_t n, std::size_t repetitions, double test_fraction, std::uint64_t seed,
+                           std::span<const double> stratify_labels, const ExecutionOptions& execution) {
+  return AllSplits(detail::SplitSequence::MonteCarlo(n, repetitions, test_fraction, seed, stratify_labels), execution);
 }
 
 std::size_t SplitPlanSize(std::string_view spec) {
@@ -293,13 +297,7 @@ std::size_t SplitPlanSize(std::string_view spec) {
 
 SplitPlan MakeSplitPlan(std::string_view spec, std::size_t n_rows, double test_fraction, std::uint64_t seed,
                         std::span<const double> stratify_labels, const ExecutionOptions& execution) {
-  if (spec == "holdout") return {HoldoutSplit(n_rows, test_fraction, seed, stratify_labels)};
-  if (spec.substr(0, 3) == "mc:")
-    return MonteCarloSplits(n_rows, PlanCount(spec, spec.substr(3), 1), test_fraction, seed, stratify_labels,
-                            execution);
-  if (spec.substr(0, 6) == "kfold:")
-    return KFoldSplits(n_rows, PlanCount(spec, spec.substr(6), 2), seed, stratify_labels);
-  ThrowUnknownPlan(spec);
+  return AllSplits(detail::SplitSequence::Drawn(spec, n_rows, test_fraction, seed, stratify_labels), execution);
 }
 
 }  // namespace perfshap
