@@ -527,7 +527,6 @@ std::uint64_t SolveSplits(const detail::SplitGameSetup& setup, const detail::Sol
 }  // namespace
 
 RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan, const RobustnessOptions& options) {
-  PERFSHAP_CHECK(!plan.empty(), "ExplainRobustness: the split plan is empty; give at least one train/test split");
   return detail::ExplainRobustness(data, detail::SplitSequence(plan), options);
 }
 
