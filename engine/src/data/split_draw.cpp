@@ -153,9 +153,11 @@ SplitSequence SplitSequence::MonteCarlo(std::size_t n_rows, std::size_t repetiti
 
 SplitSequence SplitSequence::Folds(std::size_t n_rows, std::size_t k, std::uint64_t seed,
                                    std::span<const double> stratify_labels) {
-  PERFSHAP_CHECK(k >= 2, "k-fold needs k >= 2 folds, got " + std::to_string(k));
-  PERFSHAP_CHECK(k <= n_rows, "k-fold with k = " + std::to_string(k) + " needs at least k rows, got " +
-                                  std::to_string(n_rows) + "; use fewer folds");
+  PERFSHAP_CHECK(k >= 2, "k-fold needs k >= 2 folds, got " + std::to_string(k), {"plan"});
+  PERFSHAP_CHECK(k <= n_rows,
+                 "k-fold with k = " + std::to_string(k) + " needs at least k rows, got " + std::to_string(n_rows) +
+                     "; use fewer folds",
+                 {"plan"});
   SplitSequence s;
   s.count_ = k;
   s.n_rows_ = n_rows;
