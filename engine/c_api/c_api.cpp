@@ -29,6 +29,7 @@
 #include "api/chains_request.hpp"
 #include "api/demo_request.hpp"
 #include "api/method_run.hpp"
+#include "api/registry.hpp"
 #include "api/options.hpp"
 #include "api/robustness_request.hpp"
 #include "api/shap_request.hpp"
@@ -360,23 +361,25 @@ perfshap::api::MethodRun RunOther(PerfshapRequest* r, perfshap::api::OptionReade
     Wire(r, request.shap.solver_options.execution);
     return api::ChainsMethodRun(api::RunChains(request));
   }
-  if (m == "demo") {
-    TakesOnly(r, true, false);
-    api::DemoRequest request;
-    if (r->data) request.data = InputOf(r->data);
-    api::ReadDemoOptions(o, request);
-    target = api::ReadReportTarget(o);
-    o.RefuseUnread(m);
-    Wire(r, request.execution);
-    return api::DemoMethodRun(api::RunDemo(request), target.dir);
-  }
-  TakesOnly(r, false, false);  // xper-montecarlo: the paper's design, drawn
-  perfshap::XperMonteCarloOptions options;
-  api::ReadXperMonteCarloOptions(o, options);
-  target = api::ReadReportTarget(o);
-  o.RefuseUnread(m);
-  Wire(r, options.execution);
-  return api::XperMonteCarloMethodRun(perfshap::RunXperMonteCarlo(options), options, target.dir);
+  throw perfshap::InvalidArgument("unknown method '" + m + "'", {"method"});
+}
+
+/** A registered method (api/registry.hpp): the request's tables, model and hooks, its options as
+ *  the library reads every front end's. */
+perfshap::api::MethodCall CallRegistered(PerfshapRequest* r) {
+  namespace api = perfshap::api;
+  nlohmann::json options = r->options;
+  std::shared_ptr<const perfshap::Processes> processes = api::TakeMpiComm(options);
+  api::MethodInputs in;
+  in.data = r->data;
+  in.train = r->train;
+  in.background = r->background;
+  if (r->model) in.model = api::ModelText{r->model->name, r->model->json};
+  in.wire = [r, processes](perfshap::ExecutionOptions& e, const std::string&) {
+    if (processes != nullptr) e.processes = processes;
+    Wire(r, e);
+  };
+  return api::CallMethod(r->method, std::move(in), api::OptionTextOfJson(options));
 }
 
 const perfshap::api::ResultArray& ArrayOf(const PerfshapResult* result, const char* name) {
@@ -538,7 +541,7 @@ int perfshap_request_create(const char* method, const char* options_json, Perfsh
     const std::string m = method;
     static const char* const kMethods[] = {"robustness", "xper", "shap", "treeshap", "axom", "chains", "demo",
                                            "xper-montecarlo"};
-    if (std::find(std::begin(kMethods), std::end(kMethods), m) == std::end(kMethods))
+    if (perfshap::api::FindMethod(m) == nullptr && std::find(std::begin(kMethods), std::end(kMethods), m) == std::end(kMethods))
       throw perfshap::InvalidArgument("unknown method '" + m +
                                           "'; the methods: robustness, xper, shap, treeshap, axom, chains, demo, "
                                           "xper-montecarlo",
@@ -636,7 +639,11 @@ int perfshap_run(PerfshapRequest* request, PerfshapResult** out) {
     try {
       auto result = std::make_unique<PerfshapResult>();
       perfshap::api::OptionReader o(request->options);
-      if (request->method == "xper")
+      if (perfshap::api::FindMethod(request->method) != nullptr) {
+        perfshap::api::MethodCall call = CallRegistered(request);
+        result->run = std::move(call.run);
+        result->target = std::move(call.target);
+      } else if (request->method == "xper")
         result->run = RunXper(request, o, result->target);
       else if (request->method == "shap" || request->method == "treeshap")
         result->run = RunShap(request, o, result->target, request->method == "treeshap");

@@ -10,6 +10,8 @@
 #include <string>
 #include <system_error>
 
+#include "api/registry.hpp"
+#include "api/shared_options.hpp"
 #include "data/message_text.hpp"
 #include "report/json.hpp"
 #include "perfshap/error.hpp"
@@ -38,7 +40,19 @@ const std::map<std::string, std::string>& CommonFlags() {
 
 std::vector<std::string> OptionFlags(const Command& command, const std::vector<std::string>& options) {
   std::vector<std::string> out;
+  const api::MethodEntry* registered = api::FindMethod(command.name);
   for (const std::string& option : options) {
+    // A registered method's option is its --flag ('-' for '_'), whatever the method.
+    if (registered != nullptr) {
+      std::vector<api::MethodOption> all = registered->options;
+      for (const api::MethodOption& o : api::OutputOptionGroup().options()) all.push_back(o);
+      if (const api::MethodOption* o = detail::FindMethodOption(all, option)) {
+        std::string flag = "--" + o->info.name;
+        std::replace(flag.begin(), flag.end(), '_', '-');
+        if (std::find(out.begin(), out.end(), flag) == out.end()) out.push_back(flag);
+        continue;
+      }
+    }
     const auto own = command.flags.find(option);
     const auto common = CommonFlags().find(option);
     std::string flag = own != command.flags.end()       ? own->second
@@ -57,8 +71,7 @@ std::vector<std::string> OptionFlags(const Command& command, const std::vector<s
 
 std::vector<Command> AllCommands() {
   return {
-      {"demo", "the main job: every method (metrics, exact Shapley, XPER, ShapAUC bands) on built-in generated data or --data",
-       SetupDemo, {{"max_features", "--exact-limit"}, {"test_size", "--test-size"}, {"rows", "--rows"}}},
+      RegisteredCommand("demo"),
       {"xper", "XPER: decompose a model's performance metric over its features, globally and per individual", SetupXper,
        {{"metric", "--metric"}, {"max_features", "--max-features"}, {"max_players", "--max-features"},
         {"threshold", "--threshold"},
@@ -66,9 +79,7 @@ std::vector<Command> AllCommands() {
         {"clusters", "--clusters"}, {"train", "--train"}, {"coefficients", "--coef"}, {"model_file", "--model-file"},
         {"model", "--model-file"}, {"overfit", "--overfit"}, {"explain_row", "--explain-row"},
         {"interactions", "--interactions"}}},
-      {"xper-montecarlo", "the XPER paper's Monte Carlo experiment: distributions of the AUC decomposition over K probit samples",
-       SetupXperMonteCarlo,
-       {{"samples", "--samples"}, {"train_rows", "--train-rows"}, {"rows", "--rows"}, {"comparator", "--comparator"}}},
+      RegisteredCommand("xper-montecarlo"),
       {"robustness", "ShapAUC/ShapROC/ShapPRC: explain AUC and the ROC/PR curves by retraining on coalitions (all, or sampled), with CV bands",
        SetupRobustness,
        {{"metric", "--metrics"}, {"extra_metrics", "--metrics"}, {"max_features", "--exact-limit"},

@@ -6,15 +6,18 @@
 
 namespace perfshap::inline v0::cli {
 
-// One setup function per subcommand (cmd_<name>.cpp); AllCommands() lists them.
-void SetupDemo(CLI::App& app);
+// One setup function per subcommand (cmd_<name>.cpp); AllCommands() lists them. The registered
+// methods' subcommands are built from the registry (registered.cpp: RegisteredCommand).
 void SetupXper(CLI::App& app);
-void SetupXperMonteCarlo(CLI::App& app);
 void SetupRobustness(CLI::App& app);
 void SetupShap(CLI::App& app);
 void SetupTreeShap(CLI::App& app);
 void SetupAxom(CLI::App& app);
 void SetupChains(CLI::App& app);
+
+/** @brief The subcommand of the registered method `name` (api/registry.hpp): its flags, help
+ *  and checks from the method's declarations. */
+Command RegisteredCommand(const std::string& name);
 
 /** @brief Every subcommand's long options as CLI11 declares them, as JSON: {"command": [{"names":
  *  [long names], "type": CLI11's type name with its validators ("UINT", "INT:INT in [1 - 30]",

@@ -181,35 +181,36 @@ ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& wha
   ExecutionOptions exec;
   exec.threads = opts.threads;
   exec.invocation = Invocation();
-  // Under mpirun: the processes of the job share the work; only rank 0 speaks.
-  if (CurrentEmbedding() == nullptr && Processes::Launched()) {
-    exec.processes = Processes::World();
-    if (exec.processes->rank() != 0) {
-      if (!opts.max_memory.empty()) exec.limits.max_memory_bytes = ParseMemorySize(opts.max_memory);
-      exec.limits.max_model_evaluations = opts.max_evaluations;
-      return exec;
-    }
-  }
   if (!opts.max_memory.empty()) exec.limits.max_memory_bytes = ParseMemorySize(opts.max_memory);
   if (!(opts.max_evaluations >= 0.0 && std::isfinite(opts.max_evaluations)))
     throw InvalidArgument("--max-evaluations " + Fmt("%g", opts.max_evaluations) + " is not a count >= 0 (0: the default)");
   exec.limits.max_model_evaluations = opts.max_evaluations;
+  WireExecution(exec, opts.quiet, opts.progress, what);
+  return exec;
+}
+
+void WireExecution(ExecutionOptions& exec, bool quiet, const std::string& progress, const std::string& what) {
+  // Under mpirun: the processes of the job share the work; only rank 0 speaks.
+  if (CurrentEmbedding() == nullptr && Processes::Launched()) {
+    exec.processes = Processes::World();
+    if (exec.processes->rank() != 0) return;
+  }
   if (const Embedding* embedding = CurrentEmbedding()) {
     exec.progress = embedding->progress;
     exec.cancel = embedding->cancel;
-    return exec;
+    return;
   }
-  std::string mode = opts.progress;
-  if (opts.quiet) mode = "none";
+  std::string mode = progress;
+  if (quiet) mode = "none";
   if (mode == "auto") mode = ::isatty(STDERR_FILENO) != 0 ? "bar" : "none";
   // The estimate goes with the progress; a long run's estimate is said even without a bar, so a
   // run that will take minutes never starts in silence.
-  exec.on_estimate = [mode, quiet = opts.quiet](const CostEstimate& e) {
+  exec.on_estimate = [mode, quiet](const CostEstimate& e) {
     if (quiet || (mode == "none" && e.model_evaluations < kSayEstimateAbove)) return;
     std::fputs(("perfshap: estimate: " + e.Text() + "\n").c_str(), stderr);
     std::fflush(stderr);
   };
-  if (mode == "none") return exec;
+  if (mode == "none") return;
   const bool bar = mode == "bar";
   exec.progress = [bar, what](const Progress& p) {
     const double frac = p.total > 0 ? static_cast<double>(p.done) / static_cast<double>(p.total) : 0.0;
@@ -232,7 +233,6 @@ ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& wha
     }
     std::fflush(stderr);
   };
-  return exec;
 }
 
 api::DataInput TableInput(const std::string& path) {
@@ -299,12 +299,14 @@ void PrepareOut(const CommonOptions& opts) {
   if (!opts.out.empty() && ProcessRank() == 0) detail::PrepareOutputDir(opts.out, opts.force);
 }
 
-void Say(const CommonOptions& opts, const std::string& text) {
+void Say(const CommonOptions& opts, const std::string& text) { Say(opts.quiet, text); }
+
+void Say(bool quiet, const std::string& text) {
   if (Embedding* embedding = CurrentEmbedding()) {
     embedding->console += text;
     return;
   }
-  if (!opts.quiet && ProcessRank() == 0) std::cout << text << std::flush;
+  if (!quiet && ProcessRank() == 0) std::cout << text << std::flush;
 }
 
 api::LearnerInput CommandLearner(const std::string& name, const LearnerParams& params) {
@@ -346,19 +348,22 @@ void AddIterationRangeOption(CLI::App& app, std::string& iteration_range) {
 }
 
 void Report(const CommonOptions& opts, Reporter reporter) {
+  Report(detail::ReportTarget{{detail::ParseFigureSet(opts.figures)}, opts.out, opts.force, opts.report == "html"},
+         std::move(reporter));
+}
+
+void Report(const detail::ReportTarget& target, Reporter reporter) {
   Embedding* embedding = CurrentEmbedding();
-  if (opts.out.empty() && embedding == nullptr) return;
+  if (target.dir.empty() && embedding == nullptr) return;
   if (embedding == nullptr && ProcessRank() != 0) return;
-  const detail::ReportOptions options{detail::ParseFigureSet(opts.figures)};
-  if (embedding != nullptr && embedding->defer_files && opts.out.empty() && opts.report.empty()) {
-    embedding->deferred = [reporter = std::move(reporter), options](detail::OutputDir& out) {
+  if (embedding != nullptr && embedding->defer_files && target.dir.empty() && !target.html) {
+    embedding->deferred = [reporter = std::move(reporter), options = target.options](detail::OutputDir& out) {
       out.set_options(options);
       reporter(out);
     };
     return;
   }
-  std::vector<detail::ReportFile> files =
-      detail::RunReporter(reporter, detail::ReportTarget{options, opts.out, opts.force, opts.report == "html"});
+  std::vector<detail::ReportFile> files = detail::RunReporter(reporter, target);
   if (embedding != nullptr) embedding->files = std::move(files);
 }
 

@@ -86,6 +86,11 @@ void ApplySolverOptions(const SolverCliOptions& opts, std::uint64_t seed, Solver
  *  when stderr is a terminal, plain lines with --progress plain, nothing otherwise). */
 ExecutionOptions MakeExecution(const CommonOptions& opts, const std::string& what);
 
+/** @brief The command line's hooks on `exec`: the MPI job's processes, the embedding host's
+ *  progress and cancellation, or a progress renderer on stderr (`progress`: auto, bar, plain,
+ *  none; nothing with `quiet`) and the estimate of a long run. */
+void WireExecution(ExecutionOptions& exec, bool quiet, const std::string& progress, const std::string& what);
+
 /** @brief This process's rank in an MPI run (mpirun -np K perfshap ...), from the launcher's
  *  environment; 0 when not launched by MPI. Only rank 0 prints, writes --out and reports
  *  errors (every process reads the same inputs, so an input error is the same on all). */
@@ -142,6 +147,7 @@ Dataset LoadDataOrProbitDesign(const CommonOptions& opts, std::size_t rows);
 
 /** @brief Prints to stdout unless --quiet (an embedded run keeps the text: Embedding::console). */
 void Say(const CommonOptions& opts, const std::string& text);
+void Say(bool quiet, const std::string& text);
 
 /** @brief The learner --model names: the registered one made with `params`. */
 api::LearnerInput CommandLearner(const std::string& name, const LearnerParams& params);
@@ -168,6 +174,8 @@ using detail::Reporter;
  * must own what it reads (capture by value, never the command's options or locals by reference).
  */
 void Report(const CommonOptions& opts, Reporter reporter);
+/** @brief Report into `target` (a registered method's run: its output options). */
+void Report(const detail::ReportTarget& target, Reporter reporter);
 
 /** @brief `s` on one line: line breaks as spaces, trailing blanks removed. */
 std::string OneLine(std::string s);

@@ -550,7 +550,7 @@ def xper(X=None, y=None, *, model=None, train=None, label=None, feature_names=No
 
 def xper_montecarlo(*, progress=None, **options) -> Result:
     """The XPER paper's Monte Carlo experiment (flags of ``perfshap xper-montecarlo``)."""
-    return _run.explain_xper_montecarlo(options, progress)
+    return _run.run_registered("xper-montecarlo", options, progress)
 
 
 def shap(model, X, *, background=None, approach=None, train=None, label=None, feature_names=None,
@@ -728,4 +728,4 @@ def chains(X=None, Y=None, *, outputs=None, feature_names=None, progress=None, *
 
 def demo(*, progress=None, **options) -> Result:
     """Every method briefly on built-in data (the flags of ``perfshap demo``)."""
-    return _run.explain_demo(options, None, progress)
+    return _run.run_registered("demo", options, progress)

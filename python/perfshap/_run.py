@@ -440,29 +440,53 @@ def explain_chains(options: dict, table, outputs, learner, progress) -> Result:
     return _result(function, run_)
 
 
-_DEMO_KEYWORDS = {"data": "X", "max_features": "exact_limit", "max_memory_bytes": "max_memory",
-                  "max_model_evaluations": "max_evaluations"}
+def _comm_address(comm, function: str) -> int:
+    """An mpi4py communicator's address, for the engine (every process of it makes the same call
+    and gets the whole result, bitwise one process's; README, "Across processes")."""
+    try:
+        from mpi4py import MPI
+    except ImportError:
+        raise TypeError(f"{function}(comm=...) takes an mpi4py communicator, and mpi4py is not importable") from None
+    if not isinstance(comm, MPI.Comm):
+        raise TypeError(f"{function}(comm=...) takes an mpi4py communicator (mpi4py.MPI.Comm), got {type(comm).__name__}")
+    return MPI._addressof(comm)
 
 
-def explain_demo(options: dict, table, progress) -> Result:
-    """perfshap.demo through the engine's request layer."""
-    function = "demo"
-    typed = _typed_options(function, function, options)
+_declared_cache: dict = {}
+
+
+def declared(method: str) -> tuple:
+    """(description, [declarations]) of a registered method, as the engine's registry declares
+    them (the names, aliases, defaults, ranges and help every front end shows)."""
+    if not _declared_cache:
+        _declared_cache.update(_perfshap.method_options())
+    return _declared_cache[method]
+
+
+def run_registered(method: str, options: dict, progress, data=None, train=None, background=None) -> Result:
+    """A registered method: the keywords go to the engine's registry as they are (it parses and
+    checks them, with the command line's and the C API's messages); an unknown one is a
+    TypeError, as Python's."""
+    function = method.replace("-", "_")
+    names = set()
+    for o in declared(method)[1]:
+        names.add(o["name"])
+        names.update(o["aliases"])
+    comm = options.pop("comm", None)
+    options.pop("quiet", None)  # nothing is printed from Python
+    for key in options:
+        if key not in names:
+            raise TypeError(f"{function}() got an unexpected keyword argument '{key}'")
+    if comm is not None:
+        options["mpi_comm"] = _comm_address(comm, function)
     callback = _callback(function, progress)
     try:
-        run_ = _perfshap.explain_demo(table, typed, callback)
+        run_ = _perfshap.run(method, data, train, background, options, callback)
     except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
-        raise _keyword_error(e, _DEMO_KEYWORDS, function) from None
-    return _result(function, run_)
-
-
-def explain_xper_montecarlo(options: dict, progress) -> Result:
-    """perfshap.xper_montecarlo through the library's RunXperMonteCarlo."""
-    function = "xper_montecarlo"
-    typed = _typed_options(function, "xper-montecarlo", options)
-    callback = _callback(function, progress)
-    try:
-        run_ = _perfshap.explain_xper_montecarlo(typed, callback)
-    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
-        raise _keyword_error(e, {}, function) from None
+        # The keywords that set the options the message is about, as the command line appends
+        # their flags: "... (exact_limit)".
+        names = list(getattr(e, "options", []) or [])
+        again = type(e)(str(e) + (f" ({', '.join(names)})" if names else ""))
+        again.options = names
+        raise again from None
     return _result(function, run_)

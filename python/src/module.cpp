@@ -33,6 +33,8 @@
 #include "api/axom_request.hpp"
 #include "perfshap/arrow.hpp"
 #include "api/method_run.hpp"
+#include "api/registry.hpp"
+#include "api/shared_options.hpp"
 #include "api/options.hpp"
 #include "api/chains_request.hpp"
 #include "api/demo_request.hpp"
@@ -1179,30 +1181,76 @@ std::shared_ptr<PyRun> ExplainChains(const py::object& table, const py::dict& o,
 
 /** perfshap.demo through the request layer: `table` the data set or None (data= a file, or the
  *  built-in design of rows= rows). */
-std::shared_ptr<PyRun> ExplainDemo(const py::object& table, const py::dict& o, const py::object& progress,
-                                   double poll) {
+/**
+ * perfshap.<method> of a registered method (api/registry.hpp): `data`, `train`, `background` the
+ * tables (source, columns) or None; `o` the keywords, handed to the registry as the C API hands
+ * its JSON (one parse and one message for every front end).
+ */
+std::shared_ptr<PyRun> RunMethod(const std::string& method, const py::object& data, const py::object& train,
+                                 const py::object& background, const py::dict& o, const py::object& progress,
+                                 double poll) {
   namespace api = perfshap::api;
-  api::DemoRequest request;
   std::vector<py::array> keep;
-  if (!table.is_none()) request.data = *TableOf(table, keep);
-  api::OptionReader options = Options(o);
-  api::ReadDemoOptions(options, request);
-  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
-  auto response = OnWorker(request.execution, [&] { return api::RunDemo(request); }, progress, poll);
-  const api::MethodRun run = api::DemoMethodRun(std::move(response), target.dir);
-  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
+  api::MethodInputs in;
+  if (auto t = TableOf(data, keep)) in.data = t->table;
+  if (auto t = TableOf(train, keep)) in.train = t->table;
+  if (auto t = TableOf(background, keep)) in.background = t->table;
+  nlohmann::json options = ToJson(o);
+  const std::shared_ptr<const perfshap::Processes> processes = api::TakeMpiComm(options);
+  const api::GivenOptions given = api::OptionTextOfJson(options);
+  std::optional<api::MethodCall> call;
+  RunOnWorker(
+      [&](const WorkerHooks& hooks) {
+        in.wire = [hooks, processes](perfshap::ExecutionOptions& e, const std::string&) {
+          e.progress = hooks.progress;
+          e.cancel = hooks.cancel;
+          if (processes != nullptr) e.processes = processes;
+        };
+        // Over the processes of an MPI run: an error before the run's agreement reaches the others.
+        perfshap::detail::BeginRunAgreement(processes);
+        try {
+          call.emplace(api::CallMethod(method, std::move(in), given));
+        } catch (...) {
+          perfshap::detail::TellPeersOfFailure(std::current_exception());
+          throw;
+        }
+      },
+      progress, poll);
+  return std::make_shared<PyRun>(call->run.console, ArraysOf(call->run), call->run.reporter, call->target);
 }
 
-/** perfshap.xper_montecarlo: the library's RunXperMonteCarlo with the keywords' options. */
-std::shared_ptr<PyRun> ExplainXperMonteCarlo(const py::dict& o, const py::object& progress, double poll) {
+/** The registered methods' declarations: {method: (description, [{"name", "aliases", "type",
+ *  "default", "range", "help", "switch", "value", "choices", "min", "max", ...}])}, for the
+ *  package's keyword checks and help. */
+py::dict MethodOptions() {
   namespace api = perfshap::api;
-  perfshap::XperMonteCarloOptions opt;
-  api::OptionReader options = Options(o);
-  api::ReadXperMonteCarloOptions(options, opt);
-  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
-  auto result = OnWorker(opt.execution, [&] { return perfshap::RunXperMonteCarlo(opt); }, progress, poll);
-  const api::MethodRun run = api::XperMonteCarloMethodRun(std::move(result), opt, target.dir);
-  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
+  py::dict out;
+  for (const api::MethodEntry& m : api::Methods()) {
+    py::list options;
+    std::vector<api::MethodOption> all = m.options;
+    for (const api::MethodOption& o : api::OutputOptionGroup().options()) all.push_back(o);
+    for (const api::MethodOption& o : all) {
+      py::dict d;
+      d["name"] = o.info.name;
+      d["aliases"] = o.aliases;
+      d["default"] = o.info.default_text;
+      d["range"] = o.info.RangeText();
+      d["help"] = o.info.help;
+      d["switch"] = o.is_switch;
+      d["value"] = o.value_name;
+      static const char* const kTypes[] = {"bool", "integer", "number", "text", "list"};
+      d["type"] = kTypes[static_cast<int>(o.info.type)];
+      d["choices"] = o.info.choices;
+      d["min"] = o.info.min;
+      d["max"] = o.info.max;
+      d["min_exclusive"] = o.info.min_exclusive;
+      d["max_exclusive"] = o.info.max_exclusive;
+      d["unsigned"] = o.info.is_unsigned;
+      options.append(d);
+    }
+    out[m.name.c_str()] = py::make_tuple(m.description, options);
+  }
+  return out;
 }
 
 std::vector<std::string> LearnerNames() {
@@ -1285,10 +1333,10 @@ PYBIND11_MODULE(_perfshap, m) {
   m.def("explain_chains", &ExplainChains, py::arg("table"), py::arg("options"), py::arg("outputs"), py::arg("order"),
         py::arg("learner"), py::arg("model_params"), py::arg("progress") = py::none(), py::arg("poll") = 0.1,
         "perfshap.chains through the request layer (api::RunChains)");
-  m.def("explain_demo", &ExplainDemo, py::arg("table"), py::arg("options"), py::arg("progress") = py::none(),
-        py::arg("poll") = 0.1, "perfshap.demo through the request layer (api::RunDemo)");
-  m.def("explain_xper_montecarlo", &ExplainXperMonteCarlo, py::arg("options"), py::arg("progress") = py::none(),
-        py::arg("poll") = 0.1, "perfshap.xper_montecarlo (RunXperMonteCarlo)");
+  m.def("run", &RunMethod, py::arg("method"), py::arg("data"), py::arg("train"), py::arg("background"),
+        py::arg("options"), py::arg("progress") = py::none(), py::arg("poll") = 0.1,
+        "A registered method's run (api::CallMethod): the options as every front end hands them");
+  m.def("method_options", &MethodOptions, "The registered methods: {name: (description, [option declarations])}");
   m.def("explain_robustness", &ExplainRobustness, py::arg("table"), py::arg("options"), py::arg("learner"),
         py::arg("splits"), py::arg("split_listed"), py::arg("model_params"), py::arg("progress") = py::none(),
         py::arg("poll") = 0.1, "perfshap.robustness through the request layer (api::RunRobustness)");

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "api/method_run.hpp"
+#include "api/registry.hpp"
 #include "api/options.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
@@ -211,14 +212,9 @@ std::string ExpectedResultJson(const std::string& method, nlohmann::json options
     api::ChainsRequest r;
     api::ReadChainsOptions(o, r);
     run = api::ChainsMethodRun(api::RunChains(r));
-  } else if (method == "demo") {
-    api::DemoRequest r;
-    api::ReadDemoOptions(o, r);
-    run = api::DemoMethodRun(api::RunDemo(r), "");
   } else {
-    XperMonteCarloOptions r;
-    api::ReadXperMonteCarloOptions(o, r);
-    run = api::XperMonteCarloMethodRun(RunXperMonteCarlo(r), r, "");
+    // A registered method (demo, xper-montecarlo): the registry's call with the same options.
+    run = api::CallMethod(method, {}, api::OptionTextOfJson(options)).run;
   }
   for (const auto& f : detail::RunReporter(run.reporter, {}))
     if (f.name == "result.json") return f.content;

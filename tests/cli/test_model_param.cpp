@@ -314,17 +314,18 @@ TEST(ModelParam, SameNumbersAsTheDedicatedFlag) {
 }
 
 // Whole-number flags take decimal digits in range: no wrapping or saturating (the seed), and a
-// number the field cannot hold is refused. A flag with a range of its own (--rows) is checked by
-// that range first, so "010" is refused as out of range; "1.5" for an integer is CLI11's "could
-// not convert". Each is refused, none runs with another number.
+// number the field cannot hold is refused; a registered method's (demo) are read by the library's
+// declaration, as from C and Python ("0x10" is not decimal digits); "1.5" for an integer is CLI11's
+// "could not convert" where a subcommand is still CLI11's own. Each is refused, none runs with
+// another number.
 TEST(WholeNumberFlags, RefusedRatherThanWrapped) {
   struct Bad {
     std::vector<std::string> args;
     std::string says;
   };
-  for (const Bad& bad : std::vector<Bad>{{{"demo", "--seed", "-1"}, "is not a whole number"},
-                                         {{"demo", "--seed", "18446744073709551616"}, "is not a whole number"},
-                                         {{"demo", "--rows", "010"}, "not in range"},
+  for (const Bad& bad : std::vector<Bad>{{{"demo", "--seed", "-1"}, "is not an integer in 0 .. 18446744073709551615"},
+                                         {{"demo", "--seed", "18446744073709551616"}, "is not an integer in 0 .."},
+                                         {{"demo", "--rows", "0x10"}, "is not an integer in [10, 100000000]"},
                                          {{"robustness", "--threads", "1.5"}, "Could not convert"}}) {
     SCOPED_TRACE(bad.args[1] + " " + bad.args[2]);
     cli::Embedding embedding;

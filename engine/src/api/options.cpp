@@ -496,22 +496,4 @@ void ReadChainsOptions(OptionReader& o, ChainsRequest& request) {
   ReadExecutionOptions(o, request.shap.solver_options.execution);
 }
 
-void ReadDemoOptions(OptionReader& o, DemoRequest& request) {
-  ReadDataOptions(o, request.data);
-  o.Take("rows", request.data.generated_rows);
-  o.Take("test_size", request.test_size);
-  o.Take("exact_limit", request.exact_limit);
-  o.Take("seed", request.seed);
-  ReadExecutionOptions(o, request.execution);
-}
-
-void ReadXperMonteCarloOptions(OptionReader& o, XperMonteCarloOptions& options) {
-  o.Take("samples", options.samples);
-  o.Take("rows", options.rows);
-  o.Take("train_rows", options.train_rows);
-  options.comparator = ReadComparator(o);
-  o.Take("seed", options.seed);
-  ReadExecutionOptions(o, options.execution);
-}
-
 }  // namespace perfshap::api

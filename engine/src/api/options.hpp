@@ -17,11 +17,9 @@
 
 #include "api/axom_request.hpp"
 #include "api/chains_request.hpp"
-#include "api/demo_request.hpp"
 #include "api/robustness_request.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
-#include "perfshap/xper_montecarlo.hpp"
 #include "report/run_reporter.hpp"
 
 namespace perfshap::inline v0::api {
@@ -102,11 +100,5 @@ void ReadAxomOptions(OptionReader& o, AxomRequest& request);
 
 /** @brief Shapley Chains' options (outputs and order as lists or "a,b"; orders "all"). */
 void ReadChainsOptions(OptionReader& o, ChainsRequest& request);
-
-/** @brief The demo's options (rows: the generated design's size). */
-void ReadDemoOptions(OptionReader& o, DemoRequest& request);
-
-/** @brief The XPER paper's Monte Carlo experiment's options. */
-void ReadXperMonteCarloOptions(OptionReader& o, XperMonteCarloOptions& options);
 
 }  // namespace perfshap::api

@@ -5,6 +5,7 @@
 #include "perfshap/blocks/options.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -90,6 +91,10 @@ std::string FormatOptionNumber(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   char buf[32];
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {  // a whole number as its digits: 10, not 1e+01
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buf, sizeof buf, "%.*g", precision, v);
     if (std::strtod(buf, nullptr) == v) return buf;

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// `demo`: the main job on built-in generated data (or the user's): a linear probability model's
+// test metrics and their exact Shapley decomposition, then XPER, ShapAUC bands, a sampled solver
+// on a wide design, the prediction explanations, AXOM and chains (api::RunDemo); the record's
+// reporter is the demo's (report/demo_report.hpp).
+#include <memory>
+#include <utility>
+
+#include "api/demo_request.hpp"
+#include "api/registry.hpp"
+#include "api/shared_options.hpp"
+
+namespace perfshap::inline v0::api {
+
+namespace {
+
+RequestOptions<DemoRequest> MakeOptions() {
+  RequestOptions<DemoRequest> t("demo");
+  t.Include<DataInput>(DataOptionGroup(), [](DemoRequest& r) -> DataInput& { return r.data; });
+  t.Add<std::size_t>("rows", [](DemoRequest& r) -> std::size_t& { return r.data.generated_rows; })
+      .AtLeast(10)
+      .AtMost(100000000)
+      .Help("rows of the generated probit design");
+  t.Add<double>("test_size", [](DemoRequest& r) -> double& { return r.test_size; })
+      .AtLeast(0.01)
+      .AtMost(0.99)
+      .Help("test fraction of the holdout split");
+  t.Add<int>("exact_limit", [](DemoRequest& r) -> int& { return r.exact_limit; })
+      .AtLeast(1)
+      .AtMost(30)
+      .Alias("max_features")
+      .Help("largest number of players solved exactly (2^n coalitions)");
+  t.Add<std::uint64_t>("seed", [](DemoRequest& r) -> std::uint64_t& { return r.seed; })
+      .Help("random seed (splits, generated data)");
+  t.Include<ExecutionOptions>(ExecutionOptionGroup(), [](DemoRequest& r) -> ExecutionOptions& { return r.execution; });
+  return t;
+}
+
+const RequestOptions<DemoRequest>& OptionsOf() {
+  static const RequestOptions<DemoRequest> t = MakeOptions();
+  return t;
+}
+
+MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
+  DemoRequest request;
+  OptionsOf().Parse(given, request);
+  if (in.data != nullptr) {
+    if (!request.data.path.empty())
+      throw InvalidArgument("demo: give the data as a table or as a file (data), not both", {"data"});
+    request.data.table = in.data;
+  }
+  in.Wire(request.execution, "demo");
+  const ExecutionOptions base = request.execution;
+  request.execution_of = [&in, base](const std::string& section) {
+    ExecutionOptions e = base;
+    in.Wire(e, section);
+    return e;
+  };
+  return DemoMethodRun(RunDemo(request), in.out_dir);
+}
+
+}  // namespace
+
+MethodEntry DemoMethod() {
+  return {"demo",
+          "the main job: every method (metrics, exact Shapley, XPER, ShapAUC bands) on built-in generated data or "
+          "yours",
+          {InputRole::kData},
+          OptionsOf().options(),
+          Run};
+}
+
+}  // namespace perfshap::api

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "api/shared_options.hpp"
+
+#include <cmath>
+#include <utility>
+
+#include "api/sampling_input.hpp"
+#include "perfshap/error.hpp"
+#include "data/text_lines.hpp"
+#include "perfshap/blocks/cost.hpp"
+#include "perfshap/blocks/players.hpp"
+#include "report/figure_bounds.hpp"
+#include "report/output.hpp"
+
+namespace perfshap::inline v0::api {
+
+namespace {
+
+template <class S, class V>
+std::function<V&(S&)> Field(V S::*field) {
+  return [field](S& s) -> V& { return s.*field; };
+}
+
+RequestOptions<DataInput> MakeDataOptions() {
+  using Ctx = RequestOptions<DataInput>::ParseContext;
+  RequestOptions<DataInput> t("data");
+  t.Add("data", Field(&DataInput::path))
+      .Value("FILE")
+      .Help("CSV file with a header row (default: built-in generated data)");
+  t.Add("label", Field(&DataInput::label)).Value("COLUMN").Help("name of the label column of data");
+  t.Add("positive", Field(&DataInput::positive))
+      .Value("VALUE")
+      .Help("label value of the positive class (default: the label is 0/1)");
+  t.AddParsed("missing", OptionType::kText, "error", [](const Ctx& c, DataInput& d) {
+     d.missing = ParseMissingValues(perfshap::detail::ParseTextOption(c.method, c.option.info, c.text));
+   })
+      .Choices({"error", "category", "drop"})
+      .Help("missing cells (?, empty, NA): error, category (a level of a text column) or drop (the rows)");
+  t.Add("features", Field(&DataInput::features))
+      .Value("A,B,...")
+      .Help("comma-separated feature columns (default: all but the label)");
+  t.AddParsed("groups", OptionType::kText, "", [](const Ctx& c, DataInput& d) {
+     // A file's path, or (from JSON and Python) the object itself: {"name": ["column", ...]}.
+     const bool object = c.text.find_first_not_of(" \t\r\n") != std::string::npos &&
+                         c.text[c.text.find_first_not_of(" \t\r\n")] == '{';
+     d.groups = object ? ParseFeatureGroups(c.text, "groups") : ReadFeatureGroups(c.text);
+     d.groups_source = object ? std::string("groups") : c.text;
+   })
+      .Value("FILE")
+      .Help("JSON {\"group\": [\"col\", ...], ...}: each group is one player (other columns stay single)");
+  return t;
+}
+
+RequestOptions<ExecutionOptions> MakeExecutionOptions() {
+  using Ctx = RequestOptions<ExecutionOptions>::ParseContext;
+  RequestOptions<ExecutionOptions> t("execution");
+  t.Add("threads", Field(&ExecutionOptions::threads))
+      .AtLeast(0)
+      .PerProcess()
+      .Help("worker threads (0 = all cores, at most the cores); results do not depend on it");
+  t.AddParsed("max_memory", OptionType::kText, "", [](const Ctx& c, ExecutionOptions& e) {
+     try {
+       e.limits.max_memory_bytes = ParseMemorySize(c.text);
+     } catch (const InvalidArgument&) {
+       c.Refuse("a memory size: bytes, or a number with K, M, G or T (powers of 1024), e.g. 8G");
+     }
+   })
+      .Value("SIZE")
+      .PerProcess()
+      .Help("refuse a run whose estimated memory exceeds this (bytes, or with K/M/G/T; default: 3/4 of the "
+            "machine's memory)");
+  t.AddParsed("max_evaluations", OptionType::kNumber, "", [](const Ctx& c, ExecutionOptions& e) {
+     e.limits.max_model_evaluations = perfshap::detail::ParseNumberOption(c.method, c.option.info, c.text);
+   })
+      .AtLeast(0)
+      .Help("refuse a run whose estimated model evaluations exceed this (0 = the default, 1e14: days of work)");
+  return t;
+}
+
+RequestOptions<detail::ReportTarget> MakeOutputOptions() {
+  using Ctx = RequestOptions<detail::ReportTarget>::ParseContext;
+  RequestOptions<detail::ReportTarget> t("output");
+  t.Add("out", Field(&detail::ReportTarget::dir))
+      .Value("DIR")
+      .Help("output directory for result.json and the other files");
+  t.Add("force", Field(&detail::ReportTarget::force))
+      .Switch()
+      .Help("replace a non-empty out directory, an earlier run's results, as a whole (no earlier file stays)");
+  t.AddParsed("figures", OptionType::kText, "summary", [](const Ctx& c, detail::ReportTarget& r) {
+     r.options.figures = detail::ParseFigureSet(perfshap::detail::ParseTextOption(c.method, c.option.info, c.text));
+   })
+      .Choices(detail::FigureSetNames())
+      .Help("SVG figures in out: none; summary (each figure bounded: at most " +
+            std::to_string(detail::kMaxPointsPerFeature) + " rows per feature, the top " +
+            std::to_string(detail::kMaxFeaturesShown) +
+            " features and one row for the others); all (also one figure per explained row where the method has "
+            "them, shap / treeshap waterfalls and xper's, for the first " +
+            std::to_string(detail::kMaxRowFigures) + " rows)");
+  t.AddParsed("report", OptionType::kText, "", [](const Ctx& c, detail::ReportTarget& r) {
+     r.html = perfshap::detail::ParseTextOption(c.method, c.option.info, c.text) == "html";
+   })
+      .Choices({"html"})
+      .Help("html: also write report.html into out, one self-contained page (settings, tables, figures, "
+            "result.json)");
+  return t;
+}
+
+RequestOptions<SolverChoice> MakeSolverOptions() {
+  using Ctx = RequestOptions<SolverChoice>::ParseContext;
+  RequestOptions<SolverChoice> t("solver");
+  t.AddParsed("solver", OptionType::kText, "exact", [](const Ctx& c, SolverChoice& s) {
+     s.solver = perfshap::detail::ParseTextOption(c.method, c.option.info, c.text);
+   })
+      .Choices(SolverNames())
+      .Help("Shapley solver: exact (every coalition), permutation or kernel (sampled, with standard errors), "
+            "auto (exact while 2^n fits the budget, else kernel)");
+  t.Add<std::uint64_t>("budget", [](SolverChoice& s) -> std::uint64_t& { return s.sampling.budget; })
+      .Help("sampled solvers: coalition evaluations at most (0 = " + std::to_string(kDefaultSampleBudget) + ")");
+  t.Add<double>("tolerance", [](SolverChoice& s) -> double& { return s.sampling.tolerance; })
+      .Above(0)
+      .Below(1)
+      .Help("sampled solvers: stop once max se / (max phi - min phi) < tolerance");
+  t.Add<double>("time_limit", [](SolverChoice& s) -> double& { return s.sampling.time_limit_seconds; })
+      .AtLeast(0)
+      .Help("sampled solvers: stop after this many seconds (0 = none)");
+  t.Add<bool>("keep_samples", [](SolverChoice& s) -> bool& { return s.sampling.keep_samples; })
+      .Switch()
+      .Help("sampled solvers: write every sampled coalition and its value to samples.csv in out");
+  t.Finish([](SolverChoice& s) { CheckSampling(s.solver, s.sampling); });
+  return t;
+}
+
+}  // namespace
+
+const RequestOptions<DataInput>& DataOptionGroup() {
+  static const RequestOptions<DataInput> t = MakeDataOptions();
+  return t;
+}
+
+const RequestOptions<ExecutionOptions>& ExecutionOptionGroup() {
+  static const RequestOptions<ExecutionOptions> t = MakeExecutionOptions();
+  return t;
+}
+
+const RequestOptions<detail::ReportTarget>& OutputOptionGroup() {
+  static const RequestOptions<detail::ReportTarget> t = MakeOutputOptions();
+  return t;
+}
+
+const RequestOptions<SolverChoice>& SolverOptionGroup() {
+  static const RequestOptions<SolverChoice> t = MakeSolverOptions();
+  return t;
+}
+
+}  // namespace perfshap::api

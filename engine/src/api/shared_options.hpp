@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// The option groups every method shares (issue 36), each declared once here and included by the
+// methods that take it (RequestOptions::Include): where the rows come from, how a run executes,
+// where its files go, and the Shapley solver's sampling.
+
+#include <cstdint>
+#include <string>
+
+#include "api/data_input.hpp"
+#include "api/method_options.hpp"
+#include "perfshap/blocks/solver.hpp"
+#include "perfshap/execution.hpp"
+#include "report/run_reporter.hpp"
+
+namespace perfshap::inline v0::api {
+
+/** @brief data (a CSV file's path), label, positive, missing, features, groups (a file's path or
+ *  the JSON object itself). */
+const RequestOptions<DataInput>& DataOptionGroup();
+
+/** @brief threads, max_memory, max_evaluations. */
+const RequestOptions<ExecutionOptions>& ExecutionOptionGroup();
+
+/** @brief out, force, figures, report: where a run's files go (checked before the run). */
+const RequestOptions<detail::ReportTarget>& OutputOptionGroup();
+
+/** @brief A Shapley solver and its sampling, as a method's request holds them. */
+struct SolverChoice {
+  SolverSpec solver = std::string("exact");
+  SamplingOptions sampling;
+};
+
+/** @brief solver, budget, tolerance, time_limit, keep_samples (the solver's seed is the run's:
+ *  the method sets sampling.seed). */
+const RequestOptions<SolverChoice>& SolverOptionGroup();
+
+}  // namespace perfshap::api
