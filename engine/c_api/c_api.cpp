@@ -351,16 +351,6 @@ perfshap::api::MethodRun RunOther(PerfshapRequest* r, perfshap::api::OptionReade
     Wire(r, request.execution);
     return api::AxomMethodRun(api::RunAxom(request));
   }
-  if (m == "chains") {
-    TakesOnly(r, true, false);
-    api::ChainsRequest request;
-    if (r->data) request.data = InputOf(r->data);
-    api::ReadChainsOptions(o, request);
-    target = api::ReadReportTarget(o);
-    o.RefuseUnread(m);
-    Wire(r, request.shap.solver_options.execution);
-    return api::ChainsMethodRun(api::RunChains(request));
-  }
   throw perfshap::InvalidArgument("unknown method '" + m + "'", {"method"});
 }
 
@@ -374,7 +364,11 @@ perfshap::api::MethodCall CallRegistered(PerfshapRequest* r) {
   in.data = r->data;
   in.train = r->train;
   in.background = r->background;
-  if (r->model) in.model = api::ModelText{r->model->name, r->model->json};
+  if (r->model) {
+    in.model.emplace();
+    in.model->name = in.model->tree_file = r->model->name;
+    in.model->tree_text = r->model->json;
+  }
   in.wire = [r, processes](perfshap::ExecutionOptions& e, const std::string&) {
     if (processes != nullptr) e.processes = processes;
     Wire(r, e);

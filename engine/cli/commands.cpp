@@ -103,10 +103,7 @@ std::vector<Command> AllCommands() {
        SetupAxom, {{"eps", "--eps"}, {"neighbours", "--neighbours"}, {"features", "--heatmap-features"},
                    {"trees", "--trees"}, {"paper", "--paper"}, {"data_dir", "--data-dir"},
                    {"model_file", "--model-file"}, {"seeds", "--seeds"}}},
-      {"chains", "Shapley Chains: direct and indirect contributions of features to every output of a classifier chain",
-       SetupChains, {{"outputs", "--outputs"}, {"order", "--order"}, {"orders", "--orders"},
-                     {"max_outputs", "--max-outputs"}, {"background", "--background"}, {"adult", "--adult"},
-                     {"rows", "--rows"}}},
+      RegisteredCommand("chains"),
   };
 }
 

@@ -722,8 +722,9 @@ def chains(X=None, Y=None, *, outputs=None, feature_names=None, progress=None, *
     models: dict = {}
     _learner(options, models)
     learner = models.get(options.get("model")) if models else None
-    names = _run._names(outputs, "outputs") if outputs is not None else None
-    return _run.explain_chains(options, tables.get("X"), names, learner, progress)
+    if outputs is not None:
+        options["outputs"] = _run._names(outputs, "outputs")
+    return _run.run_registered("chains", options, progress, data=tables.get("X"), learner=learner)
 
 
 def demo(*, progress=None, **options) -> Result:

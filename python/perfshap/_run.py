@@ -409,12 +409,6 @@ def explain_axom(options: dict, table, model, progress) -> Result:
     return _result(function, run_)
 
 
-# The library's option names that chains() spells otherwise.
-_CHAINS_KEYWORDS = {"learner": "model", "model_params": "model_param", "data": "X", "signed_weights": "signed",
-                    "time_limit_seconds": "time_limit", "max_model_evaluations": "max_evaluations",
-                    "max_players": "budget"}
-
-
 def _names(value, keyword: str):
     """A list of names: a list / tuple, or the text "a,b,c"."""
     if value is None:
@@ -424,20 +418,6 @@ def _names(value, keyword: str):
     if not items:
         raise ValueError(f"{keyword}={value!r}: give the names, a list or 'a,b,c'")
     return items
-
-
-def explain_chains(options: dict, table, outputs, learner, progress) -> Result:
-    """perfshap.chains through the engine's request layer."""
-    function = "chains"
-    order = _names(options.pop("order", None), "order")
-    typed = _typed_options(function, function, options)
-    params = _model_params(typed, function)
-    callback = _callback(function, progress)
-    try:
-        run_ = _perfshap.explain_chains(table, typed, outputs or [], order, learner, params, callback)
-    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
-        raise _keyword_error(e, _CHAINS_KEYWORDS, function) from None
-    return _result(function, run_)
 
 
 def _comm_address(comm, function: str) -> int:
@@ -463,7 +443,8 @@ def declared(method: str) -> tuple:
     return _declared_cache[method]
 
 
-def run_registered(method: str, options: dict, progress, data=None, train=None, background=None) -> Result:
+def run_registered(method: str, options: dict, progress, data=None, train=None, background=None, model=None,
+                   learner=None) -> Result:
     """A registered method: the keywords go to the engine's registry as they are (it parses and
     checks them, with the command line's and the C API's messages); an unknown one is a
     TypeError, as Python's."""
@@ -481,12 +462,14 @@ def run_registered(method: str, options: dict, progress, data=None, train=None, 
         options["mpi_comm"] = _comm_address(comm, function)
     callback = _callback(function, progress)
     try:
-        run_ = _perfshap.run(method, data, train, background, options, callback)
+        run_ = _perfshap.run(method, data, train, background, model, learner, options, callback)
     except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
         # The keywords that set the options the message is about, as the command line appends
         # their flags: "... (exact_limit)".
+        # The data are Python's X (or data=, a CSV file).
         names = list(getattr(e, "options", []) or [])
-        again = type(e)(str(e) + (f" ({', '.join(names)})" if names else ""))
+        said = ["X" if n == "data" else n for n in names]
+        again = type(e)(str(e) + (f" ({', '.join(said)})" if said else ""))
         again.options = names
         raise again from None
     return _result(function, run_)

@@ -1162,36 +1162,20 @@ std::shared_ptr<PyRun> ExplainAxom(const py::object& table, const py::dict& o, c
  * the xor data, or the Adult file of options "adult"), `outputs` their names, `order` the chain
  * order's names or None, `learner` the host's estimator or None (options "model" by name).
  */
-std::shared_ptr<PyRun> ExplainChains(const py::object& table, const py::dict& o, const std::vector<std::string>& outputs,
-                                     const py::object& order, const py::object& learner, const py::dict& model_params,
-                                     const py::object& progress, double poll) {
-  namespace api = perfshap::api;
-  api::ChainsRequest request;
-  std::vector<py::array> keep;
-  if (!table.is_none()) request.data = *TableOf(table, keep);
-  if (!learner.is_none()) request.learner.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
-  api::OptionReader options =
-      Options(o, {{"outputs", py::cast(outputs)}, {"order", order}, {"model_param", model_params}});
-  api::ReadChainsOptions(options, request);
-  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
-  auto report = OnWorker(request.shap.solver_options.execution, [&] { return api::RunChains(request); }, progress, poll);
-  const api::MethodRun run = api::ChainsMethodRun(std::move(report));
-  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
-}
-
-/** perfshap.demo through the request layer: `table` the data set or None (data= a file, or the
- *  built-in design of rows= rows). */
 /**
  * perfshap.<method> of a registered method (api/registry.hpp): `data`, `train`, `background` the
- * tables (source, columns) or None; `o` the keywords, handed to the registry as the C API hands
+ * tables (source, columns) or None; `model` a fitted model (GivenModelOf) and `learner` the host's
+ * estimator learner, or None; `o` the keywords, handed to the registry as the C API hands
  * its JSON (one parse and one message for every front end).
  */
 std::shared_ptr<PyRun> RunMethod(const std::string& method, const py::object& data, const py::object& train,
-                                 const py::object& background, const py::dict& o, const py::object& progress,
-                                 double poll) {
+                                 const py::object& background, const py::object& model, const py::object& learner,
+                                 const py::dict& o, const py::object& progress, double poll) {
   namespace api = perfshap::api;
   std::vector<py::array> keep;
   api::MethodInputs in;
+  if (!model.is_none()) GivenModelOf(model, in.model.emplace());
+  if (!learner.is_none()) in.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
   if (auto t = TableOf(data, keep)) in.data = t->table;
   if (auto t = TableOf(train, keep)) in.train = t->table;
   if (auto t = TableOf(background, keep)) in.background = t->table;
@@ -1330,11 +1314,8 @@ PYBIND11_MODULE(_perfshap, m) {
         py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.shap through the request layer (api::RunShap)");
   m.def("explain_axom", &ExplainAxom, py::arg("table"), py::arg("options"), py::arg("heatmap_features"),
         py::arg("model") = py::none(), py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.axom through the request layer (api::RunAxom)");
-  m.def("explain_chains", &ExplainChains, py::arg("table"), py::arg("options"), py::arg("outputs"), py::arg("order"),
-        py::arg("learner"), py::arg("model_params"), py::arg("progress") = py::none(), py::arg("poll") = 0.1,
-        "perfshap.chains through the request layer (api::RunChains)");
   m.def("run", &RunMethod, py::arg("method"), py::arg("data"), py::arg("train"), py::arg("background"),
-        py::arg("options"), py::arg("progress") = py::none(), py::arg("poll") = 0.1,
+        py::arg("model"), py::arg("learner"), py::arg("options"), py::arg("progress") = py::none(), py::arg("poll") = 0.1,
         "A registered method's run (api::CallMethod): the options as every front end hands them");
   m.def("method_options", &MethodOptions, "The registered methods: {name: (description, [option declarations])}");
   m.def("explain_robustness", &ExplainRobustness, py::arg("table"), py::arg("options"), py::arg("learner"),

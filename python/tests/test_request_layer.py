@@ -202,8 +202,8 @@ def test_chains_through_the_request_layer_takes_lists_an_estimator_and_names_key
     fitted = perfshap.chains(X, Y, outputs=["a", "b"], model=LogisticRegression(), rows=5, background=10, seed=2)
     assert fitted.json["learner"] == "LogisticRegression"
     for keywords, message in ((dict(order=["a"]), r"every output once.*\(order\)$"),
-                              (dict(orders="some"), r"orders='some'.*\(orders\)$"),
-                              (dict(background=0), r"at least 1 row.*\(background\)$")):
+                              (dict(orders="some"), r"option orders = 'some' is not one of all \(orders\)$"),
+                              (dict(background=0), r"option background must be an integer >= 1.*\(background\)$")):
         with pytest.raises(perfshap.InvalidArgument, match=message) as e:
             perfshap.chains(X, Y, outputs=["a", "b"], **keywords)
         assert "--" not in str(e.value)

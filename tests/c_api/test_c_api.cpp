@@ -208,12 +208,8 @@ std::string ExpectedResultJson(const std::string& method, nlohmann::json options
     api::AxomRequest r;
     api::ReadAxomOptions(o, r);
     run = api::AxomMethodRun(api::RunAxom(r));
-  } else if (method == "chains") {
-    api::ChainsRequest r;
-    api::ReadChainsOptions(o, r);
-    run = api::ChainsMethodRun(api::RunChains(r));
   } else {
-    // A registered method (demo, xper-montecarlo): the registry's call with the same options.
+    // A registered method (chains, demo, xper-montecarlo): the registry's call with the same options.
     run = api::CallMethod(method, {}, api::OptionTextOfJson(options)).run;
   }
   for (const auto& f : detail::RunReporter(run.reporter, {}))

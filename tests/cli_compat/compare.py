@@ -101,6 +101,7 @@ def main():
     parser.add_argument("--record", action="store_true")
     parser.add_argument("names", nargs="*", help="only these runs")
     args = parser.parse_args()
+    args.perfshap = os.path.abspath(args.perfshap)
     fixtures = os.path.normpath(os.path.join(HERE, "..", "fixtures"))
     expected_root = os.path.join(HERE, "expected")
     failures = 0

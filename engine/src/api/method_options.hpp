@@ -163,10 +163,12 @@ class RequestOptions {
     }
   }
 
-  /** @brief The declared default of `name`, changed for this request (a method's own seed). */
+  /** @brief The declared default of `name`, changed for this request (a method's own solver or
+   *  learner): a request the option is not given for is parsed from it. */
   void SetDefault(const std::string& name, std::string text) {
     Entry& e = EntryOf(name);
     e.option.info.default_text = std::move(text);
+    e.parse_default = true;
   }
 
   /** @brief A check of the whole request once every option is read (ranges that span options). */

@@ -473,27 +473,4 @@ void ReadAxomOptions(OptionReader& o, AxomRequest& request) {
   ReadExecutionOptions(o, request.execution);
 }
 
-void ReadChainsOptions(OptionReader& o, ChainsRequest& request) {
-  ReadDataOptions(o, request.data);
-  if (o.Has("outputs")) request.outputs = Names("outputs", o.Raw("outputs"));
-  o.Take("adult", request.adult);
-  o.Take("xor_rows", request.xor_rows);
-  if (o.Has("order")) request.order = Names("order", o.Raw("order"));
-  std::string orders;
-  o.Take("orders", orders);
-  if (!orders.empty() && orders != "all")
-    throw InvalidArgument("orders='" + orders + "': the one value is 'all' (every chain order)", {"orders"});
-  request.all_orders = orders == "all";
-  o.Take("max_outputs", request.max_outputs);
-  o.Take("model", request.learner.name);
-  ReadModelParams(o, request.learner.params);
-  o.Take("background", request.background);
-  o.Take("rows", request.rows);
-  o.Take("test_size", request.test_size);
-  o.Take("signed", request.signed_weights);
-  o.Take("seed", request.seed);
-  ReadSolverOptions(o, request.seed, request.shap.solver, request.shap.solver_options, "auto");
-  ReadExecutionOptions(o, request.shap.solver_options.execution);
-}
-
 }  // namespace perfshap::api

@@ -16,7 +16,6 @@
 #include <nlohmann/json.hpp>
 
 #include "api/axom_request.hpp"
-#include "api/chains_request.hpp"
 #include "api/robustness_request.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
@@ -97,8 +96,5 @@ void ReadRobustnessOptions(OptionReader& o, RobustnessRequest& request);
 
 /** @brief AXOM's options (heatmap_features as ["a", "b"] or "a,b"). */
 void ReadAxomOptions(OptionReader& o, AxomRequest& request);
-
-/** @brief Shapley Chains' options (outputs and order as lists or "a,b"; orders "all"). */
-void ReadChainsOptions(OptionReader& o, ChainsRequest& request);
 
 }  // namespace perfshap::api

@@ -40,6 +40,8 @@ const char* RoleName(InputRole role) noexcept {
       return "background";
     case InputRole::kModel:
       return "model";
+    case InputRole::kLearner:
+      return "learner";
   }
   return "input";
 }
@@ -65,11 +67,12 @@ void RefuseInputs(const MethodEntry& m, const MethodInputs& in) {
   const std::pair<InputRole, bool> given[] = {{InputRole::kData, in.data != nullptr},
                                               {InputRole::kTrain, in.train != nullptr},
                                               {InputRole::kBackground, in.background != nullptr},
-                                              {InputRole::kModel, in.model.has_value()}};
+                                              {InputRole::kModel, in.model.has_value()},
+                                              {InputRole::kLearner, in.learner != nullptr}};
   for (const auto& [role, is_given] : given)
     if (is_given && !takes(role))
       throw InvalidArgument(m.name + " takes no '" + RoleName(role) + "' " +
-                                (role == InputRole::kModel ? "" : "table ") + "; give it only what the method reads",
+                                (role == InputRole::kModel || role == InputRole::kLearner ? "" : "table ") + "; give it only what the method reads",
                             {RoleName(role)});
 }
 

@@ -19,8 +19,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "api/given_model.hpp"
 #include "api/method_options.hpp"
 #include "api/method_run.hpp"
+#include "perfshap/blocks/learner.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/processes.hpp"
 #include "perfshap/table.hpp"
@@ -33,23 +35,21 @@ enum class InputRole : std::uint8_t {
   kData,        ///< the rows to explain or decompose
   kTrain,       ///< a training sample
   kBackground,  ///< the background (reference) rows
-  kModel,       ///< a fitted model (an XGBoost JSON model's text)
+  kModel,       ///< a fitted model (an XGBoost JSON model's text, a host's model)
+  kLearner,     ///< a host's learner (fitted on every coalition)
 };
 
-/** @brief "data", "train", "background", "model". */
+/** @brief "data", "train", "background", "model", "learner". */
 const char* RoleName(InputRole role) noexcept;
-
-/** @brief An XGBoost model handed over as its JSON text, and how messages name it. */
-struct ModelText {
-  std::string name;
-  std::string json;
-};
 
 /** @brief What a front end hands a method: tables and a model in memory, and how a computation
  *  reports progress and is cancelled. */
 struct MethodInputs {
   std::shared_ptr<const Table> data, train, background;
-  std::optional<ModelText> model;
+  /** A fitted model in memory: an XGBoost model's text, a host's tree model or function. */
+  std::optional<GivenModelInput> model;
+  /** The host's own learner (a scikit-learn estimator's), used where the options name a learner. */
+  std::shared_ptr<const Learner> learner;
   /** Sets a computation's progress, cancellation and processes (the front end's); `what` names
    *  what its progress counts ("coalitions", "samples"). */
   std::function<void(ExecutionOptions&, const std::string& what)> wire;

@@ -5,7 +5,10 @@
 #include <cmath>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "api/sampling_input.hpp"
+#include "perfshap/blocks/learner.hpp"
 #include "perfshap/error.hpp"
 #include "data/text_lines.hpp"
 #include "perfshap/blocks/cost.hpp"
@@ -106,6 +109,56 @@ RequestOptions<detail::ReportTarget> MakeOutputOptions() {
   return t;
 }
 
+/** model_param's items: "K=V,K=V" (the command line's repeated flag, a JSON or Python list), or
+ *  a JSON object's text ({"K": value}, from C and Python). */
+std::vector<std::pair<std::string, std::string>> ModelParamItems(const RequestOptions<LearnerInput>::ParseContext& c) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const std::size_t first = c.text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && c.text[first] == '{') {
+    nlohmann::json doc;
+    try {
+      doc = nlohmann::json::parse(c.text);
+    } catch (const nlohmann::json::exception&) {
+      c.Refuse("{\"KEY\": value} or KEY=VALUE items (e.g. C=0.5)");
+    }
+    if (!doc.is_object()) c.Refuse("{\"KEY\": value} or KEY=VALUE items (e.g. C=0.5)");
+    for (const auto& item : doc.items())
+      out.emplace_back(item.key(), item.value().is_string() ? item.value().get<std::string>() : item.value().dump());
+    return out;
+  }
+  for (const std::string& item : perfshap::detail::ParseListOption(c.method, c.option.info, c.text)) {
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) c.Refuse("KEY=VALUE items, an option of the learner each (e.g. C=0.5)");
+    out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  return out;
+}
+
+RequestOptions<LearnerInput> MakeLearnerOptions() {
+  using Ctx = RequestOptions<LearnerInput>::ParseContext;
+  RequestOptions<LearnerInput> t("learner");
+  std::string learners, params;
+  for (const LearnerEntry& entry : RegisteredLearners()) {
+    learners += (learners.empty() ? "" : "|") + entry.name;
+    if (entry.options.empty()) continue;
+    params += "; " + entry.name + ":";
+    for (const OptionInfo& info : entry.options) params += " " + info.name + "=" + info.default_text;
+  }
+  t.Add("model", Field(&LearnerInput::name)).Value("LEARNER").Help(learners + ": the learner fitted on the data");
+  t.AddParsed("model_param", OptionType::kList, "", [](const Ctx& c, LearnerInput& l) {
+     for (auto& [key, value] : ModelParamItems(c)) {
+       if (l.params.count(key) != 0)
+         throw InvalidArgument(c.method + ": option model_param gives " + key + " twice; give each learner option once",
+                               {"model_param"});
+       l.params[key] = value;
+     }
+   })
+      .Value("KEY=VALUE")
+      .Repeatable()
+      .Help("an option of the learner (repeatable), e.g. C=0.5. The learners' options, with their defaults" + params);
+  return t;
+}
+
 RequestOptions<SolverChoice> MakeSolverOptions() {
   using Ctx = RequestOptions<SolverChoice>::ParseContext;
   RequestOptions<SolverChoice> t("solver");
@@ -145,6 +198,11 @@ const RequestOptions<ExecutionOptions>& ExecutionOptionGroup() {
 
 const RequestOptions<detail::ReportTarget>& OutputOptionGroup() {
   static const RequestOptions<detail::ReportTarget> t = MakeOutputOptions();
+  return t;
+}
+
+const RequestOptions<LearnerInput>& LearnerOptionGroup() {
+  static const RequestOptions<LearnerInput> t = MakeLearnerOptions();
   return t;
 }
 

@@ -11,6 +11,7 @@
 
 #include "api/data_input.hpp"
 #include "api/method_options.hpp"
+#include "api/robustness_request.hpp"
 #include "perfshap/blocks/solver.hpp"
 #include "perfshap/execution.hpp"
 #include "report/run_reporter.hpp"
@@ -26,6 +27,10 @@ const RequestOptions<ExecutionOptions>& ExecutionOptionGroup();
 
 /** @brief out, force, figures, report: where a run's files go (checked before the run). */
 const RequestOptions<detail::ReportTarget>& OutputOptionGroup();
+
+/** @brief model (a registered learner's name; the host's own learner is an input) and
+ *  model_param (KEY=VALUE items, a learner option each: repeatable, or {"KEY": value}). */
+const RequestOptions<LearnerInput>& LearnerOptionGroup();
 
 /** @brief A Shapley solver and its sampling, as a method's request holds them. */
 struct SolverChoice {

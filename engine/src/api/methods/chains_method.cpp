@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// `chains`: Shapley Chains, the direct and indirect contributions of the features to every output
+// of a classifier chain (api::RunChains); the record's reporter is the chains' (report/
+// chains_report.hpp).
+#include <memory>
+#include <utility>
+
+#include "api/chains_request.hpp"
+#include "api/registry.hpp"
+#include "api/shared_options.hpp"
+
+namespace perfshap::inline v0::api {
+
+namespace {
+
+/** What the options set: the request, and the solver before it goes into the links' SHAP. */
+struct Request {
+  ChainsRequest request;
+  SolverChoice solver;
+};
+using Ctx = RequestOptions<Request>::ParseContext;
+
+template <class V>
+std::function<V&(Request&)> Field(V ChainsRequest::*field) {
+  return [field](Request& r) -> V& { return r.request.*field; };
+}
+
+RequestOptions<Request> MakeOptions() {
+  RequestOptions<Request> t("chains");
+  t.Include<DataInput>(DataOptionGroup(), Field(&ChainsRequest::data));
+  t.Add("outputs", Field(&ChainsRequest::outputs)).Value("A,B,...").Help("with data: the binary output columns");
+  t.Add("adult", Field(&ChainsRequest::adult))
+      .Value("FILE")
+      .Help("the UCI Adult CSV, prepared as the paper's section 4.2 (outputs sex, income, occupation_white_collar)");
+  t.AddParsed("order", OptionType::kList, "", [](const Ctx& c, Request& r) {
+     r.request.order = perfshap::detail::ParseListOption(c.method, c.option.info, c.text);
+   })
+      .Value("A,B,...")
+      .Help("the chain order, the outputs (default: as listed)");
+  t.AddParsed("orders", OptionType::kText, "", [](const Ctx& c, Request& r) {
+     r.request.all_orders = perfshap::detail::ParseTextOption(c.method, c.option.info, c.text) == "all";
+   })
+      .Choices({"all"})
+      .Help("all: every order of the outputs (eq. 3 averages them)");
+  t.Add("max_outputs", Field(&ChainsRequest::max_outputs)).Help("orders=all refuses more outputs than this");
+  t.Include<LearnerInput>(LearnerOptionGroup(), Field(&ChainsRequest::learner));
+  t.SetDefault("model", "logistic");
+  t.Add("background", Field(&ChainsRequest::background))
+      .AtLeast(1)
+      .Help("background rows of the links' SHAP, drawn from the training rows");
+  t.Add("rows", Field(&ChainsRequest::rows)).Help("explain the first N test rows (0: every test row)");
+  t.Add("xor_rows", Field(&ChainsRequest::xor_rows)).Help("rows of the generated xor data");
+  t.Add("test_size", Field(&ChainsRequest::test_size)).AtLeast(0.01).AtMost(0.99).Help("test fraction of the split");
+  t.Add("signed", Field(&ChainsRequest::signed_weights))
+      .Switch()
+      .Help("eq. 6 with the signed direct contributions in W's numerator");
+  t.Add("seed", Field(&ChainsRequest::seed)).Help("random seed (the split, the background, generated data)");
+  t.Include<SolverChoice>(SolverOptionGroup(), [](Request& r) -> SolverChoice& { return r.solver; });
+  t.SetDefault("solver", "auto");
+  t.Include<ExecutionOptions>(ExecutionOptionGroup(),
+                              [](Request& r) -> ExecutionOptions& { return r.request.shap.solver_options.execution; });
+  return t;
+}
+
+const RequestOptions<Request>& OptionsOf() {
+  static const RequestOptions<Request> t = MakeOptions();
+  return t;
+}
+
+MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
+  Request parsed;
+  OptionsOf().Parse(given, parsed);
+  ChainsRequest& request = parsed.request;
+  if (in.data != nullptr) {
+    if (!request.data.path.empty())
+      throw InvalidArgument("chains: give the data as a table or as a file (data), not both", {"data"});
+    request.data.table = in.data;
+  }
+  if (in.learner != nullptr) request.learner.learner = in.learner;
+  request.shap.solver = parsed.solver.solver;
+  static_cast<SamplingOptions&>(request.shap.solver_options) = parsed.solver.sampling;
+  request.shap.solver_options.seed = request.seed;
+  in.Wire(request.shap.solver_options.execution, "coalitions");
+  MethodRun run = ChainsMethodRun(RunChains(request));
+  if (!in.out_dir.empty()) run.console += "  wrote " + in.out_dir + "/result.json, direct.csv, indirect.csv and the SVGs\n";
+  return run;
+}
+
+}  // namespace
+
+MethodEntry ChainsMethod() {
+  return {"chains",
+          "Shapley Chains: direct and indirect contributions of features to every output of a classifier chain",
+          {InputRole::kData, InputRole::kLearner},
+          OptionsOf().options(),
+          Run};
+}
+
+}  // namespace perfshap::api
