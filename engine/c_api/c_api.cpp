@@ -337,20 +337,6 @@ perfshap::api::MethodRun RunOther(PerfshapRequest* r, perfshap::api::OptionReade
     Wire(r, request.options.execution);
     return api::RobustnessMethodRun(api::RunRobustness(request), target.dir);
   }
-  if (m == "axom") {
-    TakesOnly(r, true, true);
-    api::AxomRequest request;
-    if (r->data) request.data = InputOf(r->data);
-    if (r->model) {
-      request.model.name = request.model.tree_file = r->model->name;
-      request.model.tree_text = r->model->json;
-    }
-    api::ReadAxomOptions(o, request);
-    target = api::ReadReportTarget(o);
-    o.RefuseUnread(m);
-    Wire(r, request.execution);
-    return api::AxomMethodRun(api::RunAxom(request));
-  }
   throw perfshap::InvalidArgument("unknown method '" + m + "'", {"method"});
 }
 

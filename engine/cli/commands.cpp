@@ -99,10 +99,7 @@ std::vector<Command> AllCommands() {
                        {"explain_row", "--explain-row"}, {"trees", "--trees"}, {"max_depth", "--max-depth"},
                        {"model_params", "--model-param"}, {"interactions", "--interactions"},
                        {"interaction_features", "--interaction-features"}}},
-      {"axom", "AXOM: explain random forests by the trees voting with them, and the robustness (L_bar) of tree, forest and AXOM explanations",
-       SetupAxom, {{"eps", "--eps"}, {"neighbours", "--neighbours"}, {"features", "--heatmap-features"},
-                   {"trees", "--trees"}, {"paper", "--paper"}, {"data_dir", "--data-dir"},
-                   {"model_file", "--model-file"}, {"seeds", "--seeds"}}},
+      RegisteredCommand("axom"),
       RegisteredCommand("chains"),
   };
 }

@@ -12,7 +12,6 @@ void SetupXper(CLI::App& app);
 void SetupRobustness(CLI::App& app);
 void SetupShap(CLI::App& app);
 void SetupTreeShap(CLI::App& app);
-void SetupAxom(CLI::App& app);
 
 /** @brief The subcommand of the registered method `name` (api/registry.hpp): its flags, help
  *  and checks from the method's declarations. */

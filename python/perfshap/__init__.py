@@ -683,7 +683,7 @@ def axom(X=None, y=None, *, model=None, label=None, feature_names=None, progress
             options["label"] = label
     else:
         _labelled(X, y, label, feature_names, options, tables)
-    return _run.explain_axom(options, tables.get("X"), models.get("model"), progress)
+    return _run.run_registered("axom", options, progress, data=tables.get("X"), model=models.get("model"))
 
 
 def chains(X=None, Y=None, *, outputs=None, feature_names=None, progress=None, **options) -> Result:

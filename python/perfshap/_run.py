@@ -380,35 +380,6 @@ def explain_shap(options: dict, table, train, background, model, learner, progre
     return result
 
 
-# The library's option names that axom() spells otherwise.
-_AXOM_KEYWORDS = {"features": "heatmap_features", "data": "X", "max_memory_bytes": "max_memory",
-                  "max_model_evaluations": "max_evaluations", "model": "model"}
-
-
-def _feature_pair(value):
-    """heatmap_features= as (a, b): a pair of names, or the text "a,b"."""
-    if value is None:
-        return None
-    items = [v.strip() for v in value.split(",")] if isinstance(value, str) else [str(v) for v in value]
-    items = [v for v in items if v]
-    if len(items) != 2:
-        raise ValueError(f"heatmap_features={value!r}: give two column names, ('a', 'b') or 'a,b'")
-    return items[0], items[1]
-
-
-def explain_axom(options: dict, table, model, progress) -> Result:
-    """perfshap.axom through the engine's request layer (model: a fitted forest, or None)."""
-    function = "axom"
-    pair = _feature_pair(options.pop("heatmap_features", None))
-    typed = _typed_options(function, function, options)
-    callback = _callback(function, progress)
-    try:
-        run_ = _perfshap.explain_axom(table, typed, pair, model, callback)
-    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
-        raise _keyword_error(e, _AXOM_KEYWORDS, function) from None
-    return _result(function, run_)
-
-
 def _names(value, keyword: str):
     """A list of names: a list / tuple, or the text "a,b,c"."""
     if value is None:

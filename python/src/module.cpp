@@ -1142,20 +1142,6 @@ std::shared_ptr<PyRun> ExplainShap(const py::object& table, const py::object& tr
  * perfshap.axom through the request layer: `table` the data set (None with paper=True: the
  * paper's data sets), `heatmap_features` (a, b) or None.
  */
-std::shared_ptr<PyRun> ExplainAxom(const py::object& table, const py::dict& o, const py::object& heatmap_features,
-                                   const py::object& model, const py::object& progress, double poll) {
-  namespace api = perfshap::api;
-  api::AxomRequest request;
-  std::vector<py::array> keep;
-  if (!table.is_none()) request.data = *TableOf(table, keep);
-  GivenModelOf(model, request.model);
-  api::OptionReader options = Options(o, {{"heatmap_features", heatmap_features}});
-  api::ReadAxomOptions(options, request);
-  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
-  auto response = OnWorker(request.execution, [&] { return api::RunAxom(request); }, progress, poll);
-  const api::MethodRun run = api::AxomMethodRun(std::move(response));
-  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
-}
 
 /**
  * perfshap.chains through the request layer: `table` the features and the output columns (None:
@@ -1312,8 +1298,6 @@ PYBIND11_MODULE(_perfshap, m) {
   m.def("explain_shap", &ExplainShap, py::arg("table"), py::arg("train"), py::arg("background"), py::arg("options"),
         py::arg("model"), py::arg("learner"), py::arg("model_params"), py::arg("iteration_range"), py::arg("rows"),
         py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.shap through the request layer (api::RunShap)");
-  m.def("explain_axom", &ExplainAxom, py::arg("table"), py::arg("options"), py::arg("heatmap_features"),
-        py::arg("model") = py::none(), py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.axom through the request layer (api::RunAxom)");
   m.def("run", &RunMethod, py::arg("method"), py::arg("data"), py::arg("train"), py::arg("background"),
         py::arg("model"), py::arg("learner"), py::arg("options"), py::arg("progress") = py::none(), py::arg("poll") = 0.1,
         "A registered method's run (api::CallMethod): the options as every front end hands them");

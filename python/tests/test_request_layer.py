@@ -185,7 +185,7 @@ def test_axom_through_the_request_layer_takes_a_feature_pair_and_names_keywords(
         with pytest.raises(perfshap.InvalidArgument, match=message) as e:
             perfshap.axom(X, y, **dict(run, **keywords))
         assert "--" not in str(e.value)
-    with pytest.raises(ValueError, match="heatmap_features=.*two column names"):
+    with pytest.raises(ValueError, match="option heatmap_features = .* is not two column names"):
         perfshap.axom(X, y, heatmap_features="alcohol", **run)
 
 

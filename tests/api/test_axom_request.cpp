@@ -226,7 +226,7 @@ TEST(AxomRequest, BadRequestsAreRefusedNamingTheOption) {
   {
     api::AxomRequest r = OnWine();
     r.heatmap_features = std::make_pair(std::string("alcohol"), std::string("nope"));
-    ExpectError<InvalidArgument>([&] { api::RunAxom(r); }, {"'nope' is not a feature"}, "features");
+    ExpectError<InvalidArgument>([&] { api::RunAxom(r); }, {"'nope' is not a feature"}, "heatmap_features");
   }
   {
     api::AxomRequest r = OnWine();

@@ -204,12 +204,8 @@ std::string ExpectedResultJson(const std::string& method, nlohmann::json options
     api::RobustnessRequest r;
     api::ReadRobustnessOptions(o, r);
     run = api::RobustnessMethodRun(api::RunRobustness(r), "");
-  } else if (method == "axom") {
-    api::AxomRequest r;
-    api::ReadAxomOptions(o, r);
-    run = api::AxomMethodRun(api::RunAxom(r));
   } else {
-    // A registered method (chains, demo, xper-montecarlo): the registry's call with the same options.
+    // A registered method (axom, chains, demo, xper-montecarlo): the registry's call with the same options.
     run = api::CallMethod(method, {}, api::OptionTextOfJson(options)).run;
   }
   for (const auto& f : detail::RunReporter(run.reporter, {}))

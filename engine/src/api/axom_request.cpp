@@ -36,10 +36,10 @@ std::pair<int, int> NamedHeatmapFeatures(const AxomRequest& request, const std::
     if (it == names.end())
       throw InvalidArgument(
           "the heat map feature '" + pair[k] + "' is not a feature (" + detail::CommaList(names) + ")",
-          {"features"});
+          {"heatmap_features"});
     idx[k] = static_cast<int>(it - names.begin());
   }
-  if (idx[0] == idx[1]) throw InvalidArgument("the heat maps need two different features", {"features"});
+  if (idx[0] == idx[1]) throw InvalidArgument("the heat maps need two different features", {"heatmap_features"});
   return {idx[0], idx[1]};
 }
 

@@ -445,32 +445,5 @@ void ReadRobustnessOptions(OptionReader& o, RobustnessRequest& request) {
   ReadExecutionOptions(o, opt.execution);
 }
 
-void ReadAxomOptions(OptionReader& o, AxomRequest& request) {
-  o.Take("checkpoint", request.checkpoint);
-  ReadDataOptions(o, request.data);
-  o.Take("paper", request.paper);
-  o.Take("wide", request.wide);
-  o.Take("data_dir", request.data_dir);
-  ReadModelFile(o, request.model);
-  o.Take("tune", request.tune);
-  o.Take("trees", request.trees);
-  o.Take("max_depth", request.max_depth);
-  o.Take("eps", request.eps);
-  o.Take("neighbours", request.neighbours);
-  if (o.Has("seeds")) {
-    std::size_t seeds = 0;
-    o.Take("seeds", seeds);
-    request.seeds = seeds;
-  }
-  o.Take("full_matrix", request.full_matrix);
-  if (o.Has("heatmap_features")) {
-    const std::vector<std::string> pair = Names("heatmap_features", o.Raw("heatmap_features"));
-    if (pair.size() != 2) WrongKind("heatmap_features", o.Raw("heatmap_features"), "two feature names");
-    request.heatmap_features = std::make_pair(pair[0], pair[1]);
-  }
-  o.Take("heatmap_grid", request.heatmap_grid);
-  o.Take("seed", request.seed);
-  ReadExecutionOptions(o, request.execution);
-}
 
 }  // namespace perfshap::api

@@ -15,7 +15,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/axom_request.hpp"
 #include "api/robustness_request.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
@@ -94,7 +93,5 @@ void ReadShapOptions(OptionReader& o, ShapRequest& request, bool treeshap);
  *  design's size; split: a split file's path, unless the request holds splits already). */
 void ReadRobustnessOptions(OptionReader& o, RobustnessRequest& request);
 
-/** @brief AXOM's options (heatmap_features as ["a", "b"] or "a,b"). */
-void ReadAxomOptions(OptionReader& o, AxomRequest& request);
 
 }  // namespace perfshap::api
