@@ -309,36 +309,6 @@ perfshap::api::MethodRun RunShap(PerfshapRequest* r, perfshap::api::OptionReader
   return api::ShapMethodRun(api::RunShap(request), target.dir, treeshap ? "treeshap" : "shap");
 }
 
-/** Refuses the tables and the model a method does not take, naming the role. */
-void TakesOnly(const PerfshapRequest* r, bool data, bool model) {
-  const auto refuse = [&](const char* role) {
-    throw perfshap::InvalidArgument(r->method + " takes no '" + role + "' " +
-                                        (std::string(role) == "model" ? "" : "table") +
-                                        "; give it only what the method reads",
-                                    {role});
-  };
-  if (!data && r->data) refuse("data");
-  if (r->train) refuse("train");
-  if (r->background) refuse("background");
-  if (!model && r->model) refuse("model");
-}
-
-perfshap::api::MethodRun RunOther(PerfshapRequest* r, perfshap::api::OptionReader& o,
-                                  perfshap::detail::ReportTarget& target) {
-  namespace api = perfshap::api;
-  const std::string& m = r->method;
-  if (m == "robustness") {
-    TakesOnly(r, true, false);
-    api::RobustnessRequest request;
-    if (r->data) request.data = InputOf(r->data);
-    api::ReadRobustnessOptions(o, request);
-    target = api::ReadReportTarget(o);
-    o.RefuseUnread(m);
-    Wire(r, request.options.execution);
-    return api::RobustnessMethodRun(api::RunRobustness(request), target.dir);
-  }
-  throw perfshap::InvalidArgument("unknown method '" + m + "'", {"method"});
-}
 
 /** A registered method (api/registry.hpp): the request's tables, model and hooks, its options as
  *  the library reads every front end's. */
@@ -623,12 +593,11 @@ int perfshap_run(PerfshapRequest* request, PerfshapResult** out) {
         perfshap::api::MethodCall call = CallRegistered(request);
         result->run = std::move(call.run);
         result->target = std::move(call.target);
-      } else if (request->method == "xper")
+      } else if (request->method == "xper") {
         result->run = RunXper(request, o, result->target);
-      else if (request->method == "shap" || request->method == "treeshap")
+      } else {
         result->run = RunShap(request, o, result->target, request->method == "treeshap");
-      else
-        result->run = RunOther(request, o, result->target);
+      }
       for (const auto& n : result->run.names) {
         std::vector<const char*> p;
         for (const std::string& s : n.values) p.push_back(s.c_str());

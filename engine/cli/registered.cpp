@@ -105,9 +105,9 @@ std::string Footer(const std::string& method) {
 void RunRegistered(const api::MethodEntry& m, const RegisteredState& s) {
   const api::GivenOptions given = Given(s);
   bool out = false, html = false;
-  for (const auto& [name, text] : given) {
-    out = out || (name == "out" && !text.empty());
-    html = html || (name == "report" && text == "html");
+  for (const api::GivenOption& g : given) {
+    out = out || (g.first == "out" && !g.second.empty());
+    html = html || (g.first == "report" && g.second == "html");
   }
   if (html && !out && CurrentEmbedding() == nullptr)
     throw InvalidArgument("--report html writes report.html into the output directory: give --out DIR", {"out"});

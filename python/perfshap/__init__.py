@@ -513,7 +513,8 @@ def robustness(X=None, y=None, *, label=None, feature_names=None, progress=None,
     groups = options.get("groups")
     if groups is not None and not isinstance(groups, (str, os.PathLike, dict)):
         raise ValueError(f"groups: give {{'name': ['column', ...], ...}} or a path, not a {type(groups).__name__}")
-    return _run.explain_robustness(options, tables.get("X"), learner, splits, listed, progress)
+    return _run.run_registered("robustness", options, progress, data=tables.get("X"), learner=learner, splits=splits,
+                               split_listed=listed)
 
 
 def _learner(options, models):
@@ -730,3 +731,15 @@ def chains(X=None, Y=None, *, outputs=None, feature_names=None, progress=None, *
 def demo(*, progress=None, **options) -> Result:
     """Every method briefly on built-in data (the flags of ``perfshap demo``)."""
     return _run.run_registered("demo", options, progress)
+
+
+def _document_registered_options():
+    """Each registered method's docstring ends with its options as the engine's registry declares
+    them: the same names, defaults, ranges and help as ``perfshap <method> --help``."""
+    for method in _perfshap.method_options():
+        function = globals().get(method.replace("-", "_"))
+        if function is not None:
+            function.__doc__ = (function.__doc__ or "") + "\n\n" + _run.options_doc(method)
+
+
+_document_registered_options()

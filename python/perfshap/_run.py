@@ -189,16 +189,6 @@ def _model_params(options: dict, function: str) -> dict:
     return params
 
 
-# The library's option names (Error.options) that robustness() spells otherwise; the others are
-# keywords as they are.
-_ROBUSTNESS_KEYWORDS = {
-    "plan": "cv", "max_features": "exact_limit", "max_players": "exact_limit", "metric": "metrics",
-    "extra_metrics": "metrics", "curves": "curve_points", "grid_points": "grid", "learner": "model",
-    "model_params": "model_param", "standardize": "no_standardize", "time_limit_seconds": "time_limit",
-    "max_model_evaluations": "max_evaluations", "data": "X",
-}
-
-
 def _keyword_error(e, keywords: dict, function: str):
     """The engine's error `e` (DataError or InvalidArgument) with the keywords that set the
     options it names after the message ("... (cv)"); `options` keeps the library's names, as
@@ -258,20 +248,6 @@ def _result(function: str, run_) -> Result:
     result = Result(function, run_, run_.console)
     result.__dict__["_typed"] = run_.arrays()
     return result
-
-
-def explain_robustness(options: dict, table, learner, splits, listed: bool, progress) -> Result:
-    """perfshap.robustness through the engine's request layer: the keywords checked against
-    their declarations, then one call; the result's arrays come from the engine's buffers."""
-    function = "robustness"
-    typed = _typed_options(function, function, options)
-    params = _model_params(typed, function)
-    callback = _callback(function, progress)
-    try:
-        run_ = _perfshap.explain_robustness(table, typed, learner, splits, listed, params, callback)
-    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
-        raise _keyword_error(e, _ROBUSTNESS_KEYWORDS, function) from None
-    return _result(function, run_)
 
 
 # The library's option names that xper() spells otherwise.
@@ -414,8 +390,27 @@ def declared(method: str) -> tuple:
     return _declared_cache[method]
 
 
+def options_doc(method: str) -> str:
+    """The keywords of a registered method, one per line: name, default, range or choices, help,
+    and the aliases (as the command line's --help lists them)."""
+    lines = ["Keywords (the engine's declarations):"]
+    for o in declared(method)[1]:
+        facts = []
+        if o["default"]:
+            facts.append(f"default {o['default']}")
+        if o["choices"]:
+            facts.append("one of " + ", ".join(o["choices"]))
+        elif o["range"]:
+            facts.append(o["range"])
+        if o["aliases"]:
+            facts.append("alias " + ", ".join(o["aliases"]))
+        shown = f" ({'; '.join(facts)})" if facts else ""
+        lines.append(f"    {o['name']}{shown}: {o['help']}")
+    return "\n".join(lines)
+
+
 def run_registered(method: str, options: dict, progress, data=None, train=None, background=None, model=None,
-                   learner=None) -> Result:
+                   learner=None, splits=None, split_listed=False) -> Result:
     """A registered method: the keywords go to the engine's registry as they are (it parses and
     checks them, with the command line's and the C API's messages); an unknown one is a
     TypeError, as Python's."""
@@ -433,7 +428,7 @@ def run_registered(method: str, options: dict, progress, data=None, train=None, 
         options["mpi_comm"] = _comm_address(comm, function)
     callback = _callback(function, progress)
     try:
-        run_ = _perfshap.run(method, data, train, background, model, learner, options, callback)
+        run_ = _perfshap.run(method, data, train, background, model, learner, splits, split_listed, options, callback)
     except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
         # The keywords that set the options the message is about, as the command line appends
         # their flags: "... (exact_limit)".

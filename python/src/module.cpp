@@ -926,9 +926,13 @@ nlohmann::json ToJson(const py::handle& v) {
     int overflow = 0;
     const long long value = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
     if (overflow == 0) return static_cast<std::int64_t>(value);
-    const unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
-    if (PyErr_Occurred()) throw py::error_already_set();
-    return static_cast<std::uint64_t>(u);
+    if (overflow > 0) {
+      const unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
+      if (!PyErr_Occurred()) return static_cast<std::uint64_t>(u);
+      PyErr_Clear();
+    }
+    // Beyond 64 bits: its digits, which the option's declaration refuses, naming it.
+    return py::str(py::handle(i)).cast<std::string>();
   }
   if (py::isinstance<py::str>(v)) return v.cast<std::string>();
   if (py::isinstance<py::dict>(v)) {
@@ -1033,33 +1037,6 @@ auto OnWorker(perfshap::ExecutionOptions& execution, const Call& call, const py:
  * `learner` the host's estimator learner or None; `splits` None, or [(train, test), ...] with
  * `split_listed` (given as a list); `model_params` {key: text}.
  */
-std::shared_ptr<PyRun> ExplainRobustness(const py::object& table, const py::dict& o,
-                                                   const py::object& learner, const py::object& splits,
-                                                   bool split_listed, const py::dict& model_params,
-                                                   const py::object& progress, double poll) {
-  namespace api = perfshap::api;
-  api::RobustnessRequest request;
-  request.warm_up_pool = true;
-  std::vector<py::array> keep;
-  if (!table.is_none()) request.data = *TableOf(table, keep);
-  if (!learner.is_none()) request.learner.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
-  if (!splits.is_none()) {
-    perfshap::SplitPlan plan;
-    for (const py::handle pair : splits) {
-      const auto parts = pair.cast<py::tuple>();
-      plan.push_back({RowIndices(parts[0]), RowIndices(parts[1])});
-    }
-    request.splits.splits = std::move(plan);
-    request.splits.listed = split_listed;
-    request.splits.name = "split";
-  }
-  api::OptionReader options = Options(o, {{"model_param", model_params}});
-  api::ReadRobustnessOptions(options, request);
-  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
-  auto response = OnWorker(request.options.execution, [&] { return api::RunRobustness(request); }, progress, poll);
-  const api::MethodRun run = api::RobustnessMethodRun(std::move(response), target.dir);
-  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
-}
 
 
 /** The model of perfshap.shap / perfshap.xper: the host's function, a tree model, or an XGBoost
@@ -1151,17 +1128,26 @@ std::shared_ptr<PyRun> ExplainShap(const py::object& table, const py::object& tr
 /**
  * perfshap.<method> of a registered method (api/registry.hpp): `data`, `train`, `background` the
  * tables (source, columns) or None; `model` a fitted model (GivenModelOf) and `learner` the host's
- * estimator learner, or None; `o` the keywords, handed to the registry as the C API hands
+ * estimator learner, or None; `splits` [(train, test), ...] (given as a list: `split_listed`) or None; `o` the keywords, handed to the registry as the C API hands
  * its JSON (one parse and one message for every front end).
  */
 std::shared_ptr<PyRun> RunMethod(const std::string& method, const py::object& data, const py::object& train,
                                  const py::object& background, const py::object& model, const py::object& learner,
-                                 const py::dict& o, const py::object& progress, double poll) {
+                                 const py::object& splits, bool split_listed, const py::dict& o,
+                                 const py::object& progress, double poll) {
   namespace api = perfshap::api;
   std::vector<py::array> keep;
   api::MethodInputs in;
   if (!model.is_none()) GivenModelOf(model, in.model.emplace());
   if (!learner.is_none()) in.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
+  if (!splits.is_none()) {
+    api::MethodInputs::Splits& given = in.splits.emplace();
+    for (const py::handle pair : splits) {
+      const auto parts = pair.cast<py::tuple>();
+      given.plan.push_back({RowIndices(parts[0]), RowIndices(parts[1])});
+    }
+    given.listed = split_listed;
+  }
   if (auto t = TableOf(data, keep)) in.data = t->table;
   if (auto t = TableOf(train, keep)) in.train = t->table;
   if (auto t = TableOf(background, keep)) in.background = t->table;
@@ -1299,12 +1285,9 @@ PYBIND11_MODULE(_perfshap, m) {
         py::arg("model"), py::arg("learner"), py::arg("model_params"), py::arg("iteration_range"), py::arg("rows"),
         py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.shap through the request layer (api::RunShap)");
   m.def("run", &RunMethod, py::arg("method"), py::arg("data"), py::arg("train"), py::arg("background"),
-        py::arg("model"), py::arg("learner"), py::arg("options"), py::arg("progress") = py::none(), py::arg("poll") = 0.1,
+        py::arg("model"), py::arg("learner"), py::arg("splits"), py::arg("split_listed"), py::arg("options"), py::arg("progress") = py::none(), py::arg("poll") = 0.1,
         "A registered method's run (api::CallMethod): the options as every front end hands them");
   m.def("method_options", &MethodOptions, "The registered methods: {name: (description, [option declarations])}");
-  m.def("explain_robustness", &ExplainRobustness, py::arg("table"), py::arg("options"), py::arg("learner"),
-        py::arg("splits"), py::arg("split_listed"), py::arg("model_params"), py::arg("progress") = py::none(),
-        py::arg("poll") = 0.1, "perfshap.robustness through the request layer (api::RunRobustness)");
   m.def("learner_names", &LearnerNames, "The registered learners (RegisteredLearners), built-in first");
   m.def("html_report", &HtmlReport, py::arg("files"), "report.html for a run's [(name, content)] files");
 }

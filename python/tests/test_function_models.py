@@ -215,7 +215,7 @@ def test_errors_keep_their_kind_and_option_names():
     assert isinstance(info.value, ValueError)
     with pytest.raises(perfshap.InvalidArgument) as info:
         perfshap.robustness(X, y, cv="mc:2", exact_limit=2)  # 3 features, the exact solver's limit 2
-    assert "max_features" in info.value.options and "solver" in info.value.options, info.value.options
+    assert "exact_limit" in info.value.options and "solver" in info.value.options, info.value.options
     with pytest.raises(perfshap.DataError):
         perfshap.shap(lambda Z: Z[:, 0] * np.nan, X[:3], background=X[10:15], solver="exact")
 

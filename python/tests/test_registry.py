@@ -165,3 +165,18 @@ def test_every_front_end_accepts_alike():
     py = perfshap.xper_montecarlo(**options).json
     c = _c_result_json("xper-montecarlo", options)
     assert _stable(cli) == _stable(py) == _stable(c)
+
+
+def test_help_lists_the_same_options_in_every_front_end():
+    # `perfshap <method> --help` and help(perfshap.<method>) show the registry's declarations.
+    import re
+    for method, (_, options) in METHODS.items():
+        text = subprocess.run([CLI, method, "--help"], capture_output=True, text=True, check=True).stdout
+        flags = {f[2:].replace("-", "_") for f in re.findall(r"--[a-z][a-z0-9-]*", text)}
+        flags -= {"help", "quiet", "progress"}  # the terminal's own
+        doc = getattr(perfshap, method.replace("-", "_")).__doc__
+        for o in options:
+            assert o["name"] in flags, (method, o["name"])
+            assert f"    {o['name']}" in doc and o["help"] in doc, (method, o["name"])
+        declared_names = {o["name"] for o in options} | {a for o in options for a in o["aliases"]}
+        assert flags <= declared_names | {"model_param"}, (method, flags - declared_names)

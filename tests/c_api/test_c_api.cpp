@@ -198,16 +198,8 @@ TEST(CApi, TreeShapOfAnXgboostModelEqualsTheRequestLayerBitForBit) {
  *  file (what the command line runs), through the same option reader. */
 std::string ExpectedResultJson(const std::string& method, nlohmann::json options, const std::string& file) {
   if (!file.empty()) options["data"] = testing::FixturePath("data/" + file);
-  api::OptionReader o(options);
-  api::MethodRun run;
-  if (method == "robustness") {
-    api::RobustnessRequest r;
-    api::ReadRobustnessOptions(o, r);
-    run = api::RobustnessMethodRun(api::RunRobustness(r), "");
-  } else {
-    // A registered method (axom, chains, demo, xper-montecarlo): the registry's call with the same options.
-    run = api::CallMethod(method, {}, api::OptionTextOfJson(options)).run;
-  }
+  // Every method here is registered: the registry's call with the same options.
+  const api::MethodRun run = api::CallMethod(method, {}, api::OptionTextOfJson(options)).run;
   for (const auto& f : detail::RunReporter(run.reporter, {}))
     if (f.name == "result.json") return f.content;
   return {};

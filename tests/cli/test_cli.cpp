@@ -44,12 +44,12 @@ TEST(Cli, RepeatedFlagsBoundsAndLongValuesAreSaidPlainly) {
   const std::string huge(100000, 'y');
   testing::ExpectOneLineErrors({
       {"robustness --cv mc:2 --cv mc:3", "--cv was given 2 times; give it once"},
-      {"robustness --threads -2", "--threads: '-2' is not a number >= 0"},
+      {"robustness --threads -2", "robustness: option threads must be an integer >= 0, got '-2' (--threads)"},
       {"robustness --model " + huge, "unknown model 'yyy"},
       {"robustness --model " + huge, "yyy...yyy"},
       {"robustness --model " + huge, " bytes) choose one of gnb"},
-      {"robustness --test-size " + huge, "(100000 bytes) not in range"},
-      {"robustness --threads " + huge, "is not a number >= 0"},
+      {"robustness --test-size " + huge, "is not a number in [0.01, 0.99] (--test-size)"},
+      {"robustness --threads " + huge, "is not an integer >= 0 (--threads)"},
   });
   for (const char* flag : {"--model", "--solver", "--features", "--test-size", "--threads", "--curve-mode"}) {
     SCOPED_TRACE(flag);

@@ -64,7 +64,7 @@ TEST(CliCost, HugeRequestsAreRefusedWithTheirNumbers) {
       {"axom --data " + banknote + " --label label --neighbours 4000000000", "4,000,000,000 neighbours"},
       {"xper-montecarlo --rows 100000000 --max-memory 1T", "would not finish"},
       {"xper-montecarlo --rows 100000000 --max-memory 1G", "samples in flight"},
-      {"robustness --data " + banknote + " --label label --max-memory 12X", "is not a size"},
+      {"robustness --data " + banknote + " --label label --max-memory 12X", "is not a memory size"},
   });
 }
 

@@ -229,7 +229,7 @@ TEST(RobustnessCli, BadInputGivesOneLineAndExitTwo) {
   expect_error("--cv loo", "split plan 'loo' is not understood; use holdout, mc:R (e.g. mc:100) or kfold:K (e.g. kfold:5) (--cv)");
   expect_error("--curve-points grid", "curve points 'grid' are not understood");
   expect_error("--curve-points grid", "(--curve-points)");
-  expect_error("--strategy best", "grid strategy 'best' is not understood; use optimistic, pessimistic or interpolation (--strategy)");
+  expect_error("--strategy best", "option strategy = 'best' is not one of optimistic, pessimistic, interpolation (--strategy)");
   expect_error("--prc-baseline 0.3", "precision baseline '0.3' is not understood; use 0.5 (the paper) or prevalence (--prc-baseline)");
   expect_error("--model svm", "svm");
   expect_error("--metrics auc2", "unknown robustness metric 'auc2'");

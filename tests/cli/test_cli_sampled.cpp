@@ -249,24 +249,24 @@ INSTANTIATE_TEST_SUITE_P(
                     "it needs at least 72; raise the budget (--budget)"},
         BadSampling{"tolerance_zero", "robustness --data " + BreastCancer() +
                                           " --label label --model gnb --solver kernel --tolerance 0",
-                    "the tolerance 0 is outside (0, 1); it is the largest standard error as a share of the range of the values, e.g. 0.01 (--tolerance)"},
+                    "robustness: option tolerance must be a finite number in (0, 1), got '0' (--tolerance)"},
         BadSampling{"tolerance_one", "xper --data @WIDE@ --train @WIDE@ --label label --model logistic "
                                      "--solver kernel --tolerance 1",
                     "the tolerance 1 is outside (0, 1)"},
         BadSampling{"time_limit", "robustness --data " + BreastCancer() + " --label label --time-limit -1",
-                    "the time limit -1 is not a number of seconds >= 0 (0: none) (--time-limit)"},
+                    "robustness: option time_limit must be a finite number >= 0, got '-1' (--time-limit)"},
         BadSampling{"robustness_exact_70", "robustness --data @WIDE@ --label label --model gnb --solver exact",
                     "use a sampled solver (kernel, permutation or auto)"},
         BadSampling{"xper_exact_70", "xper --data @WIDE@ --train @WIDE@ --label label --model logistic",
                     "use a sampled solver (kernel, permutation or auto)"},
         BadSampling{"keep_samples_exact", "robustness --data " + BreastCancer() +
                                               " --label label --features mean_radius,mean_texture --keep-samples",
-                    "the exact solver draws none; use the kernel, permutation or auto solver (--keep-samples)"},
+                    "the exact solver draws none; choose the kernel or permutation solver (--solver, --keep-samples)"},
         BadSampling{"keep_samples_auto_exact", "robustness --data " + Quote(testing::FixturePath("data/banknote.csv")) +
                                                    " --label label --solver auto --keep-samples",
                     "the auto solver chose the exact one (2^n fits the budget); choose the kernel or permutation"},
         BadSampling{"unknown_solver", "robustness --data " + BreastCancer() + " --label label --solver shapley",
-                    "--solver: shapley not in {exact,permutation,kernel,auto}"}),
+                    "robustness: option solver = 'shapley' is not one of exact, permutation, kernel, auto (--solver)"}),
     [](const ::testing::TestParamInfo<BadSampling>& param) { return std::string(param.param.name); });
 
 }  // namespace

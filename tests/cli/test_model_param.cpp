@@ -253,10 +253,11 @@ TEST(ModelParam, BadItemsAndUnknownOptionsAreOneLineErrors) {
   EXPECT_NE(message({"--model", "toy_ignore", "--model-param", "colour=red"})
                 .find("learner toy_ignore has no option colour (its options: ignore"),
             std::string::npos);
-  EXPECT_NE(message({"--model-param", "ignore"}).find("give KEY=VALUE"), std::string::npos);
-  EXPECT_NE(message({"--model", "logistic", "--model-param", "C=0.5", "--model-param", "C=2"}).find("given twice"),
+  EXPECT_NE(message({"--model-param", "ignore"}).find("is not KEY=VALUE items"), std::string::npos);
+  EXPECT_NE(message({"--model", "logistic", "--model-param", "C=0.5", "--model-param", "C=2"}).find("gives C twice"),
             std::string::npos);
-  EXPECT_NE(message({"--model", "logistic", "--C", "2", "--model-param", "C=0.5"}).find("which --C sets too"),
+  EXPECT_NE(message({"--model", "logistic", "--C", "2", "--model-param", "C=0.5"})
+                .find("options C and model_param both set C; give one of them (--C, --model-param)"),
             std::string::npos);
   EXPECT_NE(message({"--model", "logistic", "--model-param", "C=-1"}).find("learner logistic: option C must be"),
             std::string::npos);
@@ -326,7 +327,7 @@ TEST(WholeNumberFlags, RefusedRatherThanWrapped) {
   for (const Bad& bad : std::vector<Bad>{{{"demo", "--seed", "-1"}, "is not an integer in 0 .. 18446744073709551615"},
                                          {{"demo", "--seed", "18446744073709551616"}, "is not an integer in 0 .."},
                                          {{"demo", "--rows", "0x10"}, "is not an integer in [10, 100000000]"},
-                                         {{"robustness", "--threads", "1.5"}, "Could not convert"}}) {
+                                         {{"robustness", "--threads", "1.5"}, "option threads = '1.5' is not an integer >= 0"}}) {
     SCOPED_TRACE(bad.args[1] + " " + bad.args[2]);
     cli::Embedding embedding;
     try {

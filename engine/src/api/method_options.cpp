@@ -19,6 +19,13 @@ const MethodOption* FindMethodOption(const std::vector<MethodOption>& options, c
   return nullptr;
 }
 
+const MethodOption* OptionOfField(const std::vector<MethodOption>& options, const std::string& name) {
+  if (const MethodOption* o = FindMethodOption(options, name)) return o;
+  for (const MethodOption& o : options)
+    if (std::find(o.fields.begin(), o.fields.end(), name) != o.fields.end()) return &o;
+  return nullptr;
+}
+
 void ThrowUnknownMethodOption(const std::string& method, const std::string& name,
                               const std::vector<MethodOption>& options) {
   std::vector<std::string> names;

@@ -10,6 +10,7 @@
 // OptionText), and this one declaration parses and checks them, so that a value one front end
 // refuses every front end refuses, with the same message.
 
+#include <algorithm>
 #include <functional>
 #include <type_traits>
 #include <memory>
@@ -28,26 +29,45 @@ struct MethodOption {
   OptionInfo info;
   /** Older names still accepted (help shows them as aliases). */
   std::vector<std::string> aliases;
+  /** The library's names of what it sets (RobustnessOptions::plan for cv), which messages from
+   *  inside the library name (Error::options()): said as this option. Not accepted as input. */
+  std::vector<std::string> fields;
   /** The value's grammar in help ("BEGIN:END", "FILE", "SIZE"); empty: the type's. */
   std::string value_name;
   /** A true/false the command line gives bare (--overfit), true when given. */
   bool is_switch = false;
   /** A list the command line takes one item per flag (--model-param A=1 --model-param B=2). */
   bool repeatable = false;
+  /** Takes a list from JSON and Python (a list type, a repeatable option, or a grammar of its own
+   *  that reads the items joined by commas); another option refuses one. */
+  bool takes_list = false;
   /** May differ between the processes of one MPI run (threads, max_memory): not part of the
    *  run's invocation, which every process must share. */
   bool per_process = false;
 };
 
-/** @brief The text values of the options given, by the name they were given under (a declared
- *  name or alias, '-' or '_'), in the order given. */
-using GivenOptions = std::vector<std::pair<std::string, std::string>>;
+/** @brief One option given: the name it was given under (a declared name or alias, '-' or '_'),
+ *  its value as text, and whether it came as a list (JSON or Python; its items joined by commas). */
+struct GivenOption {
+  std::string first;
+  std::string second;
+  bool list = false;
+
+  GivenOption(std::string name, std::string text, bool is_list = false)
+      : first(std::move(name)), second(std::move(text)), list(is_list) {}
+};
+
+/** @brief The options given, in the order given. */
+using GivenOptions = std::vector<GivenOption>;
 
 }  // namespace perfshap::api
 
 namespace perfshap::inline v0::detail {
 /** @brief The option of `options` that `name` (either spelling, or an alias) names, or null. */
 const api::MethodOption* FindMethodOption(const std::vector<api::MethodOption>& options, const std::string& name);
+/** @brief The option a message's option `name` is about: a declared name or alias, or a library
+ *  field the option sets (MethodOption::fields); null for none. */
+const api::MethodOption* OptionOfField(const std::vector<api::MethodOption>& options, const std::string& name);
 /** @throws InvalidArgument: `method` has no option `name` (listing its options). */
 [[noreturn]] void ThrowUnknownMethodOption(const std::string& method, const std::string& name,
                                            const std::vector<api::MethodOption>& options);
@@ -79,6 +99,8 @@ class RequestOptions {
     const std::string& method;
     const MethodOption& option;
     const std::string& text;
+    /** Whether the value came as a list (JSON or Python), its items joined by commas. */
+    bool list = false;
     /** @throws InvalidArgument: the text is not `takes` ("BEGIN:END with BEGIN <= END"). */
     [[noreturn]] void Refuse(const std::string& takes) const { detail::ThrowBadValue(method, option, text, takes); }
   };
@@ -95,10 +117,13 @@ class RequestOptions {
     Declared& Below(double v) { return Set([&](MethodOption& o) { o.info.max = v, o.info.max_exclusive = true; }); }
     Declared& Choices(std::vector<std::string> v) { return Set([&](MethodOption& o) { o.info.choices = std::move(v); }); }
     Declared& Alias(std::string name) { return Set([&](MethodOption& o) { o.aliases.push_back(std::move(name)); }); }
+    Declared& Sets(std::string field) { return Set([&](MethodOption& o) { o.fields.push_back(std::move(field)); }); }
     Declared& Value(std::string grammar) { return Set([&](MethodOption& o) { o.value_name = std::move(grammar); }); }
     Declared& Switch() { return Set([](MethodOption& o) { o.is_switch = true; }); }
     Declared& Repeatable() { return Set([](MethodOption& o) { o.repeatable = true; }); }
     Declared& PerProcess() { return Set([](MethodOption& o) { o.per_process = true; }); }
+    /** @brief A value of its own grammar that may also come as a list ([first, last] for "I..J"). */
+    Declared& TakesList() { return Set([](MethodOption& o) { o.takes_list = true; }); }
 
    private:
     template <class F>
@@ -157,7 +182,7 @@ class RequestOptions {
       e.option = g->option;
       e.parse_default = g->parse_default;
       e.parse = [access, parse = g->parse](const ParseContext& c, R& r) {
-        typename RequestOptions<S>::ParseContext inner{c.method, c.option, c.text};
+        typename RequestOptions<S>::ParseContext inner{c.method, c.option, c.text, c.list};
         parse(inner, access(r));
       };
     }
@@ -183,7 +208,7 @@ class RequestOptions {
    */
   void Parse(const GivenOptions& given, R& request, const std::string& owner = {}) const {
     const std::string& method = owner.empty() ? method_ : owner;
-    std::vector<const std::pair<std::string, std::string>*> by_entry(entries_.size(), nullptr);
+    std::vector<const GivenOption*> by_entry(entries_.size(), nullptr);
     for (const auto& item : given) {
       const std::size_t at = IndexOf(item.first, method);
       if (by_entry[at] != nullptr)
@@ -194,7 +219,17 @@ class RequestOptions {
       const Entry& e = *entries_[i];
       if (by_entry[i] == nullptr && !e.parse_default) continue;
       const std::string& text = by_entry[i] != nullptr ? by_entry[i]->second : e.option.info.default_text;
-      e.parse(ParseContext{method, e.option, text}, request);
+      const bool list = by_entry[i] != nullptr && by_entry[i]->list;
+      if (list && !e.option.takes_list && e.option.info.type != OptionType::kList && !e.option.repeatable)
+        detail::ThrowBadValue(method, e.option, text, "a list: give one value");
+      // An error of the option's own parse is about this option, whatever the library calls it.
+      try {
+        e.parse(ParseContext{method, e.option, text, list}, request);
+      } catch (const DataError& error) {
+        throw DataError(error.what(), OwnNames(error, e.option));
+      } catch (const InvalidArgument& error) {
+        throw InvalidArgument(error.what(), OwnNames(error, e.option));
+      }
     }
     for (const auto& check : finish_) check(request);
   }
@@ -249,6 +284,14 @@ class RequestOptions {
     e->option.info.name = std::move(name);
     entries_.push_back(std::move(e));
     return *entries_.back();
+  }
+
+  /** The options an error of `option`'s parse names: its own, unless it names this one already
+   *  with others (C and model_param both setting C). */
+  static std::vector<std::string> OwnNames(const Error& error, const MethodOption& option) {
+    const auto& named = error.options();
+    if (std::find(named.begin(), named.end(), option.info.name) != named.end()) return named;
+    return {option.info.name};
   }
 
   std::size_t IndexOf(const std::string& name, const std::string& method) const {

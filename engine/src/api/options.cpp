@@ -408,42 +408,6 @@ void ReadShapOptions(OptionReader& o, ShapRequest& request, bool treeshap) {
   ReadExecutionOptions(o, opt.solver_options.execution);
 }
 
-void ReadRobustnessOptions(OptionReader& o, RobustnessRequest& request) {
-  ReadDataOptions(o, request.data);
-  o.Take("rows", request.data.generated_rows);
-  o.Take("model", request.learner.name);
-  ReadModelParams(o, request.learner.params);
-  SplitInput& split = request.splits;
-  o.Take("cv", split.plan);
-  o.Take("test_size", split.test_size);
-  o.Take("stratify", split.stratify);
-  if (!split.splits) o.Take("split", split.file);
-  RobustnessOptions& opt = request.options;
-  std::string text;
-  o.Take("curve_points", text);
-  if (!text.empty()) ParseCurvePoints(text, opt.curves);
-  text.clear();
-  o.Take("strategy", text);
-  if (!text.empty()) opt.curves.strategy = ParseGridStrategy(text);
-  o.Take("grid", opt.grid_points);
-  const nlohmann::json& baseline = o.Raw("prc_baseline");
-  if (baseline.is_string())
-    opt.prc_baseline = ParsePrcBaseline(baseline.get<std::string>());
-  else if (baseline.is_number())
-    opt.prc_baseline = ParsePrcBaseline(baseline.dump());
-  else if (!baseline.is_null())
-    WrongKind("prc_baseline", baseline, "a number or a baseline's name");
-  if (o.Has("metrics"))
-    for (std::string& m : Names("metrics", o.Raw("metrics"))) opt.extra_metrics.push_back(std::move(m));
-  o.Take("select", opt.select);
-  o.Take("interactions", opt.interactions);
-  o.Take("checkpoint", opt.checkpoint);
-  o.Take("exact_limit", opt.max_features);
-  o.Take("seed", request.seed);
-  ReadSolverOptions(o, request.seed, opt.solver, opt.sampling, "exact");
-  o.Take("slice_fpr", request.slice_fpr);
-  ReadExecutionOptions(o, opt.execution);
-}
 
 
 }  // namespace perfshap::api

@@ -89,9 +89,6 @@ void ReadXperOptions(OptionReader& o, XperRequest& request);
  *  iteration_range, model_param); `approach` defaults to "tree" for `treeshap`. */
 void ReadShapOptions(OptionReader& o, ShapRequest& request, bool treeshap);
 
-/** @brief Robustness's options (the CLI's `perfshap robustness` flags; rows: the generated
- *  design's size; split: a split file's path, unless the request holds splits already). */
-void ReadRobustnessOptions(OptionReader& o, RobustnessRequest& request);
 
 
 }  // namespace perfshap::api

@@ -3,6 +3,7 @@
 #include "api/registry.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <utility>
 
@@ -42,6 +43,8 @@ const char* RoleName(InputRole role) noexcept {
       return "model";
     case InputRole::kLearner:
       return "learner";
+    case InputRole::kSplits:
+      return "splits";
   }
   return "input";
 }
@@ -68,11 +71,12 @@ void RefuseInputs(const MethodEntry& m, const MethodInputs& in) {
                                               {InputRole::kTrain, in.train != nullptr},
                                               {InputRole::kBackground, in.background != nullptr},
                                               {InputRole::kModel, in.model.has_value()},
-                                              {InputRole::kLearner, in.learner != nullptr}};
+                                              {InputRole::kLearner, in.learner != nullptr},
+                                              {InputRole::kSplits, in.splits.has_value()}};
   for (const auto& [role, is_given] : given)
     if (is_given && !takes(role))
       throw InvalidArgument(m.name + " takes no '" + RoleName(role) + "' " +
-                                (role == InputRole::kModel || role == InputRole::kLearner ? "" : "table ") + "; give it only what the method reads",
+                                (role == InputRole::kData || role == InputRole::kTrain || role == InputRole::kBackground ? "table " : "") + "; give it only what the method reads",
                             {RoleName(role)});
 }
 
@@ -80,9 +84,9 @@ void RefuseInputs(const MethodEntry& m, const MethodInputs& in) {
 std::string Invocation(const std::string& method, const std::vector<MethodOption>& options,
                        const GivenOptions& given) {
   std::map<std::string, std::string> canonical;
-  for (const auto& [name, text] : given) {
-    const MethodOption* o = detail::FindMethodOption(options, name);
-    if (o != nullptr && !o->per_process) canonical[o->info.name] = text;
+  for (const GivenOption& g : given) {
+    const MethodOption* o = detail::FindMethodOption(options, g.first);
+    if (o != nullptr && !o->per_process) canonical[o->info.name] = g.second;
   }
   std::string text = method;
   for (const auto& [name, value] : canonical) text.append(1, '\0').append(name).append(1, '=').append(value);
@@ -93,7 +97,8 @@ std::string Invocation(const std::string& method, const std::vector<MethodOption
 std::vector<std::string> DeclaredNames(const std::vector<MethodOption>& options, std::vector<std::string> names) {
   std::vector<std::string> out;
   for (std::string& name : names) {
-    const MethodOption* o = detail::FindMethodOption(options, OptionKeyOf(name));
+    const MethodOption* o = detail::OptionOfField(options, name);
+    if (o == nullptr) o = detail::OptionOfField(options, OptionKeyOf(name));
     std::string declared = o != nullptr ? o->info.name : OptionKeyOf(name);
     if (std::find(out.begin(), out.end(), declared) == out.end()) out.push_back(std::move(declared));
   }
@@ -146,6 +151,8 @@ namespace {
 
 std::string ItemText(const nlohmann::json& v) {
   if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_float() && !std::isfinite(v.get<double>()))  // JSON would write null
+    return detail::FormatOptionNumber(v.get<double>());
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
   return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -164,7 +171,7 @@ GivenOptions OptionTextOfJson(const nlohmann::json& options) {
     if (v.is_array()) {
       std::string text;
       for (std::size_t i = 0; i < v.size(); ++i) text += (i > 0 ? "," : "") + ItemText(v[i]);
-      out.emplace_back(item.key(), text);
+      out.emplace_back(item.key(), text, true);
     } else {
       out.emplace_back(item.key(), ItemText(v));
     }

@@ -23,6 +23,7 @@
 #include "api/method_options.hpp"
 #include "api/method_run.hpp"
 #include "perfshap/blocks/learner.hpp"
+#include "perfshap/blocks/split.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/processes.hpp"
 #include "perfshap/table.hpp"
@@ -37,9 +38,10 @@ enum class InputRole : std::uint8_t {
   kBackground,  ///< the background (reference) rows
   kModel,       ///< a fitted model (an XGBoost JSON model's text, a host's model)
   kLearner,     ///< a host's learner (fitted on every coalition)
+  kSplits,      ///< explicit train / test splits in memory
 };
 
-/** @brief "data", "train", "background", "model", "learner". */
+/** @brief "data", "train", "background", "model", "learner", "splits". */
 const char* RoleName(InputRole role) noexcept;
 
 /** @brief What a front end hands a method: tables and a model in memory, and how a computation
@@ -50,6 +52,12 @@ struct MethodInputs {
   std::optional<GivenModelInput> model;
   /** The host's own learner (a scikit-learn estimator's), used where the options name a learner. */
   std::shared_ptr<const Learner> learner;
+  /** Explicit splits in memory, and whether they were given as a list (messages say splits[s]). */
+  struct Splits {
+    SplitPlan plan;
+    bool listed = true;
+  };
+  std::optional<Splits> splits;
   /** Sets a computation's progress, cancellation and processes (the front end's); `what` names
    *  what its progress counts ("coalitions", "samples"). */
   std::function<void(ExecutionOptions&, const std::string& what)> wire;

@@ -2,6 +2,7 @@
 // Copyright 2026 The perfshap authors
 #include "api/robustness_request.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -16,7 +17,17 @@
 namespace perfshap::inline v0::api {
 
 std::shared_ptr<const Learner> MakeLearnerOf(const LearnerInput& input) {
-  if (input.learner == nullptr) return MakeLearner(input.name, input.params);
+  if (input.learner == nullptr) {
+    try {
+      return MakeLearner(input.name, input.params);
+    } catch (const InvalidArgument& e) {
+      // An option of the learner's own (or one it lacks) is one of the model_params; the learner's
+      // name is the learner option's.
+      const auto& named = e.options();
+      if (std::find(named.begin(), named.end(), "learner") != named.end()) throw;
+      throw InvalidArgument(e.what(), {"model_params"});
+    }
+  }
   if (!input.params.empty())
     throw InvalidArgument("the learner " + input.learner->name() + " is the host's own and keeps its own options; "
                           "set them on it instead of model_params (" + input.params.begin()->first + ")",

@@ -70,6 +70,7 @@ RequestOptions<ExecutionOptions> MakeExecutionOptions() {
      }
    })
       .Value("SIZE")
+      .Sets("max_memory_bytes")
       .PerProcess()
       .Help("refuse a run whose estimated memory exceeds this (bytes, or with K/M/G/T; default: 3/4 of the "
             "machine's memory)");
@@ -77,6 +78,7 @@ RequestOptions<ExecutionOptions> MakeExecutionOptions() {
      e.limits.max_model_evaluations = perfshap::detail::ParseNumberOption(c.method, c.option.info, c.text);
    })
       .AtLeast(0)
+      .Sets("max_model_evaluations")
       .Help("refuse a run whose estimated model evaluations exceed this (0 = the default, 1e14: days of work)");
   return t;
 }
@@ -144,7 +146,7 @@ RequestOptions<LearnerInput> MakeLearnerOptions() {
     params += "; " + entry.name + ":";
     for (const OptionInfo& info : entry.options) params += " " + info.name + "=" + info.default_text;
   }
-  t.Add("model", Field(&LearnerInput::name)).Value("LEARNER").Help(learners + ": the learner fitted on the data");
+  t.Add("model", Field(&LearnerInput::name)).Value("LEARNER").Sets("learner").Help(learners + ": the learner fitted on the data");
   t.AddParsed("model_param", OptionType::kList, "", [](const Ctx& c, LearnerInput& l) {
      for (auto& [key, value] : ModelParamItems(c)) {
        if (l.params.count(key) != 0)
@@ -154,6 +156,7 @@ RequestOptions<LearnerInput> MakeLearnerOptions() {
      }
    })
       .Value("KEY=VALUE")
+      .Sets("model_params")
       .Repeatable()
       .Help("an option of the learner (repeatable), e.g. C=0.5. The learners' options, with their defaults" + params);
   return t;
@@ -175,6 +178,7 @@ RequestOptions<SolverChoice> MakeSolverOptions() {
       .Below(1)
       .Help("sampled solvers: stop once max se / (max phi - min phi) < tolerance");
   t.Add<double>("time_limit", [](SolverChoice& s) -> double& { return s.sampling.time_limit_seconds; })
+      .Sets("time_limit_seconds")
       .AtLeast(0)
       .Help("sampled solvers: stop after this many seconds (0 = none)");
   t.Add<bool>("keep_samples", [](SolverChoice& s) -> bool& { return s.sampling.keep_samples; })

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+// `robustness`: ShapAUC, ShapROC, ShapPRC and ShapAUPRC by retraining the learner on coalitions,
+// with bands over the splits (api::RunRobustness); the record's reporter is robustness's
+// (report/robustness_report.hpp).
+#include <algorithm>
+#include <utility>
+
+#include "api/registry.hpp"
+#include "api/robustness_request.hpp"
+#include "api/shared_options.hpp"
+#include "perfshap/blocks/curves.hpp"
+#include "perfshap/robustness.hpp"
+#include "report/format.hpp"
+
+namespace perfshap::inline v0::api {
+
+namespace {
+
+/** What the options set: the request, and the solver before it goes into the options. */
+struct Request {
+  RobustnessRequest request;
+  SolverChoice solver;
+};
+using Ctx = RequestOptions<Request>::ParseContext;
+
+template <class V>
+std::function<V&(Request&)> Field(V RobustnessRequest::*field) {
+  return [field](Request& r) -> V& { return r.request.*field; };
+}
+template <class V>
+std::function<V&(Request&)> Option(V RobustnessOptions::*field) {
+  return [field](Request& r) -> V& { return r.request.options.*field; };
+}
+template <class V>
+std::function<V&(Request&)> Split(V SplitInput::*field) {
+  return [field](Request& r) -> V& { return r.request.splits.*field; };
+}
+
+/** A learner option with a name of its own (C, no_standardize), refused with model_param's. */
+void SetLearnerParam(const Ctx& c, Request& r, const std::string& key, std::string value) {
+  if (r.request.learner.params.count(key) != 0)
+    throw InvalidArgument(c.method + ": options " + c.option.info.name + " and model_param both set " + key +
+                              "; give one of them",
+                          {c.option.info.name, "model_param"});
+  r.request.learner.params[key] = std::move(value);
+}
+
+void DeclareLearner(RequestOptions<Request>& t) {
+  t.Include<LearnerInput>(LearnerOptionGroup(), Field(&RobustnessRequest::learner));
+  t.SetDefault("model", "gnb");
+  t.AddParsed("C", OptionType::kNumber, "", [](const Ctx& c, Request& r) {
+     const double v = perfshap::detail::ParseNumberOption(c.method, c.option.info, c.text);
+     SetLearnerParam(c, r, "C", detail::Fmt("%.17g", v));
+   })
+      .Above(0)
+      .Help("logistic: inverse L2 strength (sklearn LogisticRegression C); a learner option, as model_param C=");
+  t.AddParsed("no_standardize", OptionType::kBool, "", [](const Ctx& c, Request& r) {
+     if (perfshap::detail::ParseBoolOption(c.method, c.option.info, c.text)) SetLearnerParam(c, r, "standardize", "false");
+   })
+      .Switch()
+      .Help("logistic/probit/linear: fit on raw columns (no StandardScaler); as model_param standardize=false");
+}
+
+void DeclareSplits(RequestOptions<Request>& t) {
+  t.Add("cv", Split(&SplitInput::plan)).Value("PLAN").Sets("plan").Help("splits: holdout, mc:R (Monte-Carlo) or kfold:K");
+  t.Add("test_size", Split(&SplitInput::test_size))
+      .AtLeast(0.01)
+      .AtMost(0.99)
+      .Help("test fraction of holdout and mc splits");
+  t.Add("stratify", Split(&SplitInput::stratify)).Switch().Help("split each class in the same proportion");
+  t.AddParsed("split", OptionType::kText, "", [](const Ctx& c, Request& r) {
+     r.request.splits.file = c.text;
+   })
+      .Value("FILE")
+      .Help("JSON with explicit splits: {\"train\":[..],\"test\":[..]} or {\"splits\":[..]}");
+}
+
+void DeclareCurves(RequestOptions<Request>& t) {
+  t.Add("grid", Option(&RobustnessOptions::grid_points))
+      .Sets("grid_points")
+      .AtLeast(2)
+      .AtMost(100001)
+      .Help("points of the FPR and recall grids from 0 to 1");
+  t.AddParsed("strategy", OptionType::kText, "interpolation", [](const Ctx& c, Request& r) {
+     r.request.options.curves.strategy =
+         ParseGridStrategy(perfshap::detail::ParseTextOption(c.method, c.option.info, c.text));
+   })
+      .Choices({"optimistic", "pessimistic", "interpolation"})
+      .Help("reading between curve points");
+  t.AddParsed("curve_points", OptionType::kText, "exact",
+              [](const Ctx& c, Request& r) { ParseCurvePoints(c.text, r.request.options.curves); })
+      .Value("exact|thresholds:T")
+      .Sets("curves")
+      .Help("exact (every distinct score) or thresholds:101 (the authors' scripts)");
+  t.AddParsed("prc_baseline", OptionType::kText, "0.5",
+              [](const Ctx& c, Request& r) { r.request.options.prc_baseline = ParsePrcBaseline(c.text); })
+      .Value("B|prevalence")
+      .Help("b of ShapPRC/ShapAUPRC: 0.5 (paper) or prevalence");
+  t.Add("slice_fpr", Field(&RobustnessRequest::slice_fpr))
+      .AtLeast(0)
+      .AtMost(1)
+      .Help("FPR of the waterfall slice figure");
+}
+
+RequestOptions<Request> MakeOptions() {
+  RequestOptions<Request> t("robustness");
+  t.Include<DataInput>(DataOptionGroup(), Field(&RobustnessRequest::data));
+  t.Add<std::size_t>("rows", [](Request& r) -> std::size_t& { return r.request.data.generated_rows; })
+      .AtLeast(10)
+      .AtMost(100000000)
+      .Help("rows of the built-in probit design (without data)");
+  DeclareLearner(t);
+  DeclareSplits(t);
+  DeclareCurves(t);
+  t.Add("select", Option(&RobustnessOptions::select))
+      .Switch()
+      .Help("retrain without the flagged features (section 4.4), report before/after");
+  t.Add("interactions", Option(&RobustnessOptions::interactions))
+      .Switch()
+      .Help("the Shapley interaction index of every feature pair on the AUC, mean and std over the splits (exact "
+            "solver, up to 20 features): interactions.csv and result.json's interactions");
+  t.Add("checkpoint", Option(&RobustnessOptions::checkpoint))
+      .Value("DIR")
+      .Help("keeps every finished split: a run killed and started again with the same options skips them and gives "
+            "bitwise the uninterrupted result (under MPI, on a file system all processes see)");
+  t.Add("metrics", Option(&RobustnessOptions::extra_metrics))
+      .Value("A,B,...")
+      .Sets("extra_metrics")
+      .Sets("metric").Help("extra metrics explained too");
+  t.Add("exact_limit", Option(&RobustnessOptions::max_features))
+      .AtLeast(1)
+      .AtMost(30)
+      .Alias("max_features")
+      .Sets("max_players")
+      .Help("largest number of players solved exactly (2^n trainings per split)");
+  t.Add("seed", Field(&RobustnessRequest::seed)).Help("random seed (splits, generated data, sampled solvers)");
+  t.Include<SolverChoice>(SolverOptionGroup(), [](Request& r) -> SolverChoice& { return r.solver; });
+  t.Include<ExecutionOptions>(ExecutionOptionGroup(),
+                              [](Request& r) -> ExecutionOptions& { return r.request.options.execution; });
+  return t;
+}
+
+const RequestOptions<Request>& OptionsOf() {
+  static const RequestOptions<Request> t = MakeOptions();
+  return t;
+}
+
+MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
+  const auto named = [&](const char* name) {
+    return std::any_of(given.begin(), given.end(),
+                       [&](const GivenOption& g) { return perfshap::detail::CanonicalOptionName(g.first) == name; });
+  };
+  if (named("cv") && (named("split") || in.splits))
+    throw InvalidArgument("robustness: give cv (a drawn plan) or split (explicit splits), not both", {"cv", "split"});
+  Request parsed;
+  OptionsOf().Parse(given, parsed);
+  RobustnessRequest& request = parsed.request;
+  request.warm_up_pool = true;  // the pool starts while the data and the splits are read
+  if (in.data != nullptr) {
+    if (!request.data.path.empty())
+      throw InvalidArgument("robustness: give the data as a table or as a file (data), not both", {"data"});
+    request.data.table = in.data;
+  }
+  if (in.learner != nullptr) request.learner.learner = in.learner;
+  if (in.splits) {
+    if (!request.splits.file.empty())
+      throw InvalidArgument("robustness: give the splits in memory or as a file (split), not both", {"split"});
+    request.splits.splits = in.splits->plan;
+    request.splits.listed = in.splits->listed;
+    request.splits.name = "split";
+  }
+  RobustnessOptions& opt = request.options;
+  opt.solver = parsed.solver.solver;
+  opt.sampling = parsed.solver.sampling;
+  opt.sampling.seed = request.seed;
+  opt.checkpoint_fingerprint = "perfshap robustness";
+  in.Wire(opt.execution, "coalitions");
+  return RobustnessMethodRun(RunRobustness(request), in.out_dir);
+}
+
+}  // namespace
+
+MethodEntry RobustnessMethod() {
+  return {"robustness",
+          "ShapAUC/ShapROC/ShapPRC: explain AUC and the ROC/PR curves by retraining on coalitions (all, or sampled), "
+          "with CV bands",
+          {InputRole::kData, InputRole::kLearner, InputRole::kSplits},
+          OptionsOf().options(),
+          Run};
+}
+
+}  // namespace perfshap::api
