@@ -267,30 +267,6 @@ void Wire(PerfshapRequest* r, perfshap::ExecutionOptions& execution) {
   }
 }
 
-perfshap::api::MethodRun RunXper(PerfshapRequest* r, perfshap::api::OptionReader& o,
-                                 perfshap::detail::ReportTarget& target) {
-  namespace api = perfshap::api;
-  api::XperRequest request;
-  if (r->data) request.data = InputOf(r->data);
-  if (r->train) request.model.train = InputOf(r->train);
-  if (r->background)
-    throw perfshap::InvalidArgument("xper takes no background table; its sample is the data", {"background"});
-  if (r->model) {
-    request.model.name = request.model.tree_file = r->model->name;
-    request.model.tree_text = r->model->json;
-  }
-  api::ReadXperOptions(o, request);
-  target = api::ReadReportTarget(o);
-  o.RefuseUnread("xper");
-  Wire(r, request.options.execution);
-  api::XperResponse response = api::RunXper(request);
-  // The document the command line writes for the same run, word for word.
-  response.run.permutation = request.permutation_file.empty() ? "drawn from --seed" : request.permutation_file;
-  response.run.train_permutation = "drawn from --seed";
-  response.run.fixed_clusters = "fixed by --clusters";
-  return api::XperMethodRun(std::move(response), target.dir);
-}
-
 perfshap::api::MethodRun RunShap(PerfshapRequest* r, perfshap::api::OptionReader& o,
                                  perfshap::detail::ReportTarget& target, bool treeshap) {
   namespace api = perfshap::api;
@@ -593,8 +569,6 @@ int perfshap_run(PerfshapRequest* request, PerfshapResult** out) {
         perfshap::api::MethodCall call = CallRegistered(request);
         result->run = std::move(call.run);
         result->target = std::move(call.target);
-      } else if (request->method == "xper") {
-        result->run = RunXper(request, o, result->target);
       } else {
         result->run = RunShap(request, o, result->target, request->method == "treeshap");
       }

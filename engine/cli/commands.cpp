@@ -72,13 +72,7 @@ std::vector<std::string> OptionFlags(const Command& command, const std::vector<s
 std::vector<Command> AllCommands() {
   return {
       RegisteredCommand("demo"),
-      {"xper", "XPER: decompose a model's performance metric over its features, globally and per individual", SetupXper,
-       {{"metric", "--metric"}, {"max_features", "--max-features"}, {"max_players", "--max-features"},
-        {"threshold", "--threshold"},
-        {"cfp", "--cfp"}, {"cfn", "--cfn"}, {"comparator", "--comparator"}, {"permutation", "--permutation"},
-        {"clusters", "--clusters"}, {"train", "--train"}, {"coefficients", "--coef"}, {"model_file", "--model-file"},
-        {"model", "--model-file"}, {"overfit", "--overfit"}, {"explain_row", "--explain-row"},
-        {"interactions", "--interactions"}}},
+      RegisteredCommand("xper"),
       RegisteredCommand("xper-montecarlo"),
       RegisteredCommand("robustness"),
       {"shap", "SHAP: explain a model's predictions (interventional, by retraining, or TreeSHAP), per row and globally",

@@ -8,7 +8,6 @@ namespace perfshap::inline v0::cli {
 
 // One setup function per subcommand (cmd_<name>.cpp); AllCommands() lists them. The registered
 // methods' subcommands are built from the registry (registered.cpp: RegisteredCommand).
-void SetupXper(CLI::App& app);
 void SetupShap(CLI::App& app);
 void SetupTreeShap(CLI::App& app);
 

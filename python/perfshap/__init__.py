@@ -546,7 +546,8 @@ def xper(X=None, y=None, *, model=None, train=None, label=None, feature_names=No
     _train(train, options.get("label"), options, tables)
     for key in ("train", "model_file"):  # the tables and the model themselves go to the request
         options.pop(key, None)
-    return _run.explain_xper(options, tables.get("X"), tables.get("train"), models.get("model"), progress)
+    return _run.run_registered("xper", options, progress, data=tables.get("X"), train=tables.get("train"),
+                               model=models.get("model"))
 
 
 def xper_montecarlo(*, progress=None, **options) -> Result:

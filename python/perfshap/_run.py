@@ -250,14 +250,6 @@ def _result(function: str, run_) -> Result:
     return result
 
 
-# The library's option names that xper() spells otherwise.
-_XPER_KEYWORDS = {
-    "coefficients": "coef", "learner": "model", "model_file": "model", "model_params": "model_param",
-    "time_limit_seconds": "time_limit", "max_model_evaluations": "max_evaluations", "data": "X",
-    "max_players": "max_features",
-}
-
-
 def _iteration_range(value):
     """iteration_range= as (begin, end): a pair, or the text "BEGIN:END"."""
     if value is None:
@@ -274,33 +266,6 @@ def _iteration_range(value):
         raise ValueError(f"iteration_range={value!r}: give (begin, end), the boosting rounds [begin, end) to use "
                          "(0-based, end 0 = to the last round)") from None
     return begin, end
-
-
-def _clusters(value):
-    """clusters= "auto" (0) or a number of clusters >= 2."""
-    if value is None:
-        return None
-    if value == "auto":
-        return 0
-    if isinstance(value, bool) or not (isinstance(value, numbers.Integral) or
-                                       (isinstance(value, str) and value.strip().isdigit())) or int(value) < 2:
-        raise ValueError(f"clusters={value!r}: use 'auto' (k = 2..10 by the silhouette) or a number >= 2")
-    return int(value)
-
-
-def explain_xper(options: dict, table, train, model, progress) -> Result:
-    """perfshap.xper through the engine's request layer."""
-    function = "xper"
-    iteration_range = _iteration_range(options.pop("iteration_range", None))
-    clusters = _clusters(options.pop("clusters", None))
-    typed = _typed_options(function, function, options)
-    params = _model_params(typed, function)
-    callback = _callback(function, progress)
-    try:
-        run_ = _perfshap.explain_xper(table, train, typed, model, params, iteration_range, clusters, callback)
-    except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
-        raise _keyword_error(e, _XPER_KEYWORDS, function) from None
-    return _result(function, run_)
 
 
 # The library's option names that shap() spells otherwise.
@@ -432,9 +397,11 @@ def run_registered(method: str, options: dict, progress, data=None, train=None, 
     except (_perfshap.DataError, _perfshap.InvalidArgument) as e:
         # The keywords that set the options the message is about, as the command line appends
         # their flags: "... (exact_limit)".
-        # The data are Python's X (or data=, a CSV file).
+        # The data are Python's X and a model object its model= (unless given as data= or
+        # model_file=, a file's path).
         names = list(getattr(e, "options", []) or [])
-        said = ["X" if n == "data" else n for n in names]
+        own = {"data": "X", "model_file": "model"}
+        said = [own[n] if n in own and n not in options else n for n in names]
         again = type(e)(str(e) + (f" ({', '.join(said)})" if said else ""))
         again.options = names
         raise again from None

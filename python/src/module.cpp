@@ -1062,28 +1062,6 @@ void GivenModelOf(const py::object& model, perfshap::api::GivenModelInput& m) {
  * "model", or coefficients "coef"), the host's function, a tree model or an XGBoost model's JSON
  * text; `iteration_range` (begin, end) or None; `clusters` None, 0 (auto) or k.
  */
-std::shared_ptr<PyRun> ExplainXper(const py::object& table, const py::object& train, const py::dict& o,
-                                   const py::object& model, const py::dict& model_params,
-                                   const py::object& iteration_range, const py::object& clusters,
-                                   const py::object& progress, double poll) {
-  namespace api = perfshap::api;
-  api::XperRequest request;
-  std::vector<py::array> keep;
-  if (!table.is_none()) request.data = *TableOf(table, keep);
-  request.model.train = TableOf(train, keep);
-  GivenModelOf(model, request.model);
-  api::OptionReader options =
-      Options(o, {{"model_param", model_params}, {"iteration_range", iteration_range}, {"clusters", clusters}});
-  api::ReadXperOptions(options, request);
-  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
-  auto response = OnWorker(request.options.execution, [&] { return api::RunXper(request); }, progress, poll);
-  // The document the command line writes for the same run, word for word.
-  response.run.permutation = request.permutation_file.empty() ? "drawn from --seed" : request.permutation_file;
-  response.run.train_permutation = "drawn from --seed";
-  response.run.fixed_clusters = "fixed by --clusters";
-  const api::MethodRun run = api::XperMethodRun(std::move(response), target.dir);
-  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
-}
 
 
 /**
@@ -1278,9 +1256,6 @@ PYBIND11_MODULE(_perfshap, m) {
       .def_property_readonly("console", &PyRun::console)
       .def("arrays", &PyRun::Arrays, "The result's arrays (numpy), named as result.json names them")
       .def("files", &PyRun::Files, "Writes the run's files (once) and returns [(name, content)]");
-  m.def("explain_xper", &ExplainXper, py::arg("table"), py::arg("train"), py::arg("options"), py::arg("model"),
-        py::arg("model_params"), py::arg("iteration_range"), py::arg("clusters"), py::arg("progress") = py::none(),
-        py::arg("poll") = 0.1, "perfshap.xper through the request layer (api::RunXper)");
   m.def("explain_shap", &ExplainShap, py::arg("table"), py::arg("train"), py::arg("background"), py::arg("options"),
         py::arg("model"), py::arg("learner"), py::arg("model_params"), py::arg("iteration_range"), py::arg("rows"),
         py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.shap through the request layer (api::RunShap)");

@@ -105,9 +105,9 @@ def test_xper_arrays_need_no_file_and_errors_name_the_keywords(tmp_path):
         perfshap.xper(X, y, model="logistic", train=(X, y), coef=str(tmp_path / "c.csv"))
     with pytest.raises(perfshap.InvalidArgument, match=r"outside 0\.\.767.*\(explain_row\)$"):
         perfshap.xper(X, y, model="logistic", train=(X, y), features=["glucose"], explain_row=768)
-    with pytest.raises(ValueError, match="clusters=1"):
+    with pytest.raises(ValueError, match="option clusters = '1' is not auto"):
         perfshap.xper(X, y, model="logistic", train=(X, y), clusters=1)
-    with pytest.raises(ValueError, match=r"iteration_range='x'"):
+    with pytest.raises(ValueError, match=r"option iteration_range = 'x' is not BEGIN:END"):
         perfshap.xper(X, y, model="logistic", train=(X, y), iteration_range="x")
 
 

@@ -252,7 +252,7 @@ INSTANTIATE_TEST_SUITE_P(
                     "robustness: option tolerance must be a finite number in (0, 1), got '0' (--tolerance)"},
         BadSampling{"tolerance_one", "xper --data @WIDE@ --train @WIDE@ --label label --model logistic "
                                      "--solver kernel --tolerance 1",
-                    "the tolerance 1 is outside (0, 1)"},
+                    "xper: option tolerance must be a finite number in (0, 1), got '1' (--tolerance)"},
         BadSampling{"time_limit", "robustness --data " + BreastCancer() + " --label label --time-limit -1",
                     "robustness: option time_limit must be a finite number >= 0, got '-1' (--time-limit)"},
         BadSampling{"robustness_exact_70", "robustness --data @WIDE@ --label label --model gnb --solver exact",

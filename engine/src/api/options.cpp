@@ -316,41 +316,6 @@ std::optional<IterationRange> ReadIterationRange(OptionReader& o) {
 
 }  // namespace
 
-void ReadXperOptions(OptionReader& o, XperRequest& request) {
-  ReadDataOptions(o, request.data);
-  XperModelInput& m = request.model;
-  o.Take("model", m.learner.name);
-  ReadModelParams(o, m.learner.params);
-  o.Take("coef", m.coefficients);
-  ReadModelFile(o, m);
-  ReadTrainFile(o, m.train);
-  if (auto range = ReadIterationRange(o)) m.iteration_range = range;
-  XperOptions& opt = request.options;
-  o.Take("metric", opt.metric);
-  o.Take("cfp", opt.cfp);
-  o.Take("cfn", opt.cfn);
-  o.Take("threshold", opt.threshold);
-  opt.comparator = ReadComparator(o);
-  o.Take("max_features", opt.max_features);
-  o.Take("interactions", opt.interactions);
-  opt.seed = kXperDefaultSeed;
-  o.Take("seed", opt.seed);
-  ReadSolverOptions(o, opt.seed, opt.solver, opt.sampling, "exact");
-  o.Take("permutation", request.permutation_file);
-  std::int64_t row = -1;
-  o.Take("explain_row", row);
-  if (row >= 0) request.explain_row = static_cast<std::size_t>(row);
-  const nlohmann::json& clusters = o.Raw("clusters");
-  if (clusters.is_string() && clusters.get<std::string>() == "auto") {
-    request.clusters = 0;
-  } else if (!clusters.is_null()) {
-    const std::int64_t k = WholeNumber("clusters", clusters, 0, 1e6, "\"auto\" or a number of clusters >= 2");
-    if (k == 1) WrongKind("clusters", clusters, "\"auto\" or a number of clusters >= 2");
-    request.clusters = static_cast<std::size_t>(k);
-  }
-  o.Take("overfit", request.overfit);
-  ReadExecutionOptions(o, opt.execution);
-}
 
 void ReadShapOptions(OptionReader& o, ShapRequest& request, bool treeshap) {
   ReadDataOptions(o, request.data);

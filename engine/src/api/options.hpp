@@ -80,10 +80,6 @@ void ReadModelParams(OptionReader& o, std::map<std::string, std::string>& params
 /** @brief Where a run's files go: figures, out (checked and prepared now), force, report. */
 detail::ReportTarget ReadReportTarget(OptionReader& o);
 
-/** @brief XPER's options (the CLI's `perfshap xper` flags, and iteration_range as [begin, end]
- *  or "begin:end", clusters as "auto" or k, model_param): every field of the request but the
- *  tables and a given model's object. */
-void ReadXperOptions(OptionReader& o, XperRequest& request);
 
 /** @brief shap's and treeshap's options (the CLI's flags, rows as [first, last] or "first..last",
  *  iteration_range, model_param); `approach` defaults to "tree" for `treeshap`. */

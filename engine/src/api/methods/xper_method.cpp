@@ -160,7 +160,9 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   if (in.model) {
     if (!m.tree_file.empty())
       throw InvalidArgument("xper: give the model in memory or as a file (model_file), not both", {"model_file"});
+    const std::optional<IterationRange> range = m.iteration_range;  // an option, not the model's
     static_cast<GivenModelInput&>(m) = *in.model;
+    m.iteration_range = range;
   }
   if (in.learner != nullptr) m.learner.learner = in.learner;
   if (m.iteration_range && !m.given())
@@ -172,10 +174,7 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   opt.sampling.seed = opt.seed;
   in.Wire(opt.execution, "coalitions");
   XperResponse response = RunXper(request);
-  // Where the permutations and a fixed k come from, in the options' words.
-  response.run.permutation = request.permutation_file.empty() ? "drawn from the seed" : request.permutation_file;
-  response.run.train_permutation = "drawn from the seed";
-  response.run.fixed_clusters = "fixed by clusters";
+  response.run.fixed_clusters = "fixed by clusters";  // the option that fixed k
   return XperMethodRun(std::move(response), in.out_dir);
 }
 
