@@ -3,7 +3,8 @@
 //
 // The C ABI (perfshap/c_api.h) over the request layer: handles own the library's objects, each
 // entry point catches every exception into the thread's last error and a status, and a method
-// call is options (api::OptionReader) -> request -> Run* -> api::MethodRun, as in Python.
+// call is the registry's (api::CallMethod: the method by name, its options as the JSON gives
+// them) -> api::MethodRun, as in Python and on the command line.
 #include "perfshap/c_api.h"
 #include "perfshap/arrow.hpp"
 
@@ -25,18 +26,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/axom_request.hpp"
-#include "api/chains_request.hpp"
-#include "api/demo_request.hpp"
 #include "api/method_run.hpp"
 #include "api/registry.hpp"
-#include "api/options.hpp"
-#include "api/robustness_request.hpp"
-#include "api/shap_request.hpp"
-#include "api/xper_request.hpp"
 #include "data/message_text.hpp"
 #include "data/json_text.hpp"
-#include "perfshap/xper_montecarlo.hpp"
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/processes.hpp"
@@ -250,13 +243,6 @@ void AddColumn(PerfshapTable* t, perfshap::TableColumn column, int64_t n_rows) {
   table.columns.push_back(std::move(column));
 }
 
-/** The request layer's input of a lent table. */
-perfshap::api::DataInput InputOf(const std::shared_ptr<const perfshap::Table>& table) {
-  perfshap::api::DataInput in;
-  in.table = table;
-  return in;
-}
-
 /** Progress and cancellation of the request wired into a run's execution. */
 void Wire(PerfshapRequest* r, perfshap::ExecutionOptions& execution) {
   execution.cancel = &r->cancel;
@@ -267,27 +253,8 @@ void Wire(PerfshapRequest* r, perfshap::ExecutionOptions& execution) {
   }
 }
 
-perfshap::api::MethodRun RunShap(PerfshapRequest* r, perfshap::api::OptionReader& o,
-                                 perfshap::detail::ReportTarget& target, bool treeshap) {
-  namespace api = perfshap::api;
-  api::ShapRequest request;
-  if (r->data) request.data = InputOf(r->data);
-  if (r->train) request.model.train = InputOf(r->train);
-  if (r->background) request.background_rows = InputOf(r->background);
-  if (r->model) {
-    request.model.name = request.model.tree_file = r->model->name;
-    request.model.tree_text = r->model->json;
-  }
-  api::ReadShapOptions(o, request, treeshap);
-  target = api::ReadReportTarget(o);
-  o.RefuseUnread(treeshap ? "treeshap" : "shap");
-  Wire(r, request.options.solver_options.execution);
-  return api::ShapMethodRun(api::RunShap(request), target.dir, treeshap ? "treeshap" : "shap");
-}
-
-
-/** A registered method (api/registry.hpp): the request's tables, model and hooks, its options as
- *  the library reads every front end's. */
+/** A method of the registry (api/registry.hpp): the request's tables, model and hooks, its options
+ *  as the library reads every front end's. */
 perfshap::api::MethodCall CallRegistered(PerfshapRequest* r) {
   namespace api = perfshap::api;
   nlohmann::json options = r->options;
@@ -465,13 +432,12 @@ int perfshap_request_create(const char* method, const char* options_json, Perfsh
     *out = nullptr;
     NotNull(method, "method");
     const std::string m = method;
-    static const char* const kMethods[] = {"robustness", "xper", "shap", "treeshap", "axom", "chains", "demo",
-                                           "xper-montecarlo"};
-    if (perfshap::api::FindMethod(m) == nullptr && std::find(std::begin(kMethods), std::end(kMethods), m) == std::end(kMethods))
-      throw perfshap::InvalidArgument("unknown method '" + m +
-                                          "'; the methods: robustness, xper, shap, treeshap, axom, chains, demo, "
-                                          "xper-montecarlo",
+    if (perfshap::api::FindMethod(m) == nullptr) {
+      std::vector<std::string> names;
+      for (const perfshap::api::MethodEntry& e : perfshap::api::Methods()) names.push_back(e.name);
+      throw perfshap::InvalidArgument("unknown method '" + m + "'; the methods: " + perfshap::detail::CommaList(names),
                                       {"method"});
+    }
     auto r = std::make_unique<PerfshapRequest>();
     r->method = m;
     if (options_json != nullptr && *options_json != '\0') {
@@ -488,7 +454,7 @@ int perfshap_request_create(const char* method, const char* options_json, Perfsh
             {"options"});
       }
     }
-    perfshap::api::OptionReader check(r->options);  // an object, or refused now
+    perfshap::api::OptionTextOfJson(r->options);  // an object, or refused now
     *out = r.release();
   });
 }
@@ -564,14 +530,9 @@ int perfshap_run(PerfshapRequest* request, PerfshapResult** out) {
       request->relay = std::make_unique<ProgressRelay>(request->progress, request->user, &request->cancel);
     try {
       auto result = std::make_unique<PerfshapResult>();
-      perfshap::api::OptionReader o(request->options);
-      if (perfshap::api::FindMethod(request->method) != nullptr) {
-        perfshap::api::MethodCall call = CallRegistered(request);
-        result->run = std::move(call.run);
-        result->target = std::move(call.target);
-      } else {
-        result->run = RunShap(request, o, result->target, request->method == "treeshap");
-      }
+      perfshap::api::MethodCall call = CallRegistered(request);
+      result->run = std::move(call.run);
+      result->target = std::move(call.target);
       for (const auto& n : result->run.names) {
         std::vector<const char*> p;
         for (const std::string& s : n.values) p.push_back(s.c_str());

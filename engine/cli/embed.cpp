@@ -71,15 +71,5 @@ void RunEmbedded(const std::vector<std::string>& args, Embedding& embedding) {
   }
 }
 
-std::vector<std::string> CommandFlags(const std::string& name) {
-  const std::vector<Command> commands = AllCommands();
-  const Command& command = FindCommand(commands, name);
-  CLI::App app{"perfshap", "perfshap"};
-  CLI::App* sub = AddCommand(app, command);
-  std::vector<std::string> flags;
-  for (const CLI::Option* option : sub->get_options())
-    for (const std::string& flag : option->get_lnames()) flags.push_back(flag);
-  return flags;
-}
 
 }  // namespace perfshap::cli

@@ -47,10 +47,6 @@ Embedding* CurrentEmbedding() noexcept;
  */
 void RunEmbedded(const std::vector<std::string>& args, Embedding& embedding);
 
-/** @brief The long flags of `command` without their dashes ("cv", "test-size", ...), for a host
- *  that checks its keywords before a run. @throws InvalidArgument for an unknown command. */
-std::vector<std::string> CommandFlags(const std::string& command);
-
 /** @brief The one-line message of a library error, with the command's flags that set the
  *  options it names appended: "... (--cv, --split)". */
 std::string ErrorText(const std::string& command, const Error& error);

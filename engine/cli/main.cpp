@@ -38,7 +38,6 @@ int Fail(int code, const std::string& text, std::exception_ptr error = std::curr
 }  // namespace
 
 int main(int argc, char** argv) {
-  perfshap::cli::SetInvocation(argc, argv);
   CLI::App app{"perfshap: Shapley values for model performance, robustness and predictions", "perfshap"};
   app.set_version_flag("--version", "perfshap " + std::string(perfshap::Version()));
   app.require_subcommand(1);

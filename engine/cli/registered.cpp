@@ -123,8 +123,8 @@ void RunRegistered(const api::MethodEntry& m, const RegisteredState& s) {
 
 void SetupRegistered(CLI::App& app, const api::MethodEntry& m) {
   auto s = std::make_shared<RegisteredState>();
-  for (const api::MethodOption& o : m.options) s->options.push_back({o});
-  for (const api::MethodOption& o : api::OutputOptionGroup().options()) s->options.push_back({o});
+  for (const api::MethodOption& o : m.options) s->options.push_back(Collected{o, nullptr, {}, {}});
+  for (const api::MethodOption& o : api::OutputOptionGroup().options()) s->options.push_back(Collected{o, nullptr, {}, {}});
   for (Collected& c : s->options) AddDeclared(app, c);
   app.add_flag("--quiet", s->quiet, "print nothing but errors");
   app.add_option("--progress", s->progress, "progress on stderr: auto (bar on a terminal), bar, plain, none")
@@ -138,7 +138,7 @@ void SetupRegistered(CLI::App& app, const api::MethodEntry& m) {
 Command RegisteredCommand(const std::string& name) {
   const api::MethodEntry* m = api::FindMethod(name);
   PERFSHAP_CHECK(m != nullptr, "no registered method " + name);
-  return {m->name.c_str(), m->description.c_str(), [m](CLI::App& app) { SetupRegistered(app, *m); }, {}};
+  return {m->name.c_str(), m->description.c_str(), [m](CLI::App& app) { SetupRegistered(app, *m); }};
 }
 
 }  // namespace perfshap::inline v0::cli

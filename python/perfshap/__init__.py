@@ -177,7 +177,11 @@ def treeshap(model, X, *, background=None, threads: int = 0, iteration_range=Non
     rows for several outputs; entry (i, j) is half the pair's Shapley interaction index, each row
     adds up to the feature's SHAP value). interaction_features=[names or indices]: only those
     features' rows of the matrix (rows x k x (features + 1)), implying interactions=True."""
-    threads = _run.checked("threads", threads, {"type": "INT:NONNEGATIVE", "switch": False}, "treeshap")
+    if isinstance(threads, (bool, np.bool_)) or not isinstance(threads, numbers.Integral):
+        raise TypeError(f"treeshap(): threads takes an integer >= 0 (0: every core), not {threads!r}"[:300])
+    if not 0 <= threads < 2**31:
+        raise ValueError(f"treeshap(): threads={threads} is out of range: an integer in 0 .. 2**31-1")
+    threads = int(threads)
     m = load_model(model, iteration_range=iteration_range)
     x, names = _matrix(X, m, "X")
     bg = None if background is None else _matrix(background, m, "the background")[0]
@@ -596,8 +600,9 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
             rows_of_background, _ = _inputs.table(background, None, feature_names=feature_names, what="background")
     for key in ("train", "model_file"):  # the tables and the model themselves go to the request
         options.pop(key, None)
-    return _run.explain_shap(options, t, tables.get("train"), rows_of_background, models.get("model"), learner,
-                             progress, ShapResult)
+    return _run.run_registered("shap", options, progress, data=t, train=tables.get("train"),
+                               background=rows_of_background, model=models.get("model"), learner=learner,
+                               cls=ShapResult, arrays="_engine")
 
 
 class ShapResult(Result):

@@ -35,7 +35,6 @@
 #include "api/method_run.hpp"
 #include "api/registry.hpp"
 #include "api/shared_options.hpp"
-#include "api/options.hpp"
 #include "api/chains_request.hpp"
 #include "api/demo_request.hpp"
 #include "api/shap_request.hpp"
@@ -948,14 +947,6 @@ nlohmann::json ToJson(const py::handle& v) {
   return py::str(v).cast<std::string>();
 }
 
-/** The keywords of one call as the request layer's options, with the ones the package hands over
- *  in their own arguments (model_param, rows, ...). */
-perfshap::api::OptionReader Options(const py::dict& o,
-                                    std::initializer_list<std::pair<const char*, py::object>> extra = {}) {
-  nlohmann::json options = ToJson(o);
-  for (const auto& [key, value] : extra) options[key] = ToJson(value);
-  return perfshap::api::OptionReader(std::move(options));
-}
 
 /** One list of row indices (any integer array or list) as the engine's. */
 std::vector<std::size_t> RowIndices(const py::handle& rows) {
@@ -1070,28 +1061,6 @@ void GivenModelOf(const py::object& model, perfshap::api::GivenModelInput& m) {
  * function, a tree model, an XGBoost model's JSON text, or None (a learner: options "model" by
  * name, or `learner`, the host's estimator); `rows` (first, last) or None.
  */
-std::shared_ptr<PyRun> ExplainShap(const py::object& table, const py::object& train, const py::object& background,
-                                   const py::dict& o, const py::object& model, const py::object& learner,
-                                   const py::dict& model_params, const py::object& iteration_range,
-                                   const py::object& rows, const py::object& progress, double poll) {
-  namespace api = perfshap::api;
-  api::ShapRequest request;
-  std::vector<py::array> keep;
-  if (!table.is_none()) request.data = *TableOf(table, keep);
-  api::ShapModelInput& m = request.model;
-  GivenModelOf(model, m);
-  if (!learner.is_none()) m.learner.learner = learner.cast<std::shared_ptr<PyEstimatorLearner>>();
-  m.train = TableOf(train, keep);
-  request.background_rows = TableOf(background, keep);
-  api::OptionReader options =
-      Options(o, {{"model_param", model_params}, {"iteration_range", iteration_range}, {"rows", rows}});
-  api::ReadShapOptions(options, request, false);
-  const perfshap::detail::ReportTarget target = api::ReadReportTarget(options);
-  auto response =
-      OnWorker(request.options.solver_options.execution, [&] { return api::RunShap(request); }, progress, poll);
-  const api::MethodRun run = api::ShapMethodRun(std::move(response), target.dir, "shap");
-  return std::make_shared<PyRun>(run.console, ArraysOf(run), run.reporter, target);
-}
 
 /**
  * perfshap.axom through the request layer: `table` the data set (None with paper=True: the
@@ -1256,9 +1225,6 @@ PYBIND11_MODULE(_perfshap, m) {
       .def_property_readonly("console", &PyRun::console)
       .def("arrays", &PyRun::Arrays, "The result's arrays (numpy), named as result.json names them")
       .def("files", &PyRun::Files, "Writes the run's files (once) and returns [(name, content)]");
-  m.def("explain_shap", &ExplainShap, py::arg("table"), py::arg("train"), py::arg("background"), py::arg("options"),
-        py::arg("model"), py::arg("learner"), py::arg("model_params"), py::arg("iteration_range"), py::arg("rows"),
-        py::arg("progress") = py::none(), py::arg("poll") = 0.1, "perfshap.shap through the request layer (api::RunShap)");
   m.def("run", &RunMethod, py::arg("method"), py::arg("data"), py::arg("train"), py::arg("background"),
         py::arg("model"), py::arg("learner"), py::arg("splits"), py::arg("split_listed"), py::arg("options"), py::arg("progress") = py::none(), py::arg("poll") = 0.1,
         "A registered method's run (api::CallMethod): the options as every front end hands them");

@@ -83,8 +83,10 @@ def cli_error(method, name, value):
 
 
 def python_error(method, name, value):
+    # The call every perfshap.<method> makes once its arguments are tables (shap and treeshap
+    # take a model and X first).
     with pytest.raises(ValueError) as e:
-        getattr(perfshap, method.replace("-", "_"))(**{name: value})
+        _run.run_registered(method, {name: value}, None)
     text = str(e.value)
     suffix = f" ({name})"  # Python names the keyword that set the option
     assert text.endswith(suffix), text
@@ -126,7 +128,7 @@ def test_an_unknown_option_is_refused_by_every_front_end():
         done = subprocess.run([CLI, method, "--no-such-option", "1"], capture_output=True, text=True)
         assert done.returncode == 2 and "no-such-option" in done.stderr
         with pytest.raises(TypeError, match="no_such_option"):
-            getattr(perfshap, method.replace("-", "_"))(no_such_option=1)
+            _run.run_registered(method, {"no_such_option": 1}, None)
         message, options = c_error(method, "no_such_option", 1)
         assert message.startswith(f"{method} has no option 'no_such_option'"), message
         assert options == ["no_such_option"]
@@ -174,7 +176,7 @@ def test_help_lists_the_same_options_in_every_front_end():
         text = subprocess.run([CLI, method, "--help"], capture_output=True, text=True, check=True).stdout
         flags = {f[2:].replace("-", "_") for f in re.findall(r"--[A-Za-z][A-Za-z0-9-]*", text)}
         flags -= {"help", "quiet", "progress"}  # the terminal's own
-        doc = getattr(perfshap, method.replace("-", "_")).__doc__
+        doc = _run.options_doc(method)  # the end of perfshap.<method>'s docstring
         for o in options:
             assert o["name"] in flags, (method, o["name"])
             assert f"    {o['name']}" in doc and o["help"] in doc, (method, o["name"])

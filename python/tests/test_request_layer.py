@@ -152,8 +152,8 @@ def test_shap_errors_name_the_keywords_never_a_flag():
         (dict(rows=(3, 40)), perfshap.InvalidArgument, r"past the last row.*\(rows\)$"),
         (dict(explain_row=1, rows=(3, 5)), perfshap.InvalidArgument, r"not among the rows explained.*\(explain_row\)$"),
         (dict(approach="tree"), perfshap.InvalidArgument, r"tree model"),
-        (dict(approach="kernel"), perfshap.InvalidArgument, r"interventional, retrain or tree.*\(approach\)$"),
-        (dict(output="odds"), perfshap.InvalidArgument, r"probability or margin.*\(output\)$"),
+        (dict(approach="kernel"), perfshap.InvalidArgument, r"is not one of interventional, retrain, tree \(approach\)$"),
+        (dict(output="odds"), perfshap.InvalidArgument, r"is not one of probability, margin \(output\)$"),
         (dict(max_depth=3), perfshap.InvalidArgument, r"tree and forest learners.*\(max_depth\)$"),
         (dict(model_param=["max_iter=3"]), perfshap.InvalidArgument, r"max_iter.*\(model_param\)$"),
         (dict(keep_samples=True), perfshap.InvalidArgument, r"\(keep_samples\)$"),
@@ -162,7 +162,7 @@ def test_shap_errors_name_the_keywords_never_a_flag():
         with pytest.raises(kind, match=message) as e:
             perfshap.shap("logistic", rows, train=train, **keywords)
         assert "--" not in str(e.value), str(e.value)
-    with pytest.raises(ValueError, match=r"rows='x\.\.2'"):
+    with pytest.raises(ValueError, match=r"option rows = 'x\.\.2' is not I\.\.J"):
         perfshap.shap("logistic", rows, train=train, rows="x..2")
     with pytest.raises(perfshap.InvalidArgument, match=r"already fitted.*\(train\)$"):
         from test_methods import MODEL

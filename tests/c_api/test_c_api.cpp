@@ -21,7 +21,6 @@
 
 #include "api/method_run.hpp"
 #include "api/registry.hpp"
-#include "api/options.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
 #include "perfshap/c_api.h"

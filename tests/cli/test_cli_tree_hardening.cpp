@@ -237,14 +237,14 @@ TEST(TreeHardeningCli, BadIterationRangesAreOneLineErrors) {
   const std::string bc = Fixture("data/breast_cancer.csv");
   const std::string model = Fixture("xgboost/binary_logistic.json");
   testing::ExpectOneLineErrors({
-      {"treeshap --model-file " + model + " --data " + bc + " --iteration-range 5", "give BEGIN:END"},
-      {"treeshap --model-file " + model + " --data " + bc + " --iteration-range a:b", "give BEGIN:END"},
-      {"treeshap --model-file " + model + " --data " + bc + " --iteration-range -1:3", "give BEGIN:END"},
+      {"treeshap --model-file " + model + " --data " + bc + " --iteration-range 5", "is not BEGIN:END, the boosting rounds"},
+      {"treeshap --model-file " + model + " --data " + bc + " --iteration-range a:b", "is not BEGIN:END, the boosting rounds"},
+      {"treeshap --model-file " + model + " --data " + bc + " --iteration-range -1:3", "is not BEGIN:END, the boosting rounds"},
       {"treeshap --model-file " + model + " --data " + bc + " --iteration-range 0:21", "iteration range [0, 21)"},
       {"treeshap --model-file " + model + " --data " + bc + " --iteration-range 7:3", "0 <= begin < end <= 20"},
       {"xper --model-file " + model + " --data " + bc + " --label label --iteration-range 0:99", "20 rounds"},
       {"treeshap --model tree --train " + bc + " --data " + bc + " --label label --iteration-range 0:5",
-       "needs --model-file"},
+       "iteration_range selects boosting rounds of an XGBoost model: give the model (model_file) (--iteration-range, --model-file)"},
   });
 }
 

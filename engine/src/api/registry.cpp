@@ -9,7 +9,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/options.hpp"
 #include "api/shared_options.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
@@ -177,6 +176,15 @@ GivenOptions OptionTextOfJson(const nlohmann::json& options) {
     }
   }
   return out;
+}
+
+std::string OptionKeyOf(const std::string& option) {
+  static const std::map<std::string, std::string> kKeys = {
+      {"time_limit_seconds", "time_limit"}, {"max_model_evaluations", "max_evaluations"},
+      {"max_memory_bytes", "max_memory"},   {"model_params", "model_param"},
+      {"signed_weights", "signed"}};
+  const auto it = kKeys.find(option);
+  return it == kKeys.end() ? option : it->second;
 }
 
 std::shared_ptr<const Processes> TakeMpiComm(nlohmann::json& options) {

@@ -113,6 +113,12 @@ MethodCall CallMethod(const std::string& name, MethodInputs inputs, const GivenO
  */
 GivenOptions OptionTextOfJson(const nlohmann::json& options);
 
+/** @brief The option a message names (Error::options()) as a front end's caller spells it where
+ *  the library's field has a name of its own: "time_limit_seconds" is "time_limit",
+ *  "max_model_evaluations" "max_evaluations", "max_memory_bytes" "max_memory", "model_params"
+ *  "model_param", "signed_weights" "signed"; the others are spelt alike. */
+std::string OptionKeyOf(const std::string& option);
+
 /**
  * @brief The processes the JSON option mpi_comm names (the address of the caller's MPI_Comm:
  * mpi4py's MPI._addressof(comm), the C API's (uintptr_t)&comm), taken out of `options` and noted

@@ -2,6 +2,7 @@
 // Copyright 2026 The perfshap authors
 #include "api/shared_options.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <utility>
 
@@ -162,6 +163,38 @@ RequestOptions<LearnerInput> MakeLearnerOptions() {
   return t;
 }
 
+RequestOptions<GivenModelInput> MakeModelFileOptions() {
+  using Ctx = RequestOptions<GivenModelInput>::ParseContext;
+  RequestOptions<GivenModelInput> t("model");
+  t.AddParsed("model_file", OptionType::kText, "", [](const Ctx& c, GivenModelInput& m) {
+     m.name = m.tree_file = c.text;
+   })
+      .Value("FILE")
+      .Help("an XGBoost model saved as JSON (Booster.save_model(\"m.json\"))");
+  t.AddParsed("iteration_range", OptionType::kText, "", [](const Ctx& c, GivenModelInput& m) {
+     // BEGIN:END, or BEGIN,END (a pair from JSON and Python): whole numbers >= 0.
+     const std::size_t at = c.text.find_first_of(":,");
+     std::int64_t v[2] = {0, 0};
+     const char* parts[3] = {c.text.data(), at == std::string::npos ? nullptr : c.text.data() + at,
+                             c.text.data() + c.text.size()};
+     bool ok = parts[1] != nullptr;
+     for (int k = 0; ok && k < 2; ++k) {
+       const char* first = k == 0 ? parts[0] : parts[1] + 1;
+       const char* last = k == 0 ? parts[1] : parts[2];
+       const auto [p, ec] = std::from_chars(first, last, v[k]);
+       ok = first != last && ec == std::errc() && p == last && v[k] >= 0;
+     }
+     if (!ok) c.Refuse("BEGIN:END, the boosting rounds [BEGIN, END) to use (0-based, END 0 = to the last round)");
+     m.iteration_range = IterationRange{v[0], v[1]};
+   })
+      .Value("BEGIN:END")
+      .TakesList()
+      .Help("the boosting rounds [BEGIN, END) of model_file to use (END 0 = to the last; 0:0 = all). Default: up "
+            "to the model's best_iteration after early stopping, as XGBoost's scikit-learn predict and shap, else "
+            "all");
+  return t;
+}
+
 RequestOptions<SolverChoice> MakeSolverOptions() {
   using Ctx = RequestOptions<SolverChoice>::ParseContext;
   RequestOptions<SolverChoice> t("solver");
@@ -207,6 +240,11 @@ const RequestOptions<detail::ReportTarget>& OutputOptionGroup() {
 
 const RequestOptions<LearnerInput>& LearnerOptionGroup() {
   static const RequestOptions<LearnerInput> t = MakeLearnerOptions();
+  return t;
+}
+
+const RequestOptions<GivenModelInput>& ModelFileOptionGroup() {
+  static const RequestOptions<GivenModelInput> t = MakeModelFileOptions();
   return t;
 }
 

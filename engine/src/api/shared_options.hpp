@@ -10,6 +10,7 @@
 #include <string>
 
 #include "api/data_input.hpp"
+#include "api/given_model.hpp"
 #include "api/method_options.hpp"
 #include "api/robustness_request.hpp"
 #include "perfshap/blocks/solver.hpp"
@@ -31,6 +32,10 @@ const RequestOptions<detail::ReportTarget>& OutputOptionGroup();
 /** @brief model (a registered learner's name; the host's own learner is an input) and
  *  model_param (KEY=VALUE items, a learner option each: repeatable, or {"KEY": value}). */
 const RequestOptions<LearnerInput>& LearnerOptionGroup();
+
+/** @brief model_file (an XGBoost model's JSON file) and iteration_range (its boosting rounds,
+ *  BEGIN:END, or a pair from JSON and Python). */
+const RequestOptions<GivenModelInput>& ModelFileOptionGroup();
 
 /** @brief A Shapley solver and its sampling, as a method's request holds them. */
 struct SolverChoice {

@@ -8,6 +8,7 @@
 
 #include "api/axom_request.hpp"
 #include "api/registry.hpp"
+#include "api/methods/method_kit.hpp"
 #include "api/shared_options.hpp"
 
 namespace perfshap::inline v0::api {
@@ -83,16 +84,8 @@ const RequestOptions<Request>& OptionsOf() {
 MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   Request request;
   OptionsOf().Parse(given, request);
-  if (in.data != nullptr) {
-    if (!request.data.path.empty())
-      throw InvalidArgument("axom: give the data as a table or as a file (data), not both", {"data"});
-    request.data.table = in.data;
-  }
-  if (in.model) {
-    if (!request.model.tree_file.empty())
-      throw InvalidArgument("axom: give the model in memory or as a file (model_file), not both", {"model_file"});
-    request.model = *in.model;
-  }
+  TakeTable(in.data, request.data, "axom", "the data", "data");
+  TakeModel(in.model, request.model, "axom");
   in.Wire(request.execution, "axom");
   const ExecutionOptions base = request.execution;
   request.execution_of = [&in, base](const std::string& data_set) {

@@ -8,22 +8,19 @@
 
 #include "api/chains_request.hpp"
 #include "api/registry.hpp"
+#include "api/methods/method_kit.hpp"
 #include "api/shared_options.hpp"
 
 namespace perfshap::inline v0::api {
 
 namespace {
 
-/** What the options set: the request, and the solver before it goes into the links' SHAP. */
-struct Request {
-  ChainsRequest request;
-  SolverChoice solver;
-};
+using Request = WithSolver<ChainsRequest>;
 using Ctx = RequestOptions<Request>::ParseContext;
 
 template <class V>
 std::function<V&(Request&)> Field(V ChainsRequest::*field) {
-  return [field](Request& r) -> V& { return r.request.*field; };
+  return RequestField(field);
 }
 
 RequestOptions<Request> MakeOptions() {
@@ -72,11 +69,7 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   Request parsed;
   OptionsOf().Parse(given, parsed);
   ChainsRequest& request = parsed.request;
-  if (in.data != nullptr) {
-    if (!request.data.path.empty())
-      throw InvalidArgument("chains: give the data as a table or as a file (data), not both", {"data"});
-    request.data.table = in.data;
-  }
+  TakeTable(in.data, request.data, "chains", "the data", "data");
   if (in.learner != nullptr) request.learner.learner = in.learner;
   request.shap.solver = parsed.solver.solver;
   static_cast<SamplingOptions&>(request.shap.solver_options) = parsed.solver.sampling;

@@ -9,6 +9,7 @@
 
 #include "api/demo_request.hpp"
 #include "api/registry.hpp"
+#include "api/methods/method_kit.hpp"
 #include "api/shared_options.hpp"
 
 namespace perfshap::inline v0::api {
@@ -45,11 +46,7 @@ const RequestOptions<DemoRequest>& OptionsOf() {
 MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   DemoRequest request;
   OptionsOf().Parse(given, request);
-  if (in.data != nullptr) {
-    if (!request.data.path.empty())
-      throw InvalidArgument("demo: give the data as a table or as a file (data), not both", {"data"});
-    request.data.table = in.data;
-  }
+  TakeTable(in.data, request.data, "demo", "the data", "data");
   in.Wire(request.execution, "demo");
   const ExecutionOptions base = request.execution;
   request.execution_of = [&in, base](const std::string& section) {

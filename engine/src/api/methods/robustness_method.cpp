@@ -8,6 +8,7 @@
 
 #include "api/registry.hpp"
 #include "api/robustness_request.hpp"
+#include "api/methods/method_kit.hpp"
 #include "api/shared_options.hpp"
 #include "perfshap/blocks/curves.hpp"
 #include "perfshap/robustness.hpp"
@@ -17,16 +18,12 @@ namespace perfshap::inline v0::api {
 
 namespace {
 
-/** What the options set: the request, and the solver before it goes into the options. */
-struct Request {
-  RobustnessRequest request;
-  SolverChoice solver;
-};
+using Request = WithSolver<RobustnessRequest>;
 using Ctx = RequestOptions<Request>::ParseContext;
 
 template <class V>
 std::function<V&(Request&)> Field(V RobustnessRequest::*field) {
-  return [field](Request& r) -> V& { return r.request.*field; };
+  return RequestField(field);
 }
 template <class V>
 std::function<V&(Request&)> Option(V RobustnessOptions::*field) {
@@ -157,11 +154,7 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   OptionsOf().Parse(given, parsed);
   RobustnessRequest& request = parsed.request;
   request.warm_up_pool = true;  // the pool starts while the data and the splits are read
-  if (in.data != nullptr) {
-    if (!request.data.path.empty())
-      throw InvalidArgument("robustness: give the data as a table or as a file (data), not both", {"data"});
-    request.data.table = in.data;
-  }
+  TakeTable(in.data, request.data, "robustness", "the data", "data");
   if (in.learner != nullptr) request.learner.learner = in.learner;
   if (in.splits) {
     if (!request.splits.file.empty())

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "api/registry.hpp"
+#include "api/methods/method_kit.hpp"
 #include "api/shared_options.hpp"
 #include "api/xper_request.hpp"
 #include "perfshap/blocks/metric_registry.hpp"
@@ -17,27 +18,12 @@ namespace perfshap::inline v0::api {
 
 namespace {
 
-/** What the options set: the request, and the solver before it goes into the options. */
-struct Request {
-  XperRequest request;
-  SolverChoice solver;
-};
+using Request = WithSolver<XperRequest>;
 using Ctx = RequestOptions<Request>::ParseContext;
 
 template <class V>
 std::function<V&(Request&)> Option(V XperOptions::*field) {
   return [field](Request& r) -> V& { return r.request.options.*field; };
-}
-
-/** "A:B" or "A,B" (a list from JSON and Python): two whole numbers >= 0. */
-bool WholePair(const std::string& text, std::int64_t& a, std::int64_t& b) {
-  const std::size_t at = text.find_first_of(":,");
-  if (at == std::string::npos) return false;
-  const auto number = [](const char* first, const char* last, std::int64_t& v) {
-    const auto [p, ec] = std::from_chars(first, last, v);
-    return first != last && ec == std::errc() && p == last && v >= 0;
-  };
-  return number(text.data(), text.data() + at, a) && number(text.data() + at + 1, text.data() + text.size(), b);
 }
 
 void DeclareModel(RequestOptions<Request>& t) {
@@ -46,21 +32,8 @@ void DeclareModel(RequestOptions<Request>& t) {
       .Value("FILE")
       .Sets("coefficients")
       .Help("CSV name,coef with 'const' first: an already-fitted model (probit, logistic or linear)");
-  t.AddParsed("model_file", OptionType::kText, "", [](const Ctx& c, Request& r) {
-     r.request.model.name = r.request.model.tree_file = c.text;
-   })
-      .Value("FILE")
-      .Help("an XGBoost model saved as JSON (binary:logistic or reg:squarederror)");
-  t.AddParsed("iteration_range", OptionType::kText, "", [](const Ctx& c, Request& r) {
-     std::int64_t begin = 0, end = 0;
-     if (!WholePair(c.text, begin, end))
-       c.Refuse("BEGIN:END, the boosting rounds [BEGIN, END) to use (0-based, END 0 = to the last round)");
-     r.request.model.iteration_range = IterationRange{begin, end};
-   })
-      .Value("BEGIN:END")
-      .TakesList()
-      .Help("the boosting rounds [BEGIN, END) of model_file to use (END 0 = to the last; 0:0 = all). Default: up "
-            "to the model's best_iteration after early stopping, else all");
+  t.Include<GivenModelInput>(ModelFileOptionGroup(),
+                             [](Request& r) -> GivenModelInput& { return r.request.model; });
   t.AddParsed("train", OptionType::kText, "", [](const Ctx& c, Request& r) {
      DataInput train;
      train.path = c.text;
@@ -145,25 +118,10 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   Request parsed;
   OptionsOf().Parse(given, parsed);
   XperRequest& request = parsed.request;
-  if (in.data != nullptr) {
-    if (!request.data.path.empty())
-      throw InvalidArgument("xper: give the data as a table or as a file (data), not both", {"data"});
-    request.data.table = in.data;
-  }
+  TakeTable(in.data, request.data, "xper", "the data", "data");
   XperModelInput& m = request.model;
-  if (in.train != nullptr) {
-    if (m.train) throw InvalidArgument("xper: give the training sample as a table or as a file (train), not both", {"train"});
-    DataInput train;
-    train.table = in.train;
-    m.train = train;
-  }
-  if (in.model) {
-    if (!m.tree_file.empty())
-      throw InvalidArgument("xper: give the model in memory or as a file (model_file), not both", {"model_file"});
-    const std::optional<IterationRange> range = m.iteration_range;  // an option, not the model's
-    static_cast<GivenModelInput&>(m) = *in.model;
-    m.iteration_range = range;
-  }
+  TakeTable(in.train, m.train, "xper", "the training sample", "train");
+  TakeModel(in.model, m, "xper");
   if (in.learner != nullptr) m.learner.learner = in.learner;
   if (m.iteration_range && !m.given())
     throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model: give the model (model_file)",

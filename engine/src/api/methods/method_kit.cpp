@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "api/methods/method_kit.hpp"
+
+#include "perfshap/error.hpp"
+
+namespace perfshap::inline v0::api {
+
+namespace {
+
+[[noreturn]] void Both(const std::string& method, const char* what, const char* file_option) {
+  throw InvalidArgument(method + ": give " + what + " in memory or as a file (" + file_option + "), not both",
+                        {file_option});
+}
+
+}  // namespace
+
+void TakeTable(const std::shared_ptr<const Table>& table, DataInput& input, const std::string& method,
+               const char* what, const char* file_option) {
+  if (table == nullptr) return;
+  if (!input.path.empty()) Both(method, what, file_option);
+  input.table = table;
+}
+
+void TakeTable(const std::shared_ptr<const Table>& table, std::optional<DataInput>& input, const std::string& method,
+               const char* what, const char* file_option) {
+  if (table == nullptr) return;
+  if (input) Both(method, what, file_option);
+  input.emplace().table = table;
+}
+
+void TakeModel(const std::optional<GivenModelInput>& given, GivenModelInput& model, const std::string& method) {
+  if (!given) return;
+  if (!model.tree_file.empty()) Both(method, "the model", "model_file");
+  const std::optional<IterationRange> range = model.iteration_range;  // an option, not the model's
+  model = *given;
+  model.iteration_range = range;
+}
+
+}  // namespace perfshap::api
