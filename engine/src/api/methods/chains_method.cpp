@@ -52,11 +52,10 @@ RequestOptions<Request> MakeOptions() {
   t.Add("signed", Field(&ChainsRequest::signed_weights))
       .Switch()
       .Help("eq. 6 with the signed direct contributions in W's numerator");
-  t.Add("seed", Field(&ChainsRequest::seed)).Help("random seed (the split, the background, generated data)");
-  t.Include<SolverChoice>(SolverOptionGroup(), [](Request& r) -> SolverChoice& { return r.solver; });
+  DeclareSeedSolverExecution<ChainsRequest>(
+      t, Field(&ChainsRequest::seed), "random seed (the split, the background, generated data)",
+      [](Request& r) -> ExecutionOptions& { return r.request.shap.solver_options.execution; });
   t.SetDefault("solver", "auto");
-  t.Include<ExecutionOptions>(ExecutionOptionGroup(),
-                              [](Request& r) -> ExecutionOptions& { return r.request.shap.solver_options.execution; });
   return t;
 }
 
@@ -71,9 +70,7 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   ChainsRequest& request = parsed.request;
   TakeTable(in.data, request.data, "chains", "the data", "data");
   if (in.learner != nullptr) request.learner.learner = in.learner;
-  request.shap.solver = parsed.solver.solver;
-  static_cast<SamplingOptions&>(request.shap.solver_options) = parsed.solver.sampling;
-  request.shap.solver_options.seed = request.seed;
+  ApplySolver(parsed.solver, request.seed, request.shap.solver, request.shap.solver_options);
   in.Wire(request.shap.solver_options.execution, "coalitions");
   MethodRun run = ChainsMethodRun(RunChains(request));
   if (!in.out_dir.empty()) run.console += "  wrote " + in.out_dir + "/result.json, direct.csv, indirect.csv and the SVGs\n";

@@ -27,11 +27,7 @@ RequestOptions<DemoRequest> MakeOptions() {
       .AtLeast(0.01)
       .AtMost(0.99)
       .Help("test fraction of the holdout split");
-  t.Add<int>("exact_limit", [](DemoRequest& r) -> int& { return r.exact_limit; })
-      .AtLeast(1)
-      .AtMost(30)
-      .Alias("max_features")
-      .Help("largest number of players solved exactly (2^n coalitions)");
+  DeclareExactLimit<DemoRequest>(t, [](DemoRequest& r) -> int& { return r.exact_limit; }, "coalitions");
   t.Add<std::uint64_t>("seed", [](DemoRequest& r) -> std::uint64_t& { return r.seed; })
       .Help("random seed (splits, generated data)");
   t.Include<ExecutionOptions>(ExecutionOptionGroup(), [](DemoRequest& r) -> ExecutionOptions& { return r.execution; });

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "api/data_input.hpp"
 #include "api/given_model.hpp"
@@ -30,6 +31,47 @@ struct WithSolver {
 template <class R, class V>
 std::function<V&(WithSolver<R>&)> RequestField(V R::*field) {
   return [field](WithSolver<R>& r) -> V& { return r.request.*field; };
+}
+
+/** @brief The options every method with a Shapley solver ends with: `seed` (the run's, with
+ *  `seed_help`), the solver's options unless `with_solver` is false, and the execution's. */
+template <class R>
+void DeclareSeedSolverExecution(RequestOptions<WithSolver<R>>& t, std::function<std::uint64_t&(WithSolver<R>&)> seed,
+                                std::string seed_help,
+                                std::function<ExecutionOptions&(WithSolver<R>&)> execution, bool with_solver = true) {
+  t.template Add<std::uint64_t>("seed", std::move(seed)).Help(std::move(seed_help));
+  if (with_solver)
+    t.template Include<SolverChoice>(SolverOptionGroup(), [](WithSolver<R>& r) -> SolverChoice& { return r.solver; });
+  t.template Include<ExecutionOptions>(ExecutionOptionGroup(), std::move(execution));
+}
+
+/** @brief The exact solver's player limit of a method (1..30; max_features is its old name):
+ *  `coalitions` says what one coalition costs ("coalitions", "trainings per split"). */
+template <class R>
+void DeclareExactLimit(RequestOptions<R>& t, std::function<int&(R&)> field, const std::string& coalitions) {
+  t.template Add<int>("exact_limit", std::move(field))
+      .AtLeast(1)
+      .AtMost(30)
+      .Alias("max_features")
+      .Sets("max_players")
+      .Help("largest number of players solved exactly (2^n " + coalitions + ")");
+}
+
+/** @brief train: a training sample's CSV file into `field`. */
+template <class R>
+void DeclareTrainFile(RequestOptions<R>& t, std::function<std::optional<DataInput>&(R&)> field, std::string help) {
+  t.AddParsed("train", OptionType::kText, "",
+              [field](const typename RequestOptions<R>::ParseContext& c, R& r) { field(r).emplace().path = c.text; })
+      .Value("FILE")
+      .Help(std::move(help));
+}
+
+/** @brief The solver the options chose into a request's, the sampled solvers' streams drawn from
+ *  the run's `seed`. */
+inline void ApplySolver(const SolverChoice& chosen, std::uint64_t seed, SolverSpec& solver, SamplingOptions& sampling) {
+  solver = chosen.solver;
+  sampling = chosen.sampling;
+  sampling.seed = seed;
 }
 
 /** @brief A front end's `table` as `input` (`what`: "the data", "the training sample"), unless

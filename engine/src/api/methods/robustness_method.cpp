@@ -125,16 +125,10 @@ RequestOptions<Request> MakeOptions() {
       .Value("A,B,...")
       .Sets("extra_metrics")
       .Sets("metric").Help("extra metrics explained too");
-  t.Add("exact_limit", Option(&RobustnessOptions::max_features))
-      .AtLeast(1)
-      .AtMost(30)
-      .Alias("max_features")
-      .Sets("max_players")
-      .Help("largest number of players solved exactly (2^n trainings per split)");
-  t.Add("seed", Field(&RobustnessRequest::seed)).Help("random seed (splits, generated data, sampled solvers)");
-  t.Include<SolverChoice>(SolverOptionGroup(), [](Request& r) -> SolverChoice& { return r.solver; });
-  t.Include<ExecutionOptions>(ExecutionOptionGroup(),
-                              [](Request& r) -> ExecutionOptions& { return r.request.options.execution; });
+  DeclareExactLimit<Request>(t, Option(&RobustnessOptions::max_features), "trainings per split");
+  DeclareSeedSolverExecution<RobustnessRequest>(t, Field(&RobustnessRequest::seed),
+                                                "random seed (splits, generated data, sampled solvers)",
+                                                Option(&RobustnessOptions::execution));
   return t;
 }
 
@@ -164,9 +158,7 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
     request.splits.name = "split";
   }
   RobustnessOptions& opt = request.options;
-  opt.solver = parsed.solver.solver;
-  opt.sampling = parsed.solver.sampling;
-  opt.sampling.seed = request.seed;
+  ApplySolver(parsed.solver, request.seed, opt.solver, opt.sampling);
   opt.checkpoint_fingerprint = "perfshap robustness";
   in.Wire(opt.execution, "coalitions");
   return RobustnessMethodRun(RunRobustness(request), in.out_dir);

@@ -38,13 +38,9 @@ void DeclareModel(RequestOptions<Request>& t) {
   t.Include<GivenModelInput>(ModelFileOptionGroup(),
                              [](Request& r) -> GivenModelInput& { return r.request.model; });
   t.Include<LearnerInput>(LearnerOptionGroup(), [](Request& r) -> LearnerInput& { return r.request.model.learner; });
-  t.AddParsed("train", OptionType::kText, "", [](const Ctx& c, Request& r) {
-     DataInput train;
-     train.path = c.text;
-     r.request.model.train = train;
-   })
-      .Value("FILE")
-      .Help("CSV with the columns of data and the label: fit model on it");
+  DeclareTrainFile<Request>(
+      t, [](Request& r) -> std::optional<DataInput>& { return r.request.model.train; },
+      "CSV with the columns of data and the label: fit model on it");
   t.AddParsed("trees", OptionType::kInteger, "", [](const Ctx& c, Request& r) {
      r.request.model.trees = static_cast<int>(perfshap::detail::ParseIntegerOption(c.method, c.option.info, c.text));
    })
@@ -118,15 +114,10 @@ RequestOptions<Request> MakeOptions(bool treeshap) {
         .Help("interventional (one model, features off the coalition from background rows), retrain (the learner "
               "refitted on every coalition) or tree (TreeSHAP of a tree model's margin)");
   DeclareRows(t, treeshap);
-  t.Add<std::uint64_t>("seed", [](Request& r) -> std::uint64_t& { return r.request.seed; })
-      .Help("random seed (the background, a forest's trees, sampled solvers)");
-  if (!treeshap) {
-    t.Include<SolverChoice>(SolverOptionGroup(), [](Request& r) -> SolverChoice& { return r.solver; });
-    t.SetDefault("solver", "auto");
-  }
-  t.Include<ExecutionOptions>(ExecutionOptionGroup(), [](Request& r) -> ExecutionOptions& {
-    return r.request.options.solver_options.execution;
-  });
+  DeclareSeedSolverExecution<ShapRequest>(
+      t, RequestField(&ShapRequest::seed), "random seed (the background, a forest's trees, sampled solvers)",
+      [](Request& r) -> ExecutionOptions& { return r.request.options.solver_options.execution; }, !treeshap);
+  if (!treeshap) t.SetDefault("solver", "auto");
   return t;
 }
 
@@ -159,9 +150,7 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given, bool treeshap) 
     throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model: give the model (model_file)",
                           {"iteration_range", "model_file"});
   ShapOptions& opt = request.options;
-  opt.solver = parsed.solver.solver;
-  static_cast<SamplingOptions&>(opt.solver_options) = parsed.solver.sampling;
-  opt.solver_options.seed = request.seed;
+  ApplySolver(parsed.solver, request.seed, opt.solver, opt.solver_options);
   in.Wire(opt.solver_options.execution, "coalitions");
   return ShapMethodRun(RunShap(request), in.out_dir, method);
 }

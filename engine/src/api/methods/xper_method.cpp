@@ -34,13 +34,9 @@ void DeclareModel(RequestOptions<Request>& t) {
       .Help("CSV name,coef with 'const' first: an already-fitted model (probit, logistic or linear)");
   t.Include<GivenModelInput>(ModelFileOptionGroup(),
                              [](Request& r) -> GivenModelInput& { return r.request.model; });
-  t.AddParsed("train", OptionType::kText, "", [](const Ctx& c, Request& r) {
-     DataInput train;
-     train.path = c.text;
-     r.request.model.train = train;
-   })
-      .Value("FILE")
-      .Help("CSV with the same columns: fit model on it");
+  DeclareTrainFile<Request>(
+      t, [](Request& r) -> std::optional<DataInput>& { return r.request.model.train; },
+      "CSV with the same columns: fit model on it");
 }
 
 void DeclareMetric(RequestOptions<Request>& t) {
@@ -95,17 +91,11 @@ RequestOptions<Request> MakeOptions() {
   DeclareModel(t);
   DeclareMetric(t);
   DeclareAnalyses(t);
-  t.Add("exact_limit", Option(&XperOptions::max_features))
-      .AtLeast(1)
-      .AtMost(30)
-      .Alias("max_features")
-      .Sets("max_players")
-      .Help("largest number of players solved exactly (2^n coalitions)");
-  t.Add("seed", Option(&XperOptions::seed)).Help("random seed (permutations, generated data, sampled solvers)");
+  DeclareExactLimit<Request>(t, Option(&XperOptions::max_features), "coalitions");
+  DeclareSeedSolverExecution<XperRequest>(t, Option(&XperOptions::seed),
+                                          "random seed (permutations, generated data, sampled solvers)",
+                                          Option(&XperOptions::execution));
   t.SetDefault("seed", std::to_string(kXperDefaultSeed));
-  t.Include<SolverChoice>(SolverOptionGroup(), [](Request& r) -> SolverChoice& { return r.solver; });
-  t.Include<ExecutionOptions>(ExecutionOptionGroup(),
-                              [](Request& r) -> ExecutionOptions& { return r.request.options.execution; });
   return t;
 }
 
@@ -127,9 +117,7 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
     throw InvalidArgument("iteration_range selects boosting rounds of an XGBoost model: give the model (model_file)",
                           {"iteration_range", "model_file"});
   XperOptions& opt = request.options;
-  opt.solver = parsed.solver.solver;
-  opt.sampling = parsed.solver.sampling;
-  opt.sampling.seed = opt.seed;
+  ApplySolver(parsed.solver, opt.seed, opt.solver, opt.sampling);
   in.Wire(opt.execution, "coalitions");
   XperResponse response = RunXper(request);
   response.run.fixed_clusters = "fixed by clusters";  // the option that fixed k
