@@ -76,14 +76,8 @@ RequestOptions<Request> MakeOptions() {
   return t;
 }
 
-const RequestOptions<Request>& OptionsOf() {
-  static const RequestOptions<Request> t = MakeOptions();
-  return t;
-}
-
 MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
-  Request request;
-  OptionsOf().Parse(given, request);
+  Request request = ParseWith<Request, MakeOptions>(given);
   TakeTable(in.data, request.data, "axom", "the data", "data");
   TakeModel(in.model, request.model, "axom");
   in.Wire(request.execution, "axom");
@@ -109,7 +103,7 @@ MethodEntry AxomMethod() {
           "AXOM: explain random forests by the trees voting with them, and the robustness (L_bar) of tree, forest "
           "and AXOM explanations",
           {InputRole::kData, InputRole::kModel},
-          OptionsOf().options(),
+          OptionsOnce<MakeOptions>().options(),
           Run};
 }
 

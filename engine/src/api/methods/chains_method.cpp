@@ -59,14 +59,8 @@ RequestOptions<Request> MakeOptions() {
   return t;
 }
 
-const RequestOptions<Request>& OptionsOf() {
-  static const RequestOptions<Request> t = MakeOptions();
-  return t;
-}
-
 MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
-  Request parsed;
-  OptionsOf().Parse(given, parsed);
+  Request parsed = ParseWith<Request, MakeOptions>(given);
   ChainsRequest& request = parsed.request;
   TakeTable(in.data, request.data, "chains", "the data", "data");
   if (in.learner != nullptr) request.learner.learner = in.learner;
@@ -83,7 +77,7 @@ MethodEntry ChainsMethod() {
   return {"chains",
           "Shapley Chains: direct and indirect contributions of features to every output of a classifier chain",
           {InputRole::kData, InputRole::kLearner},
-          OptionsOf().options(),
+          OptionsOnce<MakeOptions>().options(),
           Run};
 }
 

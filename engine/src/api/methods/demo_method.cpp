@@ -34,14 +34,8 @@ RequestOptions<DemoRequest> MakeOptions() {
   return t;
 }
 
-const RequestOptions<DemoRequest>& OptionsOf() {
-  static const RequestOptions<DemoRequest> t = MakeOptions();
-  return t;
-}
-
 MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
-  DemoRequest request;
-  OptionsOf().Parse(given, request);
+  DemoRequest request = ParseWith<DemoRequest, MakeOptions>(given);
   TakeTable(in.data, request.data, "demo", "the data", "data");
   in.Wire(request.execution, "demo");
   const ExecutionOptions base = request.execution;
@@ -60,7 +54,7 @@ MethodEntry DemoMethod() {
           "the main job: every method (metrics, exact Shapley, XPER, ShapAUC bands) on built-in generated data or "
           "yours",
           {InputRole::kData},
-          OptionsOf().options(),
+          OptionsOnce<MakeOptions>().options(),
           Run};
 }
 

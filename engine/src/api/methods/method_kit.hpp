@@ -33,6 +33,21 @@ std::function<V&(WithSolver<R>&)> RequestField(V R::*field) {
   return [field](WithSolver<R>& r) -> V& { return r.request.*field; };
 }
 
+/** @brief The options table `Make()` builds, built once (a method's declarations). */
+template <auto Make>
+const auto& OptionsOnce() {
+  static const auto table = Make();
+  return table;
+}
+
+/** @brief The request of type R that `given` sets, by the table `Make()` builds. */
+template <class R, auto Make>
+R ParseWith(const GivenOptions& given) {
+  R request;
+  OptionsOnce<Make>().Parse(given, request);
+  return request;
+}
+
 /** @brief The options every method with a Shapley solver ends with: `seed` (the run's, with
  *  `seed_help`), the solver's options unless `with_solver` is false, and the execution's. */
 template <class R>

@@ -132,11 +132,6 @@ RequestOptions<Request> MakeOptions() {
   return t;
 }
 
-const RequestOptions<Request>& OptionsOf() {
-  static const RequestOptions<Request> t = MakeOptions();
-  return t;
-}
-
 MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   const auto named = [&](const char* name) {
     return std::any_of(given.begin(), given.end(),
@@ -144,8 +139,7 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   };
   if (named("cv") && (named("split") || in.splits))
     throw InvalidArgument("robustness: give cv (a drawn plan) or split (explicit splits), not both", {"cv", "split"});
-  Request parsed;
-  OptionsOf().Parse(given, parsed);
+  Request parsed = ParseWith<Request, MakeOptions>(given);
   RobustnessRequest& request = parsed.request;
   request.warm_up_pool = true;  // the pool starts while the data and the splits are read
   TakeTable(in.data, request.data, "robustness", "the data", "data");
@@ -171,7 +165,7 @@ MethodEntry RobustnessMethod() {
           "ShapAUC/ShapROC/ShapPRC: explain AUC and the ROC/PR curves by retraining on coalitions (all, or sampled), "
           "with CV bands",
           {InputRole::kData, InputRole::kLearner, InputRole::kSplits},
-          OptionsOf().options(),
+          OptionsOnce<MakeOptions>().options(),
           Run};
 }
 

@@ -99,14 +99,8 @@ RequestOptions<Request> MakeOptions() {
   return t;
 }
 
-const RequestOptions<Request>& OptionsOf() {
-  static const RequestOptions<Request> t = MakeOptions();
-  return t;
-}
-
 MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
-  Request parsed;
-  OptionsOf().Parse(given, parsed);
+  Request parsed = ParseWith<Request, MakeOptions>(given);
   XperRequest& request = parsed.request;
   TakeTable(in.data, request.data, "xper", "the data", "data");
   XperModelInput& m = request.model;
@@ -130,7 +124,7 @@ MethodEntry XperMethod() {
   return {"xper",
           "XPER: decompose a model's performance metric over its features, globally and per individual",
           {InputRole::kData, InputRole::kTrain, InputRole::kModel, InputRole::kLearner},
-          OptionsOf().options(),
+          OptionsOnce<MakeOptions>().options(),
           Run};
 }
 

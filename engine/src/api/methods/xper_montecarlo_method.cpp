@@ -6,6 +6,7 @@
 // histogram figure (report/montecarlo_report.hpp).
 #include <utility>
 
+#include "api/methods/method_kit.hpp"
 #include "api/registry.hpp"
 #include "api/shared_options.hpp"
 #include "perfshap/xper.hpp"
@@ -38,14 +39,8 @@ RequestOptions<Options> MakeOptions() {
   return t;
 }
 
-const RequestOptions<Options>& OptionsOf() {
-  static const RequestOptions<Options> t = MakeOptions();
-  return t;
-}
-
 MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
-  Options o;
-  OptionsOf().Parse(given, o);
+  Options o = ParseWith<Options, MakeOptions>(given);
   in.Wire(o.execution, "samples");
   return XperMonteCarloMethodRun(RunXperMonteCarlo(o), o, in.out_dir);
 }
@@ -56,7 +51,7 @@ MethodEntry XperMonteCarloMethod() {
   return {"xper-montecarlo",
           "the XPER paper's Monte Carlo experiment: distributions of the AUC decomposition over K probit samples",
           {},
-          OptionsOf().options(),
+          OptionsOnce<MakeOptions>().options(),
           Run};
 }
 
