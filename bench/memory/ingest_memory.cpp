@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
     std::vector<double> x(n * F);
     for (std::size_t j = 0; j < F; ++j)
       for (std::size_t i = 0; i < n; ++i) x[j * n + i] = data.column(j)[i];
-    const ShapExplanation e = ExplainTrees(*model, RowMatrix{x, n}, RowMatrix{}, names, execution);
+    const ShapExplanation e = ExplainTrees(*model, ColumnMatrix{x, n}, ColumnMatrix{}, names, execution);
     result_mb = static_cast<double>((e.phi.capacity() + e.base.capacity() + e.prediction.capacity()) * sizeof(double)) /
                 (1024.0 * 1024.0);
     checksum = std::accumulate(e.prediction.begin(), e.prediction.end(), 0.0);

@@ -9,7 +9,7 @@
 #include "api/registry.hpp"
 #include "api/shared_options.hpp"
 
-namespace perfshap::inline v0::cli {
+namespace perfshap { inline namespace v0 { namespace cli {
 
 std::vector<std::string> OptionFlags(const Command& command, const std::vector<std::string>& options) {
   std::vector<std::string> out;
@@ -40,4 +40,14 @@ CLI::App* AddCommand(CLI::App& parent, const Command& command) {
   return sub;
 }
 
-}  // namespace perfshap::cli
+std::string ErrorText(const std::string& command, const Error& error) {
+  std::string text = OneLine(error.what());
+  const std::vector<Command> commands = AllCommands();
+  const auto it = std::find_if(commands.begin(), commands.end(), [&](const Command& c) { return command == c.name; });
+  if (it == commands.end()) return text;
+  std::string flags;
+  for (const std::string& flag : OptionFlags(*it, error.options())) flags += (flags.empty() ? " (" : ", ") + flag;
+  return flags.empty() ? text : text + flags + ")";
+}
+
+}}}  // namespace perfshap::cli

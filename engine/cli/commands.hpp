@@ -6,10 +6,10 @@
 
 #include "common.hpp"
 
-namespace perfshap::inline v0::cli {
+namespace perfshap { inline namespace v0 { namespace cli {
 
 /** @brief The subcommand of the registered method `name` (api/registry.hpp): its flags, help
  *  and checks from the method's declarations (registered.cpp). */
 Command RegisteredCommand(const std::string& name);
 
-}  // namespace perfshap::cli
+}}}  // namespace perfshap::cli

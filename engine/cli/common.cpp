@@ -10,13 +10,12 @@
 #include <unistd.h>
 
 #include "data/message_text.hpp"
-#include "embed.hpp"
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/processes.hpp"
 #include "report/format.hpp"
 #include "schedule/agreement.hpp"
 
-namespace perfshap::inline v0::cli {
+namespace perfshap { inline namespace v0 { namespace cli {
 
 namespace {
 // Model evaluations from which the estimate is printed even without a progress bar: about a
@@ -42,7 +41,7 @@ int ProcessRank() {
 }
 
 ErrorFate FateOfError(std::exception_ptr error) {
-  if (CurrentEmbedding() != nullptr || !Processes::Launched()) return ErrorFate::kSay;
+  if (!Processes::Launched()) return ErrorFate::kSay;
   std::shared_ptr<const Processes> world;
   try {
     world = Processes::World();
@@ -61,14 +60,9 @@ void AbortEveryProcess(int code) { detail::AbortProcesses(*Processes::World(), c
 
 void WireExecution(ExecutionOptions& exec, bool quiet, const std::string& progress, const std::string& what) {
   // Under mpirun: the processes of the job share the work; only rank 0 speaks.
-  if (CurrentEmbedding() == nullptr && Processes::Launched()) {
+  if (Processes::Launched()) {
     exec.processes = Processes::World();
     if (exec.processes->rank() != 0) return;
-  }
-  if (const Embedding* embedding = CurrentEmbedding()) {
-    exec.progress = embedding->progress;
-    exec.cancel = embedding->cancel;
-    return;
   }
   std::string mode = progress;
   if (quiet) mode = "none";
@@ -106,26 +100,12 @@ void WireExecution(ExecutionOptions& exec, bool quiet, const std::string& progre
 }
 
 void Say(bool quiet, const std::string& text) {
-  if (Embedding* embedding = CurrentEmbedding()) {
-    embedding->console += text;
-    return;
-  }
   if (!quiet && ProcessRank() == 0) std::cout << text << std::flush;
 }
 
 void Report(const detail::ReportTarget& target, Reporter reporter) {
-  Embedding* embedding = CurrentEmbedding();
-  if (target.dir.empty() && embedding == nullptr) return;
-  if (embedding == nullptr && ProcessRank() != 0) return;
-  if (embedding != nullptr && embedding->defer_files && target.dir.empty() && !target.html) {
-    embedding->deferred = [reporter = std::move(reporter), options = target.options](detail::OutputDir& out) {
-      out.set_options(options);
-      reporter(out);
-    };
-    return;
-  }
-  std::vector<detail::ReportFile> files = detail::RunReporter(reporter, target);
-  if (embedding != nullptr) embedding->files = std::move(files);
+  if (target.dir.empty() || ProcessRank() != 0) return;
+  detail::RunReporter(reporter, target);
 }
 
 std::string OneLine(std::string s) {
@@ -161,4 +141,4 @@ std::string Join(const std::vector<std::string>& items, const std::string& separ
   return s;
 }
 
-}  // namespace perfshap::cli
+}}}  // namespace perfshap::cli

@@ -14,14 +14,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "perfshap/error.hpp"
 #include "perfshap/execution.hpp"
 #include "report/output.hpp"
 #include "report/run_reporter.hpp"
 
-namespace perfshap::inline v0::cli {
+namespace perfshap { inline namespace v0 { namespace cli {
 
-/** @brief The command line's hooks on `exec`: the MPI job's processes, the embedding host's
- *  progress and cancellation, or a progress renderer on stderr (`progress`: auto, bar, plain,
+/** @brief The command line's hooks on `exec`: the MPI job's processes, and a progress renderer on stderr (`progress`: auto, bar, plain,
  *  none; nothing with `quiet`) and the estimate of a long run. */
 void WireExecution(ExecutionOptions& exec, bool quiet, const std::string& progress, const std::string& what);
 
@@ -43,17 +43,15 @@ ErrorFate FateOfError(std::exception_ptr error);
 /** @brief Ends every process of this MPI run with exit status `code` (MPI_Abort). */
 [[noreturn]] void AbortEveryProcess(int code);
 
-/** @brief Prints to stdout unless `quiet` (an embedded run keeps the text: Embedding::console). */
+/** @brief Prints to stdout unless `quiet` (rank 0 only). */
 void Say(bool quiet, const std::string& text);
 
 using detail::Reporter;
 
 /**
  * @brief Runs the reporter into `target` (a run's output options): into its folder, published
- * there as one set once every file is written (then report.html with html; detail::PublishFiles),
- * and for an embedding host; nothing without either. A host that defers the files
- * (Embedding::defer_files) and gave no folder gets the reporter itself, to run when it first
- * reads them, so the reporter must own what it reads.
+ * there as one set once every file is written (then report.html with html; detail::PublishFiles);
+ * nothing without a folder, and nothing on a rank other than 0.
  */
 void Report(const detail::ReportTarget& target, Reporter reporter);
 
@@ -81,8 +79,11 @@ std::vector<std::string> OptionFlags(const Command& command, const std::vector<s
 /** @brief Every subcommand of the tool, in the order `--help` lists them: the registry's methods. */
 std::vector<Command> AllCommands();
 
-/** @brief Adds `command` to `parent`. Every front end that builds the command line (the perfshap
- *  binary, the embedding) adds commands with this. */
+/** @brief The one-line message of a library error, with the command's flags that set the
+ *  options it names appended: "... (--cv, --split)". */
+std::string ErrorText(const std::string& command, const Error& error);
+
+/** @brief Adds `command` to `parent`. */
 CLI::App* AddCommand(CLI::App& parent, const Command& command);
 
-}  // namespace perfshap::cli
+}}}  // namespace perfshap::cli

@@ -9,7 +9,6 @@
 
 #include "common.hpp"
 #include "data/message_text.hpp"
-#include "embed.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/version.hpp"
 

@@ -12,10 +12,9 @@
 #include "api/registry.hpp"
 #include "api/shared_options.hpp"
 #include "commands.hpp"
-#include "embed.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::cli {
+namespace perfshap { inline namespace v0 { namespace cli {
 
 namespace {
 
@@ -109,7 +108,7 @@ void RunRegistered(const api::MethodEntry& m, const RegisteredState& s) {
     out = out || (g.first == "out" && !g.second.empty());
     html = html || (g.first == "report" && g.second == "html");
   }
-  if (html && !out && CurrentEmbedding() == nullptr)
+  if (html && !out)
     throw InvalidArgument("--report html writes report.html into the output directory: give --out DIR", {"out"});
   api::MethodInputs inputs;
   inputs.prepare_out = ProcessRank() == 0;
@@ -141,4 +140,4 @@ Command RegisteredCommand(const std::string& name) {
   return {m->name.c_str(), m->description.c_str(), [m](CLI::App& app) { SetupRegistered(app, *m); }};
 }
 
-}  // namespace perfshap::inline v0::cli
+}}}  // namespace perfshap::cli

@@ -132,41 +132,8 @@ def _matrix(X, model: _perfshap.TreeModel, what: str):
     return np.column_stack([c for _, c in cols]).astype(np.float64) if cols else np.empty((n, 0)), names
 
 
-class TreeShapResult:
-    """SHAP values of a tree model's margins.
-
-    values: rows x features (one output) or rows x outputs x features; base_values: one per row
-    (and output); feature_names: the model's features. Each row adds up:
-    values.sum(-1) + base_values = the margin.
-    """
-
-    def __init__(self, contributions: np.ndarray, feature_names, iteration_range=None, best_iteration=None):
-        self.contributions = contributions  # rows x outputs x (features + 1), as XGBoost's pred_contribs
-        self.iteration_range = iteration_range  # the boosting rounds explained, [begin, end)
-        self.best_iteration = best_iteration  # the model's, after early stopping (else None)
-        k = contributions.shape[1]
-        self.values = contributions[:, 0, :-1] if k == 1 else contributions[:, :, :-1]
-        self.base_values = contributions[:, 0, -1] if k == 1 else contributions[:, :, -1]
-        self.feature_names = list(feature_names) or [f"f{j}" for j in range(contributions.shape[2] - 1)]
-        self.interactions = None  # with treeshap(..., interactions=True): see treeshap
-        self.interaction_features = None  # the features of the interaction matrix's rows ("bias" last)
-
-    def to_frame(self):
-        """A pandas DataFrame of the values (one output) with a `bias` column."""
-        import pandas as pd  # optional dependency
-
-        if self.values.ndim != 2:
-            raise ValueError("to_frame() takes a one-output model; index values[:, k, :] per class")
-        frame = pd.DataFrame(self.values, columns=self.feature_names)
-        frame["bias"] = self.base_values
-        return frame
-
-    def __repr__(self) -> str:
-        return f"TreeShapResult(rows={self.values.shape[0]}, features={len(self.feature_names)})"
-
-
 def treeshap(model, X, *, background=None, threads: int = 0, iteration_range=None, interactions: bool = False,
-             interaction_features=None) -> TreeShapResult:
+             interaction_features=None) -> "ShapResult":
     """TreeSHAP of a tree model's margins (an XGBoost model, or a scikit-learn tree model: see
     load_model): path-dependent, or interventional against
     `background` rows. Bitwise the same at any `threads` (0 = every core). iteration_range:
@@ -192,13 +159,21 @@ def treeshap(model, X, *, background=None, threads: int = 0, iteration_range=Non
                 raise ValueError(f"{what} has a missing value (NaN) at row {r}, feature '{names[j] if names else j}'; "
                                  f"the {type(model).__name__} does not predict missing values (scikit-learn 1.2): "
                                  "impute them, or use HistGradientBoosting")
-    result = TreeShapResult(m.treeshap(x, threads, bg), names, tuple(m.iteration_range), m.best_iteration)
+    # One path with shap(approach="tree"): the registry's treeshap on the rows as a table in the
+    # model's feature order, the loaded model handed over as it is (its rounds already chosen).
+    names = names or [f"f{j}" for j in range(m.n_features)]
+    options: dict = {"threads": threads}
     if interactions or interaction_features is not None:
-        rows = _interaction_rows(interaction_features, result.feature_names)
-        values = m.treeshap_interactions(x, threads, bg, rows)
-        result.interactions = values[:, 0] if values.shape[1] == 1 else values
-        result.interaction_features = ([result.feature_names[j] for j in rows] if rows
-                                       else result.feature_names + ["bias"])
+        rows = _interaction_rows(interaction_features, names)
+        options["interactions"] = True
+        if rows:
+            options["interaction_features"] = [names[j] for j in rows]
+    t, _ = _inputs.table(x, None, feature_names=names, what="X")
+    b = None if bg is None else _inputs.table(bg, None, feature_names=names, what="background")[0]
+    result = _run.run_registered("treeshap", options, None, data=t, background=b, model=m, cls=ShapResult,
+                                 arrays="_engine")
+    result.__dict__["iteration_range"] = tuple(m.iteration_range)
+    result.__dict__["best_iteration"] = m.best_iteration
     return result
 
 
@@ -605,7 +580,7 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
                                cls=ShapResult, arrays="_engine")
 
 
-class ShapResult(Result):
+class ShapResult(Result):  # also treeshap()'s result (TreeShapResult)
     """A shap run's Result, with shap-style arrays built from the engine's own buffers (no file
     is parsed): values (rows x players, or rows x outputs x players), base_values (rows, or rows
     x outputs), feature_names (the players), output_names."""
@@ -624,6 +599,15 @@ class ShapResult(Result):
     @property
     def output_names(self) -> list:
         return self._arrays_of_contributions()[3]
+
+    @property
+    def contributions(self) -> np.ndarray:
+        """rows x outputs x (features + 1): the values with the base value last, as XGBoost's
+        pred_contribs."""
+        e = self.__dict__.get("_engine")
+        if e is None:
+            raise ValueError("this shap result holds no explanation arrays")
+        return np.concatenate([e["values"], e["base_values"][:, :, None]], axis=2)
 
     @property
     def values(self) -> np.ndarray:
@@ -655,6 +639,9 @@ class ShapResult(Result):
         """The features of the interaction matrix's rows (None without interactions)."""
         e = self.__dict__.get("_engine")
         return None if e is None or "interaction_features" not in e else list(e["interaction_features"])
+
+
+TreeShapResult = ShapResult  # the former name of treeshap()'s result
 
 
 def axom(X=None, y=None, *, model=None, label=None, feature_names=None, progress=None, **options) -> Result:

@@ -33,16 +33,19 @@ class Result:
     def to_html(self) -> str: ...
     def save(self, directory: Union[str, PathLike], *, force: bool = ..., html: bool = ...) -> list[str]: ...
 
-class TreeShapResult:
-    contributions: np.ndarray
+class ShapResult(Result):
+    """shap()'s and treeshap()'s result: one type, one path (the engine's shap / treeshap)."""
+    contributions: np.ndarray  # rows x outputs x (features + 1), the base value last
     values: np.ndarray
     base_values: np.ndarray
     feature_names: list[str]
-    iteration_range: Optional[Tuple[int, int]]  # the boosting rounds explained, [begin, end)
+    output_names: list[str]
+    iteration_range: Optional[Tuple[int, int]]  # treeshap(): the boosting rounds explained, [begin, end)
     best_iteration: Optional[int]
     interactions: Optional[np.ndarray]
     interaction_features: Optional[list[str]]
-    def to_frame(self) -> Any: ...
+
+TreeShapResult = ShapResult
 
 class TreeModel:
     def __init__(self, json: str, source: str, iteration_range: Optional[Tuple[int, int]] = ...) -> None: ...
@@ -79,7 +82,7 @@ class EstimatorLearner:
 def load_model(model: ModelLike, *, iteration_range: Optional[Tuple[int, int]] = ...) -> TreeModel: ...
 def treeshap(model: ModelLike, X: ArrayLike, *, background: Optional[ArrayLike] = ..., threads: int = ...,
              iteration_range: Optional[Tuple[int, int]] = ..., interactions: bool = ...,
-             interaction_features: Optional[Sequence[Union[str, int]]] = ...) -> TreeShapResult: ...
+             interaction_features: Optional[Sequence[Union[str, int]]] = ...) -> ShapResult: ...
 def robustness(X: Optional[ArrayLike] = ..., y: Optional[LabelLike] = ..., *, label: Optional[str] = ...,
                feature_names: Optional[Sequence[str]] = ..., progress: Progress = ..., model: str = ...,
                cv: str = ..., threads: int = ..., seed: int = ..., **options: Any) -> Result: ...
@@ -91,7 +94,7 @@ def xper_montecarlo(*, progress: Progress = ..., **options: Any) -> Result: ...
 def shap(model: ModelLike, X: ArrayLike, *, background: Union[None, int, ArrayLike] = ..., approach: Optional[str] = ...,
          train: Union[None, ArrayLike, Tuple[ArrayLike, LabelLike]] = ..., label: Optional[str] = ...,
          feature_names: Optional[Sequence[str]] = ..., progress: Progress = ..., threads: int = ..., seed: int = ...,
-         **options: Any) -> Result: ...
+         **options: Any) -> ShapResult: ...
 def axom(X: Optional[ArrayLike] = ..., y: Optional[LabelLike] = ..., *, model: Any = ..., label: Optional[str] = ...,
          feature_names: Optional[Sequence[str]] = ..., progress: Progress = ..., threads: int = ..., seed: int = ...,
          **options: Any) -> Result: ...

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The perfshap authors
-"""The result of a perfshap run: result.json's keys as attributes (numbers as numpy arrays), the
-tables as DataFrames, the figures as SVG text (shown inline in Jupyter), the HTML report."""
+"""The result of a perfshap run: the engine's record (its arrays as numpy, from the engine's
+buffers), result.json's keys as attributes (the engine's document, handed over as Python objects:
+no file is parsed), the tables as DataFrames, the figures as SVG text (shown inline in Jupyter),
+the HTML report."""
 from __future__ import annotations
 
 import io
-import json
 import os
 
 import numpy as np
@@ -45,12 +46,12 @@ class Result:
     (the SVG text; ``_repr_svg_`` shows the first figure in Jupyter), ``save(dir)``.
     """
 
-    def __init__(self, method: str, files, console: str = ""):
-        """`files`: [(name, content)], or the engine's DeferredFiles (written when first read)."""
+    def __init__(self, method: str, run, console: str = ""):
+        """`run`: the engine's MethodRun (its files and document are made when first read)."""
         self.method = method
         self.console = console
-        self._files = None if hasattr(files, "files") else dict(files)
-        self._deferred = files if self._files is None else None
+        self._run = run
+        self._files = None
         self._json = None
         self._arrays = {}
 
@@ -58,21 +59,17 @@ class Result:
     def files(self) -> dict:
         """Every file the run wrote, by name (result.json, the CSV tables, the SVG figures)."""
         if self._files is None:
-            self._files = dict(self._deferred.files())
-            self._deferred = None
+            self._files = dict(self._run.files())
             if "result.json" not in self._files:
                 raise ValueError(f"the {self.method} run wrote no result.json")
         return self._files
 
-    @files.setter
-    def files(self, value) -> None:
-        self._files = dict(value)
-
     @property
     def json(self) -> dict:
-        """result.json as written (a dict in the file's order)."""
+        """result.json's document (a dict in the file's order; None where the file has null): the
+        engine's own, not the file parsed."""
         if self._json is None:
-            self._json = json.loads(self.files["result.json"])
+            self._json = self._run.document()
         return self._json
 
     # result.json's keys as attributes
@@ -170,7 +167,10 @@ class Result:
         return list(files)
 
     def __repr__(self) -> str:
-        head = f"perfshap.Result(method={self.json.get('method', self.method)!r}"
-        if "features" in self.json:
-            head += f", features={len(self.json['features'])}"
-        return head + f", tables={len(self.tables)}, figures={len(self.figures)})"
+        """The method and the record's arrays with their shapes: cheap (no file is written)."""
+        parts = []
+        for name, value in (self.__dict__.get("_typed") or self.__dict__.get("_engine") or {}).items():
+            shape = getattr(value, "shape", None)
+            parts.append(f"{name}{list(shape)}" if shape else f"{name}[{len(value)}]" if isinstance(value, list)
+                         else name)
+        return f"perfshap.{type(self).__name__}(method={self.method!r}, arrays=[{', '.join(parts)}])"

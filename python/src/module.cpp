@@ -31,7 +31,6 @@
 #include "api/robustness_request.hpp"
 #include "api/sampling_input.hpp"
 #include "api/axom_request.hpp"
-#include "perfshap/arrow.hpp"
 #include "api/method_run.hpp"
 #include "api/registry.hpp"
 #include "api/shared_options.hpp"
@@ -60,25 +59,19 @@
 #include "perfshap/treeshap.hpp"
 #include "perfshap/blocks/trees.hpp"
 #include "perfshap/xper_montecarlo.hpp"
+#include "bindings.hpp"
+#include "tree_model.hpp"
 
 namespace py = pybind11;
 
 namespace {
 
-using Array = py::array_t<double, py::array::forcecast>;
-
-/** x (rows x features, any strides) in the engine's column-major layout. */
-std::vector<double> ColumnMajor(const Array& x, std::size_t& n_rows, std::size_t& n_cols) {
-  if (x.ndim() != 2) throw perfshap::InvalidArgument("X must be a 2-dimensional array (rows x features)");
-  n_rows = static_cast<std::size_t>(x.shape(0));
-  n_cols = static_cast<std::size_t>(x.shape(1));
-  const auto v = x.unchecked<2>();
-  std::vector<double> out(n_rows * n_cols);
-  for (std::size_t j = 0; j < n_cols; ++j)
-    for (std::size_t r = 0; r < n_rows; ++r)
-      out[j * n_rows + r] = v(static_cast<py::ssize_t>(r), static_cast<py::ssize_t>(j));
-  return out;
-}
+using perfshap_python::Array;
+using perfshap_python::ColumnMajor;
+using perfshap_python::PyTreeModel;
+using perfshap_python::RowIndices;
+using perfshap_python::TableOf;
+using perfshap_python::ToJson;
 
 /** A Python exception raised by a host's function inside the engine: carried to the caller's
  *  thread, where Run raises it again (the engine stops as for a failing task). */
@@ -426,325 +419,6 @@ std::unique_ptr<perfshap::PreparedSplit> PyEstimatorLearner::Prepare(const perfs
   return std::make_unique<PyEstimatorSplit>(*this, data, players, train_rows, test_rows, split_name);
 }
 
-/** A fitted tree model read from an XGBoost JSON text. */
-class PyTreeModel {
- public:
-  PyTreeModel(const std::string& json, const std::string& source, const py::object& iteration_range)
-      : json_(json), source_(source), model_(perfshap::ParseXgboostModel(json, source, ReadOptions(iteration_range))) {}
-  /** A model built from its trees' arrays (a scikit-learn model converted by perfshap/_sklearn.py). */
-  PyTreeModel(std::shared_ptr<const perfshap::TreeEnsemble> model, std::string source)
-      : source_(std::move(source)), model_(std::move(model)) {}
-
-  /**
-   * The ensemble of `trees`: dicts of equal-length node arrays (feature, threshold, left, right,
-   * default_left, cover; value: nodes x width, flattened) with `output` and `width`; x <= threshold
-   * goes left in double, NaN follows default_left. TreeEnsemble checks the trees (children,
-   * cycles, features, finite values) and says which tree and node is wrong.
-   */
-  static PyTreeModel FromTrees(const py::list& trees, std::size_t n_features, std::size_t n_outputs,
-                               const std::vector<double>& base_margin, double tree_scale, const std::string& transform,
-                               bool classifier, const std::vector<std::string>& feature_names,
-                               const std::string& description, const std::string& source,
-                               const std::vector<std::string>& class_names) {
-    std::vector<perfshap::Tree> out;
-    out.reserve(trees.size());
-    for (const py::handle item : trees) {
-      const py::dict d = item.cast<py::dict>();
-      perfshap::Tree t;
-      t.feature = d["feature"].cast<std::vector<std::int32_t>>();
-      t.threshold = d["threshold"].cast<std::vector<double>>();
-      t.left = d["left"].cast<std::vector<std::int32_t>>();
-      t.right = d["right"].cast<std::vector<std::int32_t>>();
-      t.default_left = d["default_left"].cast<std::vector<std::uint8_t>>();
-      t.cover = d["cover"].cast<std::vector<double>>();
-      t.value = d["value"].cast<std::vector<double>>();
-      t.output = d["output"].cast<int>();
-      t.width = d["width"].cast<int>();
-      const std::size_t n = t.feature.size();
-      PERFSHAP_CHECK(t.threshold.size() == n && t.left.size() == n && t.right.size() == n &&
-                         t.default_left.size() == n && t.cover.size() == n && t.width >= 1 &&
-                         t.value.size() == n * static_cast<std::size_t>(t.width),
-                     source + ": tree " + std::to_string(out.size()) + " has node arrays of different lengths");
-      out.push_back(std::move(t));
-    }
-    perfshap::TreeEnsembleInfo info;
-    info.n_features = n_features;
-    info.n_outputs = n_outputs;
-    info.base_margin = base_margin;
-    info.tree_scale = tree_scale;
-    if (transform == "identity") info.transform = perfshap::TreeTransform::kIdentity;
-    else if (transform == "logistic") info.transform = perfshap::TreeTransform::kLogistic;
-    else if (transform == "softmax") info.transform = perfshap::TreeTransform::kSoftmax;
-    else if (transform == "exp") info.transform = perfshap::TreeTransform::kExp;
-    else throw perfshap::InvalidArgument("unknown tree transform '" + transform + "'");
-    info.rule = perfshap::SplitRule::kLessEqual;
-    info.classifier = classifier;
-    info.feature_names = feature_names;
-    info.description = description;
-    info.class_names = class_names;
-    return PyTreeModel(std::make_shared<const perfshap::TreeEnsemble>(std::move(out), std::move(info)), source);
-  }
-  const std::string& json() const { return json_; }
-  const std::string& source() const { return source_; }
-  /** The boosting rounds used, [begin, end) as XGBoost's iteration_range. */
-  py::tuple iteration_range() const {
-    const auto& r = model_->info().rounds;
-    return py::make_tuple(r.begin, r.end);
-  }
-  /** The model's best_iteration (early stopping), or None. */
-  py::object best_iteration() const {
-    const auto b = model_->info().rounds.best_iteration;
-    return b >= 0 ? py::object(py::int_(b)) : py::object(py::none());
-  }
-  /** The rows to explain read as feature columns (in place when they can be) and the background. */
-  struct Inputs {
-    py::array x;  // keeps a converted copy alive
-    perfshap::FeatureColumns columns;
-    std::vector<double> bg;
-    std::size_t nb = 0;
-  };
-
-  Inputs ReadInputs(const py::array& x_in, const py::object& background) const {
-    Inputs in;
-    in.x = x_in;
-    const auto in_place = [](const py::array& a) {
-      return a.ndim() == 2 && a.dtype().is(py::dtype::of<double>()) && a.strides(0) > 0 && a.strides(1) > 0 &&
-             a.strides(0) % static_cast<py::ssize_t>(sizeof(double)) == 0 &&
-             a.strides(1) % static_cast<py::ssize_t>(sizeof(double)) == 0 &&
-             (a.strides(0) == static_cast<py::ssize_t>(sizeof(double)) ||
-              a.strides(1) == static_cast<py::ssize_t>(sizeof(double)));
-    };
-    if (!in_place(in.x)) in.x = Array::ensure(x_in);  // converted once (C order, float64)
-    if (!in.x || in.x.ndim() != 2) throw perfshap::InvalidArgument("X must be a 2-dimensional array (rows x features)");
-    const auto n = static_cast<std::size_t>(in.x.shape(0));
-    const auto f = static_cast<std::size_t>(in.x.shape(1));
-    PERFSHAP_CHECK(f == model_->n_features(), "X has " + std::to_string(f) + " columns and the model " +
-                                                  std::to_string(model_->n_features()) + " features");
-    in.columns.n_rows = n;
-    const auto* base = static_cast<const double*>(in.x.data());
-    const auto row_step = static_cast<std::size_t>(in.x.strides(0)) / sizeof(double);
-    const auto column_step = static_cast<std::size_t>(in.x.strides(1)) / sizeof(double);
-    in.columns.step = row_step;
-    for (std::size_t j = 0; j < f; ++j) in.columns.columns.push_back(base + j * column_step);
-    if (!background.is_none()) {
-      std::size_t fb = 0;
-      in.bg = ColumnMajor(background.cast<Array>(), in.nb, fb);
-      PERFSHAP_CHECK(fb == f, "the background has " + std::to_string(fb) + " columns and the model " +
-                                  std::to_string(f) + " features");
-    }
-    return in;
-  }
-
-  /** The engine's values as a numpy array of `shape`, without a copy. */
-  static py::array_t<double> Owned(std::unique_ptr<std::vector<double>> out, std::vector<py::ssize_t> shape) {
-    double* data = out->data();
-    py::capsule owner(out.get(), [](void* p) { delete static_cast<std::vector<double>*>(p); });
-    out.release();
-    return py::array_t<double>(shape, data, owner);
-  }
-
-  std::size_t n_features() const { return model_->n_features(); }
-  const std::shared_ptr<const perfshap::TreeEnsemble>& model() const { return model_; }
-  std::size_t n_outputs() const { return model_->n_outputs(); }
-  std::vector<std::string> feature_names() const { return model_->info().feature_names; }
-  std::string describe() const { return model_->Describe(); }
-
-  /** TreeSHAP: rows x outputs x (features + 1), the bias last. A float64 matrix is read in place
-   *  (C or Fortran order: its columns with their step), any other converted once; the engine's
-   *  values become the array's without a copy. */
-  py::array_t<double> treeshap(const py::array& x_in, int threads, const py::object& background) const {
-    Inputs in = ReadInputs(x_in, background);
-    perfshap::ExecutionOptions e;
-    e.threads = threads;
-    auto out = std::make_unique<std::vector<double>>();
-    {
-      const py::gil_scoped_release release;
-      *out = in.nb > 0 ? perfshap::InterventionalTreeShap(*model_, in.columns, in.bg, in.nb, e)
-                       : perfshap::TreeShap(*model_, in.columns, e);
-    }
-    return Owned(std::move(out), {static_cast<py::ssize_t>(in.columns.n_rows),
-                                  static_cast<py::ssize_t>(model_->n_outputs()),
-                                  static_cast<py::ssize_t>(model_->n_features() + 1)});
-  }
-
-  /** SHAP interaction values: rows x outputs x matrix rows x (features + 1), the matrix rows
-   *  those of `features` (model indices) or, for none, every feature and the bias. */
-  py::array_t<double> treeshap_interactions(const py::array& x_in, int threads, const py::object& background,
-                                            const std::vector<std::size_t>& features) const {
-    Inputs in = ReadInputs(x_in, background);
-    perfshap::ExecutionOptions e;
-    e.threads = threads;
-    perfshap::TreeInteractionOptions options;
-    options.features = features;
-    auto out = std::make_unique<std::vector<double>>();
-    std::size_t rows_kept = 0;
-    {
-      const py::gil_scoped_release release;
-      const perfshap::RowMatrix bg{in.bg, in.nb};
-      perfshap::TreeShapInteractionValues v = perfshap::ExplainTreeInteractions(*model_, in.columns, bg, options, e);
-      rows_kept = v.matrix_rows.size();
-      *out = std::move(v.values);
-    }
-    return Owned(std::move(out), {static_cast<py::ssize_t>(in.columns.n_rows),
-                                  static_cast<py::ssize_t>(model_->n_outputs()), static_cast<py::ssize_t>(rows_kept),
-                                  static_cast<py::ssize_t>(model_->n_features() + 1)});
-  }
-
-  /** Predictions on the model's output scale (probabilities of a classifier), rows x outputs. */
-  py::array_t<double> predict(const Array& x) const { return Outputs(x, true); }
-
-  /** Margins, rows x outputs. */
-  py::array_t<double> margin(const Array& x) const { return Outputs(x, false); }
-
- private:
-  py::array_t<double> Outputs(const Array& x, bool transformed) const {
-    std::size_t n = 0;
-    std::size_t f = 0;
-    const std::vector<double> cm = ColumnMajor(x, n, f);
-    PERFSHAP_CHECK(f == model_->n_features(), "X has " + std::to_string(f) + " columns and the model " +
-                                                  std::to_string(model_->n_features()) + " features");
-    const std::size_t K = model_->n_outputs();
-    std::vector<double> m(K * n);
-    if (transformed) model_->Predict(cm, n, m);
-    else model_->PredictMargin(cm, n, m);
-    py::array_t<double> result({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(K)});
-    auto r = result.mutable_unchecked<2>();
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t o = 0; o < K; ++o) r(static_cast<py::ssize_t>(i), static_cast<py::ssize_t>(o)) = m[o * n + i];
-    return result;
-  }
-
-  /** iteration_range=None (the model's best_iteration, else all rounds) or (begin, end). */
-  static perfshap::XgboostReadOptions ReadOptions(const py::object& range) {
-    perfshap::XgboostReadOptions options;
-    if (range.is_none()) return options;
-    const auto bad = [] {
-      return perfshap::InvalidArgument(
-          "iteration_range must be (begin, end): the boosting rounds [begin, end) to use, integers >= 0 (end 0 = to "
-          "the last round)");
-    };
-    if (!py::isinstance<py::sequence>(range) || py::isinstance<py::str>(range) || py::len(range) != 2) throw bad();
-    const py::sequence pair = range.cast<py::sequence>();
-    perfshap::IterationRange r;
-    const py::object index = py::module_::import("operator").attr("index");
-    for (std::size_t k = 0; k < 2; ++k) {
-      const py::object v = pair[k];
-      if (py::isinstance<py::bool_>(v)) throw bad();
-      long long n = 0;
-      try {
-        n = index(v).cast<long long>();  // ints and numpy integers; a float or an int beyond 64 bits fails
-      } catch (const py::error_already_set&) {
-        throw bad();
-      } catch (const py::cast_error&) {
-        throw bad();
-      }
-      if (n < 0) throw bad();
-      (k == 0 ? r.begin : r.end) = n;
-    }
-    options.iteration_range = r;
-    return options;
-  }
-
-  std::string json_;
-  std::string source_;
-  std::shared_ptr<const perfshap::TreeEnsemble> model_;
-};
-
-/** The engine's column type of a numpy dtype, or none (the package converts such columns). */
-std::optional<perfshap::ColumnType> NumericType(const py::dtype& dt) {
-  using perfshap::ColumnType;
-  const char kind = dt.kind();
-  const auto size = dt.itemsize();
-  if (kind == 'f' && size == 8) return ColumnType::kFloat64;
-  if (kind == 'f' && size == 4) return ColumnType::kFloat32;
-  if (kind == 'b' && size == 1) return ColumnType::kBool;
-  if (kind == 'i') {
-    if (size == 8) return ColumnType::kInt64;
-    if (size == 4) return ColumnType::kInt32;
-    if (size == 2) return ColumnType::kInt16;
-    if (size == 1) return ColumnType::kInt8;
-  }
-  if (kind == 'u') {
-    if (size == 8) return ColumnType::kUInt64;
-    if (size == 4) return ColumnType::kUInt32;
-    if (size == 2) return ColumnType::kUInt16;
-    if (size == 1) return ColumnType::kUInt8;
-  }
-  return std::nullopt;
-}
-
-/**
- * A table from (source, [(name, column), ...]): a column is a 1-D numpy array of a numeric dtype,
- * read in place (its buffer is kept alive in `keep`), or a list of str / None (text, None missing).
- */
-perfshap::Table MakeTable(const py::tuple& spec, std::vector<py::array>& keep) {
-  perfshap::Table table;
-  table.source = spec[0].cast<std::string>();
-  const auto columns = spec[1].cast<py::list>();
-  bool first = true;
-  for (const py::handle item : columns) {
-    const auto pair = item.cast<py::tuple>();
-    perfshap::TableColumn column;
-    try {
-      column.name = pair[0].cast<std::string>();
-    } catch (const std::exception&) {
-      throw perfshap::DataError(table.source + ": column " + std::to_string(table.columns.size()) +
-                                    "'s name is not valid Unicode (a lone surrogate); rename the column",
-                                {"data"});
-    }
-    std::size_t n = 0;
-    if (py::isinstance<py::array>(pair[1])) {
-      const auto a = pair[1].cast<py::array>();
-      PERFSHAP_CHECK(a.ndim() == 1, table.source + ": column '" + column.name + "' is not one-dimensional");
-      const auto type = NumericType(a.dtype());
-      PERFSHAP_CHECK(type.has_value(), table.source + ": column '" + column.name + "' has dtype " +
-                                           py::str(a.dtype()).cast<std::string>() +
-                                           ", which the engine does not read; use float64, float32, an integer "
-                                           "or bool dtype, or text");
-      column.type = *type;
-      column.data = a.data();
-      column.stride = a.strides(0);
-      n = static_cast<std::size_t>(a.shape(0));
-      keep.push_back(a);
-    } else {
-      column.type = perfshap::ColumnType::kText;
-      const auto cells = pair[1].cast<py::list>();
-      n = cells.size();
-      column.text.reserve(n);
-      for (const py::handle cell : cells) {
-        if (cell.is_none()) {
-          if (column.text_missing.empty()) column.text_missing.assign(n, 0);
-          column.text_missing[column.text.size()] = 1;
-          column.text.emplace_back();
-        } else {
-          try {
-            column.text.push_back(py::str(cell).cast<std::string>());
-          } catch (const py::error_already_set&) {  // not UTF-8: a lone surrogate ('\udce9')
-            throw perfshap::DataError(table.source + ": row " + std::to_string(column.text.size()) + ", column '" +
-                                          column.name +
-                                          "' holds text that is not valid Unicode (a lone surrogate, as from "
-                                          "bytes decoded with errors='surrogateescape'); decode the text with its "
-                                          "own encoding, or replace the bad characters",
-                                      {"data"});
-          } catch (const py::cast_error&) {
-            throw perfshap::DataError(table.source + ": row " + std::to_string(column.text.size()) + ", column '" +
-                                          column.name + "' holds text that is not valid Unicode (a lone "
-                                          "surrogate); decode the text with its own encoding, or replace the bad "
-                                          "characters",
-                                      {"data"});
-          }
-        }
-      }
-    }
-    PERFSHAP_CHECK(first || n == table.n_rows, table.source + ": column '" + column.name + "' has " +
-                                                   std::to_string(n) + " rows and the first column " +
-                                                   std::to_string(table.n_rows) + "; give columns of one length");
-    table.n_rows = n;
-    first = false;
-    table.columns.push_back(std::move(column));
-  }
-  return table;
-}
 
 /** The latest progress report of a run, handed from the engine's threads to the caller's. */
 struct ProgressBox {
@@ -842,194 +516,6 @@ void RunOnWorker(const std::function<void(const WorkerHooks&)>& body, const py::
     progress(box->latest->done, box->latest->total, box->latest->elapsed_seconds, 0.0);
 }
 
-
-/**
- * A method's run as Python holds it (the request layer's response, owned by its reporter): its
- * arrays as numpy (named as result.json names them), the console text, and its files, written
- * when first read (or at once into the output directory the call named).
- */
-class PyRun {
- public:
-  PyRun(std::string console, py::dict arrays, perfshap::detail::Reporter reporter,
-        const perfshap::detail::ReportTarget& target)
-      : console_(std::move(console)), arrays_(std::move(arrays)), reporter_(std::move(reporter)), target_(target) {
-    if (!target_.dir.empty() || target_.html) Write();
-  }
-
-  const std::string& console() const noexcept { return console_; }
-  py::dict Arrays() const { return arrays_; }
-
-  /** [(name, content)]: the run's files, written once. */
-  py::list Files() {
-    if (!files_) Write();
-    py::list files;
-    for (const auto& f : *files_) files.append(py::make_tuple(f.name, f.content));
-    return files;
-  }
-
- private:
-  void Write() {
-    const py::gil_scoped_release release;
-    files_ = perfshap::detail::RunReporter(reporter_, target_);
-  }
-
-  std::string console_;
-  py::dict arrays_;
-  perfshap::detail::Reporter reporter_;
-  perfshap::detail::ReportTarget target_;
-  std::optional<std::vector<perfshap::detail::ReportFile>> files_;
-};
-
-/** A method run's arrays as numpy (a number for an empty shape) and its names as lists. */
-py::dict ArraysOf(const perfshap::api::MethodRun& run) {
-  py::dict d;
-  for (const auto& a : run.arrays) {
-    const std::span<const double> values = a.values();
-    if (a.shape.empty()) {
-      d[a.name.c_str()] = a.whole ? py::object(py::int_(static_cast<std::int64_t>(values.front())))
-                                  : py::object(py::float_(values.front()));
-      continue;
-    }
-    std::vector<py::ssize_t> shape(a.shape.begin(), a.shape.end());
-    if (a.whole) {
-      py::array_t<std::int64_t> array(shape);
-      std::transform(values.begin(), values.end(), array.mutable_data(),
-                     [](double v) { return static_cast<std::int64_t>(v); });
-      d[a.name.c_str()] = array;
-    } else {
-      py::array_t<double> array(shape);  // the caller's own copy (it may change it)
-      std::copy(values.begin(), values.end(), array.mutable_data());
-      d[a.name.c_str()] = array;
-    }
-  }
-  for (const auto& n : run.names) d[n.name.c_str()] = n.values;
-  return d;
-}
-
-
-
-/** A keyword's value as the request layer's options read it (None, bool, int, float, str, lists,
- *  dicts; a path-like as its text). */
-nlohmann::json ToJson(const py::handle& v) {
-  if (v.is_none()) return nullptr;
-  if (py::isinstance<py::bool_>(v)) return v.cast<bool>();
-  if (py::isinstance<py::float_>(v)) return v.cast<double>();
-  // numpy scalars and arrays (and pandas' Index) as Python numbers and lists.
-  if (!py::isinstance<py::int_>(v) && !py::isinstance<py::str>(v) && !py::isinstance<py::dict>(v) &&
-      py::hasattr(v, "tolist"))
-    return ToJson(v.attr("tolist")());
-  if (py::isinstance<py::int_>(v) || (!py::isinstance<py::str>(v) && py::hasattr(v, "__index__"))) {
-    // Whole numbers of any integer type, to the full range of int64 and uint64 (a seed of 2^64 - 1).
-    const py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr()));
-    if (!i) throw py::error_already_set();
-    int overflow = 0;
-    const long long value = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-    if (overflow == 0) return static_cast<std::int64_t>(value);
-    if (overflow > 0) {
-      const unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
-      if (!PyErr_Occurred()) return static_cast<std::uint64_t>(u);
-      PyErr_Clear();
-    }
-    // Beyond 64 bits: its digits, which the option's declaration refuses, naming it.
-    return py::str(py::handle(i)).cast<std::string>();
-  }
-  if (py::isinstance<py::str>(v)) return v.cast<std::string>();
-  if (py::isinstance<py::dict>(v)) {
-    nlohmann::json o = nlohmann::json::object();
-    for (const auto& [key, value] : v.cast<py::dict>()) o[py::str(key).cast<std::string>()] = ToJson(value);
-    return o;
-  }
-  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
-    nlohmann::json a = nlohmann::json::array();
-    for (const py::handle item : v) a.push_back(ToJson(item));
-    return a;
-  }
-  return py::str(v).cast<std::string>();
-}
-
-
-/** One list of row indices (any integer array or list) as the engine's. */
-std::vector<std::size_t> RowIndices(const py::handle& rows) {
-  const auto a = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(rows);
-  PERFSHAP_CHECK(a && a.ndim() == 1, "split: a part is not a 1-D list of row indices");
-  std::vector<std::size_t> out(static_cast<std::size_t>(a.shape(0)));
-  const std::int64_t* v = a.data();
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (v[i] < 0) throw perfshap::DataError("split: row " + std::to_string(v[i]) + " is negative", {"split"});
-    out[i] = static_cast<std::size_t>(v[i]);
-  }
-  return out;
-}
-
-
-/** A training or background table (source, columns), or none. */
-std::optional<perfshap::api::DataInput> TableOf(const py::object& table, std::vector<py::array>& keep) {
-  if (table.is_none()) return std::nullopt;
-  perfshap::api::DataInput in;
-  const auto spec = table.cast<py::tuple>();
-  if (py::isinstance<py::capsule>(spec[1])) {
-    // An Arrow stream (the PyCapsule protocol's __arrow_c_stream__): imported, and released,
-    // by the library; the capsule is marked consumed by the stream's own release.
-    const auto capsule = spec[1].cast<py::capsule>();
-    PERFSHAP_CHECK(std::string(capsule.name() != nullptr ? capsule.name() : "") == "arrow_array_stream",
-                   "X: the capsule is not an Arrow stream ('arrow_array_stream')", {"data"});
-    auto* stream = capsule.get_pointer<ArrowArrayStream>();
-    in.table = perfshap::ImportArrowStream(stream, spec[0].cast<std::string>());
-    return in;
-  }
-  if (py::isinstance<py::tuple>(spec[1])) {
-    // One record batch (__arrow_c_array__): the schema's and the array's capsules; both moved in
-    // (marked released, so the capsules' destructors leave them), released by the table.
-    const auto pair = spec[1].cast<py::tuple>();
-    PERFSHAP_CHECK(pair.size() == 2 && py::isinstance<py::capsule>(pair[0]) && py::isinstance<py::capsule>(pair[1]),
-                   "X: __arrow_c_array__ gave no (schema, array) capsules", {"data"});
-    const auto schema = pair[0].cast<py::capsule>();
-    const auto array = pair[1].cast<py::capsule>();
-    const auto name = [](const py::capsule& c) { return std::string(c.name() != nullptr ? c.name() : ""); };
-    PERFSHAP_CHECK(name(schema) == "arrow_schema" && name(array) == "arrow_array",
-                   "X: the capsules are not an Arrow schema and array ('arrow_schema', 'arrow_array')", {"data"});
-    in.table = perfshap::ImportArrowTable(schema.get_pointer<ArrowSchema>(), array.get_pointer<ArrowArray>(),
-                                          spec[0].cast<std::string>());
-    return in;
-  }
-  in.table = std::make_shared<const perfshap::Table>(MakeTable(spec, keep));
-  return in;
-}
-
-
-
-
-
-/** call() on the worker thread (RunOnWorker), with the caller's progress and Ctrl-C wired into
- *  `execution` (the request's): its response. */
-template <class Call>
-auto OnWorker(perfshap::ExecutionOptions& execution, const Call& call, const py::object& progress, double poll) {
-  std::optional<decltype(call())> response;
-  RunOnWorker(
-      [&](const WorkerHooks& hooks) {
-        execution.progress = hooks.progress;
-        execution.cancel = hooks.cancel;
-        // Over the processes of an MPI run: an error before the run's agreement reaches the others.
-        perfshap::detail::BeginRunAgreement(execution.processes);
-        try {
-          response.emplace(call());
-        } catch (...) {
-          perfshap::detail::TellPeersOfFailure(std::current_exception());
-          throw;
-        }
-      },
-      progress, poll);
-  return std::move(*response);
-}
-
-/**
- * perfshap.robustness through the request layer: `table` (source, columns) or None for the
- * built-in design; `o` the keywords, checked by the package against their declarations;
- * `learner` the host's estimator learner or None; `splits` None, or [(train, test), ...] with
- * `split_listed` (given as a list); `model_params` {key: text}.
- */
-
-
 /** The model of perfshap.shap / perfshap.xper: the host's function, a tree model, or an XGBoost
  *  model's JSON text (named "model" in messages and the report). */
 void GivenModelOf(const py::object& model, perfshap::api::GivenModelInput& m) {
@@ -1045,40 +531,13 @@ void GivenModelOf(const py::object& model, perfshap::api::GivenModelInput& m) {
   }
 }
 
-
-
-/**
- * perfshap.xper through the request layer: `table` the sample (None: the built-in design),
- * `train` the training sample's table or None, `model` None (a learner name in options
- * "model", or coefficients "coef"), the host's function, a tree model or an XGBoost model's JSON
- * text; `iteration_range` (begin, end) or None; `clusters` None, 0 (auto) or k.
- */
-
-
-/**
- * perfshap.shap through the request layer: `table` the rows to explain, `train` the training
- * sample's table or None, `background` the background rows' table or None; `model` the host's
- * function, a tree model, an XGBoost model's JSON text, or None (a learner: options "model" by
- * name, or `learner`, the host's estimator); `rows` (first, last) or None.
- */
-
-/**
- * perfshap.axom through the request layer: `table` the data set (None with paper=True: the
- * paper's data sets), `heatmap_features` (a, b) or None.
- */
-
-/**
- * perfshap.chains through the request layer: `table` the features and the output columns (None:
- * the xor data, or the Adult file of options "adult"), `outputs` their names, `order` the chain
- * order's names or None, `learner` the host's estimator or None (options "model" by name).
- */
 /**
  * perfshap.<method> of a registered method (api/registry.hpp): `data`, `train`, `background` the
  * tables (source, columns) or None; `model` a fitted model (GivenModelOf) and `learner` the host's
  * estimator learner, or None; `splits` [(train, test), ...] (given as a list: `split_listed`) or None; `o` the keywords, handed to the registry as the C API hands
  * its JSON (one parse and one message for every front end).
  */
-std::shared_ptr<PyRun> RunMethod(const std::string& method, const py::object& data, const py::object& train,
+py::object RunMethod(const std::string& method, const py::object& data, const py::object& train,
                                  const py::object& background, const py::object& model, const py::object& learner,
                                  const py::object& splits, bool split_listed, const py::dict& o,
                                  const py::object& progress, double poll) {
@@ -1119,7 +578,7 @@ std::shared_ptr<PyRun> RunMethod(const std::string& method, const py::object& da
         }
       },
       progress, poll);
-  return std::make_shared<PyRun>(call->run.console, ArraysOf(call->run), call->run.reporter, call->target);
+  return perfshap_python::MakeMethodRun(call->run, call->target);
 }
 
 /** The registered methods' declarations: {method: (description, [{"name", "aliases", "type",
@@ -1193,27 +652,7 @@ PYBIND11_MODULE(_perfshap, m) {
       PyErr_SetString(PyExc_ValueError, perfshap::detail::ShortenLongWords(e.what()).c_str());
     }
   });
-  py::class_<PyTreeModel>(m, "TreeModel")
-      .def(py::init<const std::string&, const std::string&, const py::object&>(), py::arg("json"), py::arg("source"),
-           py::arg("iteration_range") = py::none())
-      .def_property_readonly("source", &PyTreeModel::source)
-      .def_property_readonly("iteration_range", &PyTreeModel::iteration_range)
-      .def_property_readonly("best_iteration", &PyTreeModel::best_iteration)
-      .def_property_readonly("n_features", &PyTreeModel::n_features)
-      .def_property_readonly("n_outputs", &PyTreeModel::n_outputs)
-      .def_property_readonly("feature_names", &PyTreeModel::feature_names)
-      .def_property_readonly("json", &PyTreeModel::json)
-      .def_static("from_trees", &PyTreeModel::FromTrees, py::arg("trees"), py::arg("n_features"), py::arg("n_outputs"),
-                  py::arg("base_margin"), py::arg("tree_scale"), py::arg("transform"), py::arg("classifier"),
-                  py::arg("feature_names"), py::arg("description"), py::arg("source"),
-                  py::arg("class_names") = std::vector<std::string>{},
-                  "A tree model from its trees' node arrays (scikit-learn models: perfshap/_sklearn.py)")
-      .def("predict", &PyTreeModel::predict, py::arg("X"))
-      .def("describe", &PyTreeModel::describe)
-      .def("treeshap", &PyTreeModel::treeshap, py::arg("X"), py::arg("threads") = 0, py::arg("background") = py::none())
-      .def("treeshap_interactions", &PyTreeModel::treeshap_interactions, py::arg("X"), py::arg("threads") = 0,
-           py::arg("background") = py::none(), py::arg("features") = std::vector<std::size_t>())
-      .def("margin", &PyTreeModel::margin, py::arg("X"));
+  perfshap_python::BindTreeModel(m);
   py::class_<PyCallableModel, std::shared_ptr<PyCallableModel>>(m, "CallableModel")
       .def(py::init<py::object, std::size_t, std::size_t, bool, std::string>(), py::arg("f"), py::arg("n_features"),
            py::arg("n_outputs"), py::arg("classifier"), py::arg("description"),
@@ -1221,10 +660,7 @@ PYBIND11_MODULE(_perfshap, m) {
   py::class_<PyEstimatorLearner, std::shared_ptr<PyEstimatorLearner>>(m, "EstimatorLearner")
       .def(py::init<py::object, std::string, bool>(), py::arg("estimator"), py::arg("name"), py::arg("classifier"),
            "A scikit-learn estimator as the learner retrained on every coalition (cloned per fit)");
-  py::class_<PyRun, std::shared_ptr<PyRun>>(m, "MethodRun")
-      .def_property_readonly("console", &PyRun::console)
-      .def("arrays", &PyRun::Arrays, "The result's arrays (numpy), named as result.json names them")
-      .def("files", &PyRun::Files, "Writes the run's files (once) and returns [(name, content)]");
+  perfshap_python::BindMethodRun(m);
   m.def("run", &RunMethod, py::arg("method"), py::arg("data"), py::arg("train"), py::arg("background"),
         py::arg("model"), py::arg("learner"), py::arg("splits"), py::arg("split_listed"), py::arg("options"), py::arg("progress") = py::none(), py::arg("poll") = 0.1,
         "A registered method's run (api::CallMethod): the options as every front end hands them");

@@ -15,7 +15,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/random.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 std::vector<double> RandomPoints(std::size_t n, std::size_t d, std::uint64_t seed) {
@@ -284,4 +284,4 @@ TEST(KMedoidsErrors, BadArgumentsAreClearErrors) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

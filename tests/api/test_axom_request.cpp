@@ -20,7 +20,7 @@
 #include "support/tables.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 std::string Wine() { return testing::FixturePath("data/wine.csv"); }
@@ -236,9 +236,9 @@ TEST(AxomRequest, BadRequestsAreRefusedNamingTheOption) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 // --checkpoint: the seeds after the first kept, a run resumed from some of them equal to the
@@ -276,4 +276,4 @@ TEST(AxomRequest, ACheckpointedRunResumedIsBitwiseTheUninterruptedRun) {
 }
 
 }  // namespace
-}  // namespace perfshap::inline v0
+}}  // namespace perfshap

@@ -14,7 +14,7 @@
 #include "perfshap/blocks/generators.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 api::ChainsRequest Small() {
@@ -85,4 +85,4 @@ TEST(ChainsRequest, BadRequestsAreRefusedNamingTheOption) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

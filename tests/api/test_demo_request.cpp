@@ -13,7 +13,7 @@
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 api::DemoRequest Small() {
@@ -61,4 +61,4 @@ TEST(DemoRequest, TheExactLimitIsRefusedNamingItsOption) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

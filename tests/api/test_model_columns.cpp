@@ -14,7 +14,7 @@
 #include "perfshap/blocks/trees.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 std::shared_ptr<const TreeEnsemble> Stump(std::vector<std::string> names) {
@@ -56,4 +56,4 @@ TEST(ModelColumns, OneLineErrorsNameTheColumnOrTheCounts) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

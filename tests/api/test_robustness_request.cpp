@@ -24,7 +24,7 @@
 #include "support/test_paths.hpp"
 #include "support/robustness_checks.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 std::string Banknote() { return testing::FixturePath("data/banknote.csv"); }
@@ -174,4 +174,4 @@ TEST(RobustnessRequest, InteractionsAreEachSplitsSiiOfItsCoalitionAucsAndAddUpTo
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

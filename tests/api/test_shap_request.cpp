@@ -22,7 +22,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 std::string BreastCancer() { return testing::FixturePath("data/breast_cancer.csv"); }
@@ -187,4 +187,4 @@ TEST(ShapRequest, BadRequestsAreRefusedNamingTheOption) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

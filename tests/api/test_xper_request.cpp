@@ -20,7 +20,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 std::string Pima() { return testing::FixturePath("data/pima.csv"); }
@@ -135,4 +135,4 @@ TEST(XperRequest, BadRequestsNameTheirOption) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

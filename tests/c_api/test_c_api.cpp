@@ -30,7 +30,7 @@
 #include "support/arrow_builder.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 /** A CSV's columns as doubles (the label named "label" last), held for the table's lifetime. */
@@ -520,4 +520,4 @@ TEST(CApi, TheCallbackRunsOffTheEngineAndACancelBeforeTheRunIsHonoured) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -14,7 +14,7 @@
 
 #include <sys/wait.h>
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 /** @brief What one run of the perfshap binary printed and returned. */
 struct CliRun {
@@ -82,4 +82,4 @@ inline void ExpectOneLineErrors(const std::vector<ErrorCase>& cases) {
   }
 }
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

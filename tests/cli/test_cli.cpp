@@ -12,7 +12,7 @@
 #include "perfshap/version.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::FixtureDir;
@@ -195,4 +195,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<BadInput>& param_info) { return std::string(param_info.param.name); });
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -15,7 +15,7 @@
 #include "cli/cli_runner.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::CliRun;
@@ -88,4 +88,4 @@ TEST(CliAxom, BadInputGivesOneLineErrors) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -15,7 +15,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::CliRun;
@@ -83,4 +83,4 @@ TEST(CliChains, BadInputGivesOneLineErrors) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

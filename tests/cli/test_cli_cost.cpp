@@ -15,7 +15,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 namespace {
 
 // A CSV of `rows` rows: `columns` numeric features x0.. and a 0/1 label.
@@ -99,4 +99,4 @@ TEST(CliCost, TheEstimateIsPrintedWithTheProgress) {
 }
 
 }  // namespace
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

@@ -16,7 +16,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::CliRun;
@@ -132,4 +132,4 @@ TEST(GroupsCli, BadGroupFilesAreOneLineErrors) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -23,7 +23,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::CliRun;
@@ -361,4 +361,4 @@ TEST(CliNumerics, MessagesAboutHugeCountsAreTrue) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -29,7 +29,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 namespace fs = std::filesystem;
@@ -319,4 +319,4 @@ TEST(CliFigures, EverySubcommandTakesTheFlag) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

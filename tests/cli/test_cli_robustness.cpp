@@ -19,7 +19,7 @@
 #include "cli/cli_runner.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::CliRun;
@@ -265,4 +265,4 @@ TEST(RobustnessCli, BadInputGivesOneLineAndExitTwo) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

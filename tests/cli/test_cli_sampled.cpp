@@ -21,7 +21,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::CliRun;
@@ -270,4 +270,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<BadSampling>& param) { return std::string(param.param.name); });
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

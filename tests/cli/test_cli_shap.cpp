@@ -20,7 +20,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::CliRun;
@@ -386,4 +386,4 @@ TEST(CliShap, BadModelsAndDataGiveOneLineErrors) {
 }
 
 }  // namespace
-}  // namespace perfshap::inline v0
+}}  // namespace perfshap

@@ -23,7 +23,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using Json = nlohmann::json;
@@ -249,4 +249,4 @@ TEST(TreeHardeningCli, BadIterationRangesAreOneLineErrors) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

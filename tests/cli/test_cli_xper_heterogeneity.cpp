@@ -18,7 +18,7 @@
 #include "perfshap/cluster.hpp"
 #include "perfshap/blocks/generators.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::FreshDir;
@@ -175,4 +175,4 @@ TEST(XperCliMonteCarlo, SmallRunIsTheSameForOneAndTwoThreads) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -12,7 +12,7 @@
 #include "perfshap/blocks/options.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::ExpectError;
@@ -132,4 +132,4 @@ TEST(LearnerOptions, EveryLearnerDeclaresItsOptionsOnce) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -21,7 +21,7 @@
 #include "common/sort_keys.hpp"
 #include "perfshap/blocks/random.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 template <class Key>
@@ -114,4 +114,4 @@ TEST_P(SortKeys32Test, OnlyTheNetworkRefusesMoreKeysThanItHolds) {
 }
 
 }  // namespace
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -20,7 +20,7 @@
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using namespace testing::arrow;  // NOLINT(google-build-using-namespace): the builders
@@ -281,4 +281,4 @@ TEST(ArrowImport, MalformedArraysAreRefusedNamingTheColumnAndReleased) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -17,7 +17,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::ExpectDataError;
@@ -396,9 +396,9 @@ TEST(Dataset, FeatureIndexListsAvailableNames) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 TEST(Dataset, SelectRowsKeepsOrderNamesEncodingsAndLabel) {
@@ -421,4 +421,4 @@ TEST(Dataset, SelectRowsKeepsOrderNamesEncodingsAndLabel) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -19,7 +19,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::ExpectDataError;
@@ -178,4 +178,4 @@ TEST(CsvMissing, AllowMissingContradictingPolicyIsInvalidArgument) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -22,7 +22,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::ExpectDataError;
@@ -393,4 +393,4 @@ TEST(DesignEncoder, AdultHeadDropRemovesExactlyTheRowsWithAQuestionMark) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -20,7 +20,7 @@
 #include "perfshap/table.hpp"
 #include "support/temp_files.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 struct Case {
@@ -294,4 +294,4 @@ TEST(IngestionRules, InPlaceLendsContiguousFloat64AndCopiesTheRest) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

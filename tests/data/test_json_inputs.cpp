@@ -20,7 +20,7 @@
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 /** `depth` arrays, one in the other, around `inner`. */
@@ -150,4 +150,4 @@ TEST(JsonSnippet, MessagesShowLargeValuesCut) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

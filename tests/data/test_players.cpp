@@ -17,7 +17,7 @@
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::ExpectDataError;
@@ -118,4 +118,4 @@ TEST(FeatureGroups, ControlCharactersStayOnOneLine) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -15,7 +15,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::FixtureDir;
@@ -248,4 +248,4 @@ TEST(ReadSplits, MissingFileAndDirectoryAreRejected) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

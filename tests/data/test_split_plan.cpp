@@ -14,7 +14,7 @@
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::ExpectError;
@@ -73,4 +73,4 @@ TEST(RowPermutation, BadFilesNameFileLineAndOption) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -17,7 +17,7 @@
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::ExpectDataError;
@@ -150,4 +150,4 @@ TEST(ReadTable, ErrorsNameTheSourceColumnAndRow) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

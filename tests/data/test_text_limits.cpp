@@ -24,7 +24,7 @@
 #include "support/fifo.hpp"
 #include "support/temp_files.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 constexpr off_t kSparseSize = off_t{64} << 30;  // 64 GiB, beyond this machine's memory
@@ -159,4 +159,4 @@ TEST(CsvLabelOptional, TakesTheLabelWhenTheHeaderHasIt) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -18,7 +18,7 @@
 #include "support/test_paths.hpp"
 #include "support/tree_reference.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 /** wine, min-max normalised over all rows, classes 1..3 as read. */
@@ -375,4 +375,4 @@ TEST(ExplanationRobustness, RefusesBadOptionsAndModels) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -12,7 +12,7 @@
 #include "perfshap/blocks/learner.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 TEST(ShapleyChains, IndirectContributionsFollowEquations4To6ByHand) {
@@ -119,4 +119,4 @@ TEST(ShapleyChains, RefusesBadOutputsAndOrders) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

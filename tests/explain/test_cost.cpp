@@ -21,7 +21,7 @@
 #include "perfshap/xper.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::ExpectError;
@@ -212,4 +212,4 @@ TEST(CostEstimates, SplitPlanSizeWithoutDrawing) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -27,7 +27,7 @@
 #include "support/synthetic_games.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 constexpr std::size_t kScaled = 0;  // pima's 'pregnancies', 0..17: times 1e306 still finite
@@ -249,4 +249,4 @@ TEST(NonFiniteGuards, SolversRefuseNonFiniteValues) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -21,7 +21,7 @@
 #include "support/learners.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 Dataset Banknote() {
@@ -213,4 +213,4 @@ TEST(GroupedPlayers, XperOfGroupsSumsAndSingletonGroupsChangeNothing) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

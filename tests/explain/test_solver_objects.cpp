@@ -21,7 +21,7 @@
 #include "perfshap/xper.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 // The toy solver a host might write: Shapley values by enumerating every permutation of the
@@ -205,9 +205,9 @@ TEST(SolverObjects, StopReasonsHaveTheirResultJsonNames) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 // A host's own fitted model (any Predict): here P(y=1) = logistic(0.8 x1 - 0.5 x2 + 0.3 x1 x3),
@@ -258,4 +258,4 @@ TEST(HostObjects, AHostsModelRunsThroughXperAndShap) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

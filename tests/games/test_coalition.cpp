@@ -15,7 +15,7 @@
 #include "perfshap/error.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 TEST(WideCoalition, ContainsAndSizeAcrossWords) {
@@ -59,4 +59,4 @@ TEST(WideCoalition, DefaultEvaluateWideUsesTheMaskOrRefuses) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -22,7 +22,7 @@
 #include "support/test_paths.hpp"
 #include "support/tree_reference.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 nlohmann::json ReadJson(const std::string& path) {
@@ -65,8 +65,8 @@ struct PimaGolden {
   std::vector<std::size_t> explained = golden["explained_rows"].get<std::vector<std::size_t>>();
   std::vector<double> x = Gather(data, explained);
   std::vector<double> bg = Gather(data, golden["background_rows"].get<std::vector<std::size_t>>());
-  RowMatrix rows() const { return {x, explained.size()}; }
-  RowMatrix background() const { return {bg, 100}; }
+  ColumnMatrix rows() const { return {x, explained.size()}; }
+  ColumnMatrix background() const { return {bg, 100}; }
 };
 
 TEST(PredictionGame, ExactInterventionalShapOfLogisticEqualsNumpy) {
@@ -239,4 +239,4 @@ TEST(PredictionGame, BitwiseIdenticalAtAnyThreadCount) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -39,7 +39,7 @@
 #include "support/shapley_properties.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 nlohmann::json ReadJson(const std::string& path) {
@@ -752,4 +752,4 @@ TEST(RetrainGame, ParsesBaselinesAndMetrics) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -25,7 +25,7 @@
 #include "support/synthetic_games.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::FixturePath;
@@ -628,4 +628,4 @@ TEST(XperErrors, BadPermutationsAndShapes) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

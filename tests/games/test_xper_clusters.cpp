@@ -16,7 +16,7 @@
 #include "perfshap/blocks/metric.hpp"
 #include "perfshap/blocks/random.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 Dataset Rows(const Dataset& all, std::size_t first, std::size_t last) {
@@ -231,4 +231,4 @@ TEST(XperClusters, BadArgumentsAreClearErrors) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

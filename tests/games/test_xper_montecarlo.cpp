@@ -11,7 +11,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/xper_montecarlo.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 XperMonteCarloOptions Small(int threads, XperComparator comparator = XperComparator::kFull) {
@@ -100,4 +100,4 @@ TEST(XperMonteCarlo, BadSizesAreClearErrors) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

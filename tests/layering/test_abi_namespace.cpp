@@ -11,7 +11,7 @@
 
 #include "perfshap/perfshap.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 TEST(AbiNamespace, PublicTypesAndFunctionsLiveInTheVersionedInlineNamespace) {
@@ -24,4 +24,4 @@ TEST(AbiNamespace, PublicTypesAndFunctionsLiveInTheVersionedInlineNamespace) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -82,6 +82,33 @@ TEST(Layering, EngineFoldersIncludeOnlyTheLayersBelowThem) {
   EXPECT_GT(files, 40);
 }
 
+// The methods' public headers (what explain/ implements over the games) sit above the games: a
+// file of the layers up to the games includes the building blocks (perfshap/blocks/) and the
+// shared headers (dataset, table, error, execution, processes, arrow, version), never a method's.
+TEST(Layering, GamesAndTheLayersBelowIncludeNoMethodHeader) {
+  const std::set<std::string> methods = {"shap.hpp",  "treeshap.hpp", "xper.hpp",           "xper_montecarlo.hpp",
+                                         "axom.hpp",  "chains.hpp",   "robustness.hpp",     "cost_estimates.hpp",
+                                         "cluster.hpp", "perfshap.hpp"};
+  const fs::path root = fs::path(PERFSHAP_ENGINE_DIR) / "src";
+  const std::regex include(R"re(^\s*#\s*include\s+"perfshap/([a-z_0-9]+\.hpp)")re");
+  int files = 0;
+  for (const char* folder : {"common", "data", "models", "metrics", "games", "schedule", "aggregate"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(root / folder)) {
+      if (!entry.is_regular_file()) continue;
+      ++files;
+      std::ifstream in(entry.path());
+      std::string line;
+      for (int number = 1; std::getline(in, line); ++number) {
+        std::smatch m;
+        if (!std::regex_search(line, m, include)) continue;
+        EXPECT_EQ(methods.count(m[1]), 0U) << "engine/src/" << fs::relative(entry.path(), root).string() << ":"
+                                           << number << " includes the method header perfshap/" << m[1];
+      }
+    }
+  }
+  EXPECT_GT(files, 40);
+}
+
 TEST(Layering, PublicHeadersKeepGamesSolversAndLearnersApart) {
   const fs::path root = fs::path(PERFSHAP_ENGINE_DIR) / "include" / "perfshap";
   const std::regex include(R"re(^\s*#\s*include\s+"perfshap/([a-z_0-9/]+\.hpp)")re");

@@ -3,7 +3,8 @@
 //
 // The library never mentions a command-line flag (ARCHITECTURE.md): its messages speak of its
 // options in words and list the option names in Error::options(); the CLI appends its flags.
-// This test reads every string literal of engine/src and engine/include and fails on a flag
+// This test reads every string literal of engine/src, engine/include, engine/c_api and
+// python/src (the front ends beside the command line) and fails on a flag
 // spelling such as "--positive", naming the file and line.
 #include <gtest/gtest.h>
 
@@ -15,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 namespace fs = std::filesystem;
@@ -128,7 +129,9 @@ TEST(LibraryMessages, NameOptionsNotCommandLineFlags) {
   const fs::path engine(PERFSHAP_ENGINE_DIR);
   int files = 0;
   std::ostringstream found;
-  for (const char* part : {"src", "include"}) {
+  // The library, and the front ends beside the command line (the C API, the Python module): none
+  // writes another front end's words.
+  for (const char* part : {"src", "include", "c_api", "../python/src"}) {
     for (const auto& entry : fs::recursive_directory_iterator(engine / part)) {
       const std::string ext = entry.path().extension().string();
       if (!entry.is_regular_file() || (ext != ".cpp" && ext != ".hpp" && ext != ".h")) continue;
@@ -136,7 +139,7 @@ TEST(LibraryMessages, NameOptionsNotCommandLineFlags) {
       std::ifstream in(entry.path(), std::ios::binary);
       std::ostringstream text;
       text << in.rdbuf();
-      const std::string rel = fs::relative(entry.path(), engine).generic_string();
+      const std::string rel = fs::relative(entry.path(), engine).lexically_normal().generic_string();
       for (const Literal& lit : StringLiterals(text.str()))
         if (HasFlagSpelling(lit.text) && !IsAllowed(rel, lit.text))
           found << "\n  engine/" << rel << ":" << lit.line << ": \"" << lit.text << "\"";
@@ -150,4 +153,4 @@ TEST(LibraryMessages, NameOptionsNotCommandLineFlags) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

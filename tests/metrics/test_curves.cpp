@@ -27,7 +27,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/metric.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 struct Case {
@@ -692,4 +692,4 @@ TEST(CurveGrid, ExactAndThresholdModesAgreeOnCoarseProbabilities) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

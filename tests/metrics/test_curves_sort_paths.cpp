@@ -22,7 +22,7 @@
 #include "perfshap/blocks/random.hpp"
 #include "support/curve_checks.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 struct Sample {
@@ -234,4 +234,4 @@ TEST(CurveGridExactSortPaths, EqualsMetricFunctionsAndLiteralReadingBitForBit) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

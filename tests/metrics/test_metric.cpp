@@ -28,7 +28,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/metric.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 constexpr double kTol = 1e-12;
@@ -569,4 +569,4 @@ TEST(Metric, EveryMetricThrowsOnLengthMismatchAndEmptyInput) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

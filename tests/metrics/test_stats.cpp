@@ -28,7 +28,7 @@
 #include "support/expect_error.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using StatTest = std::function<TestResult(std::span<const double>, std::span<const double>)>;
@@ -295,4 +295,4 @@ TEST(StatsSymmetry, SwappingTheSamplesFlipsTheStatisticOnly) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -22,7 +22,7 @@
 #include "support/expect_error.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 constexpr std::size_t kScaled = 0;  // pima's 'pregnancies', 0..17: times 1e306 still finite
@@ -243,4 +243,4 @@ TEST(GaussianNb, ZeroClassVarianceNamesTheFeatureAndTheLearnerOption) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

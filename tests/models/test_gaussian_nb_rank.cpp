@@ -32,7 +32,7 @@
 #include "support/curve_checks.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 // The ranking a sort of the probabilities gives, compared through what it determines: the
@@ -319,4 +319,4 @@ TEST(RankGaussianNb, RankedPathEqualsProbabilityPathOnPublicData) {
 }
 
 }  // namespace
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

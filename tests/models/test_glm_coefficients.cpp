@@ -12,7 +12,7 @@
 #include "support/expect_error.hpp"
 #include "support/temp_files.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 // Reading `text` fails with a DataError naming `part`, no flag, and the option `coefficients`.
@@ -58,4 +58,4 @@ TEST(GlmCoefficients, BadFilesNameTheFileAndLine) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

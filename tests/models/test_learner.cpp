@@ -32,7 +32,7 @@
 #include "perfshap/blocks/split.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 
@@ -600,4 +600,4 @@ TEST(CoalitionFitter, EmptyCoalitionIsConstant) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -27,7 +27,7 @@
 #include "support/expect_error.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using Json = nlohmann::json;
@@ -245,4 +245,4 @@ TEST(XgboostTreeChecks, ReadsAndExplainsATree17000LevelsDeep) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

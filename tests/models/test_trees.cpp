@@ -31,7 +31,7 @@
 #include "support/expect_error.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 nlohmann::json ReadJson(const std::string& name) {
@@ -747,4 +747,4 @@ TEST(CartLearner, PrepareChecksTheLabelAndTheCells) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

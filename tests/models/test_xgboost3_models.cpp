@@ -21,7 +21,7 @@
 #include "perfshap/treeshap.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using Json = nlohmann::json;
@@ -119,4 +119,4 @@ TEST(Xgboost3Models, SlicesAndEarlyStoppingAsXgboost341) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

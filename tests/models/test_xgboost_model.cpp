@@ -25,7 +25,7 @@
 #include "support/temp_files.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using Json = nlohmann::json;
@@ -472,4 +472,4 @@ TEST(XgboostModel, MessagesNameTheSourceOnOneLine) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -23,7 +23,7 @@
 #include "support/expect_error.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using Json = nlohmann::json;
@@ -198,4 +198,4 @@ TEST(XgboostRounds, RefusesRangesOutsideTheRoundsAndBadAttributes) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -24,7 +24,7 @@
 #include "perfshap/treeshap.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using Json = nlohmann::json;
@@ -123,4 +123,4 @@ TEST(XgboostTreeShap, InteractionValuesEqualXgboostPredInteractions) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

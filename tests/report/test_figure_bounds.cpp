@@ -22,7 +22,7 @@
 #include "report/svg.hpp"
 #include "support/svg_checks.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 /** A deterministic value in [-1, 1) for (r, j). */
@@ -245,4 +245,4 @@ TEST(FigureBounds, ShapReportWithoutFiguresListsNone) {
 }
 
 }  // namespace
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -18,7 +18,7 @@
 #include "report/json.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 std::size_t Count(const std::string& text, const std::string& needle) {
@@ -279,4 +279,4 @@ TEST(HtmlReport, XperRunsFilesAllAppear) {
 }
 
 }  // namespace
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -20,7 +20,7 @@
 #include "perfshap/error.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 namespace fs = std::filesystem;
@@ -313,4 +313,4 @@ TEST(OutputSet, FiguresFollowTheOptions) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

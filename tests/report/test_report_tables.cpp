@@ -11,7 +11,7 @@
 #include "report/format.hpp"
 #include "report/json.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 TEST(ReportFormat, PadsCellsWithAMinimumGap) {
@@ -79,4 +79,4 @@ TEST(ReportJson, ResultHeadComesFirstAndIsNotOverwritten) {
 }
 
 }  // namespace
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

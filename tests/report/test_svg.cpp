@@ -15,7 +15,7 @@
 #include "perfshap/error.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 /// Checks that every tag is closed in order, text holds no raw '<' or stray '&', and every
@@ -305,4 +305,4 @@ TEST(Svg, EmptyInputsStillGiveValidDocuments) {
 }
 
 }  // namespace
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -21,7 +21,7 @@
 #include "support/expect_error.hpp"
 #include "support/svg_checks.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 using testing::CheckDocument;
@@ -294,4 +294,4 @@ TEST(SvgHeatmap, RejectsInfiniteCellsBadRangesAndLengthMismatch) {
 }
 
 }  // namespace
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

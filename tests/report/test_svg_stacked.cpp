@@ -21,7 +21,7 @@
 #include "support/expect_error.hpp"
 #include "support/svg_checks.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 using testing::CheckDocument;
@@ -163,4 +163,4 @@ TEST(SvgStacked, ErrorsNameChartPanelBarAndIndex) {
 }
 
 }  // namespace
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -20,7 +20,7 @@
 #include "schedule/schedule.hpp"
 #include "support/expect_error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 struct BlockRun {
@@ -122,4 +122,4 @@ TEST(ArenaPool, IsBoundedAndReleasedOnRequest) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

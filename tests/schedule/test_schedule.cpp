@@ -16,7 +16,7 @@
 #include "perfshap/blocks/welford.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 // A floating sum whose bits depend on order: block partials in block order must not.
@@ -306,4 +306,4 @@ TEST(RandomStream, UniformAndBelowAreInRangeAndRoughlyUniform) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

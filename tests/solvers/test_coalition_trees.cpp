@@ -16,7 +16,7 @@
 #include "solvers/coalition_trees.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using detail::CoalitionTreeOptions;
@@ -116,4 +116,4 @@ TEST(CoalitionTrees, EfficiencyAtAThousandPlayers) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

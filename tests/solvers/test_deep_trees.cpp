@@ -25,7 +25,7 @@
 #include "perfshap/treeshap.hpp"
 #include "support/tree_reference.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 constexpr std::size_t kSmallStack = std::size_t{1} << 20;  // 1 MB
@@ -195,4 +195,4 @@ TEST(DeepTrees, CartTreeOnAnIdColumnTrainsAndExplainsOnASmallStack) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -12,7 +12,7 @@
 #include "support/shapley_properties.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::AdditiveGame;
@@ -272,9 +272,9 @@ TEST(ExactSolver, ExceptionInGamePropagates) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 // Solvers are chosen by name; an unknown one is a one-line error listing the known ones.
@@ -324,4 +324,4 @@ TEST(ExactBlockSize, OnePolicyGivesTheBlocksOfTheOldThree) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

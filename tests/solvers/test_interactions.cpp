@@ -15,7 +15,7 @@
 #include "support/expect_error.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::AdditiveGame;
@@ -166,4 +166,4 @@ TEST(ExactInteractions, BitwiseIdenticalAtAnyThreadCountAndRefusedPastTheLimit) 
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

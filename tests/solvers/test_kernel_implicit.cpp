@@ -15,7 +15,7 @@
 #include "solvers/sampling.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 /** v(S) = sum_{i in S} a_i + sum over terms T held by S of d_T (pairs and triples): phi_i = a_i
@@ -112,4 +112,4 @@ TEST(KernelImplicitNormal, ThreeHundredPlayersToTheTolerance) {
 }
 
 }  // namespace
-}  // namespace perfshap::inline v0
+}}  // namespace perfshap

@@ -12,7 +12,7 @@
 #include "solvers/quadrature_treeshap.hpp"
 #include "support/tree_reference.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using detail::TreeShapAlgorithm;
@@ -89,4 +89,4 @@ TEST(QuadratureTreeShap, TakesTreesUpToItsDepthAndTheDefaultIsTheSameValues) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -19,7 +19,7 @@
 #include "support/shapley_properties.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 SolverOptions Sampled(std::uint64_t budget, std::uint64_t seed, double tolerance = 1e-9, int threads = 2) {
@@ -259,4 +259,4 @@ INSTANTIATE_TEST_SUITE_P(Solvers, SampledSolvers,
                          [](const ::testing::TestParamInfo<SampledCase>& param) { return param.param.label(); });
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -12,7 +12,7 @@
 #include "support/expect_error.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::FunctionGame;
@@ -175,4 +175,4 @@ TEST(SampledInteractions, BitwiseIdenticalAtAnyThreadCountAndRefusesATinyBudget)
 }
 
 }  // namespace
-}  // namespace perfshap::inline v0
+}}  // namespace perfshap

@@ -17,7 +17,7 @@
 #include "support/expect_error.hpp"
 #include "support/tree_reference.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::InterventionalGame;
@@ -256,4 +256,4 @@ TEST(TreeShapInteractions, RefusesFeaturesNotTheModelsOrNamedTwice) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -16,7 +16,7 @@
 #include "support/shapley_properties.hpp"
 #include "support/tree_reference.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using testing::InterventionalGame;
@@ -357,4 +357,4 @@ TEST(TreeShap, InputsBeyondFloatRangeFollowXgboostsRule) {
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -14,7 +14,7 @@
 
 #include "perfshap/arrow.hpp"
 
-namespace perfshap::inline v0::testing::arrow {
+namespace perfshap { inline namespace v0 { namespace testing::arrow {
 
 /** The memory of one hand-built array (and its children), freed by its release callback, which
  *  counts its calls. */
@@ -123,4 +123,4 @@ inline std::vector<std::vector<unsigned char>> Utf8(const std::vector<std::strin
   return {Bitmap(valid), Bytes(offsets), std::vector<unsigned char>(data.begin(), data.end())};
 }
 
-}  // namespace perfshap::testing::arrow
+}}}  // namespace perfshap::testing::arrow

@@ -8,7 +8,7 @@
 
 #include "perfshap/blocks/curves.hpp"
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 /** @brief Two evaluations of one coalition's curves agree bit for bit (AUC, both areas, every
  *  grid reading). */
@@ -21,4 +21,4 @@ inline ::testing::AssertionResult SameCurveValues(const CurveGridValues& a, cons
   return ::testing::AssertionSuccess();
 }
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

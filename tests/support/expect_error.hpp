@@ -12,7 +12,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 /**
  * @brief Runs fn and expects an E (DataError by default) whose message is one line, holds
@@ -47,4 +47,4 @@ inline void ExpectDataError(const std::function<void()>& fn, std::initializer_li
   ExpectError<DataError>(fn, parts, option);
 }
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

@@ -18,7 +18,7 @@
 
 #include "support/temp_files.hpp"
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 /**
  * @brief A named pipe (FIFO) for the running test that a thread fills with `text` once a reader
@@ -84,4 +84,4 @@ class FifoWriter {
   std::thread writer_;
 };
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

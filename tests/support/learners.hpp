@@ -8,7 +8,7 @@
 
 #include "perfshap/blocks/learner.hpp"
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 /** @brief The learner `name` prepared on one split with one player per column. */
 inline std::unique_ptr<PreparedSplit> PrepareSplit(const std::string& name, const Dataset& data,
@@ -19,4 +19,4 @@ inline std::unique_ptr<PreparedSplit> PrepareSplit(const std::string& name, cons
   return MakeLearner(name, params)->Prepare(data, SingleColumnPlayers(data, columns), train, test, "the training rows");
 }
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

@@ -7,7 +7,7 @@
 
 #include "support/synthetic_games.hpp"
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 ::testing::AssertionResult CheckEfficiency(const Game& game, const ShapleyValues& values, double tol) {
   const int n = game.n_players();
@@ -78,4 +78,4 @@ namespace perfshap::inline v0::testing {
   return ::testing::AssertionSuccess();
 }
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

@@ -11,7 +11,7 @@
 
 #include "perfshap/blocks/solver.hpp"
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 /** A solver under test: game -> Shapley values. */
 using SolveFn = std::function<ShapleyValues(const Game&)>;
@@ -29,4 +29,4 @@ using SolveFn = std::function<ShapleyValues(const Game&)>;
 /** @brief values equal the n x k row-major reference within tol. */
 ::testing::AssertionResult CheckMatches(const ShapleyValues& values, const std::vector<double>& reference, double tol);
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

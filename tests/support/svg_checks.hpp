@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 /// Counts of the elements of a document that is well-formed as far as these charts go: tags
 /// closed in order, text without a raw '<' or '>' or a stray '&', every geometric attribute a
@@ -75,4 +75,4 @@ inline std::map<std::string, std::size_t> CheckDocument(const std::string& svg) 
   return counts;
 }
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

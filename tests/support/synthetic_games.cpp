@@ -9,7 +9,7 @@
 #include <numeric>
 #include <stdexcept>
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 namespace {
 class FunctionWorker final : public GameWorker {
@@ -155,4 +155,4 @@ std::vector<double> BruteForcePermutationShapley(const Game& game) {
   return phi;
 }
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

@@ -10,7 +10,7 @@
 
 #include "perfshap/blocks/game.hpp"
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 /** @brief A game given by a function of the coalition (vector-valued). */
 class FunctionGame final : public Game {
@@ -69,4 +69,4 @@ class DividendGame final : public Game {
 /** @brief Shapley values by enumerating all n! permutations (n <= 9): n x k row-major. */
 std::vector<double> BruteForcePermutationShapley(const Game& game);
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

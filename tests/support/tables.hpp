@@ -8,7 +8,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/table.hpp"
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 /**
  * @brief The data set's columns (and, when it has one, its label as the column "label") as a
@@ -25,4 +25,4 @@ inline std::shared_ptr<Table> TableOf(const Dataset& d, const std::string& sourc
   return t;
 }
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 /**
  * @brief Writes text to a file of its own for the running test and returns its path: the file
@@ -28,4 +28,4 @@ inline std::string WriteTempFile(const std::string& name, const std::string& tex
   return path.string();
 }
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

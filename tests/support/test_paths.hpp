@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 /** @brief The tests/fixtures folder: every data and reference file the tests read
  *  (tests/fixtures/README.md says where each comes from). For paths that must not exist. */
@@ -25,4 +25,4 @@ inline std::string FixturePath(const std::string& name) {
   return path;
 }
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

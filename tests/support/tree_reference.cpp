@@ -9,7 +9,7 @@
 
 #include "perfshap/blocks/random.hpp"
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 namespace {
 
 /** The split decision, written out independently of Tree::Leaf. */
@@ -233,4 +233,4 @@ FunctionGame InterventionalGame(std::shared_ptr<const TreeEnsemble> model, std::
   });
 }
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

@@ -14,7 +14,7 @@
 #include "perfshap/blocks/trees.hpp"
 #include "support/synthetic_games.hpp"
 
-namespace perfshap::inline v0::testing {
+namespace perfshap { inline namespace v0 { namespace testing {
 
 /** @brief What RandomEnsemble draws. */
 struct RandomTreeSpec {
@@ -56,4 +56,4 @@ FunctionGame InterventionalGame(std::shared_ptr<const TreeEnsemble> model, std::
 /** @brief Row r of a column-major matrix of n rows. */
 std::vector<double> RowOf(const std::vector<double>& x, std::size_t n_features, std::size_t n, std::size_t r);
 
-}  // namespace perfshap::testing
+}}}  // namespace perfshap::testing

@@ -18,7 +18,7 @@
 
 #include "perfshap/arrow_c_data.h"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /**
  * @brief The columns of a record batch: `schema` a struct ("+s") whose children name and type
@@ -47,4 +47,4 @@ PERFSHAP_EXPORT std::shared_ptr<const Table> ImportArrowTable(ArrowSchema* schem
  */
 PERFSHAP_EXPORT std::shared_ptr<const Table> ImportArrowStream(ArrowArrayStream* stream, const std::string& source);
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -26,7 +26,7 @@
 #include "perfshap/shap.hpp"
 #include "perfshap/blocks/trees.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief AXOM and plain forest explanations of some rows. */
 struct PERFSHAP_EXPORT AxomExplanation {
@@ -49,7 +49,7 @@ struct PERFSHAP_EXPORT AxomExplanation {
  * @throws InvalidArgument for a model that is not a forest of classification trees (an identity
  *   transform, leaves holding class fractions) or rows of the wrong size.
  */
-PERFSHAP_EXPORT AxomExplanation ExplainAxom(const TreeEnsemble& forest, RowMatrix rows,
+PERFSHAP_EXPORT AxomExplanation ExplainAxom(const TreeEnsemble& forest, ColumnMatrix rows,
                                             const ExecutionOptions& execution = {});
 
 /** @brief Options of the robustness of explanations. */
@@ -104,7 +104,7 @@ struct PERFSHAP_EXPORT AxomRobustness {
  *   classification trees, or rows of the wrong size.
  */
 PERFSHAP_EXPORT AxomRobustness EvaluateExplanationRobustness(const TreeEnsemble* tree, const TreeEnsemble& forest,
-                                                            RowMatrix points,
+                                                            ColumnMatrix points,
                                                             const ExplanationRobustnessOptions& options = {});
 
 /** @brief An explanation function for the plain reference: g(x) into `out` and the label of x. */
@@ -120,7 +120,7 @@ struct ExplainerFunction {
  * @brief The plain reference of L_bar and L_hat: every neighbour explained from scratch with
  * `f` (same neighbours as EvaluateExplanationRobustness for the same seed). Serial.
  */
-PERFSHAP_EXPORT ExplanationRobustness PlainExplanationRobustness(const ExplainerFunction& f, RowMatrix points,
+PERFSHAP_EXPORT ExplanationRobustness PlainExplanationRobustness(const ExplainerFunction& f, ColumnMatrix points,
                                                                 const ExplanationRobustnessOptions& options = {});
 
 /** @brief Maps of the explanations around test points for two features (eqs. 2, 3 and 6): a
@@ -146,7 +146,7 @@ struct PERFSHAP_EXPORT ExplanationHeatmaps {
  *  @throws InvalidArgument for a feature out of range, the same feature twice, grid < 2, eps
  *  outside (0, 0.5], `center` out of range or a bad scale. */
 PERFSHAP_EXPORT ExplanationHeatmaps ComputeExplanationHeatmaps(const TreeEnsemble* tree, const TreeEnsemble& forest,
-                                                              RowMatrix points, std::size_t center, int feature_a,
+                                                              ColumnMatrix points, std::size_t center, int feature_a,
                                                               int feature_b, double eps, std::size_t grid,
                                                               const ExecutionOptions& execution = {},
                                                               const std::vector<double>& scale = {});
@@ -236,4 +236,4 @@ struct PERFSHAP_EXPORT AxomRun {
  */
 PERFSHAP_EXPORT AxomRun RunAxomProtocol(const Dataset& data, const AxomProtocolOptions& options);
 
-}  // namespace perfshap
+}}  // namespace perfshap

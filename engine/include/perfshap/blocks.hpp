@@ -9,6 +9,7 @@
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/blocks/curves.hpp"
 #include "perfshap/blocks/game.hpp"
+#include "perfshap/blocks/game_settings.hpp"
 #include "perfshap/blocks/generators.hpp"
 #include "perfshap/blocks/interactions.hpp"
 #include "perfshap/blocks/learner.hpp"

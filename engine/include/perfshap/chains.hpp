@@ -28,7 +28,7 @@
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/shap.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief Features and several binary outputs of the same rows. */
 struct PERFSHAP_EXPORT MultiOutputData {
@@ -57,7 +57,7 @@ class PERFSHAP_EXPORT ClassifierChain {
    * @brief The chain's predictions of n rows (column-major features): probabilities and labels,
    * n_links() x n each (chain order), and each link's inputs (column-major, (F + j) x n).
    */
-  void Predict(RowMatrix x, std::vector<std::vector<double>>& probability, std::vector<std::vector<double>>& label,
+  void Predict(ColumnMatrix x, std::vector<std::vector<double>>& probability, std::vector<std::vector<double>>& label,
                std::vector<std::vector<double>>* inputs = nullptr) const;
 
  private:
@@ -130,4 +130,4 @@ PERFSHAP_EXPORT MultiOutputData PrepareAdultChains(const std::string& path);
 /** @brief Every order of m outputs, lexicographic. @throws InvalidArgument above max_outputs. */
 PERFSHAP_EXPORT std::vector<std::vector<std::size_t>> AllChainOrders(std::size_t m, std::size_t max_outputs = 6);
 
-}  // namespace perfshap
+}}  // namespace perfshap

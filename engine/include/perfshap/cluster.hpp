@@ -20,7 +20,7 @@
 #include "perfshap/blocks/model.hpp"
 #include "perfshap/xper.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /**
  * @brief Euclidean distances between n points of R^d, stored as a full symmetric n x n
@@ -223,4 +223,4 @@ PERFSHAP_EXPORT XperClusterRefit RefitPerCluster(const Learner& learner, const D
                                                  const Model& global_model, const Dataset& test,
                                                  const XperResult& test_xper, double threshold = 0.5);
 
-}  // namespace perfshap
+}}  // namespace perfshap

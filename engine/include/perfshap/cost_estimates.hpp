@@ -19,7 +19,7 @@
 #include "perfshap/shap.hpp"
 #include "perfshap/xper.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief What to change when a method's estimate is refused (CheckCost's remedy). */
 inline constexpr const char* kRobustnessRemedy =
@@ -113,4 +113,4 @@ PERFSHAP_EXPORT CostEstimate EstimateChainsCost(std::size_t rows, std::size_t ba
 PERFSHAP_EXPORT CostEstimate EstimateXperMonteCarloCost(std::size_t samples, std::size_t rows, std::size_t train_rows,
                                                         bool full_comparator, int threads);
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -12,7 +12,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief How a string (categorical) column was encoded into numbers: code k = levels[k].
  *  ReadCsv lists the levels in order of first appearance in the file; DesignEncoder's codes
@@ -210,4 +210,4 @@ struct CsvOptions {
  */
 PERFSHAP_EXPORT Dataset ReadCsv(const std::string& path, const CsvOptions& options);
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -9,7 +9,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /**
  * @brief A mistake in what the user gave (file, column, option, data): the message says
@@ -51,7 +51,7 @@ class PERFSHAP_EXPORT Cancelled : public Error {
   Cancelled() : Error("computation cancelled") {}
 };
 
-}  // namespace perfshap
+}}  // namespace perfshap
 
 /// Throws perfshap::InvalidArgument(msg[, options]) when cond is false; for public entry points.
 #define PERFSHAP_CHECK(cond, ...)                                \

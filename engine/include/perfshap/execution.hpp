@@ -14,7 +14,7 @@
 #include "perfshap/export.hpp"
 
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief A progress report: `done` of `total` work units, measured rate and time left. */
 struct Progress {
@@ -108,4 +108,4 @@ inline constexpr std::chrono::seconds kIdleArenaLifetime{30};
 PERFSHAP_EXPORT std::size_t ReleaseIdleArenas();
 
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -9,7 +9,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 struct ProcessesFactory;
 
@@ -70,4 +70,4 @@ class PERFSHAP_EXPORT Processes {
   int size_ = 1;
 };
 
-}  // namespace perfshap
+}}  // namespace perfshap

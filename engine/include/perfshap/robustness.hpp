@@ -25,7 +25,7 @@
 #include "perfshap/blocks/solver.hpp"
 #include "perfshap/blocks/split.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief The baseline b of the precision payoffs (ShapPRC eq. 15, ShapAUPRC eq. 13). */
 enum class PrcBaseline {
@@ -262,4 +262,4 @@ struct PERFSHAP_EXPORT RobustnessResult {
 PERFSHAP_EXPORT RobustnessResult ExplainRobustness(const Dataset& data, const SplitPlan& plan,
                                                    const RobustnessOptions& options);
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "perfshap/blocks/game_settings.hpp"
 #include "perfshap/blocks/interactions.hpp"
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/model.hpp"
@@ -29,23 +30,7 @@
 #include "perfshap/export.hpp"
 #include "perfshap/treeshap.hpp"
 
-namespace perfshap::inline v0 {
-
-/** @brief What is explained of a model. */
-enum class ShapOutputScale {
-  /** The model's prediction: P(y = 1) of a binary classifier, each class's probability, the
-   *  regression target. */
-  kPrediction,
-  /** The raw score before the link: log-odds / probit index of a GLM, a tree ensemble's margin
-   *  (for a forest, its class fractions). */
-  kMargin,
-};
-
-/** @brief Rows in column-major layout: feature j of row r at values[j * n_rows + r]. */
-struct RowMatrix {
-  std::span<const double> values;
-  std::size_t n_rows = 0;
-};
+namespace perfshap { inline namespace v0 {
 
 /** @brief Options of the explanation functions. */
 struct ShapOptions {
@@ -105,8 +90,8 @@ struct PERFSHAP_EXPORT ShapExplanation {
  * @throws InvalidArgument for sizes that do not match, an empty background, kMargin on a model
  *   that has no margin (neither a GLM nor a tree ensemble), or the solver's refusals.
  */
-PERFSHAP_EXPORT ShapExplanation ExplainInterventional(const Model& model, RowMatrix rows,
-                                                      RowMatrix background, std::span<const Player> players,
+PERFSHAP_EXPORT ShapExplanation ExplainInterventional(const Model& model, ColumnMatrix rows,
+                                                      ColumnMatrix background, std::span<const Player> players,
                                                       std::span<const std::string> feature_names,
                                                       const ShapOptions& options = {});
 
@@ -126,14 +111,14 @@ PERFSHAP_EXPORT ShapExplanation ExplainByRetraining(const Learner& learner, cons
  * @brief TreeSHAP of a tree ensemble's margins (always kMargin): path-dependent, or
  * interventional when `background` has rows. One player per model feature.
  */
-PERFSHAP_EXPORT ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatrix background,
+PERFSHAP_EXPORT ShapExplanation ExplainTrees(const TreeEnsemble& model, ColumnMatrix rows, ColumnMatrix background,
                                              std::span<const std::string> feature_names,
                                              const ExecutionOptions& execution = {});
 
 /** @brief As above, the rows read in place as feature columns (a data set's columns: no gathered
  *  copy of the rows); the working memory beyond the explanation is a block's. */
 PERFSHAP_EXPORT ShapExplanation ExplainTrees(const TreeEnsemble& model, const FeatureColumns& rows,
-                                             RowMatrix background, std::span<const std::string> feature_names,
+                                             ColumnMatrix background, std::span<const std::string> feature_names,
                                              const ExecutionOptions& execution = {});
 
 /**
@@ -143,7 +128,7 @@ PERFSHAP_EXPORT ShapExplanation ExplainTrees(const TreeEnsemble& model, const Fe
  */
 PERFSHAP_EXPORT TreeShapInteractionValues ExplainTreeInteractions(const TreeEnsemble& model,
                                                                   const FeatureColumns& rows,
-                                                                  RowMatrix background,
+                                                                  ColumnMatrix background,
                                                                   const TreeInteractionOptions& options = {},
                                                                   const ExecutionOptions& execution = {});
 
@@ -157,7 +142,7 @@ PERFSHAP_EXPORT TreeShapInteractionValues ExplainTreeInteractions(const TreeEnse
  * @throws InvalidArgument as ExplainInterventional, and for more than 64 features.
  */
 PERFSHAP_EXPORT InteractionValues ExplainInterventionalInteractions(
-    const Model& model, RowMatrix rows, RowMatrix background, std::span<const std::string> feature_names,
+    const Model& model, ColumnMatrix rows, ColumnMatrix background, std::span<const std::string> feature_names,
     const ShapOptions& options = {});
 
-}  // namespace perfshap::inline v0
+}}  // namespace perfshap

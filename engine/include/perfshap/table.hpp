@@ -13,7 +13,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief The element type of a numeric TableColumn. */
 enum class ColumnType { kFloat64, kFloat32, kInt64, kInt32, kInt16, kInt8, kUInt64, kUInt32, kUInt16, kUInt8, kBool,
@@ -80,4 +80,4 @@ PERFSHAP_EXPORT Dataset ReadTableInPlace(std::shared_ptr<const Table> table, con
 /** @brief Row `row` of a numeric column as a double (NaN stays NaN; a text column gives NaN). */
 PERFSHAP_EXPORT double ColumnNumber(const TableColumn& column, std::size_t row);
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -22,7 +22,7 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief Rows read in place as feature columns: feature j of row r at columns[j][r * step] (a
  *  data set's columns, step 1; a row-major matrix's, step = its row length: nothing is gathered
@@ -157,4 +157,4 @@ PERFSHAP_EXPORT TreeShapInteractionValues InterventionalTreeShapInteractions(
     std::size_t n_background, const TreeInteractionOptions& options = {},
     const ExecutionOptions& execution = {});
 
-}  // namespace perfshap::inline v0
+}}  // namespace perfshap

@@ -7,9 +7,9 @@
 #include "perfshap/export.hpp"
 #include "perfshap/version_config.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief The library's version, "MAJOR.MINOR.PATCH", as it was built. */
 PERFSHAP_EXPORT std::string_view Version() noexcept;
 
-}  // namespace perfshap
+}}  // namespace perfshap

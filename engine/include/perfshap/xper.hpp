@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "perfshap/blocks/game_settings.hpp"
 #include "perfshap/blocks/metric_registry.hpp"
 #include "perfshap/blocks/model.hpp"
 #include "perfshap/blocks/players.hpp"
@@ -21,31 +22,13 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 // The metrics XPER decomposes are the registered ones with an XPER term (metric_registry.hpp,
 // MetricNames("xper")): auc, brier, accuracy, balanced_accuracy, sensitivity, specificity,
 // precision, cost, mse, mae, r2. Each is an average of individual terms G(y_i; f(x_i); delta)
 // (ARCHITECTURE.md "XPER's individual terms G"); losses are decomposed with their sign flipped so
 // that larger is better: Brier -> -Brier, cost -> -cost, MSE -> -MSE, MAE -> -MAE.
-
-/**
- * @brief Comparison sample of the AUC (and the delta(S) of precision).
- *
- * For a coalition S, individual i's hybrid points are z_iu = (x_i on S, x_u off S), u = 1..n.
- * - kPermuted: w_k = (x_k on S, x_pi(k) off S) with label y_k, for one permutation pi
- *   (as the XPER package, which draws pi with CPython's random.shuffle). n comparison points.
- * - kFull: all n^2 hybrid points w_kl = (x_k on S, x_l off S) with label y_k, each weighted
- *   1/n^2. This is the expectation of kPermuted over a uniformly random pi: exact, no Monte
- *   Carlo noise. It costs O(n^2 log n) per coalition (one sort of the n^2 scores).
- */
-enum class XperComparator { kPermuted, kFull };
-
-/** @brief Parses "permuted" or "full". @throws InvalidArgument otherwise. */
-PERFSHAP_EXPORT XperComparator ParseXperComparator(const std::string& name);
-
-/** @brief "permuted" or "full". */
-PERFSHAP_EXPORT const char* XperComparatorName(XperComparator comparator) noexcept;
 
 /** @brief Options of ExplainXper. */
 struct XperOptions {
@@ -188,4 +171,4 @@ struct PERFSHAP_EXPORT XperResult {
  */
 PERFSHAP_EXPORT XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOptions& options);
 
-}  // namespace perfshap::inline v0
+}}  // namespace perfshap

@@ -18,7 +18,7 @@
 #include "perfshap/blocks/learners.hpp"
 #include "perfshap/xper.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief Options of RunXperMonteCarlo. Defaults are the paper's: K = 5,000 samples of 1,000
  *  rows, T = 700 train rows, the design x ~ N(0, diag(1.2, 1, 1)), beta = (0.05, 0.5, 0.5, 0). */
@@ -101,4 +101,4 @@ struct DistributionSummary {
 /** @brief Summary of `values` (at least one, all finite). @throws InvalidArgument otherwise. */
 PERFSHAP_EXPORT DistributionSummary Summarize(std::span<const double> values);
 
-}  // namespace perfshap
+}}  // namespace perfshap

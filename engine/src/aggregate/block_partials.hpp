@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief Partial sums owned by fixed blocks, combined in block order.
@@ -51,4 +51,4 @@ class BlockPartials {
   std::vector<double> data_;
 };
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -23,7 +23,7 @@
 #include "schedule/schedule.hpp"
 #include "report/format.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 namespace {
 
@@ -383,4 +383,4 @@ AxomResponse RunAxom(const AxomRequest& request) {
   return response;
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -20,7 +20,7 @@
 #include "perfshap/execution.hpp"
 #include "report/axom_report.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief An AXOM run: `data` (one data set; its label column "label" unless named), or with
  *  `paper` the paper's data sets from `data_dir`. */
@@ -86,4 +86,4 @@ struct AxomResponse {
  */
 AxomResponse RunAxom(const AxomRequest& request);
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -17,7 +17,7 @@
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/split.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 namespace {
 
@@ -168,4 +168,4 @@ detail::ChainsReport RunChains(const ChainsRequest& request) {
   return report;
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -17,7 +17,7 @@
 #include "perfshap/shap.hpp"
 #include "report/chains_report.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief A Shapley Chains run. The data: `data` (a table or file) with its binary `outputs`
  *  columns, or `adult` (the UCI Adult CSV, prepared as the paper's section 4.2), or neither: the
@@ -54,4 +54,4 @@ struct ChainsRequest {
  */
 detail::ChainsReport RunChains(const ChainsRequest& request);
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -7,7 +7,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/generators.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 std::string DataInput::name() const {
   if (!path.empty()) return path;
@@ -66,4 +66,4 @@ Design ReadDesign(const DataInput& input, std::uint64_t seed, TextColumns policy
   return encoder.Apply(source);  // the numeric columns shared, not copied: large tables are held once
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

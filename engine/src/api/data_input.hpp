@@ -15,7 +15,7 @@
 #include "perfshap/blocks/players.hpp"
 #include "perfshap/table.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief A method's data: a table in memory, a CSV file, or the built-in probit design. */
 struct DataInput {
@@ -70,4 +70,4 @@ Dataset ReadRows(const DataInput& input, const CsvOptions& csv);
  */
 Design ReadDesign(const DataInput& input, std::uint64_t seed, TextColumns policy = TextColumns::kOneHot);
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

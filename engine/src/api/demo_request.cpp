@@ -23,7 +23,7 @@
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 detail::DemoReport DemoResponse::Report() const {
   detail::DemoReport report = base;
@@ -401,4 +401,4 @@ DemoResponse RunDemo(const DemoRequest& request) {
   return out;
 }
 
-}  // namespace perfshap::inline v0::api
+}}}  // namespace perfshap::api

@@ -23,7 +23,7 @@
 #include "perfshap/xper.hpp"
 #include "report/demo_report.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief A demo run: `data` (a table or file with its label, features and groups), or the
  *  probit design of `data.generated_rows` rows from the seed. */
@@ -66,4 +66,4 @@ struct DemoResponse {
  */
 DemoResponse RunDemo(const DemoRequest& request);
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

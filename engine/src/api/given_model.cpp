@@ -4,7 +4,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 std::shared_ptr<const TreeEnsemble> LoadTreeModel(const GivenModelInput& model) {
   if (model.tree_model != nullptr) {
@@ -27,4 +27,4 @@ void CheckFunctionModel(const GivenModelInput& model) {
                           {"iteration_range"});
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

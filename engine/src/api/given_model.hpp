@@ -13,7 +13,7 @@
 #include "perfshap/blocks/model.hpp"
 #include "perfshap/blocks/trees.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief A fitted model: at most one of an XGBoost model (`tree_text`, else the file
  *  `tree_file`), a host's tree model, or a host's model. */
@@ -51,4 +51,4 @@ std::shared_ptr<const TreeEnsemble> LoadTreeModel(const GivenModelInput& model);
  *  @throws InvalidArgument (options(): `iteration_range`). */
 void CheckFunctionModel(const GivenModelInput& model);
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

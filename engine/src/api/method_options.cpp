@@ -6,7 +6,7 @@
 
 #include "data/message_text.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 using api::MethodOption;
 
@@ -50,4 +50,4 @@ void ThrowBadValue(const std::string& method, const MethodOption& option, const 
                         {option.info.name});
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

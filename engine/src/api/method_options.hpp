@@ -21,7 +21,7 @@
 #include "perfshap/blocks/options.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief What a method declares of one option, beyond a learner option's OptionInfo. */
 struct MethodOption {
@@ -60,9 +60,9 @@ struct GivenOption {
 /** @brief The options given, in the order given. */
 using GivenOptions = std::vector<GivenOption>;
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 /** @brief The option of `options` that `name` (either spelling, or an alias) names, or null. */
 const api::MethodOption* FindMethodOption(const std::vector<api::MethodOption>& options, const std::string& name);
 /** @brief The option a message's option `name` is about: a declared name or alias, or a library
@@ -77,9 +77,9 @@ const api::MethodOption* OptionOfField(const std::vector<api::MethodOption>& opt
 /** @throws InvalidArgument: `method`'s option `option` = `text` is not `takes`. */
 [[noreturn]] void ThrowBadValue(const std::string& method, const api::MethodOption& option, const std::string& text,
                                 const std::string& takes);
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /**
  * @brief The options of request type `R`, each declared once and bound to the request.
@@ -308,4 +308,4 @@ class RequestOptions {
   std::vector<std::function<void(R&)>> finish_;
 };
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

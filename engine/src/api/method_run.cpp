@@ -2,6 +2,7 @@
 // Copyright 2026 The perfshap authors
 #include "api/method_run.hpp"
 
+#include <limits>
 #include <memory>
 #include <utility>
 
@@ -13,7 +14,7 @@
 #include "report/shap_report.hpp"
 #include "report/xper_report.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 const ResultArray* MethodRun::Array(const std::string& name) const {
   for (const ResultArray& a : arrays)
@@ -102,6 +103,35 @@ MethodRun RobustnessMethodRun(RobustnessResponse response, const std::string& ou
   return run;
 }
 
+namespace {
+
+/** A data set's protocol runs as arrays, each name after `prefix`: per seed the test accuracies
+ *  (tree, forest), the mean mislabelling, and each test point's L_bar of the tree's, the
+ *  forest's and AXOM's explanations (seeds x test points). */
+void AddProtocolArrays(const detail::AxomDataReport& d, const std::string& prefix, MethodRun& run) {
+  const std::size_t S = d.runs.size(), n = S == 0 ? 0 : d.runs.front().robustness.forest.l_bar.size();
+  ResultArray accuracy{prefix + "accuracy", {S, 2}, {}}, mislabelling{prefix + "mislabelling", {S}, {}};
+  ResultArray l_bar[3] = {{prefix + "l_bar_dt", {S, n}, {}}, {prefix + "l_bar_rf", {S, n}, {}},
+                          {prefix + "l_bar_axom", {S, n}, {}}};
+  for (const AxomRun& r : d.runs) {
+    accuracy.owned.insert(accuracy.owned.end(), {r.tree_accuracy, r.forest_accuracy});
+    mislabelling.owned.push_back(r.mislabelling);
+    const ExplanationRobustness* models[3] = {&r.robustness.tree, &r.robustness.forest, &r.robustness.axom};
+    for (int m = 0; m < 3; ++m) {
+      std::vector<double> v = models[m]->l_bar;
+      v.resize(n, std::numeric_limits<double>::quiet_NaN());  // every seed's split has the same size
+      l_bar[m].owned.insert(l_bar[m].owned.end(), v.begin(), v.end());
+    }
+  }
+  run.arrays.push_back(std::move(accuracy));
+  run.arrays.push_back(std::move(mislabelling));
+  for (ResultArray& a : l_bar) run.arrays.push_back(std::move(a));
+  std::vector<double> seeds(d.seeds.begin(), d.seeds.end());
+  run.arrays.push_back({prefix + "seeds", {seeds.size()}, seeds, true});
+}
+
+}  // namespace
+
 MethodRun AxomMethodRun(AxomResponse response) {
   auto r = std::make_shared<const AxomResponse>(std::move(response));
   MethodRun run;
@@ -138,11 +168,19 @@ MethodRun AxomMethodRun(AxomResponse response) {
     run.reporter = [r](detail::OutputDir& out) { detail::WriteAxomModelReport(out, *r->given, r->settings); };
   } else if (!r->paper) {
     run.console = detail::AxomConsoleText(r->reports.front(), r->settings);
+    AddProtocolArrays(r->reports.front(), "", run);
+    run.names = {{"feature_names", r->reports.front().feature_names}};
     run.reporter = [r](detail::OutputDir& out) {
       detail::WriteAxomReport(out, r->reports.front(), r->settings);
     };
   } else {
-    for (const auto& report : r->reports) run.console += detail::AxomConsoleText(report, r->settings);
+    std::vector<std::string> data_sets;
+    for (const auto& report : r->reports) {
+      run.console += detail::AxomConsoleText(report, r->settings);
+      AddProtocolArrays(report, report.name + ".", run);
+      data_sets.push_back(report.name);
+    }
+    run.names = {{"data_sets", data_sets}};
     run.console += "\n" + detail::AxomPaperText(r->reports, r->settings);
     run.reporter = [r](detail::OutputDir& out) {
       detail::WriteAxomPaperReport(out, r->reports, r->settings);
@@ -156,6 +194,35 @@ MethodRun ChainsMethodRun(detail::ChainsReport report) {
   MethodRun run;
   run.method = "chains";
   run.console = detail::ChainsConsoleText(*r);
+  // The values averaged over the orders (result.json's direct, indirect, total), the independent
+  // classifiers' and each order's: outputs x features, orders x outputs x features.
+  const detail::ChainsAverages averages = detail::AverageOverOrders(*r);
+  const std::size_t n_out = r->output_names.size(), F = r->features.size(), n_orders = r->orders.size();
+  ResultArray independent{"independent", {n_out, F}, {}};
+  for (const std::vector<double>& v : r->independent) independent.owned.insert(independent.owned.end(), v.begin(), v.end());
+  ResultArray order_direct{"order_direct", {n_orders, n_out, F}, {}};
+  ResultArray order_indirect{"order_indirect", {n_orders, n_out, F}, {}};
+  ResultArray hamming{"order_hamming_loss", {n_orders}, {}};
+  for (const ChainOrderExplanation& e : r->orders) {
+    for (std::size_t o = 0; o < n_out; ++o) {
+      const std::size_t j = detail::ChainPosition(e, o);
+      order_direct.owned.insert(order_direct.owned.end(), e.global_direct[j].begin(),
+                                e.global_direct[j].begin() + static_cast<std::ptrdiff_t>(F));
+      order_indirect.owned.insert(order_indirect.owned.end(), e.global_indirect[j].begin(), e.global_indirect[j].end());
+    }
+    hamming.owned.push_back(e.hamming_loss);
+  }
+  run.arrays = {{"direct", {n_out, F}, averages.direct},
+                {"indirect", {n_out, F}, averages.indirect},
+                {"total", {n_out, F}, averages.total},
+                std::move(independent),
+                std::move(order_direct),
+                std::move(order_indirect),
+                std::move(hamming),
+                {"hamming_loss", {}, {averages.hamming_loss}}};
+  std::vector<std::string> orders;
+  for (const ChainOrderExplanation& e : r->orders) orders.push_back(detail::ChainOrderName(e));
+  run.names = {{"feature_names", r->features}, {"outputs", r->output_names}, {"orders", orders}};
   run.reporter = [r](detail::OutputDir& out) { detail::WriteChainsReport(out, *r); };
   return run;
 }
@@ -165,6 +232,19 @@ MethodRun DemoMethodRun(DemoResponse response, const std::string& out_dir) {
   MethodRun run;
   run.method = "demo";
   run.console = detail::DemoConsoleText(r->Report(), out_dir);
+  // Each section's values: (AUC - 0.5, accuracy) per feature, XPER's and ShapAUC's, the sampled
+  // ShapAUC of the 40-feature design with its standard errors; a section skipped has none.
+  const ShapleyValues& v = r->values;
+  run.arrays = {{"values", {static_cast<std::size_t>(v.n_players), v.n_outputs}, v.phi}};
+  run.names = {{"feature_names", v.players}};
+  if (r->xper) run.arrays.push_back({"xper_phi", {r->xper->phi.size()}, r->xper->phi});
+  if (r->robustness) {
+    run.arrays.push_back({"robustness_phi", {r->robustness->phi_auc_mean.size()}, r->robustness->phi_auc_mean});
+    run.arrays.push_back({"robustness_phi_std", {r->robustness->phi_auc_std.size()}, r->robustness->phi_auc_std});
+  }
+  run.arrays.push_back({"sampled_phi", {r->sampled.phi_auc_mean.size()}, r->sampled.phi_auc_mean});
+  run.arrays.push_back({"sampled_phi_se", {r->sampled.phi_auc_se.size()}, r->sampled.phi_auc_se});
+  run.names.push_back({"sampled_feature_names", r->sampled.features});
   run.reporter = [r](detail::OutputDir& out) { detail::WriteDemoReport(out, r->Report()); };
   return run;
 }
@@ -176,10 +256,20 @@ MethodRun XperMonteCarloMethodRun(XperMonteCarloResult result, const XperMonteCa
   MethodRun run;
   run.method = "xper-montecarlo";
   run.console = detail::MonteCarloConsoleText(*r, columns, out_dir);
+  // Per sample: the test AUC, the benchmark, the features' values and the probit's coefficients.
+  const std::size_t K = r->auc.size(), q = r->features.size();
+  run.arrays = {{"auc", {K}, r->auc},
+                {"base", {K}, r->base},
+                {"phi", {K, q}, r->phi},
+                {"coefficients", {K, q + 1}, r->coefficients}};
+  run.names = {{"feature_names", r->features}, {"columns", columns.names}};
+  ResultArray distributions{"distributions", {columns.names.size(), K}, {}};
+  for (const std::vector<double>& c : columns.values) distributions.owned.insert(distributions.owned.end(), c.begin(), c.end());
+  run.arrays.push_back(std::move(distributions));
   run.reporter = [r, options, columns](detail::OutputDir& out) {
     detail::WriteMonteCarloReport(out, *r, options, columns);
   };
   return run;
 }
 
-}  // namespace perfshap::inline v0::api
+}}}  // namespace perfshap::api

@@ -23,7 +23,7 @@
 #include "perfshap/xper_montecarlo.hpp"
 #include "report/run_reporter.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief A result's numbers: row-major values of `shape` (empty shape: one number); `whole`
  *  when they are counts or indices (a front end may hand them over as integers). Small arrays
@@ -100,4 +100,4 @@ MethodRun DemoMethodRun(DemoResponse response, const std::string& out_dir);
 MethodRun XperMonteCarloMethodRun(XperMonteCarloResult result, const XperMonteCarloOptions& options,
                                   const std::string& out_dir);
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -9,7 +9,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/trees.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 std::span<const std::string> ModelFeatureNames(const Model& model) {
   if (const auto* trees = dynamic_cast<const TreeEnsemble*>(&model)) return trees->info().feature_names;
@@ -45,4 +45,4 @@ std::vector<std::size_t> ModelColumns(const Dataset& data, const Model& model, c
   return columns;
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -13,7 +13,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/blocks/model.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /**
  * @brief The columns of `data` that `model`'s features are, in the model's feature order: its
@@ -30,4 +30,4 @@ std::vector<std::size_t> ModelColumns(const Dataset& data, const Model& model, c
 /** @brief The model's feature names: a tree model's own, else none. */
 std::span<const std::string> ModelFeatureNames(const Model& model);
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -15,7 +15,7 @@
 #include "report/output.hpp"
 #include "schedule/agreement.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 #define PERFSHAP_METHOD(entry) MethodEntry entry();
 #include "api/methods/method_list.inc"
@@ -202,4 +202,4 @@ std::shared_ptr<const Processes> TakeMpiComm(nlohmann::json& options) {
   return processes;
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -29,7 +29,7 @@
 #include "perfshap/table.hpp"
 #include "report/run_reporter.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief The objects a front end hands a method besides its options. */
 enum class InputRole : std::uint8_t {
@@ -127,4 +127,4 @@ std::string OptionKeyOf(const std::string& option);
  */
 std::shared_ptr<const Processes> TakeMpiComm(nlohmann::json& options);
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

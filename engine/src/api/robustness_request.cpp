@@ -14,7 +14,7 @@
 #include "report/format.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 std::shared_ptr<const Learner> MakeLearnerOf(const LearnerInput& input) {
   if (input.learner == nullptr) {
@@ -95,4 +95,4 @@ RobustnessResponse RunRobustness(const RobustnessRequest& request) {
   return response;
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

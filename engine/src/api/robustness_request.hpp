@@ -18,7 +18,7 @@
 #include "perfshap/blocks/split.hpp"
 #include "report/robustness_report.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief The learner of a method that trains: a registered one by name, or the host's own. */
 struct LearnerInput {
@@ -83,4 +83,4 @@ struct RobustnessResponse {
  */
 RobustnessResponse RunRobustness(const RobustnessRequest& request);
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

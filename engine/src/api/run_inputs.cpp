@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 namespace {
 // A given model's predictions for this many rows: two models that differ almost always differ there.
@@ -63,4 +63,4 @@ void RunInputs::Agree() {
   detail::AgreeOnInputs(execution_, digests_);
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -17,7 +17,7 @@
 #include "perfshap/execution.hpp"
 #include "schedule/agreement.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief A run's inputs, summed up only over processes (a run alone pays nothing). */
 class RunInputs {
@@ -43,4 +43,4 @@ class RunInputs {
   detail::InputDigests digests_;
 };
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

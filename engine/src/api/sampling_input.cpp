@@ -7,7 +7,7 @@
 #include "perfshap/error.hpp"
 #include "report/format.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 void CheckSampling(const SolverSpec& solver, const SamplingOptions& sampling) {
   if (!(sampling.tolerance > 0.0 && sampling.tolerance < 1.0))
@@ -25,4 +25,4 @@ void CheckSampling(const SolverSpec& solver, const SamplingOptions& sampling) {
                           {"keep_samples"});
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -7,7 +7,7 @@
 
 #include "perfshap/blocks/solver.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /**
  * @brief Checks the sampling options of a run with `solver`.
@@ -17,4 +17,4 @@ namespace perfshap::inline v0::api {
  */
 void CheckSampling(const SolverSpec& solver, const SamplingOptions& sampling);
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

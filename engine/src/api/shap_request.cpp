@@ -18,7 +18,7 @@
 #include "perfshap/error.hpp"
 #include "report/figure_bounds.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 namespace {
 
@@ -177,9 +177,10 @@ TreeShapInteractionValues InteractionMatrix(const InteractionValues& iv, std::si
   return v;
 }
 
-}  // namespace
-
-ShapResponse RunShap(const ShapRequest& request) {
+/** Refuses what shap does not take before anything is read: the generated design, a model that
+ *  is missing or given twice, a learner's options on a given model, and the options that do not
+ *  go with the approach. */
+void CheckShapOptions(const ShapRequest& request) {
   const DataInput& in = request.data;
   const ShapModelInput& m = request.model;
   const bool given_model = m.given();
@@ -227,17 +228,10 @@ ShapResponse RunShap(const ShapRequest& request) {
     throw InvalidArgument(
         "iteration_range selects boosting rounds of an XGBoost model; a learner has none: drop it",
         {"iteration_range"});
+}
 
-  ShapOptions opt = request.options;
-  opt.solver_options.max_players = kShapExactPlayerLimit;
-  opt.output = request.output.value_or(ShapOutputScale::kPrediction);
-  if (tree) opt.output = ShapOutputScale::kMargin;
-  ExecutionOptions& execution = opt.solver_options.execution;
-
-  ShapResponse response;
-  detail::ShapRun& run = response.run;
-  run.seed = request.seed;
-  run.threads = ResolvedThreads(execution);
+/** The model explained and what it reads: made from the given model or fitted by the learner. */
+struct ShapModel {
   std::shared_ptr<const Model> model;
   std::shared_ptr<const Learner> learner;
   Dataset explain;            // the explained rows' source, the model's columns
@@ -248,209 +242,230 @@ ShapResponse RunShap(const ShapRequest& request) {
   std::vector<Player> retrain_players;           // the training sample's players (retrain)
   std::shared_ptr<const DesignEncoder> encoder;  // the training sample's design (text one-hot, groups)
   std::vector<std::size_t> train_rows_all;       // every row of the training sample
+};
 
-  if (given_model) {
-    // The host's own model (a function), or a tree model (an XGBoost file or text, a converted one).
-    const std::string& name = m.display_name();
-    if (m.host_model != nullptr) {
-      CheckFunctionModel(m);
-      if (request.approach != ShapApproach::kInterventional)
-        throw InvalidArgument(std::string("the ") + ApproachName(request.approach) +
-                                  " approach needs a tree model or a learner; the model " + name +
-                                  " is a function, explained by the interventional approach",
-                              {"approach"});
-      model = m.host_model;
-    } else {
-      const std::shared_ptr<const TreeEnsemble> ensemble = LoadTreeModel(m);
-      run.rounds = ensemble->info().rounds;
-      model = ensemble;
-    }
-    const Dataset data = ReadRows(in, RowsCsv(in, true));
-    model_columns = ModelColumns(data, *model, name, "the data " + in.name());
-    for (std::size_t col : model_columns) feature_names.push_back(data.feature_names()[col]);
-    explain = data;
-    background_source = data;
-    run.model = model->Describe();
-    run.model_source = name;
-    run.data = data.source();
-    if (!in.groups.empty())
-      throw InvalidArgument(
-          "groups take the columns of a training sample; a given model's features are single "
-          "columns",
-          {"groups"});
+/** A given model (the host's function, or a tree model: an XGBoost file or text, a converted
+ *  one), its columns found in the data, which is also the background's source; described in run. */
+void ResolveGivenModel(const ShapRequest& request, detail::ShapRun& run, ShapModel& s) {
+  const DataInput& in = request.data;
+  const ShapModelInput& m = request.model;
+  const std::string& name = m.display_name();
+  if (m.host_model != nullptr) {
+    CheckFunctionModel(m);
+    if (request.approach != ShapApproach::kInterventional)
+      throw InvalidArgument(std::string("the ") + ApproachName(request.approach) +
+                                " approach needs a tree model or a learner; the model " + name +
+                                " is a function, explained by the interventional approach",
+                            {"approach"});
+    s.model = m.host_model;
   } else {
-    const LearnerParams params = TreeParams(m, request.seed);
-    LearnerInput learner_input = m.learner;
-    if (learner_input.learner == nullptr) learner_input.params = params;
-    learner = MakeLearnerOf(learner_input);
-    const bool tree_learner =
-        m.learner.learner == nullptr && (m.learner.name == "tree" || m.learner.name == "forest");
-    if (in.label.empty())
-      throw InvalidArgument("the training sample " + m.train->name() + " needs the name of its label column",
-                            {"label"});
-    CsvOptions csv;
-    csv.label = in.label;
-    csv.positive = in.positive;
-    csv.regression = !learner->is_classifier() || (in.positive.empty() && tree_learner);
-    csv.missing = in.missing;
-    const Dataset train_raw = ReadRows(*m.train, csv);
-    CsvOptions data_csv = RowsCsv(in, false);
-    data_csv.regression = true;
-    data_csv.positive.clear();
-    const Dataset data_raw = ReadRows(in, data_csv);
-    std::vector<std::size_t> columns(train_raw.n_features());
-    std::iota(columns.begin(), columns.end(), std::size_t{0});
-    encoder = std::make_shared<const DesignEncoder>(train_raw, columns, in.groups, learner->text_columns());
-    Design train_design = encoder->Apply(train_raw);
-    explain = encoder->Apply(data_raw).data;
-    feature_names = encoder->column_names();
-    players = encoder->players();
-    model_columns.resize(feature_names.size());
-    std::iota(model_columns.begin(), model_columns.end(), std::size_t{0});
-    std::vector<std::size_t> train_rows(train_design.data.n_rows());
-    std::iota(train_rows.begin(), train_rows.end(), std::size_t{0});
-    // Trees and forests take any number of classes (the label's distinct values); the other
-    // learners, and trees given a positive class, a 0/1 label.
-    std::vector<double> classes(train_design.data.label().begin(), train_design.data.label().end());
-    std::sort(classes.begin(), classes.end());
-    classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
-    const bool zero_one = classes.size() == 2 && classes[0] == 0.0 && classes[1] == 1.0;
-    {
-      // Before the fit: the fit's and the explanation's estimates (a request the solver or the
-      // memory refuses does not start a fit of thousands of columns).
-      ShapShape shape;
-      shape.approach = ApproachName(request.approach);
-      shape.rows = ExplainedRows(request.rows, explain.n_rows(), in.name()).size();
-      shape.background = std::min(request.background.value_or(100), train_design.data.n_rows());
-      shape.features = model_columns.size();
-      shape.players = players.size();
-      shape.train_rows = train_rows.size();
-      // The explanation's estimate first: it carries the solver's refusal (the exact solver past
-      // its limit), which must come before the fit's estimate is said.
-      const CostEstimate explanation = tree ? CostEstimate{} : EstimateShapCost(shape, opt);
-      CheckCost(EstimateFitCost("shap", *learner, train_rows.size(), model_columns.size()), execution,
-                kFitRemedy, {"features", "groups"});
-      if (!tree) {
-        CheckCost(explanation, execution, kShapRemedy, {"rows", "background", "solver", "budget"});
-        execution.on_estimate = nullptr;  // said once
-      }
-    }
-    const bool model_from_learner = !(tree_learner && !zero_one && learner->is_classifier());
-    if (!model_from_learner) {
-      if (retrain)
-        throw InvalidArgument("the retrain approach takes a 0/1 label; name the positive class",
-                              {"approach", "positive"});
-      // The class-fraction trees of a label with more than two classes take the depth, the
-      // number of trees and the seed only: another option would be silently left out.
-      if (!m.learner.params.empty())
-        throw InvalidArgument(
-            "learner options are not applied to a " + m.learner.name +
-                " of a label with more than two classes (only max_depth, trees and the seed are); "
-                "drop them, or name the positive class",
-            {"model_params"});
-      ForestOptions fo;
-      fo.max_depth = m.max_depth.value_or(0);
-      fo.seed = request.seed;
-      fo.n_estimators = m.trees.value_or(100);
-      fo.execution.threads = execution.threads;
-      if (m.learner.name == "tree") {
-        model = FitTree(fo, train_design.data, train_rows, model_columns);
-      } else {
-        fo.max_features = "sqrt";
-        model = FitForest(fo, train_design.data, train_rows, model_columns);
-      }
-    } else {
-      model = learner->Train(train_design.data, train_rows, model_columns);
-    }
-    background_source = std::move(train_design.data);
-    train_rows_all = std::move(train_rows);
-    run.model = model->Describe();
-    run.model_source =
-        (learner->name().empty() ? m.learner.name : learner->name()) + " trained on " + m.train->name();
-    if (model_from_learner) {
-      run.learner = learner->name();
-      run.learner_params = learner->params();
-    }
-    run.data = data_raw.source();
-    // Players as the encoder grouped them (a one-hot text column, a group); none when every
-    // column is its own.
-    retrain_players = players;
-    bool all_single = true;
-    for (const Player& p : players) all_single = all_single && p.columns.size() == 1;
-    if (all_single && in.groups.empty()) players.clear();
+    const std::shared_ptr<const TreeEnsemble> ensemble = LoadTreeModel(m);
+    run.rounds = ensemble->info().rounds;
+    s.model = ensemble;
   }
+  const Dataset data = ReadRows(in, RowsCsv(in, true));
+  s.model_columns = ModelColumns(data, *s.model, name, "the data " + in.name());
+  for (std::size_t col : s.model_columns) s.feature_names.push_back(data.feature_names()[col]);
+  s.explain = data;
+  s.background_source = data;
+  run.model = s.model->Describe();
+  run.model_source = name;
+  run.data = data.source();
+  if (!in.groups.empty())
+    throw InvalidArgument(
+        "groups take the columns of a training sample; a given model's features are single "
+        "columns",
+        {"groups"});
+}
 
-  const detail::ShapRun::RowRange rows = ExplainedRows(request.rows, explain.n_rows(), in.name());
-  run.rows = rows;
-  if (request.explain_row) {
-    if (*request.explain_row < rows.first || *request.explain_row - rows.first >= rows.size())
-      throw InvalidArgument("the explained row " + std::to_string(*request.explain_row) +
-                                " is not among the rows explained (" + std::to_string(rows.first) + ".." +
-                                std::to_string(rows.first + rows.size() - 1) + ")",
-                            {"explain_row"});
-    run.explain_row = *request.explain_row - rows.first;
+/** How a learner's training sample is read: its label column, 0/1 from the positive class for a
+ *  classifier, a tree or forest without a positive class keeping its classes. */
+CsvOptions TrainCsv(const DataInput& in, const Learner& learner, bool tree_learner) {
+  CsvOptions csv;
+  csv.label = in.label;
+  csv.positive = in.positive;
+  csv.regression = !learner.is_classifier() || (in.positive.empty() && tree_learner);
+  csv.missing = in.missing;
+  return csv;
+}
+
+/** Whether the label's distinct values are exactly 0 and 1. */
+bool ZeroOneLabel(const Dataset& train) {
+  std::vector<double> classes(train.label().begin(), train.label().end());
+  std::sort(classes.begin(), classes.end());
+  classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
+  return classes.size() == 2 && classes[0] == 0.0 && classes[1] == 1.0;
+}
+
+/** Before the fit: the fit's and the explanation's estimates (a request the solver or the
+ *  memory refuses does not start a fit of thousands of columns). */
+void CheckFitCost(const ShapRequest& request, ShapOptions& opt, const ShapModel& s, const Dataset& train,
+                  std::size_t n_train_rows) {
+  ExecutionOptions& execution = opt.solver_options.execution;
+  const bool tree = request.approach == ShapApproach::kTree;
+  ShapShape shape;
+  shape.approach = ApproachName(request.approach);
+  shape.rows = ExplainedRows(request.rows, s.explain.n_rows(), request.data.name()).size();
+  shape.background = std::min(request.background.value_or(100), train.n_rows());
+  shape.features = s.model_columns.size();
+  shape.players = s.players.size();
+  shape.train_rows = n_train_rows;
+  // The explanation's estimate first: it carries the solver's refusal (the exact solver past
+  // its limit), which must come before the fit's estimate is said.
+  const CostEstimate explanation = tree ? CostEstimate{} : EstimateShapCost(shape, opt);
+  CheckCost(EstimateFitCost("shap", *s.learner, n_train_rows, s.model_columns.size()), execution, kFitRemedy,
+            {"features", "groups"});
+  if (!tree) {
+    CheckCost(explanation, execution, kShapRemedy, {"rows", "background", "solver", "budget"});
+    execution.on_estimate = nullptr;  // said once
   }
-  // The explained rows: read in place from the data set's columns by TreeSHAP when they are all of
-  // them (a large table is then held once, the caller's), else gathered into one block.
-  const bool in_place = tree && rows.size() == explain.n_rows();
-  const std::vector<std::size_t> row_list = in_place ? std::vector<std::size_t>() : RowList(rows);
-  const std::vector<double> x = in_place ? std::vector<double>() : Gather(explain, model_columns, row_list);
-  const RowMatrix row_matrix{x, rows.size()};
-  // The background: the rows given, or rows drawn with the seed.
+}
+
+/** The class-fraction tree or forest of a tree learner's label with more than two classes. */
+std::shared_ptr<const Model> FitClassFractionTrees(const ShapRequest& request,
+                                                   const ExecutionOptions& execution, const Dataset& train,
+                                                   const std::vector<std::size_t>& train_rows,
+                                                   const std::vector<std::size_t>& model_columns) {
+  const ShapModelInput& m = request.model;
+  if (request.approach == ShapApproach::kRetrain)
+    throw InvalidArgument("the retrain approach takes a 0/1 label; name the positive class",
+                          {"approach", "positive"});
+  // The class-fraction trees of a label with more than two classes take the depth, the
+  // number of trees and the seed only: another option would be silently left out.
+  if (!m.learner.params.empty())
+    throw InvalidArgument(
+        "learner options are not applied to a " + m.learner.name +
+            " of a label with more than two classes (only max_depth, trees and the seed are); "
+            "drop them, or name the positive class",
+        {"model_params"});
+  ForestOptions fo;
+  fo.max_depth = m.max_depth.value_or(0);
+  fo.seed = request.seed;
+  fo.n_estimators = m.trees.value_or(100);
+  fo.execution.threads = execution.threads;
+  if (m.learner.name == "tree") return FitTree(fo, train, train_rows, model_columns);
+  fo.max_features = "sqrt";
+  return FitForest(fo, train, train_rows, model_columns);
+}
+
+/** A learner's model: the training sample and the data read and encoded with the sample's
+ *  design, the estimated cost checked, the model fitted; described in run. */
+void FitLearnerModel(const ShapRequest& request, ShapOptions& opt, detail::ShapRun& run, ShapModel& s) {
+  const DataInput& in = request.data;
+  const ShapModelInput& m = request.model;
+  const LearnerParams params = TreeParams(m, request.seed);
+  LearnerInput learner_input = m.learner;
+  if (learner_input.learner == nullptr) learner_input.params = params;
+  s.learner = MakeLearnerOf(learner_input);
+  const bool tree_learner =
+      m.learner.learner == nullptr && (m.learner.name == "tree" || m.learner.name == "forest");
+  if (in.label.empty())
+    throw InvalidArgument("the training sample " + m.train->name() + " needs the name of its label column",
+                          {"label"});
+  const CsvOptions csv = TrainCsv(in, *s.learner, tree_learner);
+  const Dataset train_raw = ReadRows(*m.train, csv);
+  CsvOptions data_csv = RowsCsv(in, false);
+  data_csv.regression = true;
+  data_csv.positive.clear();
+  const Dataset data_raw = ReadRows(in, data_csv);
+  std::vector<std::size_t> columns(train_raw.n_features());
+  std::iota(columns.begin(), columns.end(), std::size_t{0});
+  s.encoder = std::make_shared<const DesignEncoder>(train_raw, columns, in.groups, s.learner->text_columns());
+  Design train_design = s.encoder->Apply(train_raw);
+  s.explain = s.encoder->Apply(data_raw).data;
+  s.feature_names = s.encoder->column_names();
+  s.players = s.encoder->players();
+  s.model_columns.resize(s.feature_names.size());
+  std::iota(s.model_columns.begin(), s.model_columns.end(), std::size_t{0});
+  std::vector<std::size_t> train_rows(train_design.data.n_rows());
+  std::iota(train_rows.begin(), train_rows.end(), std::size_t{0});
+  // Trees and forests take any number of classes (the label's distinct values); the other
+  // learners, and trees given a positive class, a 0/1 label.
+  const bool zero_one = ZeroOneLabel(train_design.data);
+  CheckFitCost(request, opt, s, train_design.data, train_rows.size());
+  const bool model_from_learner = !(tree_learner && !zero_one && s.learner->is_classifier());
+  if (!model_from_learner)
+    s.model = FitClassFractionTrees(request, opt.solver_options.execution, train_design.data, train_rows,
+                                    s.model_columns);
+  else
+    s.model = s.learner->Train(train_design.data, train_rows, s.model_columns);
+  s.background_source = std::move(train_design.data);
+  s.train_rows_all = std::move(train_rows);
+  run.model = s.model->Describe();
+  run.model_source =
+      (s.learner->name().empty() ? m.learner.name : s.learner->name()) + " trained on " + m.train->name();
+  if (model_from_learner) {
+    run.learner = s.learner->name();
+    run.learner_params = s.learner->params();
+  }
+  run.data = data_raw.source();
+  // Players as the encoder grouped them (a one-hot text column, a group); none when every
+  // column is its own.
+  s.retrain_players = s.players;
+  bool all_single = true;
+  for (const Player& p : s.players) all_single = all_single && p.columns.size() == 1;
+  if (all_single && in.groups.empty()) s.players.clear();
+}
+
+/** The background rows given (a table or file), encoded as the training sample when a learner's,
+ *  in the model's feature columns found by name. */
+std::vector<double> ReadBackgroundRows(const ShapRequest& request, const ShapModel& s, detail::ShapRun& run) {
+  const DataInput& in = request.data;
+  DataInput source = *request.background_rows;
+  source.label = in.label;
+  source.positive = in.positive;
+  source.missing = in.missing;
+  const Dataset raw = ReadRows(source, RowsCsv(source, request.model.given()));
+  if (raw.n_rows() == 0)
+    throw DataError("the background rows " + source.name() + " have no rows", {"background_file"});
+  // A learner's columns are the design's (text one-hot): the rows are encoded the same way.
+  const Dataset file = s.encoder ? s.encoder->Apply(raw).data : raw;
+  std::vector<std::size_t> cols;
+  for (const std::string& name : s.feature_names) {
+    const auto& have = file.feature_names();
+    const auto it = std::find(have.begin(), have.end(), name);
+    if (it == have.end())
+      throw DataError("the background rows " + source.name() + " have no column '" + name +
+                          "', a feature of the model; give them the model's feature columns",
+                      {"background_file"});
+    cols.push_back(static_cast<std::size_t>(it - have.begin()));
+  }
+  std::vector<std::size_t> all(file.n_rows());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  std::vector<double> bg = Gather(file, cols, all);
+  run.background_rows = file.n_rows();
+  run.background_source = source.name();
+  return bg;
+}
+
+/** The background (column-major, the model's columns): the rows given, or rows drawn with the
+ *  seed; none when the approach takes none (TreeSHAP without one is path-dependent). */
+std::vector<double> ShapBackground(const ShapRequest& request, const ShapModel& s, detail::ShapRun& run) {
+  const bool tree = request.approach == ShapApproach::kTree;
   std::vector<double> bg;
   const bool wants_background = request.approach == ShapApproach::kInterventional ||
                                 (tree && (request.background_rows || request.background));
-  if (wants_background) {
-    if (request.background_rows) {
-      DataInput source = *request.background_rows;
-      source.label = in.label;
-      source.positive = in.positive;
-      source.missing = in.missing;
-      const Dataset raw = ReadRows(source, RowsCsv(source, given_model));
-      if (raw.n_rows() == 0)
-        throw DataError("the background rows " + source.name() + " have no rows", {"background_file"});
-      // A learner's columns are the design's (text one-hot): the rows are encoded the same way.
-      const Dataset file = encoder ? encoder->Apply(raw).data : raw;
-      std::vector<std::size_t> cols;
-      for (const std::string& name : feature_names) {
-        const auto& have = file.feature_names();
-        const auto it = std::find(have.begin(), have.end(), name);
-        if (it == have.end())
-          throw DataError("the background rows " + source.name() + " have no column '" + name +
-                              "', a feature of the model; give them the model's feature columns",
-                          {"background_file"});
-        cols.push_back(static_cast<std::size_t>(it - have.begin()));
-      }
-      std::vector<std::size_t> all(file.n_rows());
-      std::iota(all.begin(), all.end(), std::size_t{0});
-      bg = Gather(file, cols, all);
-      run.background_rows = file.n_rows();
-      run.background_source = source.name();
-    } else {
-      const auto drawn = DrawRows(background_source.n_rows(), request.background.value_or(100), request.seed);
-      bg = Gather(background_source, model_columns, drawn);
-      run.background_rows = drawn.size();
-      run.background_source = "drawn from " + (given_model ? in.name() : m.train->name()) + " with the seed";
-    }
-    run.background_given = request.background_rows.has_value() || request.background.has_value();
+  if (!wants_background) return bg;
+  if (request.background_rows) {
+    bg = ReadBackgroundRows(request, s, run);
+  } else {
+    const auto drawn = DrawRows(s.background_source.n_rows(), request.background.value_or(100), request.seed);
+    bg = Gather(s.background_source, s.model_columns, drawn);
+    run.background_rows = drawn.size();
+    run.background_source = "drawn from " +
+                            (request.model.given() ? request.data.name() : request.model.train->name()) +
+                            " with the seed";
   }
-  const RowMatrix background{bg, bg.size() / std::max<std::size_t>(model_columns.size(), 1)};
+  run.background_given = request.background_rows.has_value() || request.background.has_value();
+  return bg;
+}
 
-  // Over the processes of an MPI run: every one read the same, or the job ends here.
-  RunInputs(execution)
-      .Data(explain)
-      .GivenModel(*model, explain, model_columns, m.host_model != nullptr)
-      .Text("background", std::string(reinterpret_cast<const char*>(bg.data()), bg.size() * sizeof(double)))
-      .Agree();
-  ShapExplanation& e = response.explanation;
-  const bool wants_interactions = request.interactions || !request.interaction_features.empty();
-  if (retrain && wants_interactions)
-    throw InvalidArgument(
-        "interaction values come from the tree or the interventional approach, not retraining",
-        {"interactions", "approach"});
-  // The matrix rows asked for: model feature indices (none named: every feature and the base).
+/** The interaction matrix rows asked for: model feature indices (none named: every feature and
+ *  the base). */
+std::vector<std::size_t> InteractionRows(const std::vector<std::string>& asked,
+                                         const std::vector<std::string>& feature_names) {
   std::vector<std::size_t> interaction_rows;
-  for (const std::string& name : request.interaction_features) {
+  for (const std::string& name : asked) {
     const auto it = std::find(feature_names.begin(), feature_names.end(), name);
     if (it == feature_names.end()) {
       std::string names;
@@ -463,50 +478,150 @@ ShapResponse RunShap(const ShapRequest& request) {
     }
     interaction_rows.push_back(static_cast<std::size_t>(it - feature_names.begin()));
   }
-  if (tree) {
-    const auto* ensemble = dynamic_cast<const TreeEnsemble*>(model.get());
-    if (ensemble == nullptr)
-      throw InvalidArgument(
-          "the tree approach needs a tree model: the learner tree or forest, or an XGBoost model",
-          {"approach", "learner"});
-    if (!in.groups.empty())
-      throw InvalidArgument(
-          "TreeSHAP explains single features: drop the groups or use the interventional approach",
-          {"groups", "approach"});
-    FeatureColumns columns;
-    columns.n_rows = rows.size();
-    for (std::size_t c = 0; c < model_columns.size(); ++c)
-      columns.columns.push_back(in_place ? explain.column(model_columns[c]).data()
-                                         : x.data() + c * rows.size());
-    e = ExplainTrees(*ensemble, columns, background, feature_names, execution);
-    if (wants_interactions) {
-      TreeInteractionOptions io;
-      io.features = interaction_rows;
-      response.interactions = ExplainTreeInteractions(*ensemble, columns, background, io, execution);
-    }
-  } else if (retrain) {
-    e = ExplainByRetraining(*learner, background_source, train_rows_all, explain, row_list, retrain_players,
-                            opt);
+  return interaction_rows;
+}
+
+/** What the solve reads besides the model: the explained rows (in place from the data's columns,
+ *  or gathered into x), the background and the interactions asked for. */
+struct ShapSolveInputs {
+  detail::ShapRun::RowRange rows;
+  bool in_place;
+  const std::vector<std::size_t>& row_list;
+  const std::vector<double>& x;
+  ColumnMatrix row_matrix;
+  ColumnMatrix background;
+  bool wants_interactions;
+  const std::vector<std::size_t>& interaction_rows;
+};
+
+/** TreeSHAP of the explained rows, and their interaction values when asked for. */
+void SolveTrees(const ShapRequest& request, const ShapModel& s, const ShapSolveInputs& in,
+                const ExecutionOptions& execution, ShapResponse& response) {
+  const auto* ensemble = dynamic_cast<const TreeEnsemble*>(s.model.get());
+  if (ensemble == nullptr)
+    throw InvalidArgument(
+        "the tree approach needs a tree model: the learner tree or forest, or an XGBoost model",
+        {"approach", "learner"});
+  if (!request.data.groups.empty())
+    throw InvalidArgument(
+        "TreeSHAP explains single features: drop the groups or use the interventional approach",
+        {"groups", "approach"});
+  FeatureColumns columns;
+  columns.n_rows = in.rows.size();
+  for (std::size_t c = 0; c < s.model_columns.size(); ++c)
+    columns.columns.push_back(in.in_place ? s.explain.column(s.model_columns[c]).data()
+                                          : in.x.data() + c * in.rows.size());
+  response.explanation = ExplainTrees(*ensemble, columns, in.background, s.feature_names, execution);
+  if (in.wants_interactions) {
+    TreeInteractionOptions io;
+    io.features = in.interaction_rows;
+    response.interactions = ExplainTreeInteractions(*ensemble, columns, in.background, io, execution);
+  }
+}
+
+/** The explanation by the approach asked for (and the interaction values when asked for). */
+void SolveShap(const ShapRequest& request, const ShapModel& s, const ShapSolveInputs& in,
+               const ShapOptions& opt, ShapResponse& response) {
+  ShapExplanation& e = response.explanation;
+  if (request.approach == ShapApproach::kTree) {
+    SolveTrees(request, s, in, opt.solver_options.execution, response);
+  } else if (request.approach == ShapApproach::kRetrain) {
+    e = ExplainByRetraining(*s.learner, s.background_source, s.train_rows_all, s.explain, in.row_list,
+                            s.retrain_players, opt);
   } else {
-    e = ExplainInterventional(*model, row_matrix, background, players, feature_names, opt);
-    if (wants_interactions) {
-      if (!players.empty())
+    e = ExplainInterventional(*s.model, in.row_matrix, in.background, s.players, s.feature_names, opt);
+    if (in.wants_interactions) {
+      if (!s.players.empty())
         throw InvalidArgument("interaction values take one player per feature: drop the groups",
                               {"interactions", "groups"});
       response.interactions = InteractionMatrix(
-          ExplainInterventionalInteractions(*model, row_matrix, background, feature_names, opt), rows.size(),
-          model->n_outputs(), interaction_rows);
+          ExplainInterventionalInteractions(*s.model, in.row_matrix, in.background, s.feature_names, opt),
+          in.rows.size(), s.model->n_outputs(), in.interaction_rows);
     }
   }
-  // The beeswarm's colours: each player's value for the rows it shows (single-column players only).
+}
+
+/** The beeswarm's colours: each player's value for the rows it shows (single-column players only). */
+void SetPlayerValues(const ShapExplanation& e, const detail::ShapRun::RowRange& rows, const ShapModel& s,
+                     detail::ShapRun& run) {
   const std::size_t P = e.n_players;
   const std::vector<std::size_t> shown = detail::RowsShown(rows.size());
   run.player_values.assign(shown.size() * P, std::numeric_limits<double>::quiet_NaN());
-  if (P == model_columns.size())
+  if (P == s.model_columns.size())
     for (std::size_t k = 0; k < shown.size(); ++k)
       for (std::size_t j = 0; j < P; ++j)
-        run.player_values[k * P + j] = explain.column(model_columns[j])[rows[shown[k]]];
+        run.player_values[k * P + j] = s.explain.column(s.model_columns[j])[rows[shown[k]]];
+}
+
+}  // namespace
+
+ShapResponse RunShap(const ShapRequest& request) {
+  CheckShapOptions(request);
+  const DataInput& in = request.data;
+  const ShapModelInput& m = request.model;
+  const bool tree = request.approach == ShapApproach::kTree;
+  const bool retrain = request.approach == ShapApproach::kRetrain;
+
+  ShapOptions opt = request.options;
+  opt.solver_options.max_players = kShapExactPlayerLimit;
+  opt.output = request.output.value_or(ShapOutputScale::kPrediction);
+  if (tree) opt.output = ShapOutputScale::kMargin;
+  ExecutionOptions& execution = opt.solver_options.execution;
+
+  ShapResponse response;
+  detail::ShapRun& run = response.run;
+  run.seed = request.seed;
+  run.threads = ResolvedThreads(execution);
+  ShapModel s;
+  if (m.given())
+    ResolveGivenModel(request, run, s);
+  else
+    FitLearnerModel(request, opt, run, s);
+
+  const detail::ShapRun::RowRange rows = ExplainedRows(request.rows, s.explain.n_rows(), in.name());
+  run.rows = rows;
+  if (request.explain_row) {
+    if (*request.explain_row < rows.first || *request.explain_row - rows.first >= rows.size())
+      throw InvalidArgument("the explained row " + std::to_string(*request.explain_row) +
+                                " is not among the rows explained (" + std::to_string(rows.first) + ".." +
+                                std::to_string(rows.first + rows.size() - 1) + ")",
+                            {"explain_row"});
+    run.explain_row = *request.explain_row - rows.first;
+  }
+  // The explained rows: read in place from the data set's columns by TreeSHAP when they are all of
+  // them (a large table is then held once, the caller's), else gathered into one block.
+  const bool in_place = tree && rows.size() == s.explain.n_rows();
+  const std::vector<std::size_t> row_list = in_place ? std::vector<std::size_t>() : RowList(rows);
+  const std::vector<double> x =
+      in_place ? std::vector<double>() : Gather(s.explain, s.model_columns, row_list);
+  const ColumnMatrix row_matrix{x, rows.size()};
+  const std::vector<double> bg = ShapBackground(request, s, run);
+  const ColumnMatrix background{bg, bg.size() / std::max<std::size_t>(s.model_columns.size(), 1)};
+
+  // Over the processes of an MPI run: every one read the same, or the job ends here.
+  RunInputs(execution)
+      .Data(s.explain)
+      .GivenModel(*s.model, s.explain, s.model_columns, m.host_model != nullptr)
+      .Text("background", std::string(reinterpret_cast<const char*>(bg.data()), bg.size() * sizeof(double)))
+      .Agree();
+  const bool wants_interactions = request.interactions || !request.interaction_features.empty();
+  if (retrain && wants_interactions)
+    throw InvalidArgument(
+        "interaction values come from the tree or the interventional approach, not retraining",
+        {"interactions", "approach"});
+  const std::vector<std::size_t> interaction_rows =
+      InteractionRows(request.interaction_features, s.feature_names);
+  const ShapSolveInputs solve{.rows = rows,
+                              .in_place = in_place,
+                              .row_list = row_list,
+                              .x = x,
+                              .row_matrix = row_matrix,
+                              .background = background,
+                              .wants_interactions = wants_interactions,
+                              .interaction_rows = interaction_rows};
+  SolveShap(request, s, solve, opt, response);
+  SetPlayerValues(response.explanation, rows, s, run);
   return response;
 }
 
-}  // namespace perfshap::inline v0::api
+}}}  // namespace perfshap::api

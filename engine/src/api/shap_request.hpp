@@ -23,7 +23,7 @@
 #include "perfshap/blocks/trees.hpp"
 #include "report/shap_report.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief The model shap explains: a given model (GivenModelInput: an XGBoost file or text, a
  *  host's tree model, or the host's own function), or a learner fitted on a training sample. */
@@ -109,4 +109,4 @@ inline constexpr int kShapExactPlayerLimit = 20;
  */
 ShapResponse RunShap(const ShapRequest& request);
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -17,7 +17,7 @@
 #include "report/figure_bounds.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 namespace {
 
@@ -253,4 +253,4 @@ const RequestOptions<SolverChoice>& SolverOptionGroup() {
   return t;
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

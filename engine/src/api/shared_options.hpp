@@ -17,7 +17,7 @@
 #include "perfshap/execution.hpp"
 #include "report/run_reporter.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief data (a CSV file's path), label, positive, missing, features, groups (a file's path or
  *  the JSON object itself). */
@@ -47,4 +47,4 @@ struct SolverChoice {
  *  the method sets sampling.seed). */
 const RequestOptions<SolverChoice>& SolverOptionGroup();
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

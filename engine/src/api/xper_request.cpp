@@ -17,7 +17,7 @@
 #include "perfshap/blocks/metric_registry.hpp"
 #include "perfshap/blocks/split.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 namespace {
 
@@ -407,4 +407,4 @@ XperResponse RunXper(const XperRequest& request) {
   return out;
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

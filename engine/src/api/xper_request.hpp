@@ -22,7 +22,7 @@
 #include "perfshap/xper.hpp"
 #include "report/xper_report.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief The model XPER explains: at most one of a coefficients file, a training sample, or a
  *  given model (GivenModelInput: a tree model, file, text or object, or a host's function of one
@@ -82,4 +82,4 @@ const std::vector<std::string>& GlmModelNames();
  */
 XperResponse RunXper(const XperRequest& request);
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -13,7 +13,7 @@
 #include "perfshap/error.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 namespace {
 
@@ -294,4 +294,4 @@ std::vector<std::size_t> AssignToMedoids(std::span<const double> points, std::si
   return labels;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

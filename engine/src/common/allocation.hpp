@@ -13,7 +13,7 @@
 
 #include "perfshap/blocks/cost.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief Throws the ResourceError of a failed allocation of `bytes` for `what`. */
 [[noreturn]] inline void ThrowAllocationFailed(const std::string& what, double bytes) {
@@ -35,16 +35,4 @@ void ResizeOrThrow(std::vector<T>& v, std::size_t n, const std::string& what) {
   }
 }
 
-/** @brief v.assign(n, value), or the ResourceError naming `what`. */
-template <class T>
-void AssignOrThrow(std::vector<T>& v, std::size_t n, const T& value, const std::string& what) {
-  try {
-    v.assign(n, value);
-  } catch (const std::bad_alloc&) {
-    ThrowAllocationFailed(what, static_cast<double>(n) * sizeof(T));
-  } catch (const std::length_error&) {
-    ThrowAllocationFailed(what, static_cast<double>(n) * sizeof(T));
-  }
-}
-
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

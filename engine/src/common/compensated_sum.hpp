@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief Neumaier's compensated sum: the rounding error of each addition is carried in a
@@ -30,4 +30,4 @@ class CompensatedSum {
   double compensation_ = 0.0;
 };
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -13,7 +13,7 @@
 
 #include <unistd.h>
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 namespace {
 
@@ -174,4 +174,4 @@ void CheckCost(const CostEstimate& estimate, const ExecutionOptions& execution, 
   if (execution.on_estimate) execution.on_estimate(estimate);
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 namespace {
 
@@ -183,4 +183,4 @@ std::vector<std::string> ParseListOption(const std::string& owner, const OptionI
 }
 
 }  // namespace detail
-}  // namespace perfshap
+}}  // namespace perfshap

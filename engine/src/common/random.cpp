@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numbers>
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 // 128-bit products (a GCC/Clang extension, marked so -Wpedantic accepts it).
 __extension__ using Uint128 = unsigned __int128;
@@ -53,4 +53,4 @@ std::uint64_t RandomStream::Below(std::uint64_t n) noexcept {
   return static_cast<std::uint64_t>(m >> 64);
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -6,7 +6,7 @@
 #include <bit>
 #include <utility>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -83,4 +83,4 @@ void SortKeys(std::uint64_t* a, std::size_t n) noexcept {
   SortKeys(a, n, 2 * static_cast<int>(std::bit_width(n)));
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

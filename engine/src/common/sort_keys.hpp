@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief Sorts keys[0, n) ascending: quicksort with a branch-free partition, for the short,
@@ -25,4 +25,4 @@ inline std::uint64_t OrderedKey(double x) noexcept {
   return (bits & kSignBit) != 0 ? ~bits : (bits | kSignBit);
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -15,7 +15,7 @@
 #include "common/x86_intrinsics.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 #if defined(PERFSHAP_X86_KERNELS)
 
@@ -161,4 +161,4 @@ void SortKeys32(std::uint32_t*, std::size_t) {
 
 #endif
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

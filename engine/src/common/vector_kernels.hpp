@@ -9,7 +9,7 @@
 // at run time: the library is built for baseline x86-64, so one binary runs everywhere. Each
 // gives the same results as its portable counterpart. PERFSHAP_NO_VECTOR_KERNELS=1 in the
 // environment turns them all off (the whole test suite can so run the portable code).
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /// True when this CPU runs the AVX-512 kernels (AVX-512F), checked once.
 bool HasAvx512() noexcept;
@@ -34,4 +34,4 @@ inline constexpr std::size_t kSortKeys32Max = 512;
  */
 void SortKeys32(std::uint32_t* keys, std::size_t n);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -17,7 +17,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 /** A moved-in schema or array, released when it goes. */
@@ -365,4 +365,4 @@ std::shared_ptr<const Table> ImportArrowStream(ArrowArrayStream* stream, const s
   return {holder, &holder->table};
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -15,7 +15,7 @@
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 constexpr std::size_t kMaxListedValues = 8;  // distinct values listed in a message
@@ -312,4 +312,4 @@ void CheckLabelClasses(const ColumnCells& cells, std::span<const double> label, 
   }
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

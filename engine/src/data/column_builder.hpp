@@ -21,7 +21,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/table.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 enum class NumberKind { kFinite, kNaN, kInfinite, kOutOfRange, kNotNumber };
 
@@ -118,4 +118,4 @@ std::string DistinctCells(const ColumnCells& cells);
 /** @brief The message of a missing label cell k. */
 std::string MissingLabelMessage(const ColumnCells& cells, std::size_t k);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -29,7 +29,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 // Quoting, one-line escaping and name lists are message_text.hpp's.
@@ -230,9 +230,9 @@ detail::CellPlaces PlacesOf(const std::string& path, const CellTable& table, con
   return places;
 }
 
-}  // namespace
-
-Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
+/// Checks the options agree with one another (delimiter, positive class, missing values) and
+/// returns the missing-value policy they ask for.
+MissingValues CheckCsvOptions(const CsvOptions& options) {
   const char delim = options.delimiter;
   const bool bad_delimiter = delim == '"' || delim == '\n' || delim == '\r' || delim == '\0' ||
                              delim == '.' || delim == '+' || delim == '-' || (delim >= '0' && delim <= '9') ||
@@ -253,46 +253,31 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
             "); set only `missing`",
         {"allow_missing", "missing"});
   }
-  const MissingValues missing = options.allow_missing ? MissingValues::kKeep : options.missing;
+  return options.allow_missing ? MissingValues::kKeep : options.missing;
+}
 
-  std::string text = ReadFileText(path);
-  std::string_view view(text);
-  if (view.size() >= 3 && view.substr(0, 3) == "\xEF\xBB\xBF") view.remove_prefix(3);  // BOM
-  if (view.size() >= 2 && static_cast<unsigned char>(view[0]) == 0x1f &&
-      static_cast<unsigned char>(view[1]) == 0x8b) {
-    throw DataError(OneLine(path) + ": is gzip-compressed; decompress it first (gunzip)");
-  }
-
-  std::deque<std::string> store;
-  CsvSplitter splitter(path, view, delim, store);
-  std::vector<std::string_view> fields;
-  std::size_t header_line = 1;
-  if (!splitter.Next(fields, header_line)) {
-    throw DataError(Where(path, 1) +
-                    (text.empty() ? "the file is empty" : "the file holds only blank lines") +
-                    "; expected a header row of column names followed by data rows");
-  }
-
-  // Header.
-  std::vector<std::string> names(fields.begin(), fields.end());
-  const std::size_t n_cols = names.size();
-  {
-    std::unordered_map<std::string_view, std::size_t> seen;
-    for (std::size_t j = 0; j < n_cols; ++j) {
-      if (names[j].empty()) {
-        throw DataError(Where(path, header_line) + "column " + std::to_string(j + 1) +
-                        " has no name in the header; give every column a name");
-      }
-      auto [it, inserted] = seen.emplace(names[j], j);
-      if (!inserted) {
-        throw DataError(Where(path, header_line) + "columns " + std::to_string(it->second + 1) + " and " +
-                        std::to_string(j + 1) + " are both named " + Show(names[j]) +
-                        "; column names must be unique, rename one of them");
-      }
+/// Throws unless every header name is non-empty and no two are alike.
+void CheckHeaderNames(const std::string& path, std::size_t header_line, const std::vector<std::string>& names) {
+  std::unordered_map<std::string_view, std::size_t> seen;
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    if (names[j].empty()) {
+      throw DataError(Where(path, header_line) + "column " + std::to_string(j + 1) +
+                      " has no name in the header; give every column a name");
+    }
+    auto [it, inserted] = seen.emplace(names[j], j);
+    if (!inserted) {
+      throw DataError(Where(path, header_line) + "columns " + std::to_string(it->second + 1) + " and " +
+                      std::to_string(j + 1) + " are both named " + Show(names[j]) +
+                      "; column names must be unique, rename one of them");
     }
   }
-  const std::string label_name(detail::TrimBlanks(options.label));
-  const std::string positive(detail::TrimBlanks(options.positive));
+}
+
+/// The index of the label column among `names` (names.size() for none), as the options allow;
+/// throws when no feature column is left besides it.
+std::size_t FindLabelColumn(const std::string& path, std::size_t header_line, const std::vector<std::string>& names,
+                            const std::string& label_name, const CsvOptions& options) {
+  const std::size_t n_cols = names.size();
   std::size_t label_col = n_cols;
   if (label_name.empty()) {
     if (!options.allow_no_label) {
@@ -317,8 +302,14 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
                     "label " +
                     Show(label_name) + "; add feature columns");
   }
+  return label_col;
+}
 
-  // Data rows.
+/// The data rows after the header, as a cell table; throws for a row whose field count is not
+/// the header's, or when there is no row. `fields` is the splitter's scratch record.
+CellTable ReadDataRows(CsvSplitter& splitter, std::vector<std::string_view>& fields, std::string_view view,
+                       const std::string& path, const std::vector<std::string>& names, std::size_t header_line) {
+  const std::size_t n_cols = names.size();
   CellTable table;
   table.n_cols = n_cols;
   const auto n_lines = static_cast<std::size_t>(std::count(view.begin(), view.end(), '\n'));
@@ -346,71 +337,83 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
                     "the file has a header but no data rows; add "
                     "rows below the header");
   }
+  return table;
+}
 
-  // kDrop: remove every row with a missing feature cell before the columns are typed, so
-  // that a text column's missing spellings never become levels. A missing label in a dropped
-  // row is still an error (offered below, by line, with the other columns' problems).
+/// missing = drop: removes every row with a missing feature cell from `table` before the columns
+/// are typed, so that a text column's missing spellings never become levels; returns how many
+/// rows went. A missing label in a dropped row is still an error: offered to
+/// `dropped_label_problem` (keyed by physical line), reported with the other columns' problems.
+std::size_t DropRowsMissingFeatures(const std::string& path, const std::vector<std::string>& names,
+                                    std::size_t label_col, CellTable& table, CellProblem& dropped_label_problem) {
+  const std::size_t n_cols = table.n_cols;
   std::size_t dropped_rows = 0;
-  CellProblem dropped_label_problem;  // keyed by physical line
-  if (missing == MissingValues::kDrop) {
-    CellTable kept;
-    kept.n_cols = n_cols;
-    kept.cells.reserve(table.cells.size());
-    kept.lines.reserve(table.NumRows());
-    std::size_t first_dropped = table.NumRows();
-    std::size_t first_dropped_col = 0;
-    for (std::size_t i = 0; i < table.NumRows(); ++i) {
-      std::size_t j = 0;
-      while (j < n_cols && (j == label_col || !IsMissingSpelling(table.At(i, j)))) ++j;
-      if (j == n_cols) {
-        for (std::size_t c = 0; c < n_cols; ++c) kept.cells.push_back(table.At(i, c));
-        kept.lines.push_back(table.lines[i]);
-        continue;
-      }
-      if (dropped_rows++ == 0) {
-        first_dropped = i;
-        first_dropped_col = j;
-      }
-      if (label_col < n_cols && IsMissingSpelling(table.At(i, label_col))) {
-        dropped_label_problem.Offer(table.lines[i], Where(path, table.lines[i]) + ColumnRef(names, label_col) + ": " +
-                                                        detail::MissingLabelMessage(CellsOf(table, label_col), i));
-      }
+  CellTable kept;
+  kept.n_cols = n_cols;
+  kept.cells.reserve(table.cells.size());
+  kept.lines.reserve(table.NumRows());
+  std::size_t first_dropped = table.NumRows();
+  std::size_t first_dropped_col = 0;
+  for (std::size_t i = 0; i < table.NumRows(); ++i) {
+    std::size_t j = 0;
+    while (j < n_cols && (j == label_col || !IsMissingSpelling(table.At(i, j)))) ++j;
+    if (j == n_cols) {
+      for (std::size_t c = 0; c < n_cols; ++c) kept.cells.push_back(table.At(i, c));
+      kept.lines.push_back(table.lines[i]);
+      continue;
     }
-    if (kept.NumRows() == 0 && !dropped_label_problem.Found()) {
-      const std::string rows = table.NumRows() == 1
-                                   ? std::string("the only data row has")
-                                   : "every one of the " + std::to_string(table.NumRows()) + " data rows has";
-      throw DataError(OneLine(path) + ": " + rows + " a missing feature value (the first: line " +
-                          std::to_string(table.lines[first_dropped]) + ", " +
-                          ColumnRef(names, first_dropped_col) + ", " +
-                          Show(table.At(first_dropped, first_dropped_col)) +
-                          "), so dropping such rows leaves none; impute the missing values, or keep them "
-                          "in text columns as a level of their own (missing = category)",
-                      {"missing"});
+    if (dropped_rows++ == 0) {
+      first_dropped = i;
+      first_dropped_col = j;
     }
-    // Every row dropped, one of them with a missing label: that label is the problem to report
-    // (there are no columns left to type).
-    if (kept.NumRows() == 0) throw DataError(dropped_label_problem.message);
-    table = std::move(kept);
+    if (label_col < n_cols && IsMissingSpelling(table.At(i, label_col))) {
+      dropped_label_problem.Offer(table.lines[i], Where(path, table.lines[i]) + ColumnRef(names, label_col) + ": " +
+                                                      detail::MissingLabelMessage(CellsOf(table, label_col), i));
+    }
   }
+  if (kept.NumRows() == 0 && !dropped_label_problem.Found()) {
+    const std::string rows = table.NumRows() == 1
+                                 ? std::string("the only data row has")
+                                 : "every one of the " + std::to_string(table.NumRows()) + " data rows has";
+    throw DataError(OneLine(path) + ": " + rows + " a missing feature value (the first: line " +
+                        std::to_string(table.lines[first_dropped]) + ", " + ColumnRef(names, first_dropped_col) +
+                        ", " + Show(table.At(first_dropped, first_dropped_col)) +
+                        "), so dropping such rows leaves none; impute the missing values, or keep them "
+                        "in text columns as a level of their own (missing = category)",
+                    {"missing"});
+  }
+  // Every row dropped, one of them with a missing label: that label is the problem to report
+  // (there are no columns left to type).
+  if (kept.NumRows() == 0) throw DataError(dropped_label_problem.message);
+  table = std::move(kept);
+  return dropped_rows;
+}
 
-  // Columns, through the one column builder; the reported problem is the one on the earliest
-  // line (then leftmost column).
+/// The table's columns, typed: the features with their encodings, and the label.
+struct TypedColumns {
   std::vector<std::string> feature_names;
   std::vector<ColumnValues> columns;
   std::vector<std::optional<CategoricalEncoding>> encodings;
   ColumnValues label;
+};
+
+/// Types every column through the one column builder; throws the problem on the earliest line
+/// (then leftmost column), a dropped row's missing label among them.
+TypedColumns BuildColumns(const std::string& path, const CellTable& table, const std::vector<std::string>& names,
+                          std::size_t label_col, const std::string& positive, bool regression, MissingValues missing,
+                          CellProblem& dropped_label_problem) {
+  TypedColumns typed;
   CellProblem first_problem;
-  for (std::size_t j = 0; j < n_cols; ++j) {
+  for (std::size_t j = 0; j < table.n_cols; ++j) {
     CellProblem problem;
     const ColumnCells cells = CellsOf(table, j);
     const detail::CellPlaces places = PlacesOf(path, table, names, j);
     if (j == label_col) {
-      label = detail::BuildLabel(cells, positive, options.regression, places, problem);
+      typed.label = detail::BuildLabel(cells, positive, regression, places, problem);
     } else {
-      feature_names.push_back(names[j]);
-      encodings.emplace_back();
-      columns.push_back(detail::BuildFeature(cells, missing, places, encodings.back(), problem));
+      typed.feature_names.push_back(names[j]);
+      typed.encodings.emplace_back();
+      typed.columns.push_back(detail::BuildFeature(cells, missing, places, typed.encodings.back(), problem));
     }
     // Keyed by physical line, so that a dropped row's missing label takes its place in line order.
     if (problem.Found()) {
@@ -421,20 +424,65 @@ Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
     first_problem.Offer(dropped_label_problem.row, std::move(dropped_label_problem.message));
   }
   if (first_problem.Found()) throw DataError(first_problem.message, first_problem.options);
+  return typed;
+}
+
+}  // namespace
+
+Dataset ReadCsv(const std::string& path, const CsvOptions& options) {
+  const MissingValues missing = CheckCsvOptions(options);
+
+  std::string text = ReadFileText(path);
+  std::string_view view(text);
+  if (view.size() >= 3 && view.substr(0, 3) == "\xEF\xBB\xBF") view.remove_prefix(3);  // BOM
+  if (view.size() >= 2 && static_cast<unsigned char>(view[0]) == 0x1f &&
+      static_cast<unsigned char>(view[1]) == 0x8b) {
+    throw DataError(OneLine(path) + ": is gzip-compressed; decompress it first (gunzip)");
+  }
+
+  std::deque<std::string> store;
+  CsvSplitter splitter(path, view, options.delimiter, store);
+  std::vector<std::string_view> fields;
+  std::size_t header_line = 1;
+  if (!splitter.Next(fields, header_line)) {
+    throw DataError(Where(path, 1) +
+                    (text.empty() ? "the file is empty" : "the file holds only blank lines") +
+                    "; expected a header row of column names followed by data rows");
+  }
+
+  // Header.
+  std::vector<std::string> names(fields.begin(), fields.end());
+  const std::size_t n_cols = names.size();
+  CheckHeaderNames(path, header_line, names);
+  const std::string label_name(detail::TrimBlanks(options.label));
+  const std::string positive(detail::TrimBlanks(options.positive));
+  const std::size_t label_col = FindLabelColumn(path, header_line, names, label_name, options);
+
+  // Data rows; under kDrop, without the rows that miss a feature value.
+  CellTable table = ReadDataRows(splitter, fields, view, path, names, header_line);
+  std::size_t dropped_rows = 0;
+  CellProblem dropped_label_problem;  // keyed by physical line
+  if (missing == MissingValues::kDrop) {
+    dropped_rows = DropRowsMissingFeatures(path, names, label_col, table, dropped_label_problem);
+  }
+
+  // Columns, through the one column builder.
+  TypedColumns typed =
+      BuildColumns(path, table, names, label_col, positive, options.regression, missing, dropped_label_problem);
 
   // Whole-column checks of a binary label.
   if (label_col < n_cols && !options.regression)
-    detail::CheckLabelClasses(CellsOf(table, label_col), label.values(), positive,
+    detail::CheckLabelClasses(CellsOf(table, label_col), typed.label.values(), positive,
                               PlacesOf(path, table, names, label_col));
 
-  Dataset data(std::move(feature_names), std::move(columns), std::move(label),
+  Dataset data(std::move(typed.feature_names), std::move(typed.columns), std::move(typed.label),
                label_col < n_cols ? label_name : std::string());
-  for (std::size_t j = 0; j < encodings.size(); ++j) {
-    if (encodings[j]) data.set_encoding(j, std::move(*encodings[j]));
+  for (std::size_t j = 0; j < typed.encodings.size(); ++j) {
+    if (typed.encodings[j]) data.set_encoding(j, std::move(*typed.encodings[j]));
   }
   data.set_source(path);
   data.set_dropped_rows(dropped_rows);
   return data;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

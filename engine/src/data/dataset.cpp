@@ -9,7 +9,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 ColumnValues::ColumnValues(std::vector<double> values) {
   auto owned = std::make_shared<const std::vector<double>>(std::move(values));
@@ -134,4 +134,4 @@ bool Dataset::borrows() const noexcept {
   return any;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

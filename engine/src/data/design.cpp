@@ -20,7 +20,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/players.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using detail::EscapeControls;
@@ -66,13 +66,9 @@ std::vector<std::string> SortedLevelsPresent(const Dataset& data, std::size_t j)
   return out;
 }
 
-}  // namespace
-
-DesignEncoder::DesignEncoder(const Dataset& source, std::span<const std::size_t> features,
-                             std::span<const FeatureGroup> groups, TextColumns policy)
-    : policy_(policy), fitted_on_(source.source()) {
+/// The source feature columns to use, in the order given (all, in file order, when none are).
+std::vector<std::size_t> FeatureOrder(const Dataset& source, std::span<const std::size_t> features) {
   const std::vector<std::string>& all_names = source.feature_names();
-  // The features, in the order given.
   std::vector<std::size_t> order;
   if (features.empty()) {
     for (std::size_t j = 0; j < source.n_features(); ++j) order.push_back(j);
@@ -88,51 +84,64 @@ DesignEncoder::DesignEncoder(const Dataset& source, std::span<const std::size_t>
       order.push_back(j);
     }
   }
-  std::unordered_map<std::string, std::size_t> position;  // source name -> index in order
-  for (std::size_t p = 0; p < order.size(); ++p) position.emplace(all_names[order[p]], p);
+  return order;
+}
 
-  // Which group each feature is in (kNone: a player of its own).
+/// Throws for group `g` (referred to as `where`) with an empty name, a name taken by an earlier
+/// group (`group_names` holds those, and takes this one), or no columns.
+void CheckGroupEntry(const FeatureGroup& group, std::size_t g, const std::string& where,
+                     std::unordered_set<std::string>& group_names) {
+  if (group.name.empty()) {
+    throw DataError((group.source.empty() ? std::string() : EscapeControls(group.source) + ": ") + "group " +
+                    std::to_string(g + 1) + " has an empty name; give every group a name (the player takes it)");
+  }
+  if (!group_names.insert(group.name).second) {
+    throw DataError(where + " is defined twice; give each group one entry (merge the two lists or rename one)");
+  }
+  if (group.columns.empty()) {
+    throw DataError(where +
+                    " is empty; list its columns, or remove the group (columns in no group stay "
+                    "players of their own)");
+  }
+}
+
+/// Throws for a group (referred to as `where`) naming `column`, which is not among the features
+/// used: a feature left out, the label, or a name the source lacks (with close names).
+[[noreturn]] void ThrowGroupColumnNotUsed(const Dataset& source, const std::vector<std::size_t>& order,
+                                          const std::string& where, const std::string& column) {
+  const std::vector<std::string>& all_names = source.feature_names();
+  if (std::find(all_names.begin(), all_names.end(), column) != all_names.end()) {
+    std::vector<std::string> used;
+    for (std::size_t j : order) used.push_back(all_names[j]);
+    throw DataError(where + " names column " + Quoted(column) + ", which is not among the features used (" +
+                        QuotedList(used) + "); add it to the features or remove it from the group",
+                    {"features"});
+  }
+  if (!source.label_name().empty() && column == source.label_name()) {
+    throw DataError(where + " names column " + Quoted(column) + ", the label of " + SourceName(source) +
+                    "; a group holds feature columns only: remove it from the group");
+  }
+  const std::vector<std::string> close = detail::CloseNames(column, all_names);
+  throw DataError(where + " names column " + Quoted(column) + ", which " + SourceName(source) + " does not have; " +
+                  (close.empty() ? "its feature columns are " + QuotedList(all_names)
+                                 : "did you mean " + QuotedList(close) + "?") +
+                  " (names are matched exactly, case included)");
+}
+
+/// Which group each feature (by its position in `order`) is in, kNone for a player of its own;
+/// checks the groups against the features and one another.
+std::vector<std::size_t> GroupOfFeatures(const Dataset& source, const std::vector<std::size_t>& order,
+                                         const std::unordered_map<std::string, std::size_t>& position,
+                                         std::span<const FeatureGroup> groups) {
   std::vector<std::size_t> group_of(order.size(), kNone);
   std::unordered_set<std::string> group_names;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const FeatureGroup& group = groups[g];
     const std::string where = GroupRef(group);
-    if (group.name.empty()) {
-      throw DataError((group.source.empty() ? std::string() : EscapeControls(group.source) + ": ") +
-                      "group " + std::to_string(g + 1) +
-                      " has an empty name; give every group a name (the player takes it)");
-    }
-    if (!group_names.insert(group.name).second) {
-      throw DataError(where +
-                      " is defined twice; give each group one entry (merge the two lists or rename one)");
-    }
-    if (group.columns.empty()) {
-      throw DataError(where +
-                      " is empty; list its columns, or remove the group (columns in no group stay "
-                      "players of their own)");
-    }
+    CheckGroupEntry(group, g, where, group_names);
     for (const std::string& column : group.columns) {
       const auto at = position.find(column);
-      if (at == position.end()) {
-        if (std::find(all_names.begin(), all_names.end(), column) != all_names.end()) {
-          std::vector<std::string> used;
-          for (std::size_t j : order) used.push_back(all_names[j]);
-          throw DataError(where + " names column " + Quoted(column) +
-                              ", which is not among the features used (" + QuotedList(used) +
-                              "); add it to the features or remove it from the group",
-                          {"features"});
-        }
-        if (!source.label_name().empty() && column == source.label_name()) {
-          throw DataError(where + " names column " + Quoted(column) + ", the label of " + SourceName(source) +
-                          "; a group holds feature columns only: remove it from the group");
-        }
-        const std::vector<std::string> close = detail::CloseNames(column, all_names);
-        throw DataError(where + " names column " + Quoted(column) + ", which " + SourceName(source) +
-                        " does not have; " +
-                        (close.empty() ? "its feature columns are " + QuotedList(all_names)
-                                       : "did you mean " + QuotedList(close) + "?") +
-                        " (names are matched exactly, case included)");
-      }
+      if (at == position.end()) ThrowGroupColumnNotUsed(source, order, where, column);
       const std::size_t p = at->second;
       if (group_of[p] == g) {
         throw DataError(where + " lists column " + Quoted(column) + " twice; list each column once");
@@ -153,30 +162,68 @@ DesignEncoder::DesignEncoder(const Dataset& source, std::span<const std::size_t>
                       ", which is in no group and stays a player of its own; rename the group");
     }
   }
+  return group_of;
+}
 
-  // Players in the order of their first feature; each player's source columns in features order.
+/// The players: each one's name and its features' positions in `order`.
+struct PlayerMembers {
   std::vector<std::vector<std::size_t>> members;  // positions in order, per player
-  std::vector<std::string> player_names;
+  std::vector<std::string> names;
+};
+
+/// Players in the order of their first feature; each player's source columns in features order.
+PlayerMembers MembersOfPlayers(const std::vector<std::string>& all_names, const std::vector<std::size_t>& order,
+                               const std::vector<std::size_t>& group_of, std::span<const FeatureGroup> groups) {
+  PlayerMembers players;
   std::vector<std::size_t> player_of_group(groups.size(), kNone);
   for (std::size_t p = 0; p < order.size(); ++p) {
     const std::size_t g = group_of[p];
     if (g == kNone) {
-      members.push_back({p});
-      player_names.push_back(all_names[order[p]]);
+      players.members.push_back({p});
+      players.names.push_back(all_names[order[p]]);
     } else if (player_of_group[g] == kNone) {
-      player_of_group[g] = members.size();
-      members.push_back({p});
-      player_names.push_back(groups[g].name);
+      player_of_group[g] = players.members.size();
+      players.members.push_back({p});
+      players.names.push_back(groups[g].name);
     } else {
-      members[player_of_group[g]].push_back(p);
+      players.members[player_of_group[g]].push_back(p);
     }
   }
+  return players;
+}
+
+/// An indicator 'color=red' next to a numeric column named 'color=red' would be ambiguous:
+/// throws unless the design's column names are unique.
+void CheckDesignColumnNames(const Dataset& source, const std::vector<std::string>& column_names) {
+  std::unordered_set<std::string> taken;
+  for (const std::string& name : column_names) {
+    if (!taken.insert(name).second) {
+      throw DataError(SourceName(source) + ": the indicator column " + Quoted(name) +
+                      " of a text column has the name of another column of the design; rename that column");
+    }
+  }
+}
+
+}  // namespace
+
+DesignEncoder::DesignEncoder(const Dataset& source, std::span<const std::size_t> features,
+                             std::span<const FeatureGroup> groups, TextColumns policy)
+    : policy_(policy), fitted_on_(source.source()) {
+  const std::vector<std::string>& all_names = source.feature_names();
+  // The features, in the order given.
+  const std::vector<std::size_t> order = FeatureOrder(source, features);
+  std::unordered_map<std::string, std::size_t> position;  // source name -> index in order
+  for (std::size_t p = 0; p < order.size(); ++p) position.emplace(all_names[order[p]], p);
+
+  // Which group each feature is in (kNone: a player of its own), then the players.
+  const std::vector<std::size_t> group_of = GroupOfFeatures(source, order, position, groups);
+  const PlayerMembers players = MembersOfPlayers(all_names, order, group_of, groups);
 
   // The design's columns, player by player.
-  for (std::size_t k = 0; k < members.size(); ++k) {
+  for (std::size_t k = 0; k < players.members.size(); ++k) {
     Player player;
-    player.name = player_names[k];
-    for (std::size_t p : members[k]) {
+    player.name = players.names[k];
+    for (std::size_t p : players.members[k]) {
       const std::size_t j = order[p];
       SourceColumn column;
       column.name = all_names[j];
@@ -209,14 +256,7 @@ DesignEncoder::DesignEncoder(const Dataset& source, std::span<const std::size_t>
     }
     players_.push_back(std::move(player));
   }
-  // An indicator 'color=red' next to a numeric column named 'color=red' would be ambiguous.
-  std::unordered_set<std::string> taken;
-  for (const std::string& name : column_names_) {
-    if (!taken.insert(name).second) {
-      throw DataError(SourceName(source) + ": the indicator column " + Quoted(name) +
-                      " of a text column has the name of another column of the design; rename that column");
-    }
-  }
+  CheckDesignColumnNames(source, column_names_);
 }
 
 Design DesignEncoder::Apply(const Dataset& data) const {
@@ -301,4 +341,4 @@ Design DesignEncoder::Apply(const Dataset& data) const {
   return design;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

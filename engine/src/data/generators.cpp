@@ -7,7 +7,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/random.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 Dataset GenerateProbitDesign(const ProbitDesign& design) {
   const std::size_t q = design.variances.size();
@@ -58,4 +58,4 @@ LogicChainData GenerateLogicChainData(std::size_t n_rows, std::uint64_t seed) {
   return out;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

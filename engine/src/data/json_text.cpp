@@ -13,7 +13,7 @@
 #include "data/text_lines.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 void CheckJsonNesting(std::string_view text, const std::string& prefix, const std::string& fix) {
   std::size_t depth = 0;
@@ -126,4 +126,4 @@ std::string OverflowingNumber(const nlohmann::json::exception& e) {
   return EscapeControls(tag == std::string::npos ? what : what.substr(tag + 2));
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -17,7 +17,7 @@
 
 #include "data/message_text.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** Deepest nesting of arrays and objects a user's JSON file may have. The files perfshap reads
  *  nest at most 3 levels (groups: 2; splits: 3) and XGBoost models about 7: 64 is far above any
@@ -135,4 +135,4 @@ std::string JsonSnippet(const BasicJson& value, std::size_t max_chars = kMaxQuot
   return out;
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 inline constexpr std::size_t kMaxQuotedChars = 40;  // longest name quoted in a message
 inline constexpr std::size_t kMaxListedItems = 20;  // names listed in a message
@@ -144,4 +144,4 @@ inline std::vector<std::string> CloseNames(std::string_view name,
   return out;
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -23,7 +23,7 @@
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using detail::EscapeControls;
@@ -156,4 +156,4 @@ std::vector<FeatureGroup> ReadFeatureGroups(const std::string& path) {
   return ParseFeatureGroups(detail::ReadJsonFileText(path, shown + ": "), path);
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

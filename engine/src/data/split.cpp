@@ -23,7 +23,7 @@
 #include "data/text_lines.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 /// A JSON value on one line, cut to 40 characters; never more of it than the message shows.
@@ -250,4 +250,4 @@ std::vector<std::size_t> ReadRowPermutation(const std::string& path, std::size_t
   return pi;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

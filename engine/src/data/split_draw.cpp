@@ -25,7 +25,7 @@
 #include "perfshap/error.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 /// Fisher-Yates: after the call, items is a uniformly random permutation of its input.
@@ -302,4 +302,4 @@ SplitPlan MakeSplitPlan(std::string_view spec, std::size_t n_rows, double test_f
   return AllSplits(detail::SplitSequence::Drawn(spec, n_rows, test_fraction, seed, stratify_labels), execution);
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

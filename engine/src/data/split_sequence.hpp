@@ -17,7 +17,7 @@
 #include "perfshap/blocks/split.hpp"
 #include "schedule/distribute.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 class SplitSequence {
  public:
@@ -66,4 +66,4 @@ class SplitSequence {
   std::vector<std::size_t> fold_of_;              // k-fold: each row's fold
 };
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

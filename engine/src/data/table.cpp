@@ -23,7 +23,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/table.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 template <typename T>
@@ -249,4 +249,4 @@ Dataset ReadTableInPlace(std::shared_ptr<const Table> table, const CsvOptions& o
   return Reader(t, options, std::move(table), true).Read();
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -13,7 +13,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -175,4 +175,4 @@ std::vector<std::string> SplitCells(const std::string& line) {
   return cells;
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief The longest line the text readers take: 16 MiB (a row of a million 15-digit numbers);
  *  a longer one is refused once this much of it is read. */
@@ -88,4 +88,4 @@ std::string TrimCell(std::string s);
 /** @brief The cells of a comma-separated line, each trimmed (TrimCell); "a," has two cells. */
 std::vector<std::string> SplitCells(const std::string& line);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -29,7 +29,7 @@
 #include "schedule/schedule.hpp"
 #include "solvers/tree_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 /** Classes of a classification tree model: 2 for one output (the fraction of class 1). */
@@ -318,7 +318,7 @@ void Resize(ExplanationRobustness& r, std::size_t n) {
   r.kept.assign(n, 0);
 }
 
-std::vector<double> RowOf(RowMatrix m, std::size_t F, std::size_t r) {
+std::vector<double> RowOf(ColumnMatrix m, std::size_t F, std::size_t r) {
   std::vector<double> row(F);
   for (std::size_t j = 0; j < F; ++j) row[j] = m.values[j * m.n_rows + r];
   return row;
@@ -326,7 +326,7 @@ std::vector<double> RowOf(RowMatrix m, std::size_t F, std::size_t r) {
 
 }  // namespace
 
-AxomExplanation ExplainAxom(const TreeEnsemble& forest, RowMatrix rows, const ExecutionOptions& execution) {
+AxomExplanation ExplainAxom(const TreeEnsemble& forest, ColumnMatrix rows, const ExecutionOptions& execution) {
   CheckForest(forest, "AXOM's model");
   const std::size_t F = forest.n_features();
   PERFSHAP_CHECK(rows.values.size() == F * rows.n_rows, "AXOM: the rows do not hold the model's features");
@@ -386,7 +386,7 @@ AxomExplanation ExplainAxom(const TreeEnsemble& forest, RowMatrix rows, const Ex
   return e;
 }
 
-AxomRobustness EvaluateExplanationRobustness(const TreeEnsemble* tree, const TreeEnsemble& forest, RowMatrix points,
+AxomRobustness EvaluateExplanationRobustness(const TreeEnsemble* tree, const TreeEnsemble& forest, ColumnMatrix points,
                                              const ExplanationRobustnessOptions& options) {
   CheckOptions(options, forest.n_features());
   CheckForest(forest, "the forest");
@@ -463,7 +463,7 @@ AxomRobustness EvaluateExplanationRobustness(const TreeEnsemble* tree, const Tre
   return out;
 }
 
-ExplanationRobustness PlainExplanationRobustness(const ExplainerFunction& f, RowMatrix points,
+ExplanationRobustness PlainExplanationRobustness(const ExplainerFunction& f, ColumnMatrix points,
                                                  const ExplanationRobustnessOptions& options) {
   CheckOptions(options, f.n_features);
   const std::size_t F = f.n_features;
@@ -490,7 +490,7 @@ ExplanationRobustness PlainExplanationRobustness(const ExplainerFunction& f, Row
   return out;
 }
 
-ExplanationHeatmaps ComputeExplanationHeatmaps(const TreeEnsemble* tree, const TreeEnsemble& forest, RowMatrix points,
+ExplanationHeatmaps ComputeExplanationHeatmaps(const TreeEnsemble* tree, const TreeEnsemble& forest, ColumnMatrix points,
                                                std::size_t center, int feature_a, int feature_b, double eps,
                                                std::size_t grid, const ExecutionOptions& execution,
                                                const std::vector<double>& scale) {
@@ -591,4 +591,4 @@ ExplanationHeatmaps ComputeExplanationHeatmaps(const TreeEnsemble* tree, const T
   return h;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

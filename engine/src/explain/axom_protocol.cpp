@@ -17,7 +17,7 @@
 #include "perfshap/blocks/stats.hpp"
 #include "perfshap/blocks/tree_learners.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 std::string AxomSetting::Describe() const {
   std::string s = "max_depth=" + (max_depth > 0 ? std::to_string(max_depth) : std::string("none"));
@@ -231,4 +231,4 @@ AxomRun RunAxomProtocol(const Dataset& data, const AxomProtocolOptions& options)
   return run;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -15,7 +15,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/random.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 void CheckData(const MultiOutputData& d) {
@@ -74,7 +74,7 @@ ClassifierChain ClassifierChain::Fit(const Learner& learner, const MultiOutputDa
   return chain;
 }
 
-void ClassifierChain::Predict(RowMatrix x, std::vector<std::vector<double>>& probability,
+void ClassifierChain::Predict(ColumnMatrix x, std::vector<std::vector<double>>& probability,
                               std::vector<std::vector<double>>& label,
                               std::vector<std::vector<double>>* inputs) const {
   const std::size_t n = x.n_rows;
@@ -237,4 +237,4 @@ ChainOrderExplanation ExplainChain(const Learner& learner, const MultiOutputData
   return out;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -8,7 +8,7 @@
 #include "perfshap/chains.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 MultiOutputData PrepareAdultChains(const std::string& path) {
   CsvOptions csv;
@@ -66,4 +66,4 @@ MultiOutputData PrepareAdultChains(const std::string& path) {
   return out;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -13,7 +13,7 @@
 #include "explain/solver_choice.hpp"
 #include "perfshap/blocks/solver.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 namespace {
 
@@ -230,4 +230,4 @@ CostEstimate EstimateXperMonteCarloCost(std::size_t samples, std::size_t rows, s
   return e;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -6,7 +6,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 void RequireFinite(const std::string& method, const std::string& what, std::span<const double> values,
                    const std::function<std::string(std::size_t)>& where) {
@@ -26,4 +26,4 @@ void RequireFinite(const std::string& method, const std::string& what, double va
                   "); scale the features whose values are extreme (e.g. to values near 1), or drop them");
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -15,7 +15,7 @@
 #include <span>
 #include <string>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief Throws DataError when a value of `values` is not finite.
@@ -29,4 +29,4 @@ void RequireFinite(const std::string& method, const std::string& what, std::span
 /** @brief RequireFinite of one value. */
 void RequireFinite(const std::string& method, const std::string& what, double value);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -5,7 +5,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/learner.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 std::vector<Player> ResolvePlayers(const Dataset& data, std::span<const std::size_t> features,
                                    std::span<const Player> players) {
@@ -43,10 +43,4 @@ std::vector<Player> ResolvePlayers(const Dataset& data, std::span<const std::siz
   return {players.begin(), players.end()};
 }
 
-std::vector<std::size_t> PlayerColumns(std::span<const Player> players) {
-  std::vector<std::size_t> columns;
-  for (const Player& player : players) columns.insert(columns.end(), player.columns.begin(), player.columns.end());
-  return columns;
-}
-
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

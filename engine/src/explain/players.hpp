@@ -8,7 +8,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/blocks/players.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief The players of a method: `players` when given (checked: columns in range, none empty,
@@ -19,7 +19,4 @@ namespace perfshap::inline v0::detail {
 std::vector<Player> ResolvePlayers(const Dataset& data, std::span<const std::size_t> features,
                                    std::span<const Player> players);
 
-/** @brief Every column of the players, in player order. */
-std::vector<std::size_t> PlayerColumns(std::span<const Player> players);
-
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -35,7 +35,7 @@
 #include "schedule/schedule.hpp"
 #include "solvers/solve_across.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 namespace {
 
@@ -636,4 +636,4 @@ RobustnessResult ExplainRobustness(const Dataset& data, const SplitSequence& spl
 
 }  // namespace detail
 
-}  // namespace perfshap
+}}  // namespace perfshap

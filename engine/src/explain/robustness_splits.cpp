@@ -11,7 +11,7 @@
 #include "perfshap/error.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 std::size_t SplitWindow(bool drawn, std::size_t n_splits, std::size_t n_rows) {
   if (!drawn) return std::max<std::size_t>(n_splits, 1);
@@ -132,4 +132,4 @@ void WindowedProgress::EndWindow() {
   this_done_ = 0;
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

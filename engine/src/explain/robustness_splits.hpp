@@ -25,7 +25,7 @@
 #include "perfshap/robustness.hpp"
 #include "schedule/distribute.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief ExplainRobustness over the splits `splits` gives (a drawn plan: a window at a time).
  *  @param window splits per window; 0: SplitWindow's (tests give others: the values do not
@@ -89,4 +89,4 @@ class WindowedProgress {
   std::uint64_t this_done_ = 0;  // units of the window in flight, as last reported
 };
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -18,7 +18,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/treeshap.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 std::vector<double> ShapExplanation::MeanAbs() const {
   std::vector<double> m(n_outputs * n_players, 0.0);
@@ -129,7 +129,7 @@ double Seconds(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-ShapExplanation ExplainInterventional(const Model& model, RowMatrix rows, RowMatrix background,
+ShapExplanation ExplainInterventional(const Model& model, ColumnMatrix rows, ColumnMatrix background,
                                       std::span<const Player> players,
                                       std::span<const std::string> feature_names,
                                       const ShapOptions& options) {
@@ -155,7 +155,7 @@ ShapExplanation ExplainInterventional(const Model& model, RowMatrix rows, RowMat
   return e;
 }
 
-InteractionValues ExplainInterventionalInteractions(const Model& model, RowMatrix rows, RowMatrix background,
+InteractionValues ExplainInterventionalInteractions(const Model& model, ColumnMatrix rows, ColumnMatrix background,
                                                     std::span<const std::string> feature_names,
                                                     const ShapOptions& options) {
   const detail::PredictionGame game(model, rows, background,
@@ -233,7 +233,7 @@ ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train
   return e;
 }
 
-ShapExplanation ExplainTrees(const TreeEnsemble& model, RowMatrix rows, RowMatrix background,
+ShapExplanation ExplainTrees(const TreeEnsemble& model, ColumnMatrix rows, ColumnMatrix background,
                              std::span<const std::string> feature_names, const ExecutionOptions& execution) {
   return ExplainTrees(model, FeatureColumns::ColumnMajor(rows.values, rows.n_rows, model.n_features()),
                       background, feature_names, execution);
@@ -259,7 +259,7 @@ ShapShape TreeShape(const TreeEnsemble& model, std::size_t rows, std::size_t bac
 }  // namespace
 
 TreeShapInteractionValues ExplainTreeInteractions(const TreeEnsemble& model, const FeatureColumns& rows,
-                                                  RowMatrix background, const TreeInteractionOptions& options,
+                                                  ColumnMatrix background, const TreeInteractionOptions& options,
                                                   const ExecutionOptions& execution) {
   ShapShape shape = TreeShape(model, rows.n_rows, background.n_rows);
   shape.interaction_rows = options.features.empty() ? model.n_features() + 1 : options.features.size();
@@ -272,7 +272,7 @@ TreeShapInteractionValues ExplainTreeInteractions(const TreeEnsemble& model, con
                                : TreeShapInteractions(model, rows, options, execution);
 }
 
-ShapExplanation ExplainTrees(const TreeEnsemble& model, const FeatureColumns& rows, RowMatrix background,
+ShapExplanation ExplainTrees(const TreeEnsemble& model, const FeatureColumns& rows, ColumnMatrix background,
                              std::span<const std::string> feature_names, const ExecutionOptions& execution) {
   const auto t0 = std::chrono::steady_clock::now();
   const bool interventional = background.n_rows > 0;
@@ -314,4 +314,4 @@ ShapExplanation ExplainTrees(const TreeEnsemble& model, const FeatureColumns& ro
   return e;
 }
 
-}  // namespace perfshap::inline v0
+}}  // namespace perfshap

@@ -9,7 +9,7 @@
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 std::string CoalitionCountText(std::size_t n_players) {
   if (n_players <= 62) return "2^" + std::to_string(n_players);
@@ -117,4 +117,4 @@ SolveReport ReportOf(const SolverChoice& choice, const ShapleyValues& values, co
   return report;
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

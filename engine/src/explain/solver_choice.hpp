@@ -18,7 +18,7 @@
 #include "perfshap/blocks/solver.hpp"
 #include "perfshap/xper.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief A method's exact limit and how it says it refuses a game past it. */
 struct ExactLimit {
@@ -69,4 +69,4 @@ std::string CoalitionCountText(std::size_t n_players);
  *  when the solver left it empty), whether it sampled, evaluations, convergence. */
 SolveReport ReportOf(const SolverChoice& choice, const ShapleyValues& values, const SamplingOptions& sampling);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -23,7 +23,7 @@
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 namespace {
 
@@ -188,4 +188,4 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   return r;
 }
 
-}  // namespace perfshap::inline v0
+}}  // namespace perfshap

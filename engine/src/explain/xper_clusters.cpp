@@ -12,7 +12,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/metric.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 namespace {
 
@@ -218,4 +218,4 @@ XperClusterRefit RefitPerCluster(const Learner& learner, const Dataset& train,
   return out;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -20,7 +20,7 @@
 #include "schedule/distribute.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 namespace {
 
@@ -207,4 +207,4 @@ DistributionSummary Summarize(std::span<const double> values) {
   return s;
 }
 
-}  // namespace perfshap::inline v0
+}}  // namespace perfshap

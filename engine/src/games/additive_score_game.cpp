@@ -7,7 +7,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/metric.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 class AdditiveScoreWorker final : public GameWorker {
  public:
@@ -64,4 +64,4 @@ std::unique_ptr<GameWorker> AdditiveScoreGame::MakeWorker() const {
   return std::make_unique<AdditiveScoreWorker>(*this);
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

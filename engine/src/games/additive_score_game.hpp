@@ -9,7 +9,7 @@
 
 #include "perfshap/blocks/game.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief Performance of an additive score restricted to a coalition: the score of row r
@@ -37,4 +37,4 @@ class AdditiveScoreGame final : public Game {
   std::vector<double> label_;
 };
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

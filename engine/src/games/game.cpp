@@ -7,7 +7,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 namespace {
 
@@ -54,4 +54,4 @@ std::vector<double> EvaluateCoalition(const Game& game, Coalition s) {
   return out;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -13,7 +13,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/trees.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 bool HasScale(const Model& model, ShapOutputScale scale) {
   if (scale == ShapOutputScale::kPrediction) return true;
@@ -105,8 +105,8 @@ class PredictionWorker final : public GameWorker {
   void Hybrids(std::span<double> out) {
     const std::size_t F = in_.size();
     const std::size_t K = g_.model().n_outputs();
-    const RowMatrix rows = g_.rows();
-    const RowMatrix bg = g_.background();
+    const ColumnMatrix rows = g_.rows();
+    const ColumnMatrix bg = g_.background();
     const std::size_t nb = bg.n_rows;
     for (std::size_t first = 0; first < rows.n_rows; first += g_.row_block()) {
       const std::size_t count = std::min(g_.row_block(), rows.n_rows - first);
@@ -214,7 +214,7 @@ class RetrainPredictionWorker final : public GameWorker {
 
 }  // namespace
 
-PredictionGame::PredictionGame(const Model& model, RowMatrix rows, RowMatrix background, std::vector<Player> players,
+PredictionGame::PredictionGame(const Model& model, ColumnMatrix rows, ColumnMatrix background, std::vector<Player> players,
                                ShapOutputScale scale, std::size_t row_block)
     : model_(model), rows_(rows), background_(background), players_(std::move(players)), scale_(scale) {
   const std::size_t F = model.n_features();
@@ -285,4 +285,4 @@ std::unique_ptr<GameWorker> RetrainPredictionGame::MakeWorker() const {
   return std::make_unique<RetrainPredictionWorker>(split_, scale_);
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

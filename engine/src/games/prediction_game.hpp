@@ -22,9 +22,9 @@
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/model.hpp"
 #include "perfshap/blocks/players.hpp"
-#include "perfshap/shap.hpp"
+#include "perfshap/blocks/game_settings.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief Predictions of `model` on the requested scale (out: output-major, K * n_rows).
  *  @throws InvalidArgument for kMargin on a model without one (neither additive nor trees). */
@@ -44,7 +44,7 @@ class PredictionGame final : public Game {
    * @throws InvalidArgument for sizes that do not match, players that do not partition the
    *   features, or a scale the model cannot give.
    */
-  PredictionGame(const Model& model, RowMatrix rows, RowMatrix background, std::vector<Player> players,
+  PredictionGame(const Model& model, ColumnMatrix rows, ColumnMatrix background, std::vector<Player> players,
                  ShapOutputScale scale, std::size_t row_block = 0);
   int n_players() const override { return static_cast<int>(players_.size()); }
   std::size_t n_outputs() const override { return rows_.n_rows * model_.n_outputs(); }
@@ -53,8 +53,8 @@ class PredictionGame final : public Game {
   BlockHint block_hint() const override { return {1, 256, std::uint64_t{256} << 20}; }
 
   const Model& model() const noexcept { return model_; }
-  RowMatrix rows() const noexcept { return rows_; }
-  RowMatrix background() const noexcept { return background_; }
+  ColumnMatrix rows() const noexcept { return rows_; }
+  ColumnMatrix background() const noexcept { return background_; }
   const std::vector<Player>& players() const noexcept { return players_; }
   ShapOutputScale scale() const noexcept { return scale_; }
   std::size_t row_block() const noexcept { return row_block_; }
@@ -69,8 +69,8 @@ class PredictionGame final : public Game {
 
  private:
   const Model& model_;
-  RowMatrix rows_;
-  RowMatrix background_;
+  ColumnMatrix rows_;
+  ColumnMatrix background_;
   std::vector<Player> players_;
   ShapOutputScale scale_;
   std::size_t row_block_;
@@ -97,4 +97,4 @@ class RetrainPredictionGame final : public Game {
   ShapOutputScale scale_;
 };
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -13,7 +13,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/metric.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -235,4 +235,4 @@ std::unique_ptr<GameWorker> RetrainGame::MakeWorkerFrom(std::unique_ptr<GameWork
   return Game::MakeWorkerFrom(std::move(previous));
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

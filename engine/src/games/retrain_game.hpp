@@ -27,7 +27,7 @@
 #include "perfshap/blocks/players.hpp"
 #include "perfshap/blocks/metric_registry.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief What a RetrainGame computes besides its split. */
 struct RetrainGameSettings {
@@ -104,8 +104,7 @@ class RetrainGame final : public Game {
   const RetrainGameSettings& settings() const noexcept { return settings_; }
   /** @brief Number of curve outputs (AUC, ROC grid, PR grid, AUPRC) before the extra metrics. */
   std::size_t curve_outputs() const noexcept { return curve_outputs_; }
-  /** @brief Index of the first ROC grid output (1), PR grid output, AUPRC output. */
-  std::size_t roc_offset() const noexcept { return 1; }
+  /** @brief Index of the first PR grid output (the ROC grid's is 1), the AUPRC output. */
   std::size_t prc_offset() const noexcept { return 1 + settings_.evaluator->fpr_grid().size(); }
   std::size_t auprc_offset() const noexcept { return curve_outputs_ - 1; }
 
@@ -128,4 +127,4 @@ double TestPrevalence(const PreparedSplit& split);
 /** @brief Test prevalence of the rows `test` of labels `label`. */
 double TestPrevalence(std::span<const double> label, std::span<const std::size_t> test);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -13,7 +13,7 @@
 #include "metrics/xper_rank.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -36,6 +36,74 @@ std::string SampleName(const Dataset& d) {
   return d.source().empty() ? std::string("the sample") : d.source();
 }
 
+// Fills player_of (one entry per column, sized here) with each column's player: one player per
+// column when `players` is empty, else the groups given (every column in exactly one), whose
+// names then replace `names`.
+void AssignPlayers(const Dataset& sample, const std::vector<Player>& players, std::vector<int>& player_of,
+                   std::vector<std::string>& names) {
+  const std::size_t p = sample.n_features();
+  player_of.assign(p, -1);
+  if (players.empty()) {
+    for (std::size_t j = 0; j < p; ++j) player_of[j] = static_cast<int>(j);
+    return;
+  }
+  names.clear();
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    const Player& player = players[i];
+    PERFSHAP_CHECK(!player.columns.empty(), "XPER: player '" + player.name + "' has no column");
+    for (std::size_t c : player.columns) {
+      PERFSHAP_CHECK(c < p, "XPER: player '" + player.name + "' names column " + std::to_string(c) +
+                                ", but the sample has " + std::to_string(p) + " columns");
+      PERFSHAP_CHECK(player_of[c] < 0, "XPER: column '" + sample.feature_names()[c] + "' belongs to two players",
+                     {"groups"});
+      player_of[c] = static_cast<int>(i);
+    }
+    names.push_back(player.name);
+  }
+  for (std::size_t c = 0; c < p; ++c)
+    PERFSHAP_CHECK(player_of[c] >= 0, "XPER: column '" + sample.feature_names()[c] + "' belongs to no player",
+                   {"groups"});
+}
+
+// var(y) with ddof 0: the mean, then the sum of squared deviations, each summed in row order.
+double TargetVariance(const std::vector<double>& y) {
+  const double n = static_cast<double>(y.size());
+  double mean = 0;
+  for (double v : y) mean += v;
+  mean /= n;
+  double ss = 0;
+  for (double v : y) ss += (v - mean) * (v - mean);
+  return ss / n;
+}
+
+// Checks that pi lists each of 0..n-1 exactly once (the permuted comparator's pi).
+void CheckPermutation(const std::vector<std::size_t>& pi, std::size_t n) {
+  PERFSHAP_CHECK(pi.size() == n, "XPER: the permutation has " + std::to_string(pi.size()) +
+                                     " indices for a sample of " + std::to_string(n) + " rows");
+  std::vector<std::uint8_t> seen(n, 0);
+  for (std::size_t k = 0; k < n; ++k) {
+    PERFSHAP_CHECK(pi[k] < n, "XPER: permutation index " + std::to_string(k) + " is " + std::to_string(pi[k]) +
+                                  ", outside 0.." + std::to_string(n - 1));
+    PERFSHAP_CHECK(seen[pi[k]] == 0, "XPER: permutation value " + std::to_string(pi[k]) +
+                                         " appears twice (second time at index " + std::to_string(k) +
+                                         "); a permutation lists each of 0.." + std::to_string(n - 1) + " once");
+    seen[pi[k]] = 1;
+  }
+}
+
+// DataError naming the first feature (column-major p x n terms) whose additive term is not finite.
+void CheckTermsFinite(const std::vector<double>& terms, std::size_t n, const std::vector<int>& player_of,
+                      const std::vector<std::string>& names) {
+  for (std::size_t j = 0; j < player_of.size(); ++j)
+    for (std::size_t r = 0; r < n; ++r)
+      if (!std::isfinite(terms[j * n + r]))
+        throw DataError(
+            "XPER: the model's term of feature " + Quoted(names[static_cast<std::size_t>(player_of[j])]) +
+            " for sample row " + std::to_string(r) +
+            " is not finite (its value times its coefficient overflows); scale the feature (e.g. to "
+            "values near 1), or drop it");
+}
+
 }  // namespace
 
 XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings settings)
@@ -49,28 +117,7 @@ XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings s
   const MetricDefinition& def = *settings_.metric;
   const char* metric = def.name.c_str();
   PERFSHAP_CHECK(p_ >= 1, "XPER: the sample has no feature column");
-  // Players: one per column, or the groups given (every column in exactly one).
-  player_of_.assign(p_, -1);
-  if (settings_.players.empty()) {
-    for (std::size_t j = 0; j < p_; ++j) player_of_[j] = static_cast<int>(j);
-  } else {
-    names_.clear();
-    for (std::size_t i = 0; i < settings_.players.size(); ++i) {
-      const Player& player = settings_.players[i];
-      PERFSHAP_CHECK(!player.columns.empty(), "XPER: player '" + player.name + "' has no column");
-      for (std::size_t c : player.columns) {
-        PERFSHAP_CHECK(c < p_, "XPER: player '" + player.name + "' names column " + std::to_string(c) +
-                                   ", but the sample has " + std::to_string(p_) + " columns");
-        PERFSHAP_CHECK(player_of_[c] < 0, "XPER: column '" + sample.feature_names()[c] + "' belongs to two players",
-                       {"groups"});
-        player_of_[c] = static_cast<int>(i);
-      }
-      names_.push_back(player.name);
-    }
-    for (std::size_t c = 0; c < p_; ++c)
-      PERFSHAP_CHECK(player_of_[c] >= 0, "XPER: column '" + sample.feature_names()[c] + "' belongs to no player",
-                     {"groups"});
-  }
+  AssignPlayers(sample, settings_.players, player_of_, names_);
   PERFSHAP_CHECK(model.n_features() == p_, "XPER: the model takes " + std::to_string(model.n_features()) +
                                                " features but the sample has " + std::to_string(p_) +
                                                "; give the model's features in the model's order");
@@ -115,33 +162,15 @@ XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings s
   if (def.needs_negative && n_neg == 0)
     throw DataError("XPER: " + std::string(metric) + " is undefined on " + where + ": no row has label 0");
   if (def.needs_target_variance) {
-    double mean = 0;
-    for (double v : y_) mean += v;
-    mean /= static_cast<double>(n_);
-    double ss = 0;
-    for (double v : y_) ss += (v - mean) * (v - mean);
-    var_y_ = ss / static_cast<double>(n_);
+    var_y_ = TargetVariance(y_);
     if (!(var_y_ > 0))
       throw DataError("XPER: " + std::string(metric) + " is undefined on " + where +
                       ": the target is constant (variance 0)");
   }
 
   const bool ranked = def.xper_statistic == XperStatistic::kRank;
-  if (settings_.comparator == XperComparator::kPermuted && (ranked || def.xper_needs_delta)) {
-    const auto& pi = settings_.permutation;
-    PERFSHAP_CHECK(pi.size() == n_, "XPER: the permutation has " + std::to_string(pi.size()) +
-                                        " indices for a sample of " + std::to_string(n_) + " rows");
-    std::vector<std::uint8_t> seen(n_, 0);
-    for (std::size_t k = 0; k < n_; ++k) {
-      PERFSHAP_CHECK(pi[k] < n_, "XPER: permutation index " + std::to_string(k) + " is " +
-                                     std::to_string(pi[k]) + ", outside 0.." + std::to_string(n_ - 1));
-      PERFSHAP_CHECK(seen[pi[k]] == 0, "XPER: permutation value " + std::to_string(pi[k]) +
-                                           " appears twice (second time at index " + std::to_string(k) +
-                                           "); a permutation lists each of 0.." + std::to_string(n_ - 1) +
-                                           " once");
-      seen[pi[k]] = 1;
-    }
-  }
+  if (settings_.comparator == XperComparator::kPermuted && (ranked || def.xper_needs_delta))
+    CheckPermutation(settings_.permutation, n_);
   if (settings_.comparator == XperComparator::kFull && ranked)
     PERFSHAP_CHECK(n_ <= kMaxFullGridRows,
                    "XPER: the full comparator handles at most 65535 rows (it sorts n^2 = " +
@@ -153,14 +182,7 @@ XperGame::XperGame(const Model& model, const Dataset& sample, XperGameSettings s
     additive_ = model.AdditiveTerms(x_, n_, intercept_, terms_, link_);
     if (!additive_) terms_.clear();
     // A term that overflows names its feature here, before any coalition.
-    for (std::size_t j = 0; additive_ && j < p_; ++j)
-      for (std::size_t r = 0; r < n_; ++r)
-        if (!std::isfinite(terms_[j * n_ + r]))
-          throw DataError(
-              "XPER: the model's term of feature " + Quoted(names_[static_cast<std::size_t>(player_of_[j])]) +
-              " for sample row " + std::to_string(r) +
-              " is not finite (its value times its coefficient overflows); scale the feature (e.g. to "
-              "values near 1), or drop it");
+    if (additive_) CheckTermsFinite(terms_, n_, player_of_, names_);
   }
 }
 
@@ -402,4 +424,4 @@ class XperWorker final : public GameWorker {
 
 std::unique_ptr<GameWorker> XperGame::MakeWorker() const { return std::make_unique<XperWorker>(*this); }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -12,9 +12,10 @@
 #include "perfshap/blocks/game.hpp"
 #include "perfshap/blocks/model.hpp"
 #include "perfshap/blocks/players.hpp"
-#include "perfshap/xper.hpp"
+#include "perfshap/blocks/game_settings.hpp"
+#include "perfshap/blocks/metric_registry.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief What XperGame needs from XperOptions, with the permutation resolved. */
 struct XperGameSettings {
@@ -103,4 +104,4 @@ class XperGame final : public Game {
   std::vector<double> terms_;
 };
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -16,7 +16,7 @@
 #include "common/sort_keys.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 namespace {
 
@@ -439,4 +439,4 @@ double R2(std::span<const double> y_true, std::span<const double> pred) {
   return 1.0 - sse / sst;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

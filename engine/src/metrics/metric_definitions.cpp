@@ -8,7 +8,7 @@
 #include "metrics/metric_families.hpp"
 #include "perfshap/blocks/metric.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 std::vector<MetricDefinition> RankingMetrics() {
   MetricDefinition auc;
@@ -146,4 +146,4 @@ std::vector<MetricDefinition> RegressionMetrics() {
   return {mse, mae, rmse, r2};
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

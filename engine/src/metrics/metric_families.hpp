@@ -6,7 +6,7 @@
 
 #include "perfshap/blocks/metric_registry.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** auc, average_precision (metric_definitions_ranking.cpp). */
 std::vector<MetricDefinition> RankingMetrics();
@@ -17,4 +17,4 @@ std::vector<MetricDefinition> ClassMetrics();
 /** mse, mae, rmse, r2. */
 std::vector<MetricDefinition> RegressionMetrics();
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

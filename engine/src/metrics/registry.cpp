@@ -7,7 +7,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/metric_registry.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 namespace {
 
@@ -53,4 +53,4 @@ const MetricDefinition& FindMetric(const std::string& name, const std::string& m
   throw InvalidArgument("unknown " + what + " '" + name + "'; use one of " + list, {"metric"});
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

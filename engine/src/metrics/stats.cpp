@@ -20,7 +20,7 @@
 #include "common/compensated_sum.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using detail::CompensatedSum;
@@ -366,4 +366,4 @@ TestResult MannWhitneyU(std::span<const double> a, std::span<const double> b) {
   return r;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

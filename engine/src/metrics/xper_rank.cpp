@@ -9,7 +9,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -143,34 +143,12 @@ std::uint64_t* SortBucket(std::uint64_t* rec, std::uint64_t* tmp, std::size_t m,
   return src;
 }
 
-// Grid rank sweep over n^2 points (k, l) with score(k, l); key_row(k, keys) writes the keys
-// of row k (n values). A monotone 31-bit key orders the points (MSD: one scatter by the top
-// bits, then an in-cache LSD sort of each bucket by the low bits); points with equal keys are
-// ordered by their exact scores, and each group of equal scores is counted at once.
-// Record = low key << 32 | k << 16 | l.
-template <class Score, class KeyRow>
-void FullGridRank(std::size_t n, const Score& score, const KeyRow& key_row,
-                  std::span<const std::uint8_t> positive, std::span<std::uint64_t> totals,
-                  XperRankScratch& scratch) {
-  PERFSHAP_CHECK(n >= 1 && n <= kMaxFullGridRows,
-                 "XPER full comparator: the sample needs between 1 and 65535 rows");
-  const std::size_t m = n * n;
-  const int top_bits = TopBits(m);
-  const int low_bits = 31 - top_bits;
-  const std::size_t n_top = std::size_t{1} << top_bits;
-  const std::uint64_t low_mask = (std::uint64_t{1} << low_bits) - 1;
-  auto& top_hist = scratch.histogram;
-  top_hist.assign(n_top, 0);
-  std::size_t* top = top_hist.data();
-  auto& digit_hist = scratch.digit_histogram;
-  digit_hist.resize(std::size_t{3} << kMaxDigitBits);
-  auto& keys = scratch.row_keys;
-  keys.resize(n);
-  std::uint32_t* kr = keys.data();
-
-  // Pass 1: bucket sizes (the keys are recomputed in pass 2: cheaper than storing them).
-  // Rows are mostly increasing, so runs of one bucket are counted in a register rather than
-  // through a memory increment per point (a store-to-load chain).
+// Pass 1 of FullGridRank: adds to top[b] the number of grid points whose key's top bits are b
+// (the keys are recomputed in pass 2: cheaper than storing them). Rows are mostly increasing,
+// so runs of one bucket are counted in a register rather than through a memory increment per
+// point (a store-to-load chain). kr: n keys of scratch.
+template <class KeyRow>
+void CountBuckets(std::size_t n, const KeyRow& key_row, int low_bits, std::uint32_t* kr, std::size_t* top) {
   for (std::size_t k = 0; k < n; ++k) {
     key_row(k, kr);
     std::uint32_t cur = kr[0] >> low_bits;
@@ -186,6 +164,10 @@ void FullGridRank(std::size_t n, const Score& score, const KeyRow& key_row,
     }
     top[cur] += count;
   }
+}
+
+// Turns the n_top bucket sizes in top into the buckets' starts; returns the largest size.
+std::size_t BucketStarts(std::size_t* top, std::size_t n_top) {
   std::size_t largest = 0;
   std::size_t run = 0;
   for (std::size_t b = 0; b < n_top; ++b) {
@@ -194,11 +176,15 @@ void FullGridRank(std::size_t n, const Score& score, const KeyRow& key_row,
     top[b] = run;
     run += c;
   }
-  auto& rec = scratch.records;
-  rec.resize(m);
-  scratch.buffer.resize(largest);
-  // Pass 2: scatter into the buckets (top[b] ends at the start of bucket b + 1).
-  std::uint64_t* out = rec.data();
+  return largest;
+}
+
+// Pass 2 of FullGridRank: scatters the records (low key << 32 | k << 16 | l) into their
+// buckets; top[b] ends at the start of bucket b + 1.
+template <class KeyRow>
+void ScatterRecords(std::size_t n, const KeyRow& key_row, int low_bits, std::uint32_t* kr, std::size_t* top,
+                    std::uint64_t* out) {
+  const std::uint64_t low_mask = (std::uint64_t{1} << low_bits) - 1;
   for (std::size_t k = 0; k < n; ++k) {
     const std::uint64_t owner = static_cast<std::uint64_t>(k) << 16;
     key_row(k, kr);
@@ -216,9 +202,48 @@ void FullGridRank(std::size_t n, const Score& score, const KeyRow& key_row,
     }
     top[cur] = at;
   }
+}
 
-  // Pass 3: bucket by bucket in increasing key: sort in cache, then sweep. below0/below1 =
-  // negative/positive points strictly below the current score.
+// The records [r, stop) of a sorted bucket share one key: orders them by their exact scores,
+// then counts each group of equal scores at once, advancing below0 / below1 past the run.
+template <class Score>
+void CountTiedRun(const std::uint64_t* src, std::size_t r, std::size_t stop, const Score& score,
+                  std::span<const std::uint8_t> positive, std::span<std::uint64_t> totals,
+                  std::uint64_t n_pos_points, std::vector<std::pair<double, std::uint32_t>>& tied,
+                  std::uint64_t& below0, std::uint64_t& below1) {
+  tied.clear();
+  for (std::size_t t = r; t < stop; ++t) {
+    const auto k = static_cast<std::uint32_t>((src[t] >> 16) & 0xFFFFU);
+    const std::size_t l = src[t] & 0xFFFFU;
+    tied.emplace_back(score(k, l), k);
+  }
+  std::sort(tied.begin(), tied.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::size_t g = 0;
+  while (g < tied.size()) {
+    std::size_t ge = g + 1;
+    while (ge < tied.size() && tied[ge].first == tied[g].first) ++ge;
+    std::uint64_t group_pos = 0;
+    for (std::size_t t = g; t < ge; ++t) {
+      const std::uint32_t k = tied[t].second;
+      if (positive[k] != 0) {
+        totals[k] += below0;
+        ++group_pos;
+      } else {
+        totals[k] += n_pos_points - below1;
+      }
+    }
+    below1 += group_pos;
+    below0 += (ge - g) - group_pos;
+    g = ge;
+  }
+}
+
+// Pass 3 of FullGridRank: bucket by bucket in increasing key (bucket b ends at top[b]), sorts
+// in cache, then sweeps. below0/below1 = negative/positive points strictly below the current score.
+template <class Score>
+void SweepBuckets(std::size_t n, const Score& score, std::span<const std::uint8_t> positive,
+                  std::span<std::uint64_t> totals, const std::size_t* top, std::size_t n_top, int low_bits,
+                  XperRankScratch& scratch) {
   const std::uint64_t n_pos_points = static_cast<std::uint64_t>(CountPositive(positive)) * n;
   std::uint64_t below0 = 0, below1 = 0;
   std::fill(totals.begin(), totals.end(), 0);
@@ -227,8 +252,8 @@ void FullGridRank(std::size_t n, const Score& score, const KeyRow& key_row,
     const std::size_t end = top[b];
     const std::size_t size = end - begin;
     if (size == 0) continue;
-    const std::uint64_t* src =
-        SortBucket(rec.data() + begin, scratch.buffer.data(), size, low_bits, digit_hist.data());
+    const std::uint64_t* src = SortBucket(scratch.records.data() + begin, scratch.buffer.data(), size, low_bits,
+                                          scratch.digit_histogram.data());
     std::size_t r = 0;
     while (r < size) {
       const std::uint64_t kv = src[r] >> 32;
@@ -244,37 +269,43 @@ void FullGridRank(std::size_t n, const Score& score, const KeyRow& key_row,
         below0 += 1 - pos;
       } else {
         // Equal keys: order by the exact score, then count each group of equal scores at once.
-        auto& tied = scratch.run;
-        tied.clear();
-        for (std::size_t t = r; t < stop; ++t) {
-          const auto k = static_cast<std::uint32_t>((src[t] >> 16) & 0xFFFFU);
-          const std::size_t l = src[t] & 0xFFFFU;
-          tied.emplace_back(score(k, l), k);
-        }
-        std::sort(tied.begin(), tied.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-        std::size_t g = 0;
-        while (g < tied.size()) {
-          std::size_t ge = g + 1;
-          while (ge < tied.size() && tied[ge].first == tied[g].first) ++ge;
-          std::uint64_t group_pos = 0;
-          for (std::size_t t = g; t < ge; ++t) {
-            const std::uint32_t k = tied[t].second;
-            if (positive[k] != 0) {
-              totals[k] += below0;
-              ++group_pos;
-            } else {
-              totals[k] += n_pos_points - below1;
-            }
-          }
-          below1 += group_pos;
-          below0 += (ge - g) - group_pos;
-          g = ge;
-        }
+        CountTiedRun(src, r, stop, score, positive, totals, n_pos_points, scratch.run, below0, below1);
       }
       r = stop;
     }
     begin = end;
   }
+}
+
+// Grid rank sweep over n^2 points (k, l) with score(k, l); key_row(k, keys) writes the keys
+// of row k (n values). A monotone 31-bit key orders the points (MSD: one scatter by the top
+// bits, then an in-cache LSD sort of each bucket by the low bits); points with equal keys are
+// ordered by their exact scores, and each group of equal scores is counted at once.
+// Record = low key << 32 | k << 16 | l.
+template <class Score, class KeyRow>
+void FullGridRank(std::size_t n, const Score& score, const KeyRow& key_row,
+                  std::span<const std::uint8_t> positive, std::span<std::uint64_t> totals,
+                  XperRankScratch& scratch) {
+  PERFSHAP_CHECK(n >= 1 && n <= kMaxFullGridRows,
+                 "XPER full comparator: the sample needs between 1 and 65535 rows");
+  const std::size_t m = n * n;
+  const int top_bits = TopBits(m);
+  const int low_bits = 31 - top_bits;
+  const std::size_t n_top = std::size_t{1} << top_bits;
+  auto& top_hist = scratch.histogram;
+  top_hist.assign(n_top, 0);
+  std::size_t* top = top_hist.data();
+  scratch.digit_histogram.resize(std::size_t{3} << kMaxDigitBits);
+  auto& keys = scratch.row_keys;
+  keys.resize(n);
+  std::uint32_t* kr = keys.data();
+
+  CountBuckets(n, key_row, low_bits, kr, top);
+  const std::size_t largest = BucketStarts(top, n_top);
+  scratch.records.resize(m);
+  scratch.buffer.resize(largest);
+  ScatterRecords(n, key_row, low_bits, kr, top, scratch.records.data());
+  SweepBuckets(n, score, positive, totals, top, n_top, low_bits, scratch);
 }
 
 void CheckFinite(std::span<const double> v, const char* what) {
@@ -384,4 +415,4 @@ void FullGridRankStored(std::span<const double> grid, std::size_t n, std::span<c
       positive, totals, scratch);
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief Reusable memory of the kernels: grows to its high-water mark, then never allocates. */
 struct XperRankScratch {
@@ -76,4 +76,4 @@ void FullGridRankAdditive(std::span<const double> a, std::span<const double> b,
 void FullGridRankStored(std::span<const double> grid, std::size_t n, std::span<const std::uint8_t> positive,
                         std::span<std::uint64_t> totals, XperRankScratch& scratch);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -6,7 +6,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 PreparedSplit::~PreparedSplit() = default;
 CoalitionFitter::~CoalitionFitter() = default;
@@ -59,4 +59,4 @@ std::unique_ptr<Model> Train(const std::string& learner, const Dataset& data, st
   return MakeLearner(learner, params)->Train(data, rows, columns);
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

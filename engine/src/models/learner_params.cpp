@@ -6,7 +6,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 std::string ParamText(double v) {
   char buf[32];
@@ -14,4 +14,4 @@ std::string ParamText(double v) {
   return buf;
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

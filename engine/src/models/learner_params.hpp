@@ -9,7 +9,7 @@
 
 #include "perfshap/blocks/learner.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief LearnerParams of the given numbers, formatted to read back exactly. */
 std::string ParamText(double v);
@@ -31,4 +31,4 @@ LearnerEntry DeclaredLearnerEntry(std::string name, std::string description, con
           }};
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 long CholeskySolve(double* a, std::size_t n, double* b, double relative_pivot) {
   for (std::size_t j = 0; j < n; ++j) {
@@ -33,4 +33,4 @@ long CholeskySolve(double* a, std::size_t n, double* b, double relative_pivot) {
   return -1;
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief In-place Cholesky factorisation A = L L^T of the leading n x n block of a (column-major,
@@ -15,4 +15,4 @@ namespace perfshap::inline v0::detail {
  */
 long CholeskySolve(double* a, std::size_t n, double* b, double relative_pivot);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -9,7 +9,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/learner.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 namespace detail {
 LearnerEntry GaussianNbEntry();  // models/gaussian_nb/
@@ -86,4 +86,4 @@ std::shared_ptr<const Learner> MakeLearner(const std::string& name, const Learne
   return make(params);
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -9,7 +9,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 std::string Quote(const std::string& s) { return "'" + s + "'"; }
 
@@ -181,4 +181,4 @@ void FitterBase::ThrowForCoalition(const std::string& what, const std::string& a
                   std::move(options));
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

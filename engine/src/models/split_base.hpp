@@ -16,7 +16,7 @@
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/players.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief "'name'". */
 std::string Quote(const std::string& s);
@@ -47,8 +47,6 @@ class SplitBase : public PreparedSplit {
   /** @brief Name of the column at position q (the player's name for a one-column player). */
   const std::string& column_name(std::size_t q) const noexcept { return column_names_[q]; }
   std::span<const double> train_labels() const noexcept { return train_label_; }
-  /** @brief Training rows of class 0 and of class 1 (classifiers). */
-  double class_count(int c) const noexcept { return class_count_[c]; }
   const std::string& source() const noexcept { return source_; }
 
  protected:
@@ -112,4 +110,4 @@ class FitterBase : public CoalitionFitter {
   bool fitted_ = false;
 };
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

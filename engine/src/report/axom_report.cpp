@@ -14,7 +14,7 @@
 #include "report/output.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 constexpr const char* kModels[3] = {"dt", "rf", "axom"};
@@ -336,8 +336,7 @@ void WriteAxomReport(OutputDir& out, const AxomDataReport& d, const AxomReportSe
                         {"center_row", first.test_rows.front()}};
   body["files"] = FilesDrawn(out, files);
   body["figures"] = out.figures();
-  out.Write("result.json",
-            ResultJsonText({"axom", d.feature_names, d.seeds.front(), settings.threads, settings.elapsed_seconds}, body));
+  out.WriteResult({"axom", d.feature_names, d.seeds.front(), settings.threads, settings.elapsed_seconds}, body);
 }
 
 std::string AxomPaperText(const std::vector<AxomDataReport>& reports, const AxomReportSettings& settings) {
@@ -450,14 +449,14 @@ void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& rep
   body["figures"] = out.figures();
   std::vector<std::string> names;
   for (const AxomDataReport& d : reports) names.push_back(d.name);
-  out.Write("result.json", ResultJsonText({"axom", names, reports.front().seeds.front(), settings.threads,
+  out.WriteResult({"axom", names, reports.front().seeds.front(), settings.threads,
                                            settings.elapsed_seconds},
-                                          body));
+                                          body);
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 /** Row r's values of its predicted class (features), from rows x classes x features. */
@@ -594,8 +593,7 @@ void WriteAxomModelReport(OutputDir& out, const AxomModelReport& d, const AxomRe
                         {"center_row", 0}};
   body["files"] = FilesDrawn(out, files);
   body["figures"] = out.figures();
-  out.Write("result.json",
-            ResultJsonText({"axom", d.feature_names, d.seed, settings.threads, settings.elapsed_seconds}, body));
+  out.WriteResult({"axom", d.feature_names, d.seed, settings.threads, settings.elapsed_seconds}, body);
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

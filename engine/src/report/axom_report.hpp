@@ -14,7 +14,7 @@
 #include "perfshap/axom.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief The runs of one data set, one per seed, and what the report says of them. */
 struct AxomDataReport {
@@ -78,4 +78,4 @@ std::string AxomPaperText(const std::vector<AxomDataReport>& reports, const Axom
 void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& reports,
                           const AxomReportSettings& settings);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

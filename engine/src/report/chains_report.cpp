@@ -13,25 +13,15 @@
 #include "report/output.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
-std::string OrderName(const ChainOrderExplanation& e) {
-  std::string s;
-  for (const std::string& o : e.outputs) s += (s.empty() ? "" : ">") + o;
-  return s;
-}
-
-/** Chain position of data output `o` in order e. */
-std::size_t Position(const ChainOrderExplanation& e, std::size_t o) {
-  return static_cast<std::size_t>(std::find(e.order.begin(), e.order.end(), o) - e.order.begin());
-}
 
 /** The global feature values of data output o in order e: direct, indirect, total (F each). */
 void FeatureValues(const ChainOrderExplanation& e, std::size_t o, std::vector<double>& direct, std::vector<double>& indirect,
                    std::vector<double>& total) {
   const std::size_t F = e.features.size();
-  const std::size_t j = Position(e, o);
+  const std::size_t j = ChainPosition(e, o);
   direct.assign(e.global_direct[j].begin(), e.global_direct[j].begin() + static_cast<std::ptrdiff_t>(F));
   indirect = e.global_indirect[j];
   total.resize(F);
@@ -81,7 +71,7 @@ Json OrderJson(const ChainOrderExplanation& e) {
  *  independent classifiers' normalised |SHAP|. */
 std::string OrderSvg(const ChainsReport& r, const ChainOrderExplanation& e) {
   StackedBarChart chart;
-  chart.frame.title = "Shapley Chains, order " + OrderName(e) + ": normalised direct and indirect contributions";
+  chart.frame.title = "Shapley Chains, order " + ChainOrderName(e) + ": normalised direct and indirect contributions";
   chart.frame.x_label = "share of the output's contributions";
   chart.layer_names = {"direct", "indirect"};
   const std::size_t F = e.features.size();
@@ -116,6 +106,38 @@ std::string OrderSvg(const ChainsReport& r, const ChainOrderExplanation& e) {
 
 }  // namespace
 
+std::size_t ChainPosition(const ChainOrderExplanation& e, std::size_t o) {
+  return static_cast<std::size_t>(std::find(e.order.begin(), e.order.end(), o) - e.order.begin());
+}
+
+std::string ChainOrderName(const ChainOrderExplanation& e) {
+  std::string s;
+  for (const std::string& o : e.outputs) s += (s.empty() ? "" : ">") + o;
+  return s;
+}
+
+ChainsAverages AverageOverOrders(const ChainsReport& r) {
+  const std::size_t F = r.features.size(), n_orders = r.orders.size();
+  ChainsAverages a;
+  for (std::size_t o = 0; o < r.output_names.size(); ++o) {
+    std::vector<double> sd(F, 0.0), si(F, 0.0), st(F, 0.0);
+    for (const ChainOrderExplanation& e : r.orders) {
+      std::vector<double> d, ind, t;
+      FeatureValues(e, o, d, ind, t);
+      for (std::size_t i = 0; i < F; ++i) {
+        sd[i] += d[i] / static_cast<double>(n_orders);
+        si[i] += ind[i] / static_cast<double>(n_orders);
+        st[i] += t[i] / static_cast<double>(n_orders);
+      }
+    }
+    a.direct.insert(a.direct.end(), sd.begin(), sd.end());
+    a.indirect.insert(a.indirect.end(), si.begin(), si.end());
+    a.total.insert(a.total.end(), st.begin(), st.end());
+  }
+  for (const ChainOrderExplanation& e : r.orders) a.hamming_loss += e.hamming_loss / static_cast<double>(n_orders);
+  return a;
+}
+
 std::string ChainsConsoleText(const ChainsReport& r) {
   std::ostringstream s;
   const std::size_t F = r.features.size();
@@ -127,12 +149,12 @@ std::string ChainsConsoleText(const ChainsReport& r) {
   s << "; " << r.orders.size() << " order(s); links " << r.learner << ", background " << r.background << " rows"
     << (r.signed_weights ? ", signed weights" : "") << "\n";
   for (const ChainOrderExplanation& e : r.orders) {
-    s << "  order " << OrderName(e) << ": hamming loss " << Fmt("%.4f", e.hamming_loss) << ", accuracy";
+    s << "  order " << ChainOrderName(e) << ": hamming loss " << Fmt("%.4f", e.hamming_loss) << ", accuracy";
     for (std::size_t k = 0; k < e.outputs.size(); ++k) s << " " << e.outputs[k] << " " << Fmt("%.3f", e.accuracy[k]);
     s << "\n";
   }
   const ChainOrderExplanation& e = r.orders.front();
-  s << "  order " << OrderName(e) << ", mean |phi| per feature: direct + indirect = total (independent classifier)\n";
+  s << "  order " << ChainOrderName(e) << ", mean |phi| per feature: direct + indirect = total (independent classifier)\n";
   for (std::size_t k = 0; k < e.outputs.size(); ++k) {
     std::vector<double> d, ind, t;
     FeatureValues(e, e.order[k], d, ind, t);
@@ -153,7 +175,7 @@ void WriteChainsReport(OutputDir& out, const ChainsReport& r) {
   CsvTable direct(header);
   CsvTable indirect(header);
   for (const ChainOrderExplanation& e : r.orders) {
-    const std::string name = OrderName(e);
+    const std::string name = ChainOrderName(e);
     std::vector<std::string> inputs = e.features;
     for (std::size_t k = 0; k < e.outputs.size(); ++k) {
       for (std::size_t row = 0; row < e.n_rows; ++row) {
@@ -176,7 +198,7 @@ void WriteChainsReport(OutputDir& out, const ChainsReport& r) {
   out.Write("indirect.csv", indirect.Text());
   Json files = {"direct.csv", "indirect.csv"};
   for (const ChainOrderExplanation& e : r.orders) {
-    std::string name = "chains_" + OrderName(e) + ".svg";
+    std::string name = "chains_" + ChainOrderName(e) + ".svg";
     std::replace(name.begin(), name.end(), '>', '-');
     if (out.WriteFigure(name, FigureSet::kSummary, [&] { return OrderSvg(r, e); })) files.push_back(name);
   }
@@ -192,21 +214,16 @@ void WriteChainsReport(OutputDir& out, const ChainsReport& r) {
   for (const ChainOrderExplanation& e : r.orders) orders.push_back(OrderJson(e));
   body["orders"] = orders;
   // Averaged over the orders (eq. 3), the features' values.
+  const ChainsAverages averages = AverageOverOrders(r);
   Json avg_direct, avg_indirect, avg_total, independent;
   for (std::size_t o = 0; o < r.output_names.size(); ++o) {
-    std::vector<double> sd(F, 0.0), si(F, 0.0), st(F, 0.0);
-    for (const ChainOrderExplanation& e : r.orders) {
-      std::vector<double> d, ind, t;
-      FeatureValues(e, o, d, ind, t);
-      for (std::size_t i = 0; i < F; ++i) {
-        sd[i] += d[i] / static_cast<double>(r.orders.size());
-        si[i] += ind[i] / static_cast<double>(r.orders.size());
-        st[i] += t[i] / static_cast<double>(r.orders.size());
-      }
-    }
-    avg_direct[r.output_names[o]] = NamedValues(r.features, sd);
-    avg_indirect[r.output_names[o]] = NamedValues(r.features, si);
-    avg_total[r.output_names[o]] = NamedValues(r.features, st);
+    const auto row = [&](const std::vector<double>& v) {
+      return std::vector<double>(v.begin() + static_cast<std::ptrdiff_t>(o * F),
+                                 v.begin() + static_cast<std::ptrdiff_t>((o + 1) * F));
+    };
+    avg_direct[r.output_names[o]] = NamedValues(r.features, row(averages.direct));
+    avg_indirect[r.output_names[o]] = NamedValues(r.features, row(averages.indirect));
+    avg_total[r.output_names[o]] = NamedValues(r.features, row(averages.total));
     independent[r.output_names[o]] = NamedValues(r.features, r.independent[o]);
   }
   body["averaged"] = {{"direct", avg_direct}, {"indirect", avg_indirect}, {"total", avg_total}};
@@ -214,12 +231,10 @@ void WriteChainsReport(OutputDir& out, const ChainsReport& r) {
   body["indirect"] = avg_indirect;
   body["total"] = avg_total;
   body["independent"] = independent;
-  double hamming = 0.0;
-  for (const ChainOrderExplanation& e : r.orders) hamming += e.hamming_loss / static_cast<double>(r.orders.size());
-  body["hamming_loss"] = hamming;
+  body["hamming_loss"] = averages.hamming_loss;
   body["files"] = files;
   body["figures"] = out.figures();
-  out.Write("result.json", ResultJsonText({"chains", r.features, r.seed, r.threads, r.elapsed_seconds}, body));
+  out.WriteResult({"chains", r.features, r.seed, r.threads, r.elapsed_seconds}, body);
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -15,7 +15,7 @@
 #include "perfshap/chains.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 struct ChainsReport {
   std::string data;
@@ -36,8 +36,23 @@ struct ChainsReport {
   double elapsed_seconds = 0.0;
 };
 
+/** @brief The features' values of every output averaged over the orders (eq. 3): outputs x
+ *  features, row-major, in data order; and the mean Hamming loss. */
+struct ChainsAverages {
+  std::vector<double> direct, indirect, total;
+  double hamming_loss = 0.0;
+};
+
+ChainsAverages AverageOverOrders(const ChainsReport& report);
+
+/** @brief The chain position of data output `o` in order `e`. */
+std::size_t ChainPosition(const ChainOrderExplanation& e, std::size_t o);
+
+/** @brief An order's name: its outputs joined by ">". */
+std::string ChainOrderName(const ChainOrderExplanation& e);
+
 std::string ChainsConsoleText(const ChainsReport& report);
 
 void WriteChainsReport(OutputDir& out, const ChainsReport& report);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

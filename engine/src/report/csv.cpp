@@ -6,7 +6,7 @@
 
 #include "report/format.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 std::string CsvNumber(double v) { return std::isfinite(v) ? Fmt("%.17g", v) : std::string(); }
 
@@ -72,4 +72,4 @@ CsvTable& CsvTable::Count(std::uint64_t v) {
 
 std::string CsvTable::Text() const { return row_open_ ? text_ + '\n' : text_; }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

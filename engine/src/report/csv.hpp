@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief A number for a CSV cell: %.17g, "" for NaN and infinities. */
 std::string CsvNumber(double v);
@@ -56,4 +56,4 @@ class CsvTable {
   bool row_empty_ = true;
 };
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -13,7 +13,7 @@
 #include "report/output.hpp"
 #include "report/shap_report.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -298,7 +298,7 @@ Json DemoResultJson(const DemoReport& d) {
 void WriteDemoReport(OutputDir& out, const DemoReport& d) {
   Json body = DemoResultJson(d);
   body["figures"] = out.figures();  // none: the demo's results are numbers
-  out.Write("result.json", ResultJsonText({"demo", d.features, d.seed, d.threads, d.elapsed_seconds}, body));
+  out.WriteResult({"demo", d.features, d.seed, d.threads, d.elapsed_seconds}, body);
 }
 
-}  // namespace perfshap::inline v0::detail
+}}}  // namespace perfshap::detail

@@ -23,7 +23,7 @@
 #include "report/json.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief Everything the demo reports. */
 struct DemoReport {
@@ -77,4 +77,4 @@ Json DemoResultJson(const DemoReport& report);
  */
 void WriteDemoReport(OutputDir& out, const DemoReport& report);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 std::vector<std::size_t> RowsShown(std::size_t n, std::size_t max) {
   const std::size_t m = std::min(n, max);
@@ -94,4 +94,4 @@ void BoundWaterfall(WaterfallChart& chart) {
   }
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

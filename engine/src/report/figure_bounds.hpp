@@ -16,7 +16,7 @@
 
 #include "report/svg.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief The most rows a beeswarm draws per feature. */
 inline constexpr std::size_t kMaxPointsPerFeature = 1000;
@@ -69,4 +69,4 @@ std::vector<StripRow> BoundedStripRows(const std::vector<std::size_t>& order,
  */
 void BoundWaterfall(WaterfallChart& chart);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 std::string Fmt(const char* fmt, double v) {
   char buf[64];
@@ -28,4 +28,4 @@ std::string BandCell(double mean, double std, std::size_t n_splits, bool sign) {
   return n_splits > 1 ? MeanStdCell(mean, std, 4, sign) : Fmt(sign ? "%+.6f" : "%.6f", mean);
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

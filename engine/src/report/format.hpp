@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief One number printed with a printf format that takes one double (e.g. "%.6f"). */
 std::string Fmt(const char* fmt, double v);
@@ -30,4 +30,4 @@ std::string MeanStdCell(double mean, double std, int decimals, bool sign);
  */
 std::string BandCell(double mean, double std, std::size_t n_splits, bool sign);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

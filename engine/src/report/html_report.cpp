@@ -23,7 +23,7 @@
 #include "report/json.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -545,4 +545,4 @@ std::string HtmlReport(std::span<const ReportFile> files) {
   return html + "</main>\n<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

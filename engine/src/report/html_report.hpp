@@ -12,7 +12,7 @@
 
 #include "report/output.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief The text of report.html for a run's files, in the order the reporter wrote them.
@@ -22,4 +22,4 @@ namespace perfshap::inline v0::detail {
  */
 std::string HtmlReport(std::span<const ReportFile> files);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -6,7 +6,7 @@
 
 #include "perfshap/version.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 Json NumberOrNull(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
@@ -29,6 +29,10 @@ Json MeanStd(const std::vector<double>& mean, const std::vector<double>& std) {
 }
 
 std::string ResultJsonText(const RunRecord& run, const Json& body) {
+  return ResultJsonDocument(run, body).dump(2) + "\n";
+}
+
+Json ResultJsonDocument(const RunRecord& run, const Json& body) {
   Json head;
   head["method"] = run.method;
   head["version"] = std::string(Version());
@@ -38,7 +42,7 @@ std::string ResultJsonText(const RunRecord& run, const Json& body) {
   head["elapsed_seconds"] = run.elapsed_seconds;
   for (auto it = body.begin(); it != body.end(); ++it)
     if (!head.contains(it.key())) head[it.key()] = it.value();
-  return head.dump(2) + "\n";
+  return head;
 }
 
 Json PlayersJson(std::span<const Player> players, const std::vector<std::string>& column_names) {
@@ -58,4 +62,4 @@ Json InputJson(const std::string& missing, std::size_t dropped_rows, const std::
               {"groups", groups_file.empty() ? Json(nullptr) : Json(groups_file)}};
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -14,7 +14,7 @@
 
 #include "perfshap/blocks/players.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 using Json = nlohmann::ordered_json;
 
@@ -59,4 +59,8 @@ struct RunRecord {
  */
 std::string ResultJsonText(const RunRecord& run, const Json& body);
 
-}  // namespace perfshap::detail
+/** @brief result.json as a document: what ResultJsonText writes (a front end hands it over as
+ *  its own objects, never parsing the text). */
+Json ResultJsonDocument(const RunRecord& run, const Json& body);
+
+}}}  // namespace perfshap::detail

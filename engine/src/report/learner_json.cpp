@@ -6,7 +6,7 @@
 
 #include "perfshap/blocks/options.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -50,4 +50,4 @@ Json LearnerParamsJson(const std::string& learner, const LearnerParams& params) 
   return out;
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -12,9 +12,9 @@
 #include "perfshap/blocks/learner.hpp"
 #include "report/json.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief {"C": 0.5, "standardize": true, ...} for the registered learner `learner`. */
 Json LearnerParamsJson(const std::string& learner, const LearnerParams& params);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -12,7 +12,7 @@
 #include "report/svg.hpp"
 #include "report/svg_panels.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 MonteCarloColumns MonteCarloDistributions(const XperMonteCarloResult& r) {
   const std::size_t n_samples = r.samples;
@@ -101,8 +101,7 @@ void WriteMonteCarloReport(OutputDir& out, const XperMonteCarloResult& r,
   out.WriteFigure("xper_montecarlo_hist.svg", FigureSet::kSummary, [&] { return MonteCarloHistogramSvg(r); });
   Json body = MonteCarloResultJson(r, options, columns);
   body["figures"] = out.figures();
-  out.Write("result.json",
-            ResultJsonText({"xper-montecarlo", r.features, options.seed, r.threads, r.elapsed_seconds}, body));
+  out.WriteResult({"xper-montecarlo", r.features, options.seed, r.threads, r.elapsed_seconds}, body);
 }
 
 Json SummaryJson(const DistributionSummary& s) {
@@ -162,4 +161,4 @@ std::string MonteCarloHistogramSvg(const XperMonteCarloResult& r) {
           " test rows, " + XperComparatorName(r.comparator) + " comparator)");
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -14,7 +14,7 @@
 #include "report/json.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief The quantities whose distributions over the samples are reported, one column each:
  *  auc, phi_0, phi_<feature>..., share_<feature>... (phi_j / (AUC - phi_0)), beta_const,
@@ -53,4 +53,4 @@ std::string MonteCarloHistogramSvg(const XperMonteCarloResult& r);
 void WriteMonteCarloReport(OutputDir& out, const XperMonteCarloResult& r,
                            const XperMonteCarloOptions& options, const MonteCarloColumns& columns);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -21,7 +21,7 @@
 #include "data/json_text.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace fs = std::filesystem;
 
@@ -358,6 +358,11 @@ void OutputDir::Write(const std::string& name, const std::string& content) {
   Keep(name, content);
 }
 
+void OutputDir::WriteResult(const RunRecord& run, const Json& body) {
+  document_ = ResultJsonDocument(run, body);
+  Keep("result.json", document_.dump(2) + "\n");
+}
+
 void OutputDir::Keep(const std::string& name, const std::string& content) {
   for (ReportFile& file : contents_)
     if (file.name == name) {
@@ -390,4 +395,4 @@ std::vector<std::string> FilesDrawn(const OutputDir& out, const std::vector<std:
   return kept;
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -15,7 +15,9 @@
 #include <utility>
 #include <vector>
 
-namespace perfshap::inline v0::detail {
+#include "report/json.hpp"
+
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief Which figures a run draws. */
 enum class FigureSet : std::uint8_t {
@@ -97,6 +99,12 @@ class OutputDir {
    *  write of the same name replaces the kept content. */
   void Write(const std::string& name, const std::string& content);
 
+  /** @brief Keeps result.json (ResultJsonText) and its document (document()). */
+  void WriteResult(const RunRecord& run, const Json& body);
+
+  /** @brief result.json's document (WriteResult), or null before it is written. */
+  const Json& document() const noexcept { return document_; }
+
   /** @brief Whether the options ask for the figures of `level` (kSummary or kAll). */
   bool Draws(FigureSet level) const noexcept {
     return level != FigureSet::kNone && options_.figures >= level;
@@ -134,10 +142,11 @@ class OutputDir {
   std::vector<std::string> files_;
   std::vector<std::string> figures_;
   std::vector<ReportFile> contents_;
+  Json document_;
 };
 
 /** @brief `listed` (the files a reporter's result.json names) without the SVG figures that
  *  `out` did not draw (--figures none), in their order. */
 std::vector<std::string> FilesDrawn(const OutputDir& out, const std::vector<std::string>& listed);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -16,7 +16,7 @@
 #include "report/sampling_report.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -529,8 +529,7 @@ void WriteRobustnessReport(OutputDir& out, const RobustnessResult& r, const Robu
   files.insert(files.end(), out.files().begin(), out.files().end());
   Json body = RobustnessResultJson(r, run, files);
   body["figures"] = out.figures();
-  out.Write("result.json",
-            ResultJsonText({"robustness", r.features, run.seed, r.threads, r.elapsed_seconds}, body));
+  out.WriteResult({"robustness", r.features, run.seed, r.threads, r.elapsed_seconds}, body);
 }
 
-}  // namespace perfshap::inline v0::detail
+}}}  // namespace perfshap::detail

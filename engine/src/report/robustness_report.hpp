@@ -19,7 +19,7 @@
 #include "report/json.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief What the robustness report says about the run besides its result. */
 struct RobustnessRun {
@@ -72,4 +72,4 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
 void WriteRobustnessReport(OutputDir& out, const RobustnessResult& r,
                            const RobustnessRun& run);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -4,14 +4,15 @@
 
 #include "report/html_report.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
-std::vector<ReportFile> RunReporter(const Reporter& reporter, const ReportTarget& target) {
+std::vector<ReportFile> RunReporter(const Reporter& reporter, const ReportTarget& target, Json* document) {
   OutputDir out = target.dir.empty() ? OutputDir(target.options) : OutputDir(target.dir, target.options, target.force);
   reporter(out);
   if (target.html) out.Write("report.html", HtmlReport(out.contents()));
   out.Commit();
+  if (document != nullptr) *document = out.document();
   return out.contents();
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

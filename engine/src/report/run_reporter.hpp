@@ -11,7 +11,7 @@
 
 #include "report/output.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief A run's reporter: writes its files (result.json last) into the output it is given. */
 using Reporter = std::function<void(OutputDir&)>;
@@ -28,8 +28,8 @@ struct ReportTarget {
 };
 
 /** @brief Runs `reporter` (then HtmlReport with target.html) and, with a directory, publishes
- *  the files there as one set (PublishFiles). @return the files, in order. @throws Error as
- *  PublishFiles. */
-std::vector<ReportFile> RunReporter(const Reporter& reporter, const ReportTarget& target);
+ *  the files there as one set (PublishFiles); `document` (if given) gets result.json's document
+ *  (OutputDir::document). @return the files, in order. @throws Error as PublishFiles. */
+std::vector<ReportFile> RunReporter(const Reporter& reporter, const ReportTarget& target, Json* document = nullptr);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

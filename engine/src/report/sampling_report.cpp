@@ -9,7 +9,7 @@
 #include "report/csv.hpp"
 #include "report/format.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 std::string SolverConsoleText(const SolverSummary& summary) {
   const SolveReport& s = summary.solve;
@@ -73,4 +73,4 @@ std::string SamplesCsv(std::span<const std::uint64_t> coalitions, std::span<cons
   return table.Text();
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

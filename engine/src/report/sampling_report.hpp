@@ -13,7 +13,7 @@
 #include "perfshap/blocks/solver.hpp"
 #include "report/json.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief How a run was solved, as the reporters print it. */
 struct SolverSummary {
@@ -42,4 +42,4 @@ void AddSolverJson(Json& result, const SolverSummary& s);
 std::string SamplesCsv(std::span<const std::uint64_t> coalitions, std::span<const std::size_t> games, int n_players,
                        std::span<const double> values, const std::string& game_column, const std::string& value_column);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

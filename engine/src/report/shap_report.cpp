@@ -17,7 +17,7 @@
 #include "report/output.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 const char* ScaleName(ShapOutputScale s) { return s == ShapOutputScale::kMargin ? "margin" : "prediction"; }
@@ -405,9 +405,8 @@ void WriteShapReport(OutputDir& out, const ShapReport& report) {
     out.WriteFigure("shap_interactions.svg", FigureSet::kSummary,
                     [&] { return ShapInteractionsSvg(report, 0); });
   }
-  out.Write("result.json",
-            ResultJsonText({"shap", e.players, report.run.seed, report.run.threads, e.elapsed_seconds},
-                           ResultBody(report, out)));
+  out.WriteResult({"shap", e.players, report.run.seed, report.run.threads, e.elapsed_seconds},
+                           ResultBody(report, out));
 }
 
-}  // namespace perfshap::inline v0::detail
+}}}  // namespace perfshap::detail

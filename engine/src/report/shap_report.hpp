@@ -18,7 +18,7 @@
 #include "perfshap/shap.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief What the report says of the run besides the explanation. */
 struct ShapRun {
@@ -91,4 +91,4 @@ std::string ShapInteractionsSvg(const ShapReport& report, std::size_t o);
  *  (its "files" and "figures" name the figures drawn) into `out`. */
 void WriteShapReport(OutputDir& out, const ShapReport& report);
 
-}  // namespace perfshap::inline v0::detail
+}}}  // namespace perfshap::detail

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief What every chart has: title, axis labels and pixel size. */
 struct SvgFrame {
@@ -251,4 +251,4 @@ std::vector<double> NiceTicks(double lo, double hi, int target = 6);
 /** @brief Text made safe for XML character data and attribute values (& < > " '). */
 std::string EscapeXml(const std::string& text);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

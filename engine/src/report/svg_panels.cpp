@@ -9,7 +9,7 @@
 #include "perfshap/error.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -92,4 +92,4 @@ std::string ComposeSvgPanels(const std::vector<std::string>& panels, int columns
   return out;
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief Lays out complete SVG documents (as RenderSvg returns them) in a grid of `columns`
@@ -19,4 +19,4 @@ namespace perfshap::inline v0::detail {
  */
 std::string ComposeSvgPanels(const std::vector<std::string>& panels, int columns, const std::string& title = "");
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -16,7 +16,7 @@
 #include "report/sampling_report.hpp"
 #include "report/svg.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -617,8 +617,7 @@ void WriteXperReport(OutputDir& out, const XperReport& report) {
   const XperResult& r = report.result;
   Json body = XperResultJson(report);
   body["figures"] = out.figures();
-  out.Write("result.json",
-            ResultJsonText({"xper", r.features, report.run.seed, r.threads, r.elapsed_seconds}, body));
+  out.WriteResult({"xper", r.features, report.run.seed, r.threads, r.elapsed_seconds}, body);
 }
 
-}  // namespace perfshap::inline v0::detail
+}}}  // namespace perfshap::detail

@@ -21,7 +21,7 @@
 #include "report/json.hpp"
 #include "report/output.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief The explained model as result.json's "model" block describes it. */
 struct XperModelInfo {
@@ -141,4 +141,4 @@ std::string ClusterMetricsCsv(const XperClusterRefit& refit);
 /** @brief The refit block of result.json. */
 Json RefitJson(const XperClusterRefit& refit);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

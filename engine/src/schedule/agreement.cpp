@@ -13,7 +13,7 @@
 #include "schedule/checkpoint.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -194,4 +194,4 @@ void ThrowError(ByteReader& in, int rank, const std::string& prefix) {
   throw std::runtime_error(prefix.empty() ? "process " + std::to_string(rank) + ": " + what : what);
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -19,7 +19,7 @@
 #include "perfshap/processes.hpp"
 #include "schedule/distribute.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief What a process read for a run, part by part ("data", "model", "options"): each part's
  *  bytes are summed up (Fingerprint) and compared with the other processes'. Only over processes
@@ -85,4 +85,4 @@ void PutError(ByteWriter& out, std::exception_ptr failure);
  *  before its message. */
 [[noreturn]] void ThrowError(ByteReader& in, int rank, const std::string& prefix = {});
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -19,7 +19,7 @@
 #include "perfshap/version.hpp"
 #include "schedule/distribute.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace fs = std::filesystem;
 
@@ -245,4 +245,4 @@ void RunKeptItems(const std::shared_ptr<const Processes>& group, std::size_t n, 
   }
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

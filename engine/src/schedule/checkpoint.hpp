@@ -27,7 +27,7 @@
 #include "perfshap/processes.hpp"
 #include "schedule/distribute.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief 64-bit FNV-1a of bytes, continuing from `hash`. */
 std::uint64_t Fnv1a(std::span<const std::byte> bytes, std::uint64_t hash = 0xcbf29ce484222325ULL);
@@ -79,4 +79,4 @@ void RunKeptItems(const std::shared_ptr<const Processes>& group, std::size_t n, 
                   const std::function<std::vector<std::byte>(std::size_t)>& compute,
                   const std::function<void(std::size_t, ByteReader&)>& read);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -9,7 +9,7 @@
 #include "perfshap/error.hpp"
 #include "schedule/agreement.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 ItemRange ShareOf(std::size_t n_items, int rank, int size) {
   const auto k = static_cast<std::size_t>(size);
@@ -58,4 +58,4 @@ void RunShared(const Processes& group, std::size_t n_items,
   }
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -19,7 +19,7 @@
 
 #include "perfshap/processes.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief Items [begin, end). */
 struct ItemRange {
@@ -137,4 +137,4 @@ void RunShared(const Processes& group, std::size_t n_items,
                const std::function<void(ItemRange share, const std::function<ByteWriter&(std::size_t)>& write)>& run,
                const std::function<void(std::size_t item, ByteReader& reader)>& read);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

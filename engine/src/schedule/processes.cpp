@@ -17,7 +17,7 @@
 #include <mpi.h>
 #endif
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 #if defined(PERFSHAP_WITH_MPI)
 struct Processes::Impl {
@@ -194,4 +194,4 @@ void AbortProcesses(const Processes& group, int code) {
 
 }  // namespace detail
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -23,7 +23,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 int ResolvedThreads(const ExecutionOptions& options) {
   if (options.arena != nullptr) return std::max(1, options.arena->max_concurrency());
   // More workers than the machine has would only share its cores (and oneTBB warns of it).
@@ -222,9 +222,9 @@ PoolWarmUp::~PoolWarmUp() {
   delete impl_;
 }
 }  // namespace detail
-}  // namespace perfshap
+}}  // namespace perfshap
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -349,30 +349,191 @@ void Schedule::ForEachBlock(std::size_t n_blocks, std::uint64_t units_per_block,
 
 std::size_t Schedule::max_in_flight() const noexcept { return 2 * static_cast<std::size_t>(threads_) + 2; }
 
+namespace {
+
+// The failures of one RunPipeline: the lowest failing (item, block) wins, whatever the thread
+// count: every failure is kept, and work numbered above a known failure is skipped. Work is
+// numbered item * blocks_per_item + block ("flat").
+class PipelineFailures {
+ public:
+  PipelineFailures(std::size_t n_items, std::size_t n_flat)
+      : errors_(n_flat), first_error_{n_flat}, failed_(new std::atomic<bool>[n_items]) {
+    for (std::size_t i = 0; i < n_items; ++i) failed_[i].store(false, std::memory_order_relaxed);
+  }
+
+  // Keeps the exception being handled (call from a catch block) as work `flat`'s.
+  void Fail(std::size_t flat) {
+    errors_[flat] = std::current_exception();
+    std::size_t seen = first_error_.load();
+    while (flat < seen && !first_error_.compare_exchange_weak(seen, flat)) {
+    }
+  }
+  // Marks the item failed, then keeps the exception being handled as its work `flat`'s.
+  void FailItem(std::size_t item, std::size_t flat) {
+    failed_[item].store(true);
+    Fail(flat);
+  }
+  bool Skipped(std::size_t flat) const { return flat > first_error_.load(std::memory_order_relaxed); }
+  bool ItemFailed(std::size_t item) const { return failed_[item].load(); }
+  // Rethrows the exception of the lowest failing work, if any.
+  void RethrowFirst() const {
+    if (first_error_.load() < errors_.size()) std::rethrow_exception(errors_[first_error_.load()]);
+  }
+
+ private:
+  std::vector<std::exception_ptr> errors_;
+  std::atomic<std::size_t> first_error_;
+  const std::unique_ptr<std::atomic<bool>[]> failed_;
+};
+
+// Each thread's scratch of a pipeline (PipelineStages::make_scratch's, made on first use).
+using ThreadScratch = tbb::enumerable_thread_specific<std::shared_ptr<void>>;
+
+// What RunPipeline's flow graph nodes run for an item: prepare, its blocks (a nested parallel
+// loop, so they spread over the threads as any loop's do, and other items' nodes run
+// alongside) or its driver's passes, the reduction; then, in item order, its delivery.
+class PipelineItems {
+ public:
+  PipelineItems(Schedule& schedule, tbb::task_arena& arena, const PipelineStages& stages, std::size_t in_flight,
+                PipelineFailures& failures, ThreadScratch& scratch)
+      : schedule_(schedule), arena_(arena), st_(stages), in_flight_(in_flight), failures_(failures),
+        scratch_(scratch) {}
+
+  // Prepares, runs and reduces the item; true when it is to be delivered. Called by the item
+  // node, which marks its thread as running in the arena (RunningIn) around it.
+  bool Run(std::size_t item) {
+    const std::size_t per_item = st_.blocks_per_item;
+    const std::size_t first = item * per_item;
+    const std::size_t slot = item % in_flight_;
+    if (failures_.Skipped(first)) return false;
+    try {
+      schedule_.ThrowIfCancelled();
+      if (st_.prepare) st_.prepare(item, slot);
+    } catch (...) {
+      failures_.FailItem(item, first);
+      return false;
+    }
+    // An item of one block (a split of few features) runs it here: a loop would only add a task.
+    if (st_.drive) {
+      if (!Drive(item, slot, first)) return false;
+    } else if (per_item == 1) {
+      RunBlocks(item, slot, first, 0, 1);
+    } else {
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(0, per_item, 1),
+          [&](const tbb::blocked_range<std::size_t>& r) { RunBlocks(item, slot, first, r.begin(), r.end()); },
+          tbb::simple_partitioner());
+    }
+    // Every block is done (the loop's end orders their writes before the reduction).
+    if (failures_.ItemFailed(item)) return false;
+    try {
+      if (st_.reduce) st_.reduce(item, slot, scratch_.local().get());
+    } catch (...) {
+      failures_.FailItem(item, first + per_item - 1);
+      return false;
+    }
+    return true;
+  }
+
+  // Delivers the item (in item order, one at a time); true when its slot is freed. Called by
+  // the delivery node, inside its RunningIn.
+  bool Deliver(std::size_t item) {
+    const std::size_t per_item = st_.blocks_per_item;
+    try {
+      if (st_.deliver) st_.deliver(item, item % in_flight_);
+    } catch (...) {
+      // A failed delivery frees no slot: the items after it are never admitted.
+      failures_.FailItem(item, item * per_item + per_item - 1);
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  // The item's driver runs its own passes; false when it failed.
+  bool Drive(std::size_t item, std::size_t slot, std::size_t first) {
+    const BlockLoop loop = [&](std::size_t n, std::uint64_t units,
+                               const std::function<void(std::size_t, void*)>& body) { RunPass(first, n, units, body); };
+    try {
+      st_.drive(item, slot, loop);
+    } catch (...) {
+      failures_.FailItem(item, first);
+      return false;
+    }
+    return true;
+  }
+
+  // One pass of a driver over n blocks; the pass's lowest failing block is rethrown.
+  void RunPass(std::size_t first, std::size_t n, std::uint64_t units,
+               const std::function<void(std::size_t, void*)>& body) {
+    std::vector<std::exception_ptr> pass_errors(n);
+    std::atomic<std::size_t> lowest{n};
+    const auto run_range = [&](std::size_t begin, std::size_t end) {
+      ReleaseWarmUps();
+      const RunningIn running_block(&arena_);
+      void* mine = scratch_.local().get();
+      for (std::size_t b = begin; b != end; ++b) {
+        if (b > lowest.load(std::memory_order_relaxed) || failures_.Skipped(first)) continue;
+        try {
+          schedule_.ThrowIfCancelled();
+          body(b, mine);
+          schedule_.AddProgress(units);
+        } catch (...) {
+          pass_errors[b] = std::current_exception();
+          std::size_t seen = lowest.load();
+          while (b < seen && !lowest.compare_exchange_weak(seen, b)) {
+          }
+        }
+      }
+    };
+    if (n == 1) {
+      run_range(0, 1);
+    } else if (n > 1) {
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(0, n, 1),
+          [&](const tbb::blocked_range<std::size_t>& r) { run_range(r.begin(), r.end()); },
+          tbb::simple_partitioner());
+    }
+    if (lowest.load() < n) std::rethrow_exception(pass_errors[lowest.load()]);
+  }
+
+  // Blocks [begin, end) of the item (its first flat number `first`), with this thread's scratch.
+  void RunBlocks(std::size_t item, std::size_t slot, std::size_t first, std::size_t begin, std::size_t end) {
+    ReleaseWarmUps();
+    const RunningIn running_block(&arena_);
+    void* mine = scratch_.local().get();
+    for (std::size_t b = begin; b != end; ++b) {
+      if (failures_.Skipped(first + b)) continue;
+      try {
+        schedule_.ThrowIfCancelled();
+        st_.block(item, b, slot, mine);
+        schedule_.AddProgress(st_.units_per_block);
+      } catch (...) {
+        failures_.FailItem(item, first + b);
+      }
+    }
+  }
+
+  Schedule& schedule_;
+  tbb::task_arena& arena_;
+  const PipelineStages& st_;
+  std::size_t in_flight_;
+  PipelineFailures& failures_;
+  ThreadScratch& scratch_;
+};
+
+}  // namespace
+
 void Schedule::RunPipeline(const PipelineStages& st) {
   const std::size_t n_items = st.n_items;
   const std::size_t per_item = st.blocks_per_item;
   if (n_items == 0 || per_item == 0) return;
   const std::size_t in_flight = max_in_flight();
-  const std::size_t n_flat = n_items * per_item;
-  // The lowest failing (item, block) wins, whatever the thread count: every failure is kept,
-  // and work numbered above a known failure is skipped.
-  std::vector<std::exception_ptr> errors(n_flat);
-  std::atomic<std::size_t> first_error{n_flat};
-  auto fail = [&](std::size_t flat) {
-    errors[flat] = std::current_exception();
-    std::size_t seen = first_error.load();
-    while (flat < seen && !first_error.compare_exchange_weak(seen, flat)) {
-    }
-  };
-  auto skipped = [&](std::size_t flat) { return flat > first_error.load(std::memory_order_relaxed); };
-  const std::unique_ptr<std::atomic<bool>[]> failed(new std::atomic<bool>[n_items]);
-  for (std::size_t i = 0; i < n_items; ++i) failed[i].store(false, std::memory_order_relaxed);
-  tbb::enumerable_thread_specific<std::shared_ptr<void>> scratch(
-      [&]() -> std::shared_ptr<void> { return st.make_scratch ? st.make_scratch() : nullptr; });
+  PipelineFailures failures(n_items, n_items * per_item);
+  ThreadScratch scratch([&]() -> std::shared_ptr<void> { return st.make_scratch ? st.make_scratch() : nullptr; });
+  PipelineItems work(*this, impl_->arena, st, in_flight, failures, scratch);
 
-  // One node runs an item: prepare, its blocks (a nested parallel loop, so they spread over the
-  // threads as any loop's do, and other items' nodes run alongside), then the reduction.
+  // One node runs an item (PipelineItems::Run), a serial one delivers the items in order.
   using ItemNode = tbb::flow::multifunction_node<std::size_t, std::tuple<std::size_t>>;
   using DeliverNode = tbb::flow::multifunction_node<std::size_t, std::tuple<tbb::flow::continue_msg>>;
   impl_->arena.execute([&] {
@@ -383,109 +544,12 @@ void Schedule::RunPipeline(const PipelineStages& st) {
     ItemNode run(g, tbb::flow::unlimited, [&](const std::size_t& item, ItemNode::output_ports_type& out) {
       ReleaseWarmUps();
       const RunningIn running(&impl_->arena);
-      const std::size_t first = item * per_item;
-      const std::size_t slot = item % in_flight;
-      if (skipped(first)) return;
-      try {
-        ThrowIfCancelled();
-        if (st.prepare) st.prepare(item, slot);
-      } catch (...) {
-        failed[item].store(true);
-        fail(first);
-        return;
-      }
-      if (st.drive) {
-        // The item's driver runs its own passes; a pass's lowest failing block is rethrown.
-        const BlockLoop loop = [&](std::size_t n, std::uint64_t units,
-                                   const std::function<void(std::size_t, void*)>& body) {
-          std::vector<std::exception_ptr> pass_errors(n);
-          std::atomic<std::size_t> lowest{n};
-          const auto run_range = [&](std::size_t begin, std::size_t end) {
-            ReleaseWarmUps();
-            const RunningIn running_block(&impl_->arena);
-            void* mine = scratch.local().get();
-            for (std::size_t b = begin; b != end; ++b) {
-              if (b > lowest.load(std::memory_order_relaxed) || skipped(first)) continue;
-              try {
-                ThrowIfCancelled();
-                body(b, mine);
-                AddProgress(units);
-              } catch (...) {
-                pass_errors[b] = std::current_exception();
-                std::size_t seen = lowest.load();
-                while (b < seen && !lowest.compare_exchange_weak(seen, b)) {
-                }
-              }
-            }
-          };
-          if (n == 1) {
-            run_range(0, 1);
-          } else if (n > 1) {
-            tbb::parallel_for(
-                tbb::blocked_range<std::size_t>(0, n, 1),
-                [&](const tbb::blocked_range<std::size_t>& r) { run_range(r.begin(), r.end()); },
-                tbb::simple_partitioner());
-          }
-          if (lowest.load() < n) std::rethrow_exception(pass_errors[lowest.load()]);
-        };
-        try {
-          st.drive(item, slot, loop);
-        } catch (...) {
-          failed[item].store(true);
-          fail(first);
-          return;
-        }
-      }
-      const auto run_blocks = [&](std::size_t begin, std::size_t end) {
-        ReleaseWarmUps();
-        const RunningIn running_block(&impl_->arena);
-        void* mine = scratch.local().get();
-        for (std::size_t b = begin; b != end; ++b) {
-          if (skipped(first + b)) continue;
-          try {
-            ThrowIfCancelled();
-            st.block(item, b, slot, mine);
-            AddProgress(st.units_per_block);
-          } catch (...) {
-            failed[item].store(true);
-            fail(first + b);
-          }
-        }
-      };
-      // An item of one block (a split of few features) runs it here: a loop would only add a task.
-      if (st.drive) {
-        // driven above
-      } else if (per_item == 1) {
-        run_blocks(0, 1);
-      } else {
-        tbb::parallel_for(
-            tbb::blocked_range<std::size_t>(0, per_item, 1),
-            [&](const tbb::blocked_range<std::size_t>& r) { run_blocks(r.begin(), r.end()); },
-            tbb::simple_partitioner());
-      }
-      // Every block is done (the loop's end orders their writes before the reduction).
-      if (failed[item].load()) return;
-      try {
-        if (st.reduce) st.reduce(item, slot, scratch.local().get());
-      } catch (...) {
-        failed[item].store(true);
-        fail(first + per_item - 1);
-        return;
-      }
-      std::get<0>(out).try_put(item);
+      if (work.Run(item)) std::get<0>(out).try_put(item);
     });
     tbb::flow::sequencer_node<std::size_t> in_order(g, [](const std::size_t& item) { return item; });
     DeliverNode deliver(g, tbb::flow::serial, [&](const std::size_t& item, DeliverNode::output_ports_type& out) {
       const RunningIn running(&impl_->arena);
-      try {
-        if (st.deliver) st.deliver(item, item % in_flight);
-      } catch (...) {
-        // A failed delivery frees no slot: the items after it are never admitted.
-        failed[item].store(true);
-        fail(item * per_item + per_item - 1);
-        return;
-      }
-      std::get<0>(out).try_put(tbb::flow::continue_msg());
+      if (work.Deliver(item)) std::get<0>(out).try_put(tbb::flow::continue_msg());
     });
     tbb::flow::make_edge(items, admit);
     tbb::flow::make_edge(admit, run);
@@ -495,7 +559,7 @@ void Schedule::RunPipeline(const PipelineStages& st) {
     for (std::size_t i = 0; i < n_items; ++i) items.try_put(i);
     g.wait_for_all();
   });
-  if (first_error.load() < n_flat) std::rethrow_exception(errors[first_error.load()]);
+  failures.RethrowFirst();
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

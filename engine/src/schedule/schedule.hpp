@@ -15,7 +15,7 @@
 
 #include "perfshap/execution.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 class ProgressTracker;
 
@@ -179,4 +179,4 @@ class Schedule {
   const std::atomic<bool>* cancel_ = nullptr;
 };
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -11,7 +11,7 @@
 #include "perfshap/blocks/coalition.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -54,7 +54,108 @@ struct CoalitionTrees::NodeSums {
       in_c[j] = parent.in_c[j] - sibling.in_c[j];
     }
   }
+  // Adds one sample: its coalition (n_words words), weight wi and weighted residual ri.
+  void Add(const std::uint64_t* words, std::size_t n_words, double wi, double ri) {
+    w += wi;
+    r += ri;
+    ++c;
+    for (std::size_t q = 0; q < n_words; ++q)
+      for (std::uint64_t rest = words[q]; rest != 0; rest &= rest - 1) {
+        const std::size_t j = q * 64 + static_cast<std::size_t>(std::countr_zero(rest));
+        in_w[j] += wi;
+        in_r[j] += ri;
+        ++in_c[j];
+      }
+  }
+  // The player whose split most reduces the weighted squared residual, leaving min_leaf samples
+  // or more on each side; -1 when no split gains.
+  int BestSplit(std::size_t min_leaf) const {
+    if (c < 2 * min_leaf || !(w > 0.0)) return -1;
+    const double base = r * r / w;
+    double best = 0.0;
+    int player = -1;
+    for (std::size_t j = 0; j < in_c.size(); ++j) {
+      const std::size_t c1 = in_c[j];
+      if (c1 < min_leaf || c - c1 < min_leaf) continue;
+      const double w1 = in_w[j];
+      const double w0 = w - w1;
+      if (!(w1 > 0.0) || !(w0 > 0.0)) continue;
+      const double r1 = in_r[j];
+      const double r0 = r - r1;
+      const double gain = r1 * r1 / w1 + r0 * r0 / w0 - base;
+      if (gain > best) {
+        best = gain;
+        player = static_cast<int>(j);
+      }
+    }
+    return player;
+  }
 };
+
+namespace {
+
+// Fit's steps over the trees' nodes. Templates over the node (and sums) type only because
+// CoalitionTrees keeps those types private; Nodes is its std::vector<Node>.
+
+// Splits every open node of `level` on its best player: appends the two children (in-child
+// first) to `nodes` and to `next`; returns how many children were made.
+template <class Nodes, class Sums>
+std::size_t SplitLevel(Nodes& nodes, const std::vector<std::size_t>& level, const std::vector<Sums>& sums,
+                       std::size_t min_leaf, std::vector<std::size_t>& next) {
+  next.clear();
+  std::size_t children = 0;
+  for (std::size_t a = 0; a < level.size(); ++a) {
+    const int player = sums[a].BestSplit(min_leaf);
+    if (player < 0) continue;
+    const std::size_t parent = level[a];
+    const std::size_t in_child = nodes.size();
+    nodes.push_back({});
+    nodes.push_back({});
+    nodes[parent].player = player;
+    nodes[parent].in = static_cast<int>(in_child);
+    nodes[parent].out = static_cast<int>(in_child + 1);
+    next.push_back(in_child);
+    next.push_back(in_child + 1);
+    children += 2;
+  }
+  return children;
+}
+
+// Moves the samples of split nodes to their children (`at`: each sample's node).
+template <class Nodes>
+void MoveSamples(const Nodes& nodes, std::span<const std::uint64_t> coalitions, std::size_t n_words,
+                 std::vector<std::size_t>& at) {
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    const auto& node = nodes[at[i]];
+    if (node.player < 0) continue;
+    const bool in = Has(std::span<const std::uint64_t>(coalitions.data() + i * n_words, n_words), node.player);
+    at[i] = static_cast<std::size_t>(in ? node.in : node.out);
+  }
+}
+
+// Leaf values of the tree rooted at `root` (its nodes are the last ones): the shrunk weighted
+// mean residual; then the residuals move and the fitted values take the leaves' values.
+template <class Nodes>
+void FitLeaves(Nodes& nodes, std::size_t root, const std::vector<std::size_t>& at, std::span<const double> w,
+               double learning_rate, std::vector<double>& residual, std::vector<double>& fitted) {
+  const std::size_t m = at.size();
+  std::vector<double> leaf_w(nodes.size() - root, 0.0);
+  std::vector<double> leaf_r(leaf_w.size(), 0.0);
+  for (std::size_t i = 0; i < m; ++i) {
+    leaf_w[at[i] - root] += w[i];
+    leaf_r[at[i] - root] += w[i] * residual[i];
+  }
+  for (std::size_t l = 0; l < leaf_w.size(); ++l) {
+    auto& node = nodes[root + l];
+    if (node.player < 0) node.value = leaf_w[l] > 0.0 ? learning_rate * leaf_r[l] / leaf_w[l] : 0.0;
+  }
+  for (std::size_t i = 0; i < m; ++i) {
+    residual[i] -= nodes[at[i]].value;
+    fitted[i] += nodes[at[i]].value;  // the sum Predict forms, in its order
+  }
+}
+
+}  // namespace
 
 void CoalitionTrees::Fit(int n, std::span<const std::uint64_t> coalitions, std::span<const double> y,
                          std::span<const double> w, const CoalitionTreeOptions& options) {
@@ -76,18 +177,7 @@ void CoalitionTrees::Fit(int n, std::span<const std::uint64_t> coalitions, std::
   std::vector<int> slot_of;  // node -> its slot in the level when a pass fills it, else -1
   const auto accumulate = [&](NodeSums& into, std::size_t i) {
     const double wi = w[i];
-    const double ri = wi * residual[i];
-    into.w += wi;
-    into.r += ri;
-    ++into.c;
-    const std::uint64_t* words = coalitions.data() + i * words_;
-    for (std::size_t q = 0; q < words_; ++q)
-      for (std::uint64_t rest = words[q]; rest != 0; rest &= rest - 1) {
-        const std::size_t j = q * 64 + static_cast<std::size_t>(std::countr_zero(rest));
-        into.in_w[j] += wi;
-        into.in_r[j] += ri;
-        ++into.in_c[j];
-      }
+    into.Add(coalitions.data() + i * words_, words_, wi, wi * residual[i]);
   };
   for (int t = 0; t < options.trees; ++t) {
     const std::size_t root = nodes_.size();
@@ -100,47 +190,8 @@ void CoalitionTrees::Fit(int n, std::span<const std::uint64_t> coalitions, std::
     for (std::size_t i = 0; i < m; ++i) accumulate(sums[0], i);
     for (int d = 0; d < options.depth && !level.empty(); ++d) {
       // The best split of each open node: the largest drop of the weighted squared residual.
-      next.clear();
-      std::size_t children = 0;
-      for (std::size_t a = 0; a < level.size(); ++a) {
-        const NodeSums& node = sums[a];
-        if (node.c < 2 * min_leaf || !(node.w > 0.0)) continue;
-        const double base = node.r * node.r / node.w;
-        double best = 0.0;
-        int player = -1;
-        for (std::size_t j = 0; j < np; ++j) {
-          const std::size_t c1 = node.in_c[j];
-          if (c1 < min_leaf || node.c - c1 < min_leaf) continue;
-          const double w1 = node.in_w[j];
-          const double w0 = node.w - w1;
-          if (!(w1 > 0.0) || !(w0 > 0.0)) continue;
-          const double r1 = node.in_r[j];
-          const double r0 = node.r - r1;
-          const double gain = r1 * r1 / w1 + r0 * r0 / w0 - base;
-          if (gain > best) {
-            best = gain;
-            player = static_cast<int>(j);
-          }
-        }
-        if (player < 0) continue;
-        const std::size_t parent = level[a];
-        const std::size_t in_child = nodes_.size();
-        nodes_.push_back({});
-        nodes_.push_back({});
-        nodes_[parent].player = player;
-        nodes_[parent].in = static_cast<int>(in_child);
-        nodes_[parent].out = static_cast<int>(in_child + 1);
-        next.push_back(in_child);
-        next.push_back(in_child + 1);
-        children += 2;
-      }
-      // Move the samples of split nodes to their children.
-      for (std::size_t i = 0; i < m; ++i) {
-        const Node& node = nodes_[at[i]];
-        if (node.player < 0) continue;
-        const bool in = Has(std::span<const std::uint64_t>(coalitions.data() + i * words_, words_), node.player);
-        at[i] = static_cast<std::size_t>(in ? node.in : node.out);
-      }
+      const std::size_t children = SplitLevel(nodes_, level, sums, min_leaf, next);
+      MoveSamples(nodes_, coalitions, words_, at);
       if (d + 1 == options.depth || children == 0) break;
       // The children's sums: one pass fills each split's smaller child.
       next_sums.resize(children);
@@ -171,21 +222,7 @@ void CoalitionTrees::Fit(int n, std::span<const std::uint64_t> coalitions, std::
       std::swap(level, next);
       std::swap(sums, next_sums);
     }
-    // Leaf values: the shrunk weighted mean residual; then the residuals move.
-    std::vector<double> leaf_w(nodes_.size() - root, 0.0);
-    std::vector<double> leaf_r(leaf_w.size(), 0.0);
-    for (std::size_t i = 0; i < m; ++i) {
-      leaf_w[at[i] - root] += w[i];
-      leaf_r[at[i] - root] += w[i] * residual[i];
-    }
-    for (std::size_t l = 0; l < leaf_w.size(); ++l) {
-      Node& node = nodes_[root + l];
-      if (node.player < 0) node.value = leaf_w[l] > 0.0 ? options.learning_rate * leaf_r[l] / leaf_w[l] : 0.0;
-    }
-    for (std::size_t i = 0; i < m; ++i) {
-      residual[i] -= nodes_[at[i]].value;
-      fitted_[i] += nodes_[at[i]].value;  // the sum Predict forms, in its order
-    }
+    FitLeaves(nodes_, root, at, w, options.learning_rate, residual, fitted_);
   }
 }
 
@@ -246,4 +283,4 @@ std::vector<double> CoalitionTrees::Shapley() const {
   return phi;
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

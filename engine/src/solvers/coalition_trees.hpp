@@ -17,7 +17,7 @@
 #include <span>
 #include <vector>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief How the trees are grown. The defaults (200 trees of depth 10, shrinkage 0.1, leaves
  *  of 5 samples or more) were chosen on bench/run_sampled_bench.sh's games: depth 4 leaves
@@ -72,4 +72,4 @@ class CoalitionTrees {
   std::vector<double> fitted_;
 };
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -18,7 +18,7 @@
 #include "schedule/schedule.hpp"
 #include "solvers/finite_values.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 // 128-bit products (a GCC/Clang extension, marked so -Wpedantic accepts it).
 __extension__ using Uint128 = unsigned __int128;
@@ -96,8 +96,10 @@ ExactSolver::ExactSolver(ExactOptions options) : options_(std::move(options)) {
                  "ExactSolver: max_players must be in [1, 63]");
 }
 
-void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink& sink) const {
-  const auto t0 = std::chrono::steady_clock::now();
+namespace {
+
+// Checks a batch for the exact solver: games of the same players and outputs, few enough players.
+void CheckExactBatch(std::span<const Game* const> games, int max_players) {
   PERFSHAP_CHECK(!games.empty(), "ExactSolver: no games to solve");
   const int n = games[0]->n_players();
   const std::size_t k = games[0]->n_outputs();
@@ -106,47 +108,50 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
   for (const Game* g : games)
     PERFSHAP_CHECK(g->n_players() == n && g->n_outputs() == k,
                    "ExactSolver::SolveBatch: every game needs the same players and outputs");
-  if (n > options_.max_players) {
+  if (n > max_players) {
     throw InvalidArgument("exact Shapley values need 2^" + std::to_string(n) + " coalitions for " + std::to_string(n) +
-                              " players, above the exact limit of " + std::to_string(options_.max_players) +
+                              " players, above the exact limit of " + std::to_string(max_players) +
                               " players; select fewer features (or group them) or use a sampling solver",
                           {"max_players", "solver"});
   }
-  const std::size_t n_games = games.size();
-  const std::uint64_t total = std::uint64_t{1} << n;
-  const std::uint64_t block_size = ExactBlockSize(n, k, games[0]->block_hint(), options_.block_size);
-  const std::uint64_t n_blocks = (total + block_size - 1) / block_size;
-  if (options_.store_values) {
-    // Written as a shift of the bound so the product 2^n k n_games cannot wrap around.
-    PERFSHAP_CHECK(k * n_games <= ((std::uint64_t{1} << 31) >> n),
-                   "ExactSolver: store_values would need more than 2^31 values; turn it off");
-  }
-  for (std::size_t g = 0; g < n_games; ++g)
-    PERFSHAP_CHECK(games[g]->player_names().size() == static_cast<std::size_t>(n),
-                   "ExactSolver: player_names() size differs from n_players()");
+}
 
+// The fixed shape of an exact batch (from n, k, the first game's hint and the options) and the
+// arithmetic every block and reduction of it shares.
+//
+// Each block owns (2n + 1) x k partial sums: D_i = sum_{S in block, i in S} d(|S|) v(S) for
+// every player i, and T_s = sum_{S in block, |S| = s} v(S) for every size s. Then
+// phi_i = D_i + sum_s c_out(s) T_s, because c_i(S) = c_out(|S|) + [i in S] d(|S|) with
+// c_out(s) = -w(s) and d(s) = w(s-1) + w(s). The hot loop only visits the members of S.
+//
+// A block of fewer coalitions than the 2n + 1 rows of its partial sums (exact games of few
+// players: blocks of one coalition) keeps its coalitions' values instead, k per coalition,
+// and the reduction rebuilds each block's partial sums from them with the very operations
+// the block would have done: the same bits, with 2n + 1 times less memory to clear and read.
+struct ExactPlan {
+  int n = 0;
+  std::size_t k = 0;
+  std::uint64_t total = 0;  // 2^n coalitions
+  std::uint64_t block_size = 0;
+  std::uint64_t n_blocks = 0;
+  std::size_t nk = 0;        // the players' rows of the partial sums
+  std::size_t width = 0;     // the partial sums of a block: (2n + 1) x k
+  bool keep_values = false;  // blocks keep their coalitions' values instead of partial sums
+  std::size_t stored = 0;    // doubles a block holds
+  bool gray_code = true;
+  bool store_values = false;
+  Coalition full = 0;
   // Signed coefficient tables: player in S of size s gets +w(s-1), player out gets -w(s).
-  std::vector<double> w_in(static_cast<std::size_t>(n) + 1, 0.0), w_out(static_cast<std::size_t>(n) + 1, 0.0);
-  for (int s = 0; s <= n; ++s) {
-    if (s >= 1) w_in[static_cast<std::size_t>(s)] = ShapleyWeight(n, s - 1);
-    if (s < n) w_out[static_cast<std::size_t>(s)] = -ShapleyWeight(n, s);
-  }
+  std::vector<double> w_in, w_out;
 
-  // Each block owns (2n + 1) x k partial sums: D_i = sum_{S in block, i in S} d(|S|) v(S) for
-  // every player i, and T_s = sum_{S in block, |S| = s} v(S) for every size s. Then
-  // phi_i = D_i + sum_s c_out(s) T_s, because c_i(S) = c_out(|S|) + [i in S] d(|S|) with
-  // c_out(s) = -w(s) and d(s) = w(s-1) + w(s). The hot loop only visits the members of S.
-  //
-  // A block of fewer coalitions than the 2n + 1 rows of its partial sums (exact games of few
-  // players: blocks of one coalition) keeps its coalitions' values instead, k per coalition,
-  // and the reduction rebuilds each block's partial sums from them with the very operations
-  // the block would have done: the same bits, with 2n + 1 times less memory to clear and read.
-  const std::size_t nk = static_cast<std::size_t>(n) * k;
-  const std::size_t width = nk + (static_cast<std::size_t>(n) + 1) * k;
-  const auto players = static_cast<std::size_t>(n);
-  const bool keep_values = block_size < 2 * players + 1;
-  const std::size_t stored = keep_values ? static_cast<std::size_t>(block_size) * k : width;
-  auto accumulate = [&](double* acc, Coalition s, const double* v) {
+  // The coalition visited at rank r.
+  Coalition CoalitionAt(std::uint64_t r) const { return gray_code ? GrayCode(r) : r; }
+  // The first rank of block b, and one past its last.
+  std::uint64_t BlockBegin(std::uint64_t b) const { return b * block_size; }
+  std::uint64_t BlockEnd(std::uint64_t b) const { return std::min(total, b * block_size + block_size); }
+
+  // Adds v(S) (k values) to a block's partial sums `acc`.
+  void Accumulate(double* acc, Coalition s, const double* v) const {
     const auto size = static_cast<std::size_t>(CoalitionSize(s));
     const double d = w_in[size] - w_out[size];
     for (Coalition rest = s; rest != 0; rest &= rest - 1) {
@@ -155,9 +160,240 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
     }
     double* by_size = acc + nk + size * k;
     for (std::size_t j = 0; j < k; ++j) by_size[j] += v[j];
-  };
-  auto coalition_at = [&](std::uint64_t r) -> Coalition { return options_.gray_code ? GrayCode(r) : r; };
-  const Coalition full = FullCoalition(n);
+  }
+};
+
+// The plan of a checked batch; throws where store_values or the player names do not fit.
+ExactPlan MakeExactPlan(std::span<const Game* const> games, const ExactOptions& options) {
+  ExactPlan plan;
+  const int n = games[0]->n_players();
+  const std::size_t k = games[0]->n_outputs();
+  const std::size_t n_games = games.size();
+  plan.n = n;
+  plan.k = k;
+  plan.total = std::uint64_t{1} << n;
+  plan.block_size = ExactBlockSize(n, k, games[0]->block_hint(), options.block_size);
+  plan.n_blocks = (plan.total + plan.block_size - 1) / plan.block_size;
+  if (options.store_values) {
+    // Written as a shift of the bound so the product 2^n k n_games cannot wrap around.
+    PERFSHAP_CHECK(k * n_games <= ((std::uint64_t{1} << 31) >> n),
+                   "ExactSolver: store_values would need more than 2^31 values; turn it off");
+  }
+  for (std::size_t g = 0; g < n_games; ++g)
+    PERFSHAP_CHECK(games[g]->player_names().size() == static_cast<std::size_t>(n),
+                   "ExactSolver: player_names() size differs from n_players()");
+  plan.w_in.assign(static_cast<std::size_t>(n) + 1, 0.0);
+  plan.w_out.assign(static_cast<std::size_t>(n) + 1, 0.0);
+  for (int s = 0; s <= n; ++s) {
+    if (s >= 1) plan.w_in[static_cast<std::size_t>(s)] = ShapleyWeight(n, s - 1);
+    if (s < n) plan.w_out[static_cast<std::size_t>(s)] = -ShapleyWeight(n, s);
+  }
+  plan.nk = static_cast<std::size_t>(n) * k;
+  plan.width = plan.nk + (static_cast<std::size_t>(n) + 1) * k;
+  const auto players = static_cast<std::size_t>(n);
+  plan.keep_values = plan.block_size < 2 * players + 1;
+  plan.stored = plan.keep_values ? static_cast<std::size_t>(plan.block_size) * k : plan.width;
+  plan.gray_code = options.gray_code;
+  plan.store_values = options.store_values;
+  plan.full = FullCoalition(n);
+  return plan;
+}
+
+// Per thread: one worker, for the game of the block it last ran (a thread that moves on to
+// another game hands it to that game's MakeWorkerFrom, which rebinds it for games of one kind
+// or frees it before making a new one; workers are Reset at every block, so results do not
+// depend on it), and the buffers of a reduction.
+struct ExactScratch {
+  std::unique_ptr<GameWorker> worker;
+  std::size_t game = 0;
+  std::vector<double> value;
+  std::vector<double> sums;
+  std::vector<double> block_sums;
+  std::vector<double> out_part;
+};
+
+// A slot's memory: serves the games g with g % max_in_flight == slot in turn, never two at once.
+struct ExactSlot {
+  std::unique_ptr<detail::BlockPartials> partials;
+  ShapleyValues result;
+};
+
+// Readies a slot for a game: the game prepared, the partial sums cleared (made on first use),
+// the result emptied and given the game's header.
+void PrepareSlot(const ExactPlan& plan, const Game& game, ExactSlot& mine) {
+  game.Prepare();
+  if (mine.partials) {
+    mine.partials->Clear();
+  } else {
+    mine.partials = std::make_unique<detail::BlockPartials>(plan.n_blocks, plan.stored);
+  }
+  ShapleyValues& result = mine.result;
+  result = ShapleyValues{};
+  result.players = game.player_names();
+  result.n_players = plan.n;
+  result.n_outputs = plan.k;
+  result.base.assign(plan.k, 0.0);
+  result.full.assign(plan.k, 0.0);
+  if (plan.store_values) result.coalition_values.assign(plan.total * plan.k, 0.0);
+}
+
+// Evaluates block b of game g into its slot: the block's partial sums (or its kept values),
+// v(empty), v(N) and, with store_values, every value, with the running thread's scratch.
+void EvaluateBlock(const ExactPlan& plan, std::span<const Game* const> games, std::size_t g, std::size_t b,
+                   ExactSlot& mine, ExactScratch& scratch) {
+  const std::size_t k = plan.k;
+  auto& worker = scratch.worker;
+  if (!worker || scratch.game != g) {
+    worker = worker ? games[g]->MakeWorkerFrom(std::move(worker)) : games[g]->MakeWorker();
+    scratch.game = g;
+  }
+  worker->Reset();
+  ShapleyValues& result = mine.result;
+  double* const acc = mine.partials->Row(b).data();
+  const std::uint64_t begin = plan.BlockBegin(b);
+  const std::uint64_t end = plan.BlockEnd(b);
+  for (std::uint64_t r = begin; r < end; ++r) {
+    const Coalition s = plan.CoalitionAt(r);
+    // Kept values are written in place; otherwise the worker writes to the thread's scratch.
+    std::span<double> out =
+        plan.keep_values ? std::span<double>(acc + (r - begin) * k, k) : std::span<double>(scratch.value);
+    worker->Evaluate(s, out);
+    const double* v = out.data();
+    if (s == 0) std::copy(v, v + k, result.base.begin());
+    if (s == plan.full) std::copy(v, v + k, result.full.begin());
+    if (plan.store_values)
+      std::copy(v, v + k, result.coalition_values.begin() + static_cast<std::ptrdiff_t>(s * k));
+    if (!plan.keep_values) plan.Accumulate(acc, s, v);
+  }
+}
+
+// ReduceInOrder of the partial sums each block would have held, rebuilt from its kept values
+// (block_sums: a buffer of the reduction).
+void ReduceKeptValues(const ExactPlan& plan, const detail::BlockPartials& partials, std::vector<double>& total_sums,
+                      std::vector<double>& block_sums) {
+  std::fill(total_sums.begin(), total_sums.end(), 0.0);
+  block_sums.resize(plan.width);
+  for (std::uint64_t b = 0; b < plan.n_blocks; ++b) {
+    std::fill(block_sums.begin(), block_sums.end(), 0.0);
+    const double* values = partials.Row(b).data();
+    const std::uint64_t begin = plan.BlockBegin(b);
+    const std::uint64_t end = plan.BlockEnd(b);
+    for (std::uint64_t r = begin; r < end; ++r)
+      plan.Accumulate(block_sums.data(), plan.CoalitionAt(r), values + (r - begin) * plan.k);
+    for (std::size_t j = 0; j < plan.width; ++j) total_sums[j] += block_sums[j];
+  }
+}
+
+// The slot's Shapley values from its blocks' partial sums, reduced in block order.
+void ReduceSlot(const ExactPlan& plan, ExactSlot& mine, ExactScratch& scratch) {
+  const std::size_t k = plan.k;
+  const std::size_t nk = plan.nk;
+  const detail::BlockPartials& partials = *mine.partials;
+  ShapleyValues& result = mine.result;
+  std::vector<double>& total_sums = scratch.sums;
+  total_sums.resize(plan.width);
+  if (plan.keep_values) {
+    ReduceKeptValues(plan, partials, total_sums, scratch.block_sums);
+  } else {
+    partials.ReduceInOrder(total_sums);
+  }
+  // Shapley (weighted marginal contributions regrouped by coalition):
+  // phi_i = sum_S v(S) c_i(S), c_i(S) = w(|S|-1) if i in S else -w(|S|).
+  std::vector<double>& out_part = scratch.out_part;
+  out_part.assign(k, 0.0);
+  for (std::size_t size = 0; size <= static_cast<std::size_t>(plan.n); ++size)
+    for (std::size_t j = 0; j < k; ++j) out_part[j] += plan.w_out[size] * total_sums[nk + size * k + j];
+  result.phi.assign(total_sums.begin(), total_sums.begin() + static_cast<std::ptrdiff_t>(nk));
+  for (std::size_t i = 0; i < static_cast<std::size_t>(plan.n); ++i)
+    for (std::size_t j = 0; j < k; ++j) result.phi[i * k + j] += out_part[j];
+  result.n_evaluations = plan.total;
+  result.solver = "exact";
+}
+
+// The blocks that hold v(empty) and v(N) (their processes send those values too).
+struct ExchangedBlocks {
+  std::uint64_t base = 0;
+  std::uint64_t full = 0;
+};
+
+// Which blocks those are: rank 0's, and the rank of N (the inverse of CoalitionAt) over the block size.
+ExchangedBlocks BlocksOfBaseAndFull(const ExactPlan& plan) {
+  std::uint64_t full_index = plan.full;  // the inverse of CoalitionAt
+  if (plan.gray_code) {
+    full_index = 0;
+    for (Coalition c = plan.full; c != 0; c >>= 1) full_index ^= c;
+  }
+  return ExchangedBlocks{0, full_index / plan.block_size};
+}
+
+// Writes what block b of this process's share sends: its partial sums, v(empty) or v(N) where
+// it holds them and, with store_values, its coalitions' values.
+void WriteSharedBlock(const ExactPlan& plan, const ExchangedBlocks& exchanged, std::size_t b,
+                      const detail::BlockPartials& partials, const ShapleyValues& result, detail::ByteWriter& out) {
+  out.PutSpan(std::span<const double>(partials.Row(b)));
+  const std::uint64_t begin = plan.BlockBegin(b);
+  const std::uint64_t end = plan.BlockEnd(b);
+  if (b == exchanged.base) out.PutVector(result.base);
+  if (b == exchanged.full) out.PutVector(result.full);
+  if (plan.store_values)
+    for (std::uint64_t r = begin; r < end; ++r)
+      out.PutSpan(std::span<const double>(result.coalition_values).subspan(plan.CoalitionAt(r) * plan.k, plan.k));
+}
+
+// Reads what WriteSharedBlock wrote for block b into the slot's partial sums and result.
+void ReadSharedBlock(const ExactPlan& plan, const ExchangedBlocks& exchanged, std::size_t b,
+                     detail::BlockPartials& partials, ShapleyValues& result, detail::ByteReader& in) {
+  in.GetInto(partials.Row(b));
+  const std::uint64_t begin = plan.BlockBegin(b);
+  const std::uint64_t end = plan.BlockEnd(b);
+  if (b == exchanged.base) in.GetInto(std::span<double>(result.base));
+  if (b == exchanged.full) in.GetInto(std::span<double>(result.full));
+  if (plan.store_values)
+    for (std::uint64_t r = begin; r < end; ++r)
+      in.GetInto(std::span<double>(result.coalition_values).subspan(plan.CoalitionAt(r) * plan.k, plan.k));
+}
+
+// Over the processes of an MPI run (calls from the method's own thread only): game by game,
+// each process evaluates its share of the coalition blocks, the blocks' partial sums (and the
+// values of v(empty), v(N) and, with store_values, every coalition) are exchanged, and every
+// process reduces all of them in block order, as one process does. Every game uses slot 0.
+void SolveAcrossProcesses(const Processes& group, const ExactPlan& plan, detail::Schedule& schedule,
+                          const detail::PipelineStages& stages, ExactSlot& slot0) {
+  const std::size_t n_games = stages.n_items;
+  schedule.SetProgressTotal(plan.total * n_games / static_cast<std::uint64_t>(group.size()));
+  const ExchangedBlocks exchanged = BlocksOfBaseAndFull(plan);
+  for (std::size_t g = 0; g < n_games; ++g) {
+    stages.prepare(g, 0);
+    ShapleyValues& result = slot0.result;
+    detail::BlockPartials& partials = *slot0.partials;
+    detail::RunShared(
+        group, static_cast<std::size_t>(plan.n_blocks),
+        [&](detail::ItemRange share, const std::function<detail::ByteWriter&(std::size_t)>& write) {
+          schedule.ForEachBlock<ExactScratch>(
+              share.end - share.begin, plan.block_size,
+              [&] {
+                auto scratch = std::make_unique<ExactScratch>();
+                scratch->value.assign(plan.k, 0.0);
+                return scratch;
+              },
+              [&](std::size_t b, ExactScratch& scratch) { stages.block(g, share.begin + b, 0, &scratch); });
+          for (std::size_t b = share.begin; b < share.end; ++b)
+            WriteSharedBlock(plan, exchanged, b, partials, result, write(b));
+        },
+        [&](std::size_t b, detail::ByteReader& in) { ReadSharedBlock(plan, exchanged, b, partials, result, in); });
+    ExactScratch scratch;
+    stages.reduce(g, 0, &scratch);
+    stages.deliver(g, 0);
+  }
+}
+
+}  // namespace
+
+void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink& sink) const {
+  const auto t0 = std::chrono::steady_clock::now();
+  CheckExactBatch(games, options_.max_players);
+  const ExactPlan plan = MakeExactPlan(games, options_);
+  const std::size_t n_games = games.size();
 
   // The batch as one task graph (detail::Schedule::RunPipeline): prepare game g (its shared
   // state, its slot's partial sums and result) -> its blocks -> the reduction in block order, by
@@ -165,112 +401,25 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
   // slot's memory (partial sums, result) serves the games g with g % max_in_flight == slot in
   // turn, never two at once, so it is reused without a lock rather than fresh pages being
   // touched for every game (about 2 us a page on a small VM).
-  //
-  // Per thread: one worker, for the game of the block it last ran (a thread that moves on to
-  // another game hands it to that game's MakeWorkerFrom, which rebinds it for games of one kind
-  // or frees it before making a new one; workers are Reset at every block, so results do not
-  // depend on it), and the buffers of a reduction.
-  struct Scratch {
-    std::unique_ptr<GameWorker> worker;
-    std::size_t game = 0;
-    std::vector<double> value;
-    std::vector<double> sums;
-    std::vector<double> block_sums;
-    std::vector<double> out_part;
-  };
-  struct Slot {
-    std::unique_ptr<detail::BlockPartials> partials;
-    ShapleyValues result;
-  };
   detail::Schedule schedule(options_.execution);
-  std::vector<Slot> slots(std::min(n_games, schedule.max_in_flight()));
-  schedule.SetProgressTotal(total * n_games);
+  std::vector<ExactSlot> slots(std::min(n_games, schedule.max_in_flight()));
+  schedule.SetProgressTotal(plan.total * n_games);
 
   detail::PipelineStages stages;
   stages.n_items = n_games;
-  stages.blocks_per_item = static_cast<std::size_t>(n_blocks);
-  stages.units_per_block = block_size;
+  stages.blocks_per_item = static_cast<std::size_t>(plan.n_blocks);
+  stages.units_per_block = plan.block_size;
   stages.make_scratch = [&]() -> std::shared_ptr<void> {
-    auto scratch = std::make_shared<Scratch>();
-    scratch->value.assign(k, 0.0);
+    auto scratch = std::make_shared<ExactScratch>();
+    scratch->value.assign(plan.k, 0.0);
     return scratch;
   };
-  stages.prepare = [&](std::size_t g, std::size_t slot) {
-    games[g]->Prepare();
-    Slot& mine = slots[slot];
-    if (mine.partials) {
-      mine.partials->Clear();
-    } else {
-      mine.partials = std::make_unique<detail::BlockPartials>(n_blocks, stored);
-    }
-    ShapleyValues& result = mine.result;
-    result = ShapleyValues{};
-    result.players = games[g]->player_names();
-    result.n_players = n;
-    result.n_outputs = k;
-    result.base.assign(k, 0.0);
-    result.full.assign(k, 0.0);
-    if (options_.store_values) result.coalition_values.assign(total * k, 0.0);
-  };
+  stages.prepare = [&](std::size_t g, std::size_t slot) { PrepareSlot(plan, *games[g], slots[slot]); };
   stages.block = [&](std::size_t g, std::size_t b, std::size_t slot, void* raw) {
-    Scratch& scratch = *static_cast<Scratch*>(raw);
-    auto& worker = scratch.worker;
-    if (!worker || scratch.game != g) {
-      worker = worker ? games[g]->MakeWorkerFrom(std::move(worker)) : games[g]->MakeWorker();
-      scratch.game = g;
-    }
-    worker->Reset();
-    ShapleyValues& result = slots[slot].result;
-    double* const acc = slots[slot].partials->Row(b).data();
-    const std::uint64_t begin = b * block_size;
-    const std::uint64_t end = std::min(total, begin + block_size);
-    for (std::uint64_t r = begin; r < end; ++r) {
-      const Coalition s = coalition_at(r);
-      // Kept values are written in place; otherwise the worker writes to the thread's scratch.
-      std::span<double> out = keep_values ? std::span<double>(acc + (r - begin) * k, k) : std::span<double>(scratch.value);
-      worker->Evaluate(s, out);
-      const double* v = out.data();
-      if (s == 0) std::copy(v, v + k, result.base.begin());
-      if (s == full) std::copy(v, v + k, result.full.begin());
-      if (options_.store_values)
-        std::copy(v, v + k, result.coalition_values.begin() + static_cast<std::ptrdiff_t>(s * k));
-      if (!keep_values) accumulate(acc, s, v);
-    }
+    EvaluateBlock(plan, games, g, b, slots[slot], *static_cast<ExactScratch*>(raw));
   };
   stages.reduce = [&](std::size_t, std::size_t slot, void* raw) {
-    Scratch& scratch = *static_cast<Scratch*>(raw);
-    const detail::BlockPartials& partials = *slots[slot].partials;
-    ShapleyValues& result = slots[slot].result;
-    std::vector<double>& total_sums = scratch.sums;
-    std::vector<double>& block_sums = scratch.block_sums;
-    total_sums.resize(width);
-    if (keep_values) {
-      // ReduceInOrder of the partial sums each block would have held.
-      std::fill(total_sums.begin(), total_sums.end(), 0.0);
-      block_sums.resize(width);
-      for (std::uint64_t b = 0; b < n_blocks; ++b) {
-        std::fill(block_sums.begin(), block_sums.end(), 0.0);
-        const double* values = partials.Row(b).data();
-        const std::uint64_t begin = b * block_size;
-        const std::uint64_t end = std::min(total, begin + block_size);
-        for (std::uint64_t r = begin; r < end; ++r)
-          accumulate(block_sums.data(), coalition_at(r), values + (r - begin) * k);
-        for (std::size_t j = 0; j < width; ++j) total_sums[j] += block_sums[j];
-      }
-    } else {
-      partials.ReduceInOrder(total_sums);
-    }
-    // Shapley (weighted marginal contributions regrouped by coalition):
-    // phi_i = sum_S v(S) c_i(S), c_i(S) = w(|S|-1) if i in S else -w(|S|).
-    std::vector<double>& out_part = scratch.out_part;
-    out_part.assign(k, 0.0);
-    for (std::size_t size = 0; size <= static_cast<std::size_t>(n); ++size)
-      for (std::size_t j = 0; j < k; ++j) out_part[j] += w_out[size] * total_sums[nk + size * k + j];
-    result.phi.assign(total_sums.begin(), total_sums.begin() + static_cast<std::ptrdiff_t>(nk));
-    for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
-      for (std::size_t j = 0; j < k; ++j) result.phi[i * k + j] += out_part[j];
-    result.n_evaluations = total;
-    result.solver = "exact";
+    ReduceSlot(plan, slots[slot], *static_cast<ExactScratch*>(raw));
   };
   stages.deliver = [&](std::size_t g, std::size_t slot) {
     ShapleyValues& result = slots[slot].result;
@@ -281,64 +430,10 @@ void ExactSolver::SolveBatch(std::span<const Game* const> games, const GameSink&
   const std::shared_ptr<const Processes> group = detail::SharedProcesses(options_.execution);
   if (group == nullptr) {
     schedule.RunPipeline(stages);
-    schedule.FinishProgress();
-    return;
-  }
-  // Over the processes of an MPI run (calls from the method's own thread only): game by game,
-  // each process evaluates its share of the coalition blocks, the blocks' partial sums (and the
-  // values of v(empty), v(N) and, with store_values, every coalition) are exchanged, and every
-  // process reduces all of them in block order, as one process does.
-  schedule.SetProgressTotal(total * n_games / static_cast<std::uint64_t>(group->size()));
-  // The blocks that hold v(empty) and v(N): their processes send those values too.
-  std::uint64_t full_index = full;  // the inverse of coalition_at
-  if (options_.gray_code) {
-    full_index = 0;
-    for (Coalition c = full; c != 0; c >>= 1) full_index ^= c;
-  }
-  const std::uint64_t base_block = 0;
-  const std::uint64_t full_block = full_index / block_size;
-  for (std::size_t g = 0; g < n_games; ++g) {
-    stages.prepare(g, 0);
-    ShapleyValues& result = slots[0].result;
-    detail::BlockPartials& partials = *slots[0].partials;
-    detail::RunShared(
-        *group, static_cast<std::size_t>(n_blocks),
-        [&](detail::ItemRange share, const std::function<detail::ByteWriter&(std::size_t)>& write) {
-          schedule.ForEachBlock<Scratch>(
-              share.end - share.begin, block_size,
-              [&] {
-                auto scratch = std::make_unique<Scratch>();
-                scratch->value.assign(k, 0.0);
-                return scratch;
-              },
-              [&](std::size_t b, Scratch& scratch) { stages.block(g, share.begin + b, 0, &scratch); });
-          for (std::size_t b = share.begin; b < share.end; ++b) {
-            detail::ByteWriter& out = write(b);
-            out.PutSpan(std::span<const double>(partials.Row(b)));
-            const std::uint64_t begin = b * block_size;
-            const std::uint64_t end = std::min(total, begin + block_size);
-            if (b == base_block) out.PutVector(result.base);
-            if (b == full_block) out.PutVector(result.full);
-            if (options_.store_values)
-              for (std::uint64_t r = begin; r < end; ++r)
-                out.PutSpan(std::span<const double>(result.coalition_values).subspan(coalition_at(r) * k, k));
-          }
-        },
-        [&](std::size_t b, detail::ByteReader& in) {
-          in.GetInto(partials.Row(b));
-          const std::uint64_t begin = b * block_size;
-          const std::uint64_t end = std::min(total, begin + block_size);
-          if (b == base_block) in.GetInto(std::span<double>(result.base));
-          if (b == full_block) in.GetInto(std::span<double>(result.full));
-          if (options_.store_values)
-            for (std::uint64_t r = begin; r < end; ++r)
-              in.GetInto(std::span<double>(result.coalition_values).subspan(coalition_at(r) * k, k));
-        });
-    Scratch scratch;
-    stages.reduce(g, 0, &scratch);
-    stages.deliver(g, 0);
+  } else {
+    SolveAcrossProcesses(*group, plan, schedule, stages, slots[0]);
   }
   schedule.FinishProgress();
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

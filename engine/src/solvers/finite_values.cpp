@@ -7,7 +7,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 namespace {
 
@@ -40,4 +40,4 @@ void CheckFiniteValues(const ShapleyValues& values) {
   }
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -9,7 +9,7 @@
 
 #include "perfshap/blocks/solver.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief Checks that values.phi, values.base and values.full are finite (the standard errors
@@ -18,4 +18,4 @@ namespace perfshap::inline v0::detail {
  */
 void CheckFiniteValues(const ShapleyValues& values);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

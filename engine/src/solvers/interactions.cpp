@@ -11,7 +11,7 @@
 #include "perfshap/error.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 void CheckSize(int n) {
@@ -106,4 +106,4 @@ InteractionValues InteractionsOfValues(const ShapleyValues& phi, InteractionInde
   return out;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -9,7 +9,7 @@
 
 #include "solvers/tree_paths.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** Most nodes of a Gauss-Legendre rule: ceil(kMaxPathFeatures / 2). */
 inline constexpr int kMaxQuadratureNodes = (kMaxPathFeatures + 1) / 2;
@@ -53,4 +53,4 @@ void PathInteractions(int d, const double* z, std::uint64_t bits, PathInteractio
  */
 void PathInteractionsByConditioning(int d, const double* z, std::uint64_t bits, double* inter) noexcept;
 
-}  // namespace perfshap::inline v0::detail
+}}}  // namespace perfshap::detail

@@ -26,7 +26,7 @@
 #include "perfshap/blocks/solver.hpp"
 #include "solvers/sampling.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace detail {
 namespace {
 
@@ -201,4 +201,4 @@ std::unique_ptr<Solver> MakePermutationSolver(const SolverOptions& options) {
   return std::make_unique<detail::PermutationSolver>(options);
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

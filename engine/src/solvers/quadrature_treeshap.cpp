@@ -27,7 +27,7 @@
 
 #include "solvers/path_interactions.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 struct Preparer {
@@ -307,4 +307,4 @@ template void QuadratureTreeShapLanes<SplitRule::kLessEqual>(const QuadratureTre
 template void QuadratureTreeShapLanes<SplitRule::kLessFloat>(const QuadratureTree&, const double* const*,
                                                              QuadratureScratch&, double* const*, std::size_t);
 
-}  // namespace perfshap::inline v0::detail
+}}}  // namespace perfshap::detail

@@ -14,7 +14,7 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/treeshap.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** A tree prepared for QuadratureTreeShap: what does not depend on the row. */
 struct QuadratureTree {
@@ -88,4 +88,4 @@ enum class TreeShapAlgorithm {
 std::vector<double> TreeShapUsing(const TreeEnsemble& model, const FeatureColumns& x,
                                   TreeShapAlgorithm algorithm, const ExecutionOptions& execution);
 
-}  // namespace perfshap::inline v0::detail
+}}}  // namespace perfshap::detail

@@ -9,7 +9,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/solver.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 // Defined in their files.
 std::unique_ptr<Solver> MakePermutationSolver(const SolverOptions& options);  // solvers/permutation.cpp
@@ -93,4 +93,4 @@ std::vector<std::string> SolverNames() {
   return names;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

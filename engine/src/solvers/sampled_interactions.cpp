@@ -27,7 +27,7 @@
 #include "schedule/schedule.hpp"
 #include "solvers/sampling.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 /** Running mean and sum of squared deviations of one pair's second differences (Welford). */
@@ -239,4 +239,4 @@ InteractionValues SampledInteractions(const Game& game, InteractionIndex index,
   return out;
 }
 
-}  // namespace perfshap::inline v0
+}}  // namespace perfshap

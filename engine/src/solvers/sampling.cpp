@@ -11,7 +11,7 @@
 #include "perfshap/error.hpp"
 #include "solvers/finite_values.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 std::uint64_t SampleBudget(const SolverOptions& options) noexcept {
   return options.budget > 0 ? options.budget : kDefaultSampleBudget;
@@ -228,4 +228,4 @@ void SolveSampledBatch(std::span<const Game* const> games, const Solver::GameSin
   schedule.FinishProgress();
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -22,7 +22,7 @@
 #include "schedule/distribute.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief The sampled solvers' budget: options.budget, or kDefaultSampleBudget. */
 std::uint64_t SampleBudget(const SolverOptions& options) noexcept;
@@ -213,4 +213,4 @@ inline double StudentT975(double d) {
          (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * d * d * d);
 }
 
-}  // namespace perfshap::inline v0::detail
+}}}  // namespace perfshap::detail

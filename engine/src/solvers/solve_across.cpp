@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 void WriteValues(ByteWriter& out, const ShapleyValues& values) {
   out.PutStrings(values.players);
@@ -190,4 +190,4 @@ void SolveBatchAcross(const std::shared_ptr<const Processes>& group, std::span<c
   for (std::size_t g = 0; g < n; ++g) sink(g, std::move(*results[g]));
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

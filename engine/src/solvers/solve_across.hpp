@@ -16,7 +16,7 @@
 #include "schedule/checkpoint.hpp"
 #include "schedule/distribute.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** @brief Every field of `values`, as bytes. */
 void WriteValues(ByteWriter& out, const ShapleyValues& values);
@@ -57,4 +57,4 @@ void SolveBatchAcross(const std::shared_ptr<const Processes>& group, std::span<c
                       const std::function<std::span<double>(std::size_t)>& side = {},
                       const Checkpoint* checkpoint = nullptr, std::size_t first = 0);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -25,7 +25,7 @@
 #include "schedule/schedule.hpp"
 #include "solvers/tree_paths.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** Rows per block of work: every path (and its table) is read once per block. */
 inline constexpr std::size_t kRowsPerBlock = 128;
@@ -225,4 +225,4 @@ inline void AddLeafGameValues(std::uint64_t a, std::uint64_t b, double count, do
   for (std::uint64_t m = b; m != 0; m &= m - 1) coef[std::countr_zero(m)] -= minus;
 }
 
-}  // namespace perfshap::inline v0::detail
+}}}  // namespace perfshap::detail

@@ -58,7 +58,7 @@
 #include "solvers/tree_blocks.hpp"
 #include "solvers/tree_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace detail {
 namespace {
 
@@ -468,4 +468,4 @@ TreeShapInteractionValues InterventionalTreeShapInteractions(
              });
 }
 
-}  // namespace perfshap::inline v0
+}}  // namespace perfshap

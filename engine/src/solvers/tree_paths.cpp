@@ -11,7 +11,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/solver.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 struct PathElement {
@@ -260,4 +260,4 @@ void AddTreeShap(const PathSet& s, std::size_t tree, const double* row, double w
   }
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -15,7 +15,7 @@
 
 #include "perfshap/blocks/trees.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /** Distinct features a path may hold (its bit patterns are one 64-bit word, its Shapley weights
  *  ShapleyWeight's). */
@@ -94,4 +94,4 @@ void PathWeights(int d, const double* z, std::uint64_t bits, double* q, double* 
 void AddTreeShap(const PathSet& s, std::size_t tree, const double* row, double weight, double* q, double* w,
                  double* out) noexcept;
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -58,7 +58,7 @@
 #include "solvers/tree_blocks.hpp"
 #include "solvers/tree_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 using detail::BackgroundPatterns;
@@ -471,4 +471,4 @@ TreeShapValues InterventionalTreeShapPhi(const TreeEnsemble& model, const Featur
   return v;
 }
 
-}  // namespace perfshap::inline v0
+}}  // namespace perfshap

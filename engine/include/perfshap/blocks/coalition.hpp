@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <span>
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief A set of players (features) as a bit mask: bit i set = player i is in. n <= 64. */
 using Coalition = std::uint64_t;
@@ -71,4 +71,4 @@ struct WideCoalition {
   Coalition AsMask() const noexcept { return words.empty() ? 0 : words[0]; }
 };
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -18,7 +18,7 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief A computation's cost, estimated from its inputs' shapes before it starts. */
 struct PERFSHAP_EXPORT CostEstimate {
@@ -94,4 +94,4 @@ PERFSHAP_EXPORT void CheckCost(const CostEstimate& estimate, const ExecutionOpti
  *  2^64), for messages that name coalition counts. */
 PERFSHAP_EXPORT std::string FormatCount(double count);
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -11,7 +11,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 // ROC and PR curves read at fixed grid points, for ShapROC / ShapPRC (shapauc-shaproc-robustness
 // section 3.2.2 and 3.4): every coalition trains its own model, so its curve has its own points;
@@ -273,4 +273,4 @@ class PERFSHAP_EXPORT CurveGridEvaluator {
   std::uint64_t id_ = 0;            // distinct per constructed evaluator: keys the scratch's grid caches
 };
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -12,7 +12,7 @@
 #include "perfshap/blocks/coalition.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /**
  * @brief Evaluates a game's coalitions on one thread, with its own scratch memory.
@@ -97,4 +97,4 @@ class PERFSHAP_EXPORT Game {
 /** @brief Evaluates v(s) once with a fresh worker (convenience for tests and small games). */
 PERFSHAP_EXPORT std::vector<double> EvaluateCoalition(const Game& game, Coalition s);
 
-}  // namespace perfshap
+}}  // namespace perfshap

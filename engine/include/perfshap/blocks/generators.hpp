@@ -10,7 +10,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /**
  * @brief The XPER paper's Monte Carlo probit design: x ~ N(0, diag(variances)),
@@ -44,4 +44,4 @@ struct LogicChainData {
 /** @brief Draws n_rows rows of the logic chain data from stream (seed, 0). */
 PERFSHAP_EXPORT LogicChainData GenerateLogicChainData(std::size_t n_rows, std::uint64_t seed);
 
-}  // namespace perfshap
+}}  // namespace perfshap

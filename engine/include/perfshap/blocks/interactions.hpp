@@ -21,7 +21,7 @@
 #include "perfshap/blocks/solver.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief The most players whose interactions are enumerated exactly (2^20 coalitions). */
 inline constexpr int kExactInteractionLimit = 20;
@@ -106,4 +106,4 @@ inline constexpr std::uint64_t kInteractionDrawsPerRound = 32;
 PERFSHAP_EXPORT InteractionValues SampledInteractions(const Game& game, InteractionIndex index,
                                                       const SolverOptions& options = {});
 
-}  // namespace perfshap
+}}  // namespace perfshap

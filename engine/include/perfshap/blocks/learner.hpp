@@ -26,7 +26,7 @@
 #include "perfshap/blocks/model.hpp"
 #include "perfshap/blocks/players.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief A learner's options by name, as text (what a front end read from its user), e.g.
  *  {"C", "0.5"}, {"standardize", "false"}. Each learner parses its own, typed. */
@@ -244,4 +244,4 @@ PERFSHAP_EXPORT std::unique_ptr<Model> Train(const std::string& learner, const D
 /** @brief One player per column: Player{name of column c, {c}} for each c of `columns`. */
 PERFSHAP_EXPORT std::vector<Player> SingleColumnPlayers(const Dataset& data, std::span<const std::size_t> columns);
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -11,7 +11,7 @@
 #include "perfshap/export.hpp"
 #include "perfshap/blocks/learner.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief "gnb": Gaussian naive Bayes, exactly scikit-learn's `GaussianNB()`: per-class mean
  *  and ddof-0 variance, variance smoothing var_smoothing x the largest ddof-0 variance among the
@@ -70,4 +70,4 @@ PERFSHAP_EXPORT std::shared_ptr<const Learner> MakeLogisticLearner(const Logisti
 PERFSHAP_EXPORT std::shared_ptr<const Learner> MakeProbitLearner(const ProbitOptions& options = {});
 PERFSHAP_EXPORT std::shared_ptr<const Learner> MakeLinearLearner(const LinearOptions& options = {});
 
-}  // namespace perfshap
+}}  // namespace perfshap

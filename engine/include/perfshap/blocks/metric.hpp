@@ -8,7 +8,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 // Binary metrics: y_true holds 1.0 (positive) or 0.0; scores are any reals but NaN, larger =
 // more positive (-0.0 and +0.0 are one threshold); probabilities are in [0, 1]; classes yhat
@@ -110,4 +110,4 @@ PERFSHAP_EXPORT double Rmse(std::span<const double> y_true, std::span<const doub
  *  @throws InvalidArgument for m < 2 (sklearn returns NaN there). */
 PERFSHAP_EXPORT double R2(std::span<const double> y_true, std::span<const double> pred);
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -15,7 +15,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief What a metric reads from a model's predictions. */
 enum class MetricInput {
@@ -93,4 +93,4 @@ PERFSHAP_EXPORT std::vector<const MetricDefinition*> RegisteredMetrics();
 /** @brief The names of the metrics `method` accepts, in registry order ("xper", "robustness"). */
 PERFSHAP_EXPORT std::vector<std::string> MetricNames(const std::string& method);
 
-}  // namespace perfshap
+}}  // namespace perfshap

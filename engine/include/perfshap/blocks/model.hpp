@@ -10,7 +10,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief Inverse link of a generalised linear model. */
 enum class Link {
@@ -95,4 +95,4 @@ struct GlmCoefficients {
  */
 PERFSHAP_EXPORT GlmCoefficients ReadGlmCoefficients(const std::string& path);
 
-}  // namespace perfshap
+}}  // namespace perfshap

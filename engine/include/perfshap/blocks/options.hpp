@@ -22,7 +22,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief The kind of value an option takes. */
 enum class OptionType : std::uint8_t {
@@ -270,4 +270,4 @@ class OptionTable {
   std::vector<std::unique_ptr<Entry>> entries_;
 };
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -14,7 +14,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /**
  * @brief A player of a game: a named set of columns of the design (Design::data, the encoded
@@ -159,4 +159,4 @@ class PERFSHAP_EXPORT DesignEncoder {
   std::string fitted_on_;  // source() of the data fitted on, for messages
 };
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -6,7 +6,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /**
  * @brief Counter-based random stream: value k of stream (seed, stream_id) is a pure
@@ -35,4 +35,4 @@ class PERFSHAP_EXPORT RandomStream {
   std::uint64_t counter_ = 0;
 };
 
-}  // namespace perfshap
+}}  // namespace perfshap

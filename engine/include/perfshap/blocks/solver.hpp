@@ -16,7 +16,7 @@
 #include "perfshap/export.hpp"
 #include "perfshap/blocks/game.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief Why a solver stopped. */
 enum class StopReason : std::uint8_t {
@@ -282,4 +282,4 @@ PERFSHAP_EXPORT std::uint64_t ExactBlockSize(int n, std::size_t k, const BlockHi
  *  the player, 0 <= s < n <= 63, correctly rounded from the exact rational. */
 PERFSHAP_EXPORT double ShapleyWeight(int n, int s);
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -12,7 +12,7 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief One train/test partition: 0-based data-row indices, each list sorted ascending. */
 struct Split {
@@ -102,4 +102,4 @@ PERFSHAP_EXPORT SplitPlan MakeSplitPlan(std::string_view spec, std::size_t n_row
  */
 PERFSHAP_EXPORT std::vector<std::size_t> ReadRowPermutation(const std::string& path, std::size_t n_rows);
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -9,7 +9,7 @@
 
 #include "perfshap/export.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 // Two-sided hypothesis tests of "no difference" between two samples, e.g. the per-point
 // robustness values of two explanation methods. Reference: scipy 1.10.1 (scipy.stats
@@ -112,4 +112,4 @@ PERFSHAP_EXPORT TestResult WilcoxonSignedRank(std::span<const double> a, std::sp
  */
 PERFSHAP_EXPORT TestResult MannWhitneyU(std::span<const double> a, std::span<const double> b);
 
-}  // namespace perfshap
+}}  // namespace perfshap

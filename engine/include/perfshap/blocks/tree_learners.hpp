@@ -58,7 +58,7 @@
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/trees.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief Options of one CART tree (and of each tree of a forest). The learner "tree" reads
  *  them from text under the same names. */
@@ -137,4 +137,4 @@ PERFSHAP_EXPORT std::shared_ptr<const Learner> MakeTreeLearner(const TreeOptions
  *  options.execution (nested in the caller's parallel loop when it has one). */
 PERFSHAP_EXPORT std::shared_ptr<const Learner> MakeForestLearner(const ForestOptions& options = {});
 
-}  // namespace perfshap
+}}  // namespace perfshap

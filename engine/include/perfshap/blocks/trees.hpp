@@ -24,7 +24,7 @@
 #include "perfshap/export.hpp"
 #include "perfshap/blocks/model.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /** @brief x rounded to float32 as XGBoost stores its inputs (beyond float's range: +-infinity,
  *  without the undefined behaviour of an out-of-range conversion). */
@@ -234,4 +234,4 @@ PERFSHAP_EXPORT std::shared_ptr<const TreeEnsemble> ParseXgboostModel(const std:
                                                                        const std::string& source,
                                                                        const XgboostReadOptions& options = {});
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -9,7 +9,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 /**
  * @brief Streaming mean and variance of a vector of k outputs over repetitions (Welford).
@@ -58,4 +58,4 @@ class WelfordBands {
   std::size_t count_ = 0;
 };
 
-}  // namespace perfshap
+}}  // namespace perfshap

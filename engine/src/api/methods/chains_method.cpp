@@ -11,7 +11,7 @@
 #include "api/methods/method_kit.hpp"
 #include "api/shared_options.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 namespace {
 
@@ -81,4 +81,4 @@ MethodEntry ChainsMethod() {
           Run};
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -12,7 +12,7 @@
 #include "api/methods/method_kit.hpp"
 #include "api/shared_options.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 namespace {
 
@@ -58,4 +58,4 @@ MethodEntry DemoMethod() {
           Run};
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

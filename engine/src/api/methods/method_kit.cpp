@@ -4,7 +4,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 namespace {
 
@@ -37,4 +37,4 @@ void TakeModel(const std::optional<GivenModelInput>& given, GivenModelInput& mod
   model.iteration_range = range;
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -17,7 +17,7 @@
 #include "api/registry.hpp"
 #include "api/shared_options.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 /** @brief A method's request and the solver its options choose (requests hold the solver and its
  *  sampling apart, or inside their options). */
@@ -101,4 +101,4 @@ void TakeTable(const std::shared_ptr<const Table>& table, std::optional<DataInpu
  *  @throws InvalidArgument (model_file) when the options named a model file too. */
 void TakeModel(const std::optional<GivenModelInput>& given, GivenModelInput& model, const std::string& method);
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

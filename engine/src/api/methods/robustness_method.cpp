@@ -14,7 +14,7 @@
 #include "perfshap/robustness.hpp"
 #include "report/format.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 namespace {
 
@@ -169,4 +169,4 @@ MethodEntry RobustnessMethod() {
           Run};
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

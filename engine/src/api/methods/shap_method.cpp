@@ -12,7 +12,7 @@
 #include "api/methods/method_kit.hpp"
 #include "api/shared_options.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 namespace {
 
@@ -173,4 +173,4 @@ MethodEntry TreeShapMethod() {
           [](const MethodInputs& in, const GivenOptions& given) { return Run(in, given, true); }};
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

@@ -14,7 +14,7 @@
 #include "perfshap/blocks/metric_registry.hpp"
 #include "perfshap/xper.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 namespace {
 
@@ -128,4 +128,4 @@ MethodEntry XperMethod() {
           Run};
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

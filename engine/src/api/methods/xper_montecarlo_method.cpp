@@ -12,7 +12,7 @@
 #include "perfshap/xper.hpp"
 #include "perfshap/xper_montecarlo.hpp"
 
-namespace perfshap::inline v0::api {
+namespace perfshap { inline namespace v0 { namespace api {
 
 namespace {
 
@@ -55,4 +55,4 @@ MethodEntry XperMonteCarloMethod() {
           Run};
 }
 
-}  // namespace perfshap::api
+}}}  // namespace perfshap::api

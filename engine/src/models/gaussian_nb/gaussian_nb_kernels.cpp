@@ -8,7 +8,7 @@
 
 #if defined(PERFSHAP_X86_KERNELS)
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 /// The four players' values of training row r, player k in lane k.
@@ -113,6 +113,6 @@ __attribute__((target("avx512f"))) void NbJointFromTermsAvx512(const double* con
   }
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail
 
 #endif

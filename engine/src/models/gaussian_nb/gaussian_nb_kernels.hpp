@@ -12,7 +12,7 @@
 #include "common/x86_intrinsics.hpp"
 
 #if defined(PERFSHAP_X86_KERNELS)
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /// The most coalition members whose cached terms NbJointFromTermsAvx512 sums at once.
 inline constexpr std::size_t kMaxNbMembers = 64;
@@ -32,5 +32,5 @@ __attribute__((target("avx512f"))) void NbTermsAvx512(const double* x, double th
 __attribute__((target("avx512f"))) void NbJointFromTermsAvx512(const double* const* terms, std::size_t k, double head, double constant, double* q,
                             std::size_t m) noexcept;
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail
 #endif

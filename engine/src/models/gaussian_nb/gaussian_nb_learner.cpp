@@ -21,7 +21,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/learners.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 /// Calls f(std::integral_constant<std::size_t, w>{}) for w in 1..4: the compile-time width
@@ -56,57 +56,13 @@ void ForTrainingValues(const double* const* col, std::span<const std::size_t> ro
   }
 }
 
-/**
- * The split's statistics: the columns' raw test values (column-major by position), and their
- * moments over the training rows: per class the mean and ddof-0 variance (class c, position q
- * at [c * p + q]) and the overall ddof-0 variance, each summed in row order as numpy's axis-0
- * reductions do (so the reference's order of training rows gives its numbers bit for bit);
- * the per-class sums run alongside, masked by the 0/1 label (adding 0 * x leaves a sum
- * unchanged). The rows are the outer loop and the columns the inner one, so the columns' sums
- * advance together instead of one long chain of dependent additions per column; each column's
- * own sums keep their order.
- */
-class GaussianNbSplit final : public SplitBase {
- public:
-  GaussianNbSplit(const GaussianNbOptions& options, const Dataset& data, std::span<const Player> players,
-                  std::span<const std::size_t> train_rows, std::span<const std::size_t> test_rows,
-                  const std::string& split_name);
-  std::unique_ptr<CoalitionFitter> MakeFitter() const override;
-
-  double var_smoothing = 1e-9;
-  double log_prior[2] = {0.0, 0.0};
-  std::vector<double> test;
-  std::vector<double> theta;
-  std::vector<double> var;
-  std::vector<double> total_var;
-  std::vector<std::uint8_t> test_positive;  // the test labels as bytes, for the ranking
-
- private:
-  /// DataError naming the first column whose variance or test terms leave a double's range.
-  void CheckMagnitudes(const std::vector<const double*>& col, std::span<const std::size_t> train_rows,
-                       const std::vector<std::uint8_t>& varies,
-                       const std::vector<double>& test_largest) const;
-};
-
-GaussianNbSplit::GaussianNbSplit(const GaussianNbOptions& options, const Dataset& data,
-                                 std::span<const Player> players, std::span<const std::size_t> train_rows,
-                                 std::span<const std::size_t> test_rows, const std::string& split_name)
-    : var_smoothing(options.var_smoothing) {
-  InitCommon("gnb", true, data, players, train_rows, test_rows, split_name);
-  const std::size_t p = n_columns();
+/// Copies each column's test values into test (column-major, n_test per column), with per
+/// column whether all are finite and the largest |x| among them.
+void GatherTestValues(const std::vector<const double*>& col, std::span<const std::size_t> test_rows,
+                      std::vector<double>& test, std::vector<std::uint8_t>& finite,
+                      std::vector<double>& test_largest) {
   const std::size_t n_test = test_rows.size();
-  test.resize(p * n_test);
-  total_var.assign(p, 0.0);
-  theta.assign(2 * p, 0.0);
-  var.assign(2 * p, 0.0);
-  for (int c = 0; c < 2; ++c) log_prior[c] = std::log(class_count_[c] / static_cast<double>(n_train_));
-  test_positive.resize(n_test);
-  for (std::size_t r = 0; r < n_test; ++r) test_positive[r] = test_label_[r] == 1.0 ? 1 : 0;
-  std::vector<const double*> col(p);
-  for (std::size_t q = 0; q < p; ++q) col[q] = data.column(columns_[q]).data();
-  std::vector<std::uint8_t> finite(p, 1);
-  std::vector<double> test_largest(p, 0.0);  // largest |x| among the test values
-  for (std::size_t q = 0; q < p; ++q) {
+  for (std::size_t q = 0; q < col.size(); ++q) {
     double* te = test.data() + q * n_test;
     bool ok = true;
     double largest = 0.0;
@@ -118,16 +74,15 @@ GaussianNbSplit::GaussianNbSplit(const GaussianNbOptions& options, const Dataset
     finite[q] = ok ? 1 : 0;
     test_largest[q] = largest;
   }
-  // Pass 1: sums (overall, per class), whether the column varies, whether all is finite; up to
-  // four columns at a time, their sums kept in registers.
-  std::vector<double> sum(p, 0.0), sum1(p, 0.0), sum0(p, 0.0), check(p, 0.0);
-  std::vector<std::uint8_t> varies(p, 0);
-  const double* y = train_label_.data();
-#if defined(PERFSHAP_X86_KERNELS)
-  const bool avx2 = HasAvx2();
-#else
-  [[maybe_unused]] const bool avx2 = false;
-#endif
+}
+
+/// Moment pass 1 over the training rows: per column the sum (overall, per class), a check sum
+/// that is NaN once a value is not finite, and whether the column varies; up to four columns at
+/// a time, their sums kept in registers (AVX2 kernel for full groups of four when avx2).
+void MomentSums(const std::vector<const double*>& col, std::span<const std::size_t> train_rows, const double* y,
+                [[maybe_unused]] bool avx2, std::vector<double>& sum, std::vector<double>& sum1,
+                std::vector<double>& sum0, std::vector<double>& check, std::vector<std::uint8_t>& varies) {
+  const std::size_t p = col.size();
   for (std::size_t j0 = 0; j0 < p; j0 += 4) {
 #if defined(PERFSHAP_X86_KERNELS)
     if (avx2 && p - j0 >= 4) {
@@ -163,27 +118,15 @@ GaussianNbSplit::GaussianNbSplit(const GaussianNbOptions& options, const Dataset
     };
     ForWidth(std::min<std::size_t>(4, p - j0), pass1);
   }
-  // Errors in column order: a missing value (naming the first such row, training rows first),
-  // else a constant one-column player; then players all of whose columns are constant. A
-  // constant column of a larger player is kept, as sklearn keeps it (its variance is epsilon).
-  for (std::size_t q = 0; q < p; ++q) {
-    if (finite[q] == 0 || check[q] != 0.0) ThrowMissing(data, q, train_rows, test_rows);
-    const std::size_t i = PlayerOf(q);
-    if (varies[q] == 0 && player_begin_[i + 1] - player_begin_[i] == 1) ThrowConstant(i, col[q][train_rows[0]]);
-  }
-  for (std::size_t i = 0; i + 1 < player_begin_.size(); ++i) {
-    bool any = false;
-    for (std::size_t q = player_begin_[i]; q < player_begin_[i + 1]; ++q) any = any || varies[q] != 0;
-    if (!any) ThrowConstant(i, col[player_begin_[i]][train_rows[0]]);
-  }
-  // Pass 2: squared deviations from the overall and the class means.
-  const double n = static_cast<double>(n_train_);
-  std::vector<double> mean(p), theta1(p), theta0(p), ss(p, 0.0), ss1(p, 0.0), ss0(p, 0.0);
-  for (std::size_t q = 0; q < p; ++q) {
-    mean[q] = sum[q] / n;
-    theta1[q] = sum1[q] / class_count_[1];
-    theta0[q] = sum0[q] / class_count_[0];
-  }
+}
+
+/// Moment pass 2 over the training rows: per column the squared deviations from the overall
+/// mean (ss) and from the class means (ss1, ss0), four columns at a time as MomentSums.
+void MomentSquares(const std::vector<const double*>& col, std::span<const std::size_t> train_rows, const double* y,
+                   [[maybe_unused]] bool avx2, const std::vector<double>& mean, const std::vector<double>& theta1,
+                   const std::vector<double>& theta0, std::vector<double>& ss, std::vector<double>& ss1,
+                   std::vector<double>& ss0) {
+  const std::size_t p = col.size();
   for (std::size_t j0 = 0; j0 < p; j0 += 4) {
 #if defined(PERFSHAP_X86_KERNELS)
     if (avx2 && p - j0 >= 4) {
@@ -216,6 +159,85 @@ GaussianNbSplit::GaussianNbSplit(const GaussianNbOptions& options, const Dataset
     };
     ForWidth(std::min<std::size_t>(4, p - j0), pass2);
   }
+}
+
+/**
+ * The split's statistics: the columns' raw test values (column-major by position), and their
+ * moments over the training rows: per class the mean and ddof-0 variance (class c, position q
+ * at [c * p + q]) and the overall ddof-0 variance, each summed in row order as numpy's axis-0
+ * reductions do (so the reference's order of training rows gives its numbers bit for bit);
+ * the per-class sums run alongside, masked by the 0/1 label (adding 0 * x leaves a sum
+ * unchanged). The rows are the outer loop and the columns the inner one, so the columns' sums
+ * advance together instead of one long chain of dependent additions per column; each column's
+ * own sums keep their order.
+ */
+class GaussianNbSplit final : public SplitBase {
+ public:
+  GaussianNbSplit(const GaussianNbOptions& options, const Dataset& data, std::span<const Player> players,
+                  std::span<const std::size_t> train_rows, std::span<const std::size_t> test_rows,
+                  const std::string& split_name);
+  std::unique_ptr<CoalitionFitter> MakeFitter() const override;
+
+  double var_smoothing = 1e-9;
+  double log_prior[2] = {0.0, 0.0};
+  std::vector<double> test;
+  std::vector<double> theta;
+  std::vector<double> var;
+  std::vector<double> total_var;
+  std::vector<std::uint8_t> test_positive;  // the test labels as bytes, for the ranking
+
+ private:
+  /// DataError for the first column with a missing value or that makes a player constant, in
+  /// the order the constructor documents.
+  void CheckColumns(const Dataset& data, const std::vector<const double*>& col,
+                    std::span<const std::size_t> train_rows, std::span<const std::size_t> test_rows,
+                    const std::vector<std::uint8_t>& finite, const std::vector<double>& check,
+                    const std::vector<std::uint8_t>& varies) const;
+  /// DataError naming the first column whose variance or test terms leave a double's range.
+  void CheckMagnitudes(const std::vector<const double*>& col, std::span<const std::size_t> train_rows,
+                       const std::vector<std::uint8_t>& varies,
+                       const std::vector<double>& test_largest) const;
+};
+
+GaussianNbSplit::GaussianNbSplit(const GaussianNbOptions& options, const Dataset& data,
+                                 std::span<const Player> players, std::span<const std::size_t> train_rows,
+                                 std::span<const std::size_t> test_rows, const std::string& split_name)
+    : var_smoothing(options.var_smoothing) {
+  InitCommon("gnb", true, data, players, train_rows, test_rows, split_name);
+  const std::size_t p = n_columns();
+  const std::size_t n_test = test_rows.size();
+  test.resize(p * n_test);
+  total_var.assign(p, 0.0);
+  theta.assign(2 * p, 0.0);
+  var.assign(2 * p, 0.0);
+  for (int c = 0; c < 2; ++c) log_prior[c] = std::log(class_count_[c] / static_cast<double>(n_train_));
+  test_positive.resize(n_test);
+  for (std::size_t r = 0; r < n_test; ++r) test_positive[r] = test_label_[r] == 1.0 ? 1 : 0;
+  std::vector<const double*> col(p);
+  for (std::size_t q = 0; q < p; ++q) col[q] = data.column(columns_[q]).data();
+  std::vector<std::uint8_t> finite(p, 1);
+  std::vector<double> test_largest(p, 0.0);  // largest |x| among the test values
+  GatherTestValues(col, test_rows, test, finite, test_largest);
+  // Pass 1: sums (overall, per class), whether the column varies, whether all is finite.
+  std::vector<double> sum(p, 0.0), sum1(p, 0.0), sum0(p, 0.0), check(p, 0.0);
+  std::vector<std::uint8_t> varies(p, 0);
+  const double* y = train_label_.data();
+#if defined(PERFSHAP_X86_KERNELS)
+  const bool avx2 = HasAvx2();
+#else
+  const bool avx2 = false;
+#endif
+  MomentSums(col, train_rows, y, avx2, sum, sum1, sum0, check, varies);
+  CheckColumns(data, col, train_rows, test_rows, finite, check, varies);
+  // Pass 2: squared deviations from the overall and the class means.
+  const double n = static_cast<double>(n_train_);
+  std::vector<double> mean(p), theta1(p), theta0(p), ss(p, 0.0), ss1(p, 0.0), ss0(p, 0.0);
+  for (std::size_t q = 0; q < p; ++q) {
+    mean[q] = sum[q] / n;
+    theta1[q] = sum1[q] / class_count_[1];
+    theta0[q] = sum0[q] / class_count_[0];
+  }
+  MomentSquares(col, train_rows, y, avx2, mean, theta1, theta0, ss, ss1, ss0);
   // sklearn GaussianNB._update_mean_variance with no past samples: np.mean, np.var.
   for (std::size_t q = 0; q < p; ++q) {
     total_var[q] = ss[q] / n;
@@ -225,6 +247,26 @@ GaussianNbSplit::GaussianNbSplit(const GaussianNbOptions& options, const Dataset
     var[p + q] = ss1[q] / class_count_[1];
   }
   CheckMagnitudes(col, train_rows, varies, test_largest);
+}
+
+// Errors in column order: a missing value (naming the first such row, training rows first),
+// else a constant one-column player; then players all of whose columns are constant. A
+// constant column of a larger player is kept, as sklearn keeps it (its variance is epsilon).
+void GaussianNbSplit::CheckColumns(const Dataset& data, const std::vector<const double*>& col,
+                                   std::span<const std::size_t> train_rows, std::span<const std::size_t> test_rows,
+                                   const std::vector<std::uint8_t>& finite, const std::vector<double>& check,
+                                   const std::vector<std::uint8_t>& varies) const {
+  const std::size_t p = n_columns();
+  for (std::size_t q = 0; q < p; ++q) {
+    if (finite[q] == 0 || check[q] != 0.0) ThrowMissing(data, q, train_rows, test_rows);
+    const std::size_t i = PlayerOf(q);
+    if (varies[q] == 0 && player_begin_[i + 1] - player_begin_[i] == 1) ThrowConstant(i, col[q][train_rows[0]]);
+  }
+  for (std::size_t i = 0; i + 1 < player_begin_.size(); ++i) {
+    bool any = false;
+    for (std::size_t q = player_begin_[i]; q < player_begin_[i + 1]; ++q) any = any || varies[q] != 0;
+    if (!any) ThrowConstant(i, col[player_begin_[i]][train_rows[0]]);
+  }
 }
 
 void GaussianNbSplit::CheckMagnitudes(const std::vector<const double*>& col,
@@ -532,10 +574,10 @@ bool RankGaussianNbTest(CoalitionFitter& fitter, RankedTest& out, RankKernel ker
   return nb->RankTest(out, kernel);
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 std::shared_ptr<const Learner> MakeGaussianNbLearner(const GaussianNbOptions& options) {
   return std::make_shared<detail::GaussianNbLearner>(options);
 }
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -9,7 +9,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 class GaussianNbModel final : public Model {
@@ -84,4 +84,4 @@ std::unique_ptr<Model> MakeGaussianNbModel(std::vector<double> theta, std::vecto
   return std::make_unique<GaussianNbModel>(std::move(theta), std::move(var), log_prior0, log_prior1);
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -9,7 +9,7 @@
 
 #include "perfshap/blocks/model.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief A fitted Gaussian naive Bayes classifier over k features, predicting exactly as
@@ -33,4 +33,4 @@ inline double GaussianNbProbability(double jll0, double jll1) {
   return std::exp(jll1 - lse);
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -17,7 +17,7 @@
 #include "common/x86_intrinsics.hpp"
 #include "models/gaussian_nb/gaussian_nb_model.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 constexpr double kUnit = 0x1p-53;  // u, the unit roundoff of double
@@ -338,4 +338,4 @@ bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, 
   return true;
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

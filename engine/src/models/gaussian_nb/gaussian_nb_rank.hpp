@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief Working memory and result of RankGaussianNb, one per worker; reused without
@@ -70,4 +70,4 @@ enum class RankKernel {
 bool RankGaussianNb(std::span<const double> jll0, std::span<const double> jll1, GaussianNbRanking& ranking,
                     std::span<const std::uint8_t> labels = {}, RankKernel kernel = RankKernel::kAuto);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

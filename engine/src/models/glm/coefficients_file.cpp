@@ -11,7 +11,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/model.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 namespace {
 
@@ -79,4 +79,4 @@ GlmCoefficients ReadGlmCoefficients(const std::string& path) {
   return c;
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -9,7 +9,7 @@
 #include "models/glm/normal.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 double Expit(double x) noexcept { return 1.0 / (1.0 + std::exp(-x)); }
 
@@ -145,4 +145,4 @@ std::unique_ptr<Model> MakeFittedGlm(Link link, bool classifier, double intercep
 }
 }  // namespace detail
 
-}  // namespace perfshap
+}}  // namespace perfshap

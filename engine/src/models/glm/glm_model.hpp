@@ -7,7 +7,7 @@
 
 #include "perfshap/blocks/model.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief A GLM fitted on transformed columns t_j = (x_j - center_j) / scale_j, scoring rows
@@ -21,4 +21,4 @@ namespace perfshap::inline v0::detail {
 std::unique_ptr<Model> MakeFittedGlm(Link link, bool classifier, double intercept, std::vector<double> weights,
                                      std::vector<double> center, std::vector<double> scale);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -8,7 +8,7 @@
 #include "models/glm/glm_model.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 void GlmSplit::Gather(const std::string& learner, Link link, bool classifier, const Dataset& data,
                       std::span<const Player> players, std::span<const std::size_t> train_rows,
@@ -187,4 +187,4 @@ std::unique_ptr<Model> GlmFitterBase::MakeModel() const {
                        std::move(scale));
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

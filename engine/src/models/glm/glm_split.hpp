@@ -15,7 +15,7 @@
 #include "models/split_base.hpp"
 #include "perfshap/blocks/model.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief A split gathered for a linear-index learner: the players' training and test values in
@@ -90,4 +90,4 @@ class GlmFitterBase : public FitterBase {
   std::vector<double> coef_;
 };
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

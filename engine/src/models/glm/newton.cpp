@@ -16,7 +16,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/learners.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 using MatrixMap = Eigen::Map<Eigen::MatrixXd>;
@@ -44,6 +44,21 @@ class NewtonSplit final : public GlmSplit {
 
  private:
   NewtonSettings settings_;
+};
+
+/** The constants of one coalition's fit that FitNewton's steps share. */
+struct NewtonProblem {
+  std::size_t n = 0;   // training rows
+  std::size_t k = 0;   // the coalition's columns
+  std::size_t k1 = 1;  // k + 1 coefficients, the intercept first
+  Eigen::Index en = 0;
+  Eigen::Index ek1 = 1;
+  bool probit = false;
+  double c = 1.0;
+  double penalty = 1.0;  // on the slopes: 1 for logistic, 0 for probit
+  const double* y = nullptr;
+  const double* train = nullptr;
+  const double* abs_sum = nullptr;
 };
 
 /**
@@ -103,6 +118,23 @@ class NewtonFitter final : public GlmFitterBase {
   }
 
   int FitNewton();
+  /// The fit's constants, from the split's settings and the coalition.
+  NewtonProblem MakeProblem(const NewtonSettings& settings) const;
+  /// The design (n x k1, a column of ones first) over design_.
+  MatrixMap Design(const NewtonProblem& pb) { return MatrixMap(design_.data(), pb.en, pb.ek1); }
+  /// Fills the design and the starting coefficients beta_ (warm start, see the class comment).
+  void StartFromPrevious(const NewtonProblem& pb);
+  /// First and second derivatives of the per-row loss w.r.t. eta, into first_ / second_.
+  void Derivatives(const NewtonProblem& pb, const double* eta);
+  /// Gradient c X^T first + penalty * w into grad; returns max_j |grad_j| / scale_j.
+  double Gradient(const NewtonProblem& pb, const double* beta, double* grad);
+  /// The objective f at index eta and coefficients beta.
+  double Objective(const NewtonProblem& pb, const double* eta, const double* beta) const;
+  /// The Newton step H^-1 grad into step_, and its change of the index X step into direction_.
+  void SolveNewtonStep(const NewtonProblem& pb);
+  /// Armijo backtracking on f from the full step in beta_try_ / eta_try_; returns the scaled
+  /// gradient at the accepted point (gnorm_try when the full step is kept).
+  double Backtrack(const NewtonProblem& pb, double gnorm_try);
 
   const NewtonSplit* split_ = nullptr;
   bool probit_ = false;
@@ -114,100 +146,167 @@ class NewtonFitter final : public GlmFitterBase {
 
 std::unique_ptr<CoalitionFitter> NewtonSplit::MakeFitter() const { return std::make_unique<NewtonFitter>(*this); }
 
-int NewtonFitter::FitNewton() {
-  const NewtonSettings& settings = split_->settings();
-  const bool probit = settings.probit;
-  const std::size_t n = split_->n_train();
-  const std::size_t k = members_.size();
-  const std::size_t k1 = k + 1;
-  const auto en = static_cast<Eigen::Index>(n);
-  const auto ek1 = static_cast<Eigen::Index>(k1);
-  const double c = settings.C;
-  const double penalty = probit ? 0.0 : 1.0;
-  const double tol = settings.newton.gradient_tolerance;
-  const double* y = split_->train_labels().data();
-  const double* train = split_->train().data();
-  const double* abs_sum = split_->abs_sum().data();
+NewtonProblem NewtonFitter::MakeProblem(const NewtonSettings& settings) const {
+  NewtonProblem pb;
+  pb.probit = settings.probit;
+  pb.n = split_->n_train();
+  pb.k = members_.size();
+  pb.k1 = pb.k + 1;
+  pb.en = static_cast<Eigen::Index>(pb.n);
+  pb.ek1 = static_cast<Eigen::Index>(pb.k1);
+  pb.c = settings.C;
+  pb.penalty = pb.probit ? 0.0 : 1.0;
+  pb.y = split_->train_labels().data();
+  pb.train = split_->train().data();
+  pb.abs_sum = split_->abs_sum().data();
+  return pb;
+}
 
+void NewtonFitter::StartFromPrevious(const NewtonProblem& pb) {
+  const std::size_t n = pb.n;
+  const std::size_t k = pb.k;
+  const double c = pb.c;
   // Design: a column of ones, then the coalition's (transformed) training columns.
   std::fill(design_.begin(), design_.begin() + static_cast<std::ptrdiff_t>(n), 1.0);
-  for (std::size_t i = 0; i < k; ++i) std::copy_n(train + members_[i] * n, n, design_.data() + (i + 1) * n);
+  for (std::size_t i = 0; i < k; ++i) std::copy_n(pb.train + members_[i] * n, n, design_.data() + (i + 1) * n);
   beta_[0] = intercept_;
   for (std::size_t i = 0; i < k; ++i) beta_[i + 1] = coef_[members_[i]];
-  const MatrixMap x(design_.data(), en, ek1);
   if (added_ >= 0) {
     // first_ and second_ still hold the loss derivatives at the previous optimum, which is
     // where this fit starts with the added column at 0: one Newton step in its coordinate.
     const auto j = static_cast<std::size_t>(added_);
-    const double* col = train + j * n;
+    const double* col = pb.train + j * n;
     double g = 0.0;
     double h = 0.0;
     for (std::size_t r = 0; r < n; ++r) {
       g += first_[r] * col[r];
       h += second_[r] * col[r] * col[r];
     }
-    h = c * h + penalty;
+    h = c * h + pb.penalty;
     const auto pos = static_cast<std::size_t>(std::find(members_.begin(), members_.end(), j) - members_.begin());
     if (h > 0.0 && std::isfinite(g)) beta_[pos + 1] = -c * g / h;
   }
+}
 
-  // First and second derivatives of the per-row loss w.r.t. eta, into first_ / second_.
-  auto derivatives = [&](const double* eta) {
-    double min_margin = std::numeric_limits<double>::infinity();
-    for (std::size_t r = 0; r < n; ++r) {
-      const double q = y[r] == 1.0 ? 1.0 : -1.0;
-      if (probit) {
-        const double z = q * eta[r];
-        const double mills = InverseMills(z);
-        min_margin = std::min(min_margin, z);
-        first_[r] = -q * mills;
-        second_[r] = mills * (mills + z);
-      } else {
-        const double e = std::exp(-std::abs(eta[r]));
-        const double inv = 1.0 / (1.0 + e);
-        first_[r] = (eta[r] >= 0.0 ? inv : e * inv) - y[r];
-        second_[r] = e * inv * inv;
-      }
+void NewtonFitter::Derivatives(const NewtonProblem& pb, const double* eta) {
+  const std::size_t n = pb.n;
+  const bool probit = pb.probit;
+  const double* y = pb.y;
+  double min_margin = std::numeric_limits<double>::infinity();
+  for (std::size_t r = 0; r < n; ++r) {
+    const double q = y[r] == 1.0 ? 1.0 : -1.0;
+    if (probit) {
+      const double z = q * eta[r];
+      const double mills = InverseMills(z);
+      min_margin = std::min(min_margin, z);
+      first_[r] = -q * mills;
+      second_[r] = mills * (mills + z);
+    } else {
+      const double e = std::exp(-std::abs(eta[r]));
+      const double inv = 1.0 / (1.0 + e);
+      first_[r] = (eta[r] >= 0.0 ? inv : e * inv) - y[r];
+      second_[r] = e * inv * inv;
     }
-    // Phi(6.4) > 1 - 1e-10: every fitted probability equals its label to 1e-10, a point that
-    // exists only when the classes are separable.
-    if (probit && min_margin > 6.4)
-      ThrowForCoalition("the training labels are perfectly separated (every fitted probability is 0 or 1)",
-                        "the maximum-likelihood coefficients are infinite: drop the separating feature or "
-                        "use the logistic learner",
-                        {"learner"});
-  };
-  // Gradient c X^T first + penalty * w into grad; returns max_j |grad_j| / scale_j.
-  auto gradient = [&](const double* beta, double* grad) {
-    VectorMap g(grad, ek1);
-    g.noalias() = x.transpose() * VectorMap(first_.data(), en);
-    double worst = 0.0;
-    for (std::size_t i = 0; i < k1; ++i) {
-      grad[i] *= c;
-      if (i > 0) grad[i] += penalty * beta[i];
-      const double scale = c * (i == 0 ? static_cast<double>(n) : abs_sum[members_[i - 1]]);
-      worst = std::max(worst, std::abs(grad[i]) / scale);
-    }
-    return worst;
-  };
-  auto objective = [&](const double* eta, const double* beta) {
-    double loss = 0.0;
-    for (std::size_t r = 0; r < n; ++r) {
-      const double margin = (y[r] == 1.0 ? 1.0 : -1.0) * eta[r];
-      if (probit) {
-        loss -= NormalLogCdf(margin);
-      } else {
-        loss += std::log1p(std::exp(-std::abs(margin))) + (margin < 0.0 ? -margin : 0.0);
-      }
-    }
-    double reg = 0.0;
-    for (std::size_t i = 1; i < k1; ++i) reg += beta[i] * beta[i];
-    return c * loss + 0.5 * penalty * reg;
-  };
+  }
+  // Phi(6.4) > 1 - 1e-10: every fitted probability equals its label to 1e-10, a point that
+  // exists only when the classes are separable.
+  if (probit && min_margin > 6.4)
+    ThrowForCoalition("the training labels are perfectly separated (every fitted probability is 0 or 1)",
+                      "the maximum-likelihood coefficients are infinite: drop the separating feature or "
+                      "use the logistic learner",
+                      {"learner"});
+}
 
-  VectorMap(eta_.data(), en).noalias() = x * VectorMap(beta_.data(), ek1);
-  derivatives(eta_.data());
-  double gnorm = gradient(beta_.data(), grad_.data());
+double NewtonFitter::Gradient(const NewtonProblem& pb, const double* beta, double* grad) {
+  const double c = pb.c;
+  const MatrixMap x = Design(pb);
+  VectorMap g(grad, pb.ek1);
+  g.noalias() = x.transpose() * VectorMap(first_.data(), pb.en);
+  double worst = 0.0;
+  for (std::size_t i = 0; i < pb.k1; ++i) {
+    grad[i] *= c;
+    if (i > 0) grad[i] += pb.penalty * beta[i];
+    const double scale = c * (i == 0 ? static_cast<double>(pb.n) : pb.abs_sum[members_[i - 1]]);
+    worst = std::max(worst, std::abs(grad[i]) / scale);
+  }
+  return worst;
+}
+
+double NewtonFitter::Objective(const NewtonProblem& pb, const double* eta, const double* beta) const {
+  const double* y = pb.y;
+  double loss = 0.0;
+  for (std::size_t r = 0; r < pb.n; ++r) {
+    const double margin = (y[r] == 1.0 ? 1.0 : -1.0) * eta[r];
+    if (pb.probit) {
+      loss -= NormalLogCdf(margin);
+    } else {
+      loss += std::log1p(std::exp(-std::abs(margin))) + (margin < 0.0 ? -margin : 0.0);
+    }
+  }
+  double reg = 0.0;
+  for (std::size_t i = 1; i < pb.k1; ++i) reg += beta[i] * beta[i];
+  return pb.c * loss + 0.5 * pb.penalty * reg;
+}
+
+void NewtonFitter::SolveNewtonStep(const NewtonProblem& pb) {
+  const Eigen::Index en = pb.en;
+  const Eigen::Index ek1 = pb.ek1;
+  const double c = pb.c;
+  const MatrixMap x = Design(pb);
+  // Hessian c X^T diag(second) X + penalty on the slopes: lower triangle by column dot
+  // products (cheaper than a GEMM at these sizes).
+  MatrixMap weighted(weighted_.data(), en, ek1);
+  weighted = x.array().colwise() * VectorMap(second_.data(), en).array();
+  MatrixMap hess(hess_.data(), ek1, ek1);
+  for (Eigen::Index b = 0; b < ek1; ++b)
+    for (Eigen::Index a = b; a < ek1; ++a) hess(a, b) = c * x.col(a).dot(weighted.col(b));
+  for (Eigen::Index i = 1; i < ek1; ++i) hess(i, i) += pb.penalty;
+  std::copy_n(grad_.data(), pb.k1, step_.data());
+  const long bad = CholeskySolve(hess_.data(), pb.k1, step_.data(), 1e-14);
+  if (bad >= 0) {
+    const std::string who = bad == 0 ? std::string("the intercept")
+                                     : "feature " + Quote(split_->column_name(members_[static_cast<std::size_t>(bad) - 1]));
+    ThrowForCoalition(
+        "the Hessian is singular at " + who + " (collinear columns, or fitted probabilities all 0 or 1)",
+        "drop a collinear or separating feature");
+  }
+  VectorMap(direction_.data(), en).noalias() = x * VectorMap(step_.data(), ek1);
+}
+
+double NewtonFitter::Backtrack(const NewtonProblem& pb, double gnorm_try) {
+  const std::size_t k1 = pb.k1;
+  const std::size_t n = pb.n;
+  const double decrease = VectorMap(grad_.data(), pb.ek1).dot(VectorMap(step_.data(), pb.ek1));
+  const double f = Objective(pb, eta_.data(), beta_.data());
+  const double slack = 64.0 * std::numeric_limits<double>::epsilon() * std::abs(f);
+  double t = 1.0;
+  while (!(Objective(pb, eta_try_.data(), beta_try_.data()) <= f - 1e-4 * t * decrease + slack)) {
+    t *= 0.5;
+    if (t < 1e-20)
+      ThrowForCoalition("Newton's method made no progress (the objective is flat or not finite)",
+                        "check the feature scales, or use the logistic learner", {"learner"});
+    for (std::size_t i = 0; i < k1; ++i) beta_try_[i] = beta_[i] - t * step_[i];
+    for (std::size_t r = 0; r < n; ++r) eta_try_[r] = eta_[r] - t * direction_[r];
+  }
+  if (t < 1.0) {
+    Derivatives(pb, eta_try_.data());
+    gnorm_try = Gradient(pb, beta_try_.data(), weighted_.data());
+  }
+  return gnorm_try;
+}
+
+int NewtonFitter::FitNewton() {
+  const NewtonSettings& settings = split_->settings();
+  const NewtonProblem pb = MakeProblem(settings);
+  const std::size_t n = pb.n;
+  const std::size_t k = pb.k;
+  const std::size_t k1 = pb.k1;
+  const double tol = settings.newton.gradient_tolerance;
+
+  StartFromPrevious(pb);
+  VectorMap(eta_.data(), pb.en).noalias() = Design(pb) * VectorMap(beta_.data(), pb.ek1);
+  Derivatives(pb, eta_.data());
+  double gnorm = Gradient(pb, beta_.data(), grad_.data());
   double best = gnorm;  // the smallest scaled gradient so far
   for (int iteration = 0;; ++iteration) {
     if (gnorm <= tol) {
@@ -216,52 +315,18 @@ int NewtonFitter::FitNewton() {
       return iteration;
     }
     if (iteration == settings.newton.max_iterations) break;
-    // Hessian c X^T diag(second) X + penalty on the slopes: lower triangle by column dot
-    // products (cheaper than a GEMM at these sizes).
-    MatrixMap weighted(weighted_.data(), en, ek1);
-    weighted = x.array().colwise() * VectorMap(second_.data(), en).array();
-    MatrixMap hess(hess_.data(), ek1, ek1);
-    for (Eigen::Index b = 0; b < ek1; ++b)
-      for (Eigen::Index a = b; a < ek1; ++a) hess(a, b) = c * x.col(a).dot(weighted.col(b));
-    for (Eigen::Index i = 1; i < ek1; ++i) hess(i, i) += penalty;
-    std::copy_n(grad_.data(), k1, step_.data());
-    const long bad = CholeskySolve(hess_.data(), k1, step_.data(), 1e-14);
-    if (bad >= 0) {
-      const std::string who = bad == 0 ? std::string("the intercept")
-                                       : "feature " + Quote(split_->column_name(members_[static_cast<std::size_t>(bad) - 1]));
-      ThrowForCoalition(
-          "the Hessian is singular at " + who + " (collinear columns, or fitted probabilities all 0 or 1)",
-          "drop a collinear or separating feature");
-    }
-    VectorMap(direction_.data(), en).noalias() = x * VectorMap(step_.data(), ek1);
+    SolveNewtonStep(pb);
     // Full step first.
     for (std::size_t i = 0; i < k1; ++i) beta_try_[i] = beta_[i] - step_[i];
     for (std::size_t r = 0; r < n; ++r) eta_try_[r] = eta_[r] - direction_[r];
-    derivatives(eta_try_.data());
-    double gnorm_try = gradient(beta_try_.data(), weighted_.data());  // weighted_ is free now
+    Derivatives(pb, eta_try_.data());
+    double gnorm_try = Gradient(pb, beta_try_.data(), weighted_.data());  // weighted_ is free now
     // A full step that halves the best gradient so far is taken without evaluating f. That
     // can happen only finitely often before the tolerance, so the iteration cannot cycle
     // (judging each step against the previous gradient alone can: a step accepted on f raises
-    // the gradient, the next one lowers it and raises f back).
-    if (!(gnorm_try < 0.5 * best)) {
-      // Backtrack on the objective (Armijo), from the full step.
-      const double decrease = VectorMap(grad_.data(), ek1).dot(VectorMap(step_.data(), ek1));
-      const double f = objective(eta_.data(), beta_.data());
-      const double slack = 64.0 * std::numeric_limits<double>::epsilon() * std::abs(f);
-      double t = 1.0;
-      while (!(objective(eta_try_.data(), beta_try_.data()) <= f - 1e-4 * t * decrease + slack)) {
-        t *= 0.5;
-        if (t < 1e-20)
-          ThrowForCoalition("Newton's method made no progress (the objective is flat or not finite)",
-                            "check the feature scales, or use the logistic learner", {"learner"});
-        for (std::size_t i = 0; i < k1; ++i) beta_try_[i] = beta_[i] - t * step_[i];
-        for (std::size_t r = 0; r < n; ++r) eta_try_[r] = eta_[r] - t * direction_[r];
-      }
-      if (t < 1.0) {
-        derivatives(eta_try_.data());
-        gnorm_try = gradient(beta_try_.data(), weighted_.data());
-      }
-    }
+    // the gradient, the next one lowers it and raises f back). Otherwise (far from the
+    // optimum) backtrack on the objective (Armijo), from the full step.
+    if (!(gnorm_try < 0.5 * best)) gnorm_try = Backtrack(pb, gnorm_try);
     std::swap(beta_, beta_try_);
     std::swap(eta_, eta_try_);
     std::copy_n(weighted_.data(), k1, grad_.data());
@@ -363,9 +428,9 @@ LearnerEntry ProbitEntry() {
       ProbitOptionTable(), [](const ProbitOptions& o) { return MakeProbitLearner(o); });
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 std::shared_ptr<const Learner> MakeLogisticLearner(const LogisticOptions& options) {
   return std::make_shared<detail::NewtonLearner>(
@@ -377,4 +442,4 @@ std::shared_ptr<const Learner> MakeProbitLearner(const ProbitOptions& options) {
                                                  detail::NewtonSettings{true, 1.0, options.standardize, options.newton});
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 inline constexpr double kSqrtHalf = 0.70710678118654752440;      // 1 / sqrt(2)
 inline constexpr double kLogSqrtTwoPi = 0.91893853320467274178;  // log(sqrt(2 pi))
@@ -30,4 +30,4 @@ inline double NormalLogCdf(double z) {
   return -0.5 * z * z - kLogSqrtTwoPi - std::log(InverseMills(z));
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

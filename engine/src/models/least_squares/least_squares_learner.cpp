@@ -12,7 +12,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/learners.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 using MatrixMap = Eigen::Map<Eigen::MatrixXd>;
@@ -146,10 +146,10 @@ LearnerEntry LinearEntry() {
       LinearOptionTable(), [](const LinearOptions& o) { return MakeLinearLearner(o); });
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 std::shared_ptr<const Learner> MakeLinearLearner(const LinearOptions& options) {
   return std::make_shared<detail::LeastSquaresLearner>(options);
 }
-}  // namespace perfshap
+}}  // namespace perfshap

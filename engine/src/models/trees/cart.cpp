@@ -17,7 +17,7 @@
 
 #include "perfshap/error.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 // ln 2, the divisor of sklearn's log2 (its `log(x)` is ln(x) / ln(2)).
@@ -516,9 +516,9 @@ TreeEnsembleInfo CartInfo(const Dataset& data, std::span<const std::size_t> colu
   return info;
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 std::shared_ptr<const TreeEnsemble> FitTree(const TreeOptions& options, const Dataset& data,
                                             std::span<const std::size_t> rows,
@@ -533,4 +533,4 @@ std::shared_ptr<const TreeEnsemble> FitTree(const TreeOptions& options, const Da
                                               detail::CartInfo(data, columns, table, settings, 1));
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

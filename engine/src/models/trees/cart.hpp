@@ -18,7 +18,7 @@
 #include "perfshap/blocks/tree_learners.hpp"
 #include "perfshap/blocks/trees.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 enum class CartCriterion : std::uint8_t { kGini, kEntropy, kSquaredError };
 
@@ -179,4 +179,4 @@ TreeEnsembleInfo CartInfo(const Dataset& data, std::span<const std::size_t> colu
 /** @brief A label value as text: the shortest form that reads back ("1", "2.5"). */
 std::string LabelText(double v);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

@@ -13,7 +13,7 @@
 #include "perfshap/error.hpp"
 #include "schedule/schedule.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 // Trees per block: enough blocks for the threads to share, few enough scratch sets to keep.
@@ -53,9 +53,9 @@ void ForestTrainer::Train(const CartData& data, const CartSettings& settings, in
   schedule.ForEachBlock(n_blocks, 0, [&](std::size_t b) { grow_block(b); });
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 std::shared_ptr<const TreeEnsemble> FitForest(const ForestOptions& options, const Dataset& data,
                                               std::span<const std::size_t> rows,
@@ -75,4 +75,4 @@ std::shared_ptr<const TreeEnsemble> FitForest(const ForestOptions& options, cons
       detail::CartInfo(data, columns, table, settings, static_cast<std::size_t>(options.n_estimators)));
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

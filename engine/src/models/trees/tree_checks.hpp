@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 
 /**
  * @brief Throws InvalidArgument (one line: what + the feature's index and name) when a name is
@@ -16,4 +16,4 @@ namespace perfshap::inline v0::detail {
  */
 void CheckFeatureNames(const std::vector<std::string>& names, const std::string& what);
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail

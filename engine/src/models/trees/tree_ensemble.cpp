@@ -12,7 +12,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/trees.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 std::int32_t Tree::AddNode(std::int32_t split_feature, double split_threshold, bool missing_left, double node_cover,
                            std::span<const double> values) {
@@ -226,4 +226,4 @@ std::string TreeEnsemble::Describe() const {
   return std::to_string(trees_.size()) + " trees, " + std::to_string(info_.n_features) + " features";
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -21,7 +21,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/tree_learners.hpp"
 
-namespace perfshap::inline v0::detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 /** What a tree or forest learner trains with, checked. */
@@ -306,9 +306,9 @@ LearnerEntry ForestEntry() {
       ForestOptionTable(), [](const ForestOptions& o) { return MakeForestLearner(o); });
 }
 
-}  // namespace perfshap::detail
+}}}  // namespace perfshap::detail
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 
 std::shared_ptr<const Learner> MakeTreeLearner(const TreeOptions& options) {
   detail::TreeLearnerSettings s;
@@ -334,4 +334,4 @@ std::shared_ptr<const Learner> MakeForestLearner(const ForestOptions& options) {
   return std::make_shared<detail::TreeLearner>(std::move(s));
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -15,6 +15,7 @@
 // shortest round-trip form: rounding the parsed double to float recovers the value XGBoost uses.
 // Pruned trees (tree_method "exact" with gamma > 0) keep their deleted nodes in the arrays, with
 // no parent linking to them: only the nodes the root reaches are kept.
+// Reading one tree is xgboost_tree.cpp's; what the two share is xgboost_reader.hpp's.
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -37,36 +38,24 @@
 #include "data/json_text.hpp"
 #include "data/message_text.hpp"
 #include "models/trees/tree_checks.hpp"
+#include "models/trees/xgboost_reader.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/trees.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
-using Json = nlohmann::json;
+using detail::xgboost::AsFloat;
+using detail::xgboost::Json;
+using detail::xgboost::kSaveAgain;
+using detail::xgboost::ParseNumberText;
+using detail::xgboost::Reader;
+using detail::xgboost::ReadTree;
 
-constexpr const char* kSaveAgain = "save the model again with Booster.save_model(\"model.json\")";
 constexpr const char* kSupportedObjectives =
     "binary:logistic, binary:logitraw, binary:hinge, reg:logistic, reg:squarederror, reg:squaredlogerror, "
     "reg:pseudohubererror, reg:absoluteerror, count:poisson, reg:gamma, reg:tweedie, survival:cox, survival:aft, "
     "rank:pairwise, rank:ndcg, rank:map, multi:softprob and multi:softmax";
-
-/** @brief v rounded to float32 as XGBoost holds it; beyond float's range, an infinity (a plain
- *  cast of such a value is undefined). */
-double AsFloat(double v) noexcept {
-  if (std::isfinite(v) && std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max()))
-    return std::copysign(std::numeric_limits<double>::infinity(), v);
-  return static_cast<double>(static_cast<float>(v));
-}
-
-/** @brief s as a number, all of it ("5E-1", "NaN", "-Infinity": what std::from_chars reads). */
-bool ParseNumberText(std::string_view s, double& out) {
-  const char* first = s.data();
-  const char* last = s.data() + s.size();
-  if (first != last && *first == '+') ++first;
-  const auto [ptr, ec] = std::from_chars(first, last, out);
-  return ec == std::errc() && ptr == last && first != last;
-}
 
 /**
  * @brief XGBoost writes non-finite floats as the bare words NaN, Infinity and -Infinity, which
@@ -106,87 +95,6 @@ std::optional<std::string> QuoteNonFiniteWords(const std::string& text) {
   if (out) out->append(text, copied, std::string::npos);
   return out;
 }
-
-/** @brief The model's context in messages: "XGBoost model m.json: ". */
-class Reader {
- public:
-  explicit Reader(const std::string& source) : prefix_("XGBoost model " + detail::EscapeControls(source) + ": ") {}
-
-  [[noreturn]] void Fail(const std::string& what) const { throw DataError(prefix_ + what); }
-
-  /** @brief The member `key` of object `parent` (named `where` in messages), which must exist. */
-  const Json& Member(const Json& parent, const char* key, const std::string& where) const {
-    if (!parent.is_object()) Fail(where + " is not a JSON object; " + kSaveAgain);
-    const auto it = parent.find(key);
-    if (it == parent.end()) Fail(where + "." + key + " is missing; " + kSaveAgain);
-    return *it;
-  }
-
-  /** @brief A count XGBoost writes as a decimal string ("3") or, in other versions, a number. */
-  std::int64_t Count(const Json& v, const std::string& where) const {
-    std::int64_t out = -1;
-    if (v.is_number_integer()) {
-      out = v.get<std::int64_t>();
-    } else if (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>() &&
-               std::fabs(v.get<double>()) < 1e15) {
-      out = static_cast<std::int64_t>(v.get<double>());
-    } else if (v.is_string()) {
-      const auto& s = v.get_ref<const std::string&>();
-      const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-      if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) out = -1;
-    }
-    if (out < 0) Fail(where + " is " + Shown(v) + ", not a count; " + kSaveAgain);
-    return out;
-  }
-
-  /** @brief A number written as a JSON number or a string ("5E-1", or "[5E-1]" in XGBoost 3). */
-  double Number(const Json& v, const std::string& where) const {
-    if (v.is_number()) return v.get<double>();
-    if (v.is_string()) {
-      std::string_view s = v.get_ref<const std::string&>();
-      if (s.size() >= 2 && s.front() == '[' && s.back() == ']') s = s.substr(1, s.size() - 2);
-      double out = 0.0;
-      if (ParseNumberText(s, out)) return out;
-    }
-    Fail(where + " is " + Shown(v) + ", not a number; " + kSaveAgain);
-  }
-
-  /** @brief An array of `n` numbers (booleans read as 0 and 1, "NaN" and "Infinity" as such). */
-  std::vector<double> Numbers(const Json& tree, const char* key, std::size_t n, const std::string& where) const {
-    const Json& a = Member(tree, key, where);
-    if (!a.is_array()) Fail(where + "." + key + " is not an array; " + kSaveAgain);
-    if (a.size() != n)
-      Fail(where + "." + key + " has " + std::to_string(a.size()) + " values for " + std::to_string(n) +
-           " nodes (tree_param.num_nodes): the arrays are inconsistent; " + kSaveAgain);
-    std::vector<double> out(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const Json& v = a[i];
-      if (v.is_boolean()) {
-        out[i] = v.get<bool>() ? 1.0 : 0.0;
-      } else if (v.is_number()) {
-        out[i] = v.get<double>();
-      } else if (!v.is_string() || !ParseNumberText(v.get_ref<const std::string&>(), out[i])) {
-        Fail(where + "." + key + "[" + std::to_string(i) + "] is " + Shown(v) + ", not a number; " + kSaveAgain);
-      }
-    }
-    return out;
-  }
-
-  /** @brief An index read as a double, as the file wrote it: "7", "-2", "1.5". */
-  static std::string Index(double v) {
-    if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<std::int64_t>(v));
-    return Shown(Json(v));
-  }
-
-  /** @brief A JSON value on one line, cut short, for a message (never more of it formatted
-   *  than shown, however large or deep). */
-  static std::string Shown(const Json& v) { return detail::JsonSnippet(v, detail::kMaxQuotedChars, true); }
-
-  const std::string& prefix() const noexcept { return prefix_; }
-
- private:
-  std::string prefix_;
-};
 
 /** @brief How base_score (on the output scale) moves to the margin: XGBoost's ProbToMargin. */
 enum class BaseLink : std::uint8_t {
@@ -273,127 +181,6 @@ bool IsUbjsonModel(const std::string& text) {
   if (std::string_view("iUIlL").find(text[1]) == std::string_view::npos) return false;
   const auto at = text.find("learner");
   return at != std::string::npos && at <= 16;
-}
-
-/**
- * @brief Tree `t` of the model: the nodes the root reaches, in the file's order (so that node
- * ids are XGBoost's when the tree has no deleted node); `depth` set to its depth.
- */
-Tree ReadTree(const Reader& r, const Json& json, std::size_t t, int output, int& depth) {
-  const std::string where = "tree " + std::to_string(t);
-  const Json& param = r.Member(json, "tree_param", where);
-  const auto n = static_cast<std::size_t>(
-      r.Count(r.Member(param, "num_nodes", where + ".tree_param"), where + ".tree_param.num_nodes"));
-  if (n == 0) r.Fail(where + " has no node; " + kSaveAgain);
-  if (const auto it = param.find("size_leaf_vector"); it != param.end()) {
-    const std::int64_t k = r.Count(*it, where + ".tree_param.size_leaf_vector");
-    if (k > 1)
-      r.Fail(where + " has vector leaves (size_leaf_vector " + std::to_string(k) +
-             "), which perfshap does not read: retrain with multi_strategy=\"one_output_per_tree\"");
-  }
-  const auto left = r.Numbers(json, "left_children", n, where);
-  const auto right = r.Numbers(json, "right_children", n, where);
-  const auto split = r.Numbers(json, "split_indices", n, where);
-  const auto condition = r.Numbers(json, "split_conditions", n, where);
-  const auto missing_left = r.Numbers(json, "default_left", n, where);
-  const auto hessian = r.Numbers(json, "sum_hessian", n, where);
-  std::vector<double> split_type;  // older models have no split_type: all numerical
-  if (json.contains("split_type")) split_type = r.Numbers(json, "split_type", n, where);
-
-  // Walk from the root with an explicit stack (a tree may be any number of levels deep): a leaf
-  // has -1 for both children, a split two nodes of the tree that no other node links to (so no
-  // node is reached twice and there is no cycle: the root is no node's child). Anything else
-  // (a child -2, a node with one child) is refused: XGBoost itself crashes or reads past its
-  // arrays there, and taking such a node for a leaf would predict with its split's threshold.
-  // The nodes no path from the root reaches are left out, not refused: XGBoost's pruning (the
-  // exact method with gamma) keeps its deleted nodes in the arrays, unlinked, and XGBoost never
-  // reads them; what the root reaches is the whole tree XGBoost predicts with.
-  std::vector<std::uint8_t> reached(n, 0);
-  std::vector<int> node_depth(n, 0);
-  std::vector<std::size_t> stack{0};
-  reached[0] = 1;
-  depth = 0;
-  while (!stack.empty()) {
-    const std::size_t i = stack.back();
-    stack.pop_back();
-    depth = std::max(depth, node_depth[i]);
-    const std::string node = where + ", node " + std::to_string(i);
-    if (left[i] == -1.0 && right[i] == -1.0) continue;
-    if (left[i] < 0 || right[i] < 0)
-      r.Fail(node + " has children " + Reader::Index(left[i]) + " and " + Reader::Index(right[i]) +
-             ": a leaf has -1 for both, a split two nodes of the tree; the arrays are inconsistent; " + kSaveAgain);
-    if (!split_type.empty() && split_type[i] != 0.0)
-      r.Fail(node +
-             " is a categorical split, which perfshap does not read: retrain with the feature one-hot "
-             "encoded (or without enable_categorical)");
-    for (const double c : {left[i], right[i]}) {
-      if (!(c >= 1 && c < static_cast<double>(n)) || c != std::floor(c) || reached[static_cast<std::size_t>(c)])
-        r.Fail(node + " has child " + Reader::Index(c) + ", which is not a new node among the tree's " +
-               std::to_string(n) + " nodes: the arrays are inconsistent; " + kSaveAgain);
-      reached[static_cast<std::size_t>(c)] = 1;
-      node_depth[static_cast<std::size_t>(c)] = node_depth[i] + 1;
-      stack.push_back(static_cast<std::size_t>(c));
-    }
-    if (!(split[i] >= 0 && split[i] <= std::numeric_limits<std::int32_t>::max()) || split[i] != std::floor(split[i]))
-      r.Fail(node + " splits on feature " + Reader::Shown(Json(split[i])) + ", not a feature index; " + kSaveAgain);
-  }
-  // The nodes with categories (a model without split_type lists them here; XGBoost 1.4 and
-  // older have neither key and no categorical splits).
-  if (const auto nodes = json.find("categories_nodes"); nodes != json.end() && nodes->is_array()) {
-    for (const Json& c : *nodes) {
-      if (c.is_number_integer() && c.get<std::int64_t>() >= 0 && c.get<std::int64_t>() < static_cast<std::int64_t>(n) &&
-          reached[static_cast<std::size_t>(c.get<std::int64_t>())])
-        r.Fail(where + ", node " + Reader::Shown(c) +
-               " is a categorical split, which perfshap does not read: "
-               "retrain with the feature one-hot encoded (or without enable_categorical)");
-    }
-  }
-
-  std::vector<std::int32_t> id(n, -1);  // new index of each reached node
-  std::int32_t next = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (reached[i]) id[i] = next++;
-  Tree tree;
-  tree.output = output;
-  tree.width = 1;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!reached[i]) continue;
-    const bool leaf = left[i] == -1.0;
-    const double v = AsFloat(condition[i]);
-    const double value = leaf ? v : 0.0;  // set below for internal nodes
-    const std::int32_t node =
-        tree.AddNode(leaf ? -1 : static_cast<std::int32_t>(split[i]), leaf ? 0.0 : v, missing_left[i] != 0.0,
-                     AsFloat(hessian[i]), std::span<const double>(&value, 1));
-    if (!leaf) {
-      tree.left[static_cast<std::size_t>(node)] = id[static_cast<std::size_t>(left[i])];
-      tree.right[static_cast<std::size_t>(node)] = id[static_cast<std::size_t>(right[i])];
-    }
-  }
-  // An internal node's value: the cover-weighted mean of its children's (the expected leaf value
-  // below it, as XGBoost's TreeSHAP computes it: divided by the node's own cover). Children have
-  // larger file indices than their parent in XGBoost's trees, but the order is not relied on:
-  // nodes are finished in the reverse of a preorder walk, children before parents.
-  std::vector<std::int32_t> order;
-  order.reserve(tree.n_nodes());
-  std::vector<std::int32_t> walk{0};
-  while (!walk.empty()) {
-    const std::int32_t i = walk.back();
-    walk.pop_back();
-    order.push_back(i);
-    if (tree.left[static_cast<std::size_t>(i)] >= 0) {
-      walk.push_back(tree.left[static_cast<std::size_t>(i)]);
-      walk.push_back(tree.right[static_cast<std::size_t>(i)]);
-    }
-  }
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    const auto i = static_cast<std::size_t>(*it);
-    if (tree.left[i] < 0) continue;
-    const auto a = static_cast<std::size_t>(tree.left[i]);
-    const auto b = static_cast<std::size_t>(tree.right[i]);
-    const double weighted = tree.value[a] * tree.cover[a] + tree.value[b] * tree.cover[b];
-    tree.value[i] = tree.cover[i] > 0.0 ? weighted / tree.cover[i] : 0.5 * (tree.value[a] + tree.value[b]);
-  }
-  return tree;
 }
 
 /** @brief Where each boosting round's trees start: round k is trees [boundary[k], boundary[k + 1]). */
@@ -528,7 +315,8 @@ std::vector<double> BaseMargins(const Reader& r, const Json& value, const std::s
   return base;
 }
 
-std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& text, const XgboostReadOptions& options) {
+/** @brief The text parsed as JSON, checked to be an XGBoost model: an object holding "learner". */
+Json ParseModelJson(const Reader& r, const std::string& text) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) r.Fail(std::string("the file is empty; ") + kSaveAgain);
   // UBJSON first (no JSON starts that way), then the nesting of the JSON: a model nests about 7
   // levels, and deeper values would overflow the stack where a message formats them.
@@ -560,9 +348,12 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
     r.Fail(
         "JSON but not an XGBoost model (no \"learner\" object at the top); save the model with "
         "Booster.save_model(\"model.json\")");
-  const Json& learner = r.Member(doc, "learner", "the file");
+  return doc;
+}
 
-  // The booster first: gblinear and dart models have no gbtree model to read.
+/** @brief learner.gradient_booster, which must be a gbtree (gblinear and dart models have no
+ *  gbtree model to read). */
+const Json& GbtreeBooster(const Reader& r, const Json& learner) {
   const Json& booster = r.Member(learner, "gradient_booster", "learner");
   const Json& booster_name = r.Member(booster, "name", "learner.gradient_booster");
   const std::string name = booster_name.is_string() ? booster_name.get<std::string>() : Reader::Shown(booster_name);
@@ -570,13 +361,19 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
     r.Fail("the booster is " + detail::Quoted(name) +
            "; perfshap explains gbtree models only: retrain with "
            "booster=\"gbtree\"");
+  return booster;
+}
 
-  const Json& objective_name = r.Member(r.Member(learner, "objective", "learner"), "name", "learner.objective");
-  if (!objective_name.is_string()) r.Fail("learner.objective.name is not a string; " + std::string(kSaveAgain));
-  const std::string objective_text = objective_name.get<std::string>();
-  const Objective objective = ReadObjective(r, objective_text);
+/** @brief The model's features and outputs, from learner_model_param. */
+struct ModelShape {
+  std::size_t n_features = 0;
+  std::size_t n_outputs = 1;
+};
 
-  const Json& param = r.Member(learner, "learner_model_param", "learner");
+/** @brief learner_model_param's num_feature, and num_class checked against the objective (one
+ *  output, or num_class >= 2 for a multiclass one); a model of one target only. */
+ModelShape ReadModelShape(const Reader& r, const Json& param, const Objective& objective,
+                          const std::string& objective_text) {
   const std::string pwhere = "learner.learner_model_param";
   const std::int64_t n_features = r.Count(r.Member(param, "num_feature", pwhere), pwhere + ".num_feature");
   const std::int64_t num_class = param.contains("num_class") ? r.Count(param["num_class"], pwhere + ".num_class") : 0;
@@ -587,46 +384,46 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
              " targets (num_target); perfshap reads models of one "
              "target: train one model per target");
   }
-  std::size_t n_outputs = 1;
+  ModelShape shape;
   if (objective.multiclass) {
     if (num_class < 2)
       r.Fail("the objective " + objective_text + " needs num_class >= 2, the model has " + std::to_string(num_class) +
              "; " + kSaveAgain);
-    n_outputs = static_cast<std::size_t>(num_class);
+    shape.n_outputs = static_cast<std::size_t>(num_class);
   } else if (num_class > 1) {
     r.Fail("the objective " + objective_text + " has one output but num_class is " + std::to_string(num_class) + "; " +
            kSaveAgain);
   }
-  TreeEnsembleInfo info;
-  info.n_features = static_cast<std::size_t>(n_features);
-  info.n_outputs = n_outputs;
-  info.base_margin = BaseMargins(r, r.Member(param, "base_score", pwhere), pwhere + ".base_score", n_outputs,
-                                 objective, objective_text);
-  info.tree_scale = 1.0;
-  info.transform = objective.transform;
-  info.rule = SplitRule::kLessFloat;
-  info.classifier = objective.classifier;
-  if (const auto it = learner.find("feature_names"); it != learner.end() && it->is_array() && !it->empty()) {
-    if (it->size() != info.n_features)
-      r.Fail("learner.feature_names has " + std::to_string(it->size()) + " names for " +
-             std::to_string(info.n_features) + " features (num_feature); " + kSaveAgain);
-    for (const Json& f : *it) {
-      if (!f.is_string()) r.Fail("learner.feature_names holds " + Reader::Shown(f) + ", not a name; " + kSaveAgain);
-      info.feature_names.push_back(f.get<std::string>());
-    }
-    // Checked here as TreeEnsemble checks them, worded for the file: data columns are matched
-    // to the features by name.
-    try {
-      detail::CheckFeatureNames(info.feature_names, "learner.feature_names");
-    } catch (const InvalidArgument& e) {
-      r.Fail(std::string(e.what()) + " (retrain on data with distinct column names)");
-    }
-  }
+  shape.n_features = static_cast<std::size_t>(n_features);
+  return shape;
+}
 
-  const Json& model = r.Member(booster, "model", "learner.gradient_booster");
+/** @brief learner.feature_names into info.feature_names when the file has them: one name per
+ *  feature, checked as TreeEnsemble checks them. */
+void ReadFeatureNames(const Reader& r, const Json& learner, TreeEnsembleInfo& info) {
+  const auto it = learner.find("feature_names");
+  if (it == learner.end() || !it->is_array() || it->empty()) return;
+  if (it->size() != info.n_features)
+    r.Fail("learner.feature_names has " + std::to_string(it->size()) + " names for " +
+           std::to_string(info.n_features) + " features (num_feature); " + kSaveAgain);
+  for (const Json& f : *it) {
+    if (!f.is_string()) r.Fail("learner.feature_names holds " + Reader::Shown(f) + ", not a name; " + kSaveAgain);
+    info.feature_names.push_back(f.get<std::string>());
+  }
+  // Checked here as TreeEnsemble checks them, worded for the file: data columns are matched
+  // to the features by name.
+  try {
+    detail::CheckFeatureNames(info.feature_names, "learner.feature_names");
+  } catch (const InvalidArgument& e) {
+    r.Fail(std::string(e.what()) + " (retrain on data with distinct column names)");
+  }
+}
+
+/** @brief The trees to a boosting round (n_outputs x num_parallel_tree), after checking
+ *  model.trees against model.tree_info and gbtree_model_param (one output per leaf). */
+std::int64_t TreesPerRound(const Reader& r, const Json& model, const Json& trees_json, const Json& tree_info,
+                           std::size_t n_outputs) {
   const std::string mwhere = "learner.gradient_booster.model";
-  const Json& trees_json = r.Member(model, "trees", mwhere);
-  const Json& tree_info = r.Member(model, "tree_info", mwhere);
   if (!trees_json.is_array() || !tree_info.is_array())
     r.Fail(mwhere + ".trees and .tree_info must be arrays; " + kSaveAgain);
   if (tree_info.size() != trees_json.size())
@@ -649,27 +446,42 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
     if (gp->contains("num_parallel_tree"))
       per_round *= std::max<std::int64_t>(1, r.Count((*gp)["num_parallel_tree"], gwhere + ".num_parallel_tree"));
   }
+  return per_round;
+}
 
+/** @brief The model's trees, in file order, each with its depth. */
+struct ModelTrees {
   std::vector<Tree> trees;
-  trees.reserve(trees_json.size());
   std::vector<int> depths;
-  depths.reserve(trees_json.size());
+};
+
+/** @brief Every tree of the file, read and checked, each adding to the output group tree_info
+ *  gives it. */
+ModelTrees ReadTrees(const Reader& r, const Json& trees_json, const Json& tree_info, std::size_t n_outputs) {
+  const std::string mwhere = "learner.gradient_booster.model";
+  ModelTrees out;
+  out.trees.reserve(trees_json.size());
+  out.depths.reserve(trees_json.size());
   for (std::size_t t = 0; t < trees_json.size(); ++t) {
     const std::int64_t group = r.Count(tree_info[t], mwhere + ".tree_info[" + std::to_string(t) + "]");
     if (group >= static_cast<std::int64_t>(n_outputs))
       r.Fail("tree " + std::to_string(t) + " adds to output group " + std::to_string(group) + " of a model with " +
              std::to_string(n_outputs) + " outputs (tree_info): the file is inconsistent; " + kSaveAgain);
     int tree_depth = 0;
-    trees.push_back(ReadTree(r, trees_json[t], t, static_cast<int>(group), tree_depth));
-    depths.push_back(tree_depth);
+    out.trees.push_back(ReadTree(r, trees_json[t], t, static_cast<int>(group), tree_depth));
+    out.depths.push_back(tree_depth);
   }
+  return out;
+}
 
-  // The rounds to keep (every tree of the file is read and checked above, kept or not).
-  const RoundTrees rt = RoundBoundaries(r, model, trees.size(), per_round);
-  info.rounds = ChooseRounds(r, learner, rt, per_round / static_cast<std::int64_t>(n_outputs), options);
+/** @brief Keeps the trees (and depths) of the rounds info.rounds chose, setting its first_tree
+ *  when not all are kept; whether all rounds are. */
+bool KeepChosenRounds(const RoundTrees& rt, TreeEnsembleInfo& info, ModelTrees& read) {
   const BoostingRounds& rounds = info.rounds;
   const bool all = rounds.begin == 0 && rounds.end == rounds.total;
   if (!all) {
+    std::vector<Tree>& trees = read.trees;
+    std::vector<int>& depths = read.depths;
     const auto first = static_cast<std::size_t>(rt.boundary[static_cast<std::size_t>(rounds.begin)]);
     const auto last = static_cast<std::size_t>(rt.boundary[static_cast<std::size_t>(rounds.end)]);
     trees.erase(trees.begin() + static_cast<std::ptrdiff_t>(last), trees.end());
@@ -678,29 +490,77 @@ std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& te
     depths.erase(depths.begin(), depths.begin() + static_cast<std::ptrdiff_t>(first));
     info.rounds.first_tree = static_cast<std::int64_t>(first);
   }
-  const int depth = depths.empty() ? 0 : *std::max_element(depths.begin(), depths.end());
+  return all;
+}
 
-  info.description = "XGBoost " + objective_text + ", ";
-  if (objective.multiclass) info.description += std::to_string(n_outputs) + " classes, ";
-  info.description += std::to_string(trees.size()) + (trees.size() == 1 ? " tree" : " trees");
-  info.description += ", depth <= " + std::to_string(depth);
+/** @brief The model's one-line description: objective, classes, trees, depth, and the rounds
+ *  used whenever that is not simply all of them. */
+std::string Describe(const std::string& objective_text, bool multiclass, std::size_t n_outputs, std::size_t n_trees,
+                     int depth, const BoostingRounds& rounds, bool all) {
+  std::string description = "XGBoost " + objective_text + ", ";
+  if (multiclass) description += std::to_string(n_outputs) + " classes, ";
+  description += std::to_string(n_trees) + (n_trees == 1 ? " tree" : " trees");
+  description += ", depth <= " + std::to_string(depth);
   // XGBoost's scikit-learn predict and shap stop at best_iteration after early stopping (and
   // Booster.predict with its iteration_range): the description says which rounds are used
   // whenever that is not simply all of them.
   const std::string best =
       rounds.best_iteration >= 0 ? "best_iteration " + std::to_string(rounds.best_iteration) : std::string();
   if (!all) {
-    info.description += ", rounds [" + std::to_string(rounds.begin) + ", " + std::to_string(rounds.end) + ") of " +
-                        std::to_string(rounds.total) + (best.empty() ? "" : " (" + best + ")");
+    description += ", rounds [" + std::to_string(rounds.begin) + ", " + std::to_string(rounds.end) + ") of " +
+                   std::to_string(rounds.total) + (best.empty() ? "" : " (" + best + ")");
   } else if (rounds.best_iteration >= 0 && rounds.best_iteration + 1 < rounds.total) {
-    info.description += ", all " + std::to_string(rounds.total) + " rounds (" + best + " not applied)";
+    description += ", all " + std::to_string(rounds.total) + " rounds (" + best + " not applied)";
   } else if (rounds.sliced_best_iteration >= 0) {
-    info.description += ", all " + std::to_string(rounds.total) + " rounds (a slice: the best_iteration " +
-                        std::to_string(rounds.sliced_best_iteration) + " it keeps is its parent's)";
+    description += ", all " + std::to_string(rounds.total) + " rounds (a slice: the best_iteration " +
+                   std::to_string(rounds.sliced_best_iteration) + " it keeps is its parent's)";
   }
+  return description;
+}
+
+std::shared_ptr<const TreeEnsemble> Parse(const Reader& r, const std::string& text, const XgboostReadOptions& options) {
+  const Json doc = ParseModelJson(r, text);
+  const Json& learner = r.Member(doc, "learner", "the file");
+
+  // The booster first: gblinear and dart models have no gbtree model to read.
+  const Json& booster = GbtreeBooster(r, learner);
+
+  const Json& objective_name = r.Member(r.Member(learner, "objective", "learner"), "name", "learner.objective");
+  if (!objective_name.is_string()) r.Fail("learner.objective.name is not a string; " + std::string(kSaveAgain));
+  const std::string objective_text = objective_name.get<std::string>();
+  const Objective objective = ReadObjective(r, objective_text);
+
+  const Json& param = r.Member(learner, "learner_model_param", "learner");
+  const std::string pwhere = "learner.learner_model_param";
+  const ModelShape shape = ReadModelShape(r, param, objective, objective_text);
+  const std::size_t n_outputs = shape.n_outputs;
+  TreeEnsembleInfo info;
+  info.n_features = shape.n_features;
+  info.n_outputs = n_outputs;
+  info.base_margin = BaseMargins(r, r.Member(param, "base_score", pwhere), pwhere + ".base_score", n_outputs,
+                                 objective, objective_text);
+  info.tree_scale = 1.0;
+  info.transform = objective.transform;
+  info.rule = SplitRule::kLessFloat;
+  info.classifier = objective.classifier;
+  ReadFeatureNames(r, learner, info);
+
+  const Json& model = r.Member(booster, "model", "learner.gradient_booster");
+  const std::string mwhere = "learner.gradient_booster.model";
+  const Json& trees_json = r.Member(model, "trees", mwhere);
+  const Json& tree_info = r.Member(model, "tree_info", mwhere);
+  const std::int64_t per_round = TreesPerRound(r, model, trees_json, tree_info, n_outputs);
+  ModelTrees read = ReadTrees(r, trees_json, tree_info, n_outputs);
+
+  // The rounds to keep (every tree of the file is read and checked above, kept or not).
+  const RoundTrees rt = RoundBoundaries(r, model, read.trees.size(), per_round);
+  info.rounds = ChooseRounds(r, learner, rt, per_round / static_cast<std::int64_t>(n_outputs), options);
+  const bool all = KeepChosenRounds(rt, info, read);
+  const int depth = read.depths.empty() ? 0 : *std::max_element(read.depths.begin(), read.depths.end());
+  info.description = Describe(objective_text, objective.multiclass, n_outputs, read.trees.size(), depth, info.rounds, all);
 
   try {
-    return std::make_shared<const TreeEnsemble>(std::move(trees), std::move(info));
+    return std::make_shared<const TreeEnsemble>(std::move(read.trees), std::move(info));
   } catch (const InvalidArgument& e) {
     r.Fail(std::string(e.what()) + "; " + kSaveAgain);
   }
@@ -744,4 +604,4 @@ std::string ReadXgboostModelText(const std::string& path) {
   });
 }
 
-}  // namespace perfshap
+}}  // namespace perfshap

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-// --model-param: a learner a host registers, with an option declared once (OptionTable), is
-// reachable with its option from every subcommand that trains a learner, with no CLI edit. The
+// model_param: a learner a host registers, with an option declared once (OptionTable), is
+// reachable with its option from every registered method that trains a learner (the registry
+// every front end calls: api::CallMethod), with no front-end edit. The
 // toy learner lives here: naive Bayes that ignores one player named by its option `ignore`, so
 // the option's effect is exact and visible (that player's value is 0 in every method).
 
@@ -17,13 +18,14 @@
 #include <utility>
 #include <vector>
 
-#include "embed.hpp"
+#include "api/registry.hpp"
+#include "report/run_reporter.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/options.hpp"
 #include "support/test_paths.hpp"
 
-namespace perfshap::inline v0 {
+namespace perfshap { inline namespace v0 {
 namespace {
 
 struct IgnoreOptions {
@@ -170,15 +172,46 @@ class ToyLearnerRegistered {
   ToyLearnerRegistered& operator=(const ToyLearnerRegistered&) = delete;
 };
 
-/// Runs a subcommand in this process (the registered learner is visible only here) and returns
-/// its result.json.
+/// The method and options of command-line words ("robustness", "--data", f, "--model-param",
+/// "C=1", ...) as a front end hands them to the registry: a repeated option is a list, a flag
+/// without a value is true; --quiet is the command line's own and goes.
+std::pair<std::string, api::GivenOptions> Given(const std::vector<std::string>& args) {
+  api::GivenOptions given;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    std::string key = args[i].substr(2);
+    std::replace(key.begin(), key.end(), '-', '_');
+    if (key == "quiet") continue;
+    const bool has_value = i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0;
+    const std::string value = has_value ? args[++i] : "true";
+    const auto same = std::find_if(given.begin(), given.end(), [&](const api::GivenOption& g) { return g.first == key; });
+    if (same == given.end()) {
+      given.push_back({key, value, false});
+    } else {
+      same->second += "," + value;
+      same->list = true;
+    }
+  }
+  return {args.front(), given};
+}
+
+/// Runs a registered method in this process (the registered learner is visible only here) and
+/// returns its result.json document.
 nlohmann::json RunInProcess(const std::vector<std::string>& args) {
-  cli::Embedding embedding;
-  cli::RunEmbedded(args, embedding);
-  for (const auto& file : embedding.files)
-    if (file.name == "result.json") return nlohmann::json::parse(file.content);
-  ADD_FAILURE() << "no result.json from " << args.front();
-  return {};
+  const auto [method, given] = Given(args);
+  const api::MethodCall call = api::CallMethod(method, {}, given);
+  detail::Json document;
+  detail::RunReporter(call.run.reporter, call.target, &document);
+  return nlohmann::json::parse(document.dump());
+}
+
+/// The message of the error a run throws, and the options it names; "(no error)" if none.
+std::pair<std::string, std::vector<std::string>> ErrorOf(const std::vector<std::string>& args) {
+  try {
+    RunInProcess(args);
+  } catch (const Error& e) {
+    return {e.what(), e.options()};
+  }
+  return {"(no error)", {}};
 }
 
 /// The value of every feature a run reports, as the method's result.json keys them.
@@ -239,30 +272,24 @@ TEST(ModelParam, BadItemsAndUnknownOptionsAreOneLineErrors) {
   const ToyLearnerRegistered registered;
   const std::string banknote = testing::FixturePath("data/banknote.csv");
   const std::vector<std::string> base = {"robustness", "--data", banknote, "--label", "label", "--quiet"};
-  const auto message = [&](std::vector<std::string> extra) {
+  const auto error = [&](std::vector<std::string> extra) {
     std::vector<std::string> args = base;
     args.insert(args.end(), extra.begin(), extra.end());
-    cli::Embedding embedding;
-    try {
-      cli::RunEmbedded(args, embedding);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no error)");
+    return ErrorOf(args);
   };
-  EXPECT_NE(message({"--model", "toy_ignore", "--model-param", "colour=red"})
-                .find("learner toy_ignore has no option colour (its options: ignore"),
+  EXPECT_NE(error({"--model", "toy_ignore", "--model-param", "colour=red"})
+                .first.find("learner toy_ignore has no option colour (its options: ignore"),
             std::string::npos);
-  EXPECT_NE(message({"--model-param", "ignore"}).find("is not KEY=VALUE items"), std::string::npos);
-  EXPECT_NE(message({"--model", "logistic", "--model-param", "C=0.5", "--model-param", "C=2"}).find("gives C twice"),
+  EXPECT_NE(error({"--model-param", "ignore"}).first.find("is not KEY=VALUE items"), std::string::npos);
+  EXPECT_NE(error({"--model", "logistic", "--model-param", "C=0.5", "--model-param", "C=2"}).first.find("gives C twice"),
             std::string::npos);
-  EXPECT_NE(message({"--model", "logistic", "--C", "2", "--model-param", "C=0.5"})
-                .find("options C and model_param both set C; give one of them (--C, --model-param)"),
+  const auto both = error({"--model", "logistic", "--C", "2", "--model-param", "C=0.5"});
+  EXPECT_NE(both.first.find("options C and model_param both set C; give one of them"), std::string::npos) << both.first;
+  EXPECT_EQ(both.second, (std::vector<std::string>{"C", "model_param"}));
+  EXPECT_NE(error({"--model", "logistic", "--model-param", "C=-1"}).first.find("learner logistic: option C must be"),
             std::string::npos);
-  EXPECT_NE(message({"--model", "logistic", "--model-param", "C=-1"}).find("learner logistic: option C must be"),
-            std::string::npos);
-  EXPECT_NE(message({"--model", "gnb", "--model-param", "var_smoothing=x"}).find("(--model-param)"),
-            std::string::npos);
+  EXPECT_EQ(error({"--model", "gnb", "--model-param", "var_smoothing=x"}).second,
+            std::vector<std::string>{"model_param"});
 }
 
 // result.json's "model_params": the learner's options in effect, typed by its declaration, in
@@ -314,11 +341,10 @@ TEST(ModelParam, SameNumbersAsTheDedicatedFlag) {
   EXPECT_NE(a.at("phi"), RunInProcess(base).at("phi"));  // and C changes the numbers
 }
 
-// Whole-number flags take decimal digits in range: no wrapping or saturating (the seed), and a
-// number the field cannot hold is refused; a registered method's (demo) are read by the library's
-// declaration, as from C and Python ("0x10" is not decimal digits); "1.5" for an integer is CLI11's
-// "could not convert" where a subcommand is still CLI11's own. Each is refused, none runs with
-// another number.
+// Whole-number options take decimal digits in range: no wrapping or saturating (the seed), and a
+// number the field cannot hold is refused, by the registry's declarations every front end uses
+// ("0x10" is not decimal digits, "1.5" not an integer). Each is refused, none runs with another
+// number.
 TEST(WholeNumberFlags, RefusedRatherThanWrapped) {
   struct Bad {
     std::vector<std::string> args;
@@ -329,15 +355,10 @@ TEST(WholeNumberFlags, RefusedRatherThanWrapped) {
                                          {{"demo", "--rows", "0x10"}, "is not an integer in [10, 100000000]"},
                                          {{"robustness", "--threads", "1.5"}, "option threads = '1.5' is not an integer >= 0"}}) {
     SCOPED_TRACE(bad.args[1] + " " + bad.args[2]);
-    cli::Embedding embedding;
-    try {
-      cli::RunEmbedded(bad.args, embedding);
-      ADD_FAILURE() << "accepted";
-    } catch (const InvalidArgument& e) {
-      EXPECT_NE(std::string(e.what()).find(bad.says), std::string::npos) << e.what();
-    }
+    const auto [says, options] = ErrorOf(bad.args);
+    EXPECT_NE(says.find(bad.says), std::string::npos) << says;
   }
 }
 
 }  // namespace
-}  // namespace perfshap
+}}  // namespace perfshap
