@@ -141,6 +141,7 @@ struct PerfshapResult {
   perfshap::detail::ReportTarget target;
   std::optional<std::vector<perfshap::detail::ReportFile>> files;
   std::vector<std::vector<const char*>> name_pointers;  // per run.names, into its strings
+  std::vector<const char*> array_keys, names_keys;       // run.arrays' and run.names' names
 };
 
 namespace {
@@ -537,7 +538,9 @@ int perfshap_run(PerfshapRequest* request, PerfshapResult** out) {
         std::vector<const char*> p;
         for (const std::string& s : n.values) p.push_back(s.c_str());
         result->name_pointers.push_back(std::move(p));
+        result->names_keys.push_back(n.name.c_str());
       }
+      for (const auto& a : result->run.arrays) result->array_keys.push_back(a.name.c_str());
       if (!result->target.dir.empty() || result->target.html)
         result->files = perfshap::detail::RunReporter(result->run.reporter, result->target);
       *out = result.release();
@@ -593,6 +596,19 @@ int perfshap_result_names(const PerfshapResult* result, const char* name, const 
       return;
     }
     throw perfshap::InvalidArgument("the " + result->run.method + " result has no names '" + name + "'", {"name"});
+  });
+}
+
+int perfshap_result_keys(const PerfshapResult* result, int which, const char* const** keys, size_t* count) {
+  return Guard([&] {
+    NotNull(result, "result");
+    NotNull(keys, "keys");
+    NotNull(count, "count");
+    PERFSHAP_CHECK(which == PERFSHAP_ARRAYS || which == PERFSHAP_NAMES,
+                   "which is PERFSHAP_ARRAYS or PERFSHAP_NAMES, got " + std::to_string(which), {"which"});
+    const std::vector<const char*>& k = which == PERFSHAP_ARRAYS ? result->array_keys : result->names_keys;
+    *keys = k.data();
+    *count = k.size();
   });
 }
 

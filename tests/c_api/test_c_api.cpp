@@ -235,6 +235,25 @@ TEST(CApi, EveryMethodOfLentColumnsWritesTheRequestLayersDocument) {
     const char* console = nullptr;
     ASSERT_EQ(perfshap_result_console(r, &console), PERFSHAP_OK);
     EXPECT_GT(std::strlen(console), 0u);
+    // Every method's record lists its arrays and names, and each lists one that is there.
+    for (const int which : {PERFSHAP_ARRAYS, PERFSHAP_NAMES}) {
+      const char* const* keys = nullptr;
+      size_t count = 0;
+      ASSERT_EQ(perfshap_result_keys(r, which, &keys, &count), PERFSHAP_OK);
+      EXPECT_GT(count, 0u) << which;
+      for (size_t i = 0; i < count; ++i) {
+        if (which == PERFSHAP_ARRAYS) {
+          const double* values = nullptr;
+          const size_t* shape = nullptr;
+          size_t ndim = 0;
+          EXPECT_EQ(perfshap_result_array(r, keys[i], &values, &shape, &ndim), PERFSHAP_OK) << keys[i];
+        } else {
+          const char* const* names = nullptr;
+          size_t n = 0;
+          EXPECT_EQ(perfshap_result_names(r, keys[i], &names, &n), PERFSHAP_OK) << keys[i];
+        }
+      }
+    }
     if (std::string(c.method) == "robustness") {
       std::vector<std::size_t> shape;
       EXPECT_EQ(ArrayOf(r, "phi", &shape).size(), 4u);
@@ -416,6 +435,7 @@ TEST(CApi, EveryEntryPointGivenNullReturnsAStatus) {
   EXPECT_EQ(perfshap_result_copy_array(nullptr, "phi", nullptr, 0, &n), PERFSHAP_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(perfshap_result_names(nullptr, "players", &names, &n), PERFSHAP_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(perfshap_result_console(nullptr, &text), PERFSHAP_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(perfshap_result_keys(nullptr, PERFSHAP_ARRAYS, &names, &n), PERFSHAP_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(perfshap_result_file(nullptr, "result.json", &text, &n), PERFSHAP_ERROR_INVALID_ARGUMENT);
   perfshap_table_free(nullptr);
   perfshap_model_free(nullptr);

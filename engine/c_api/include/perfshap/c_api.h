@@ -180,12 +180,20 @@ PERFSHAP_C_EXPORT int perfshap_run(PerfshapRequest* request, PerfshapResult** ou
 
 /**
  * A named array of the result: row-major values, its shape and rank (0 for one number). Lent
- * until perfshap_result_free. XPER: "value", "base", "phi"; shap and treeshap: "values" (rows x
- * outputs x players), "base_values" (rows x outputs); robustness: "value" (mean AUC), "value_std",
- * "base", "phi", "phi_std", "phi_se", "auprc", "auprc_std", "phi_auprc", "phi_auprc_std",
- * "phi_auprc_se", "auc_by_split", "n_splits", "n_trainings"; axom of a given forest: "values",
- * "forest_values", "labels", "kept_trees", "l_bar_rf", "l_hat_rf", "l_bar_axom", "l_hat_axom",
- * "mislabelling_per_row". The rest of every method's numbers are in its result.json.
+ * until perfshap_result_free. Every method's record has its numbers as arrays (perfshap_result_keys
+ * lists them): XPER: "value", "base", "phi"; shap and treeshap: "values" (rows x outputs x
+ * players), "base_values" (rows x outputs); robustness: "value" (mean AUC), "value_std", "base",
+ * "phi", "phi_std", "phi_se", "auprc", "auprc_std", "phi_auprc", "phi_auprc_std", "phi_auprc_se",
+ * "auc_by_split", "n_splits", "n_trainings"; axom of a given forest: "values", "forest_values",
+ * "labels", "kept_trees", "l_bar_rf", "l_hat_rf", "l_bar_axom", "l_hat_axom",
+ * "mislabelling_per_row"; axom's protocol: "accuracy" (seeds x tree, forest), "mislabelling",
+ * "l_bar_dt", "l_bar_rf", "l_bar_axom" (seeds x test points), "seeds" (with "paper": each after
+ * "<data set>."); chains: "direct", "indirect", "total", "independent" (outputs x features,
+ * averaged over the orders), "order_direct", "order_indirect" (orders x outputs x features),
+ * "order_hamming_loss", "hamming_loss"; xper-montecarlo: "auc", "base", "phi" (samples x
+ * features), "coefficients", "distributions"; demo: "values", "xper_phi", "robustness_phi",
+ * "robustness_phi_std", "sampled_phi", "sampled_phi_se". result.json holds the run's settings
+ * and summaries besides.
  */
 PERFSHAP_C_EXPORT int perfshap_result_array(const PerfshapResult* result, const char* name, const double** values,
                                             const size_t** shape, size_t* ndim);
@@ -197,6 +205,13 @@ PERFSHAP_C_EXPORT int perfshap_result_copy_array(const PerfshapResult* result, c
  *  "outputs" of shap; "class_names" of axom). Lent. */
 PERFSHAP_C_EXPORT int perfshap_result_names(const PerfshapResult* result, const char* name,
                                             const char* const** names, size_t* count);
+/** What perfshap_result_keys lists. */
+enum { PERFSHAP_ARRAYS = 0, PERFSHAP_NAMES = 1 };
+
+/** The names of the result's arrays (which = PERFSHAP_ARRAYS: perfshap_result_array's) or lists
+ *  of names (PERFSHAP_NAMES: perfshap_result_names'), in the record's order. Lent. */
+PERFSHAP_C_EXPORT int perfshap_result_keys(const PerfshapResult* result, int which, const char* const** keys,
+                                           size_t* count);
 /** The console summary the command line prints for the same run. Lent. */
 PERFSHAP_C_EXPORT int perfshap_result_console(const PerfshapResult* result, const char** text);
 /** One of the run's files ("result.json", a CSV, an SVG), written in memory when first asked.
