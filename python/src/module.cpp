@@ -48,7 +48,6 @@
 #include "report/axom_report.hpp"
 #include "report/chains_report.hpp"
 #include "report/demo_report.hpp"
-#include "report/montecarlo_report.hpp"
 #include "report/robustness_report.hpp"
 #include "report/shap_report.hpp"
 #include "report/run_reporter.hpp"
@@ -58,7 +57,6 @@
 #include "perfshap/blocks/options.hpp"
 #include "perfshap/treeshap.hpp"
 #include "perfshap/blocks/trees.hpp"
-#include "perfshap/xper_montecarlo.hpp"
 #include "bindings.hpp"
 #include "tree_model.hpp"
 

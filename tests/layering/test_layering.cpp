@@ -109,6 +109,28 @@ TEST(Layering, GamesAndTheLayersBelowIncludeNoMethodHeader) {
   EXPECT_GT(files, 40);
 }
 
+// The papers' reproductions (reproduce/<name>/) sit on the library: no file of engine/ includes
+// one of their headers (a reproduction reaches the front ends by its registration line alone).
+TEST(Layering, TheEngineIncludesNoReproduction) {
+  const fs::path engine(PERFSHAP_ENGINE_DIR);
+  std::set<std::string> reproductions;
+  for (const auto& entry : fs::directory_iterator(engine.parent_path() / "reproduce"))
+    if (entry.is_directory()) reproductions.insert(entry.path().filename().string());
+  ASSERT_FALSE(reproductions.empty());
+  const std::regex include(R"re(^\s*#\s*include\s+"([a-z_0-9]+)/)re");
+  for (const auto& entry : fs::recursive_directory_iterator(engine)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path());
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      std::smatch m;
+      if (!std::regex_search(line, m, include)) continue;
+      EXPECT_EQ(reproductions.count(m[1]), 0U) << fs::relative(entry.path(), engine).string() << ":" << number
+                                               << " includes the reproduction " << m[1] << "/";
+    }
+  }
+}
+
 TEST(Layering, PublicHeadersKeepGamesSolversAndLearnersApart) {
   const fs::path root = fs::path(PERFSHAP_ENGINE_DIR) / "include" / "perfshap";
   const std::regex include(R"re(^\s*#\s*include\s+"perfshap/([a-z_0-9/]+\.hpp)")re");

@@ -116,17 +116,6 @@ PERFSHAP_EXPORT ChainOrderExplanation ExplainChain(const Learner& learner, const
 PERFSHAP_EXPORT std::vector<std::vector<double>> IndirectContributions(const std::vector<std::vector<double>>& direct,
                                                                       std::size_t n_features, bool signed_weights);
 
-/**
- * @brief The Adult data as the paper's section 4.2 prepares it: rows with a missing cell ('?')
- * dropped; outputs sex (Male = 1), income (the 0/1 label column `label`) and
- * occupation_white_collar (1 for Exec-managerial, Prof-specialty, Adm-clerical, Sales,
- * Tech-support: the paper names no grouping, this one is ours); race, education and
- * native_country removed; workclass, marital_status and relationship as the codes of their sorted
- * levels; every feature min-max normalised over the kept rows.
- * @throws DataError naming the file for a missing column.
- */
-PERFSHAP_EXPORT MultiOutputData PrepareAdultChains(const std::string& path);
-
 /** @brief Every order of m outputs, lexicographic. @throws InvalidArgument above max_outputs. */
 PERFSHAP_EXPORT std::vector<std::vector<std::size_t>> AllChainOrders(std::size_t m, std::size_t max_outputs = 6);
 

@@ -28,6 +28,5 @@
 #include "perfshap/treeshap.hpp"
 #include "perfshap/version.hpp"
 #include "perfshap/xper.hpp"
-#include "perfshap/xper_montecarlo.hpp"
 
 #include "perfshap/blocks.hpp"

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <numeric>
 
+#include "api/reproductions.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/chains.hpp"
 #include "perfshap/blocks/cost.hpp"

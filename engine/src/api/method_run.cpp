@@ -6,10 +6,10 @@
 #include <memory>
 #include <utility>
 
+#include "api/reproductions.hpp"
 #include "report/axom_report.hpp"
 #include "report/chains_report.hpp"
 #include "report/demo_report.hpp"
-#include "report/montecarlo_report.hpp"
 #include "report/robustness_report.hpp"
 #include "report/shap_report.hpp"
 #include "report/xper_report.hpp"
@@ -246,29 +246,6 @@ MethodRun DemoMethodRun(DemoResponse response, const std::string& out_dir) {
   run.arrays.push_back({"sampled_phi_se", {r->sampled.phi_auc_se.size()}, r->sampled.phi_auc_se});
   run.names.push_back({"sampled_feature_names", r->sampled.features});
   run.reporter = [r](detail::OutputDir& out) { detail::WriteDemoReport(out, r->Report()); };
-  return run;
-}
-
-MethodRun XperMonteCarloMethodRun(XperMonteCarloResult result, const XperMonteCarloOptions& options,
-                                  const std::string& out_dir) {
-  auto r = std::make_shared<const XperMonteCarloResult>(std::move(result));
-  const detail::MonteCarloColumns columns = detail::MonteCarloDistributions(*r);
-  MethodRun run;
-  run.method = "xper-montecarlo";
-  run.console = detail::MonteCarloConsoleText(*r, columns, out_dir);
-  // Per sample: the test AUC, the benchmark, the features' values and the probit's coefficients.
-  const std::size_t K = r->auc.size(), q = r->features.size();
-  run.arrays = {{"auc", {K}, r->auc},
-                {"base", {K}, r->base},
-                {"phi", {K, q}, r->phi},
-                {"coefficients", {K, q + 1}, r->coefficients}};
-  run.names = {{"feature_names", r->features}, {"columns", columns.names}};
-  ResultArray distributions{"distributions", {columns.names.size(), K}, {}};
-  for (const std::vector<double>& c : columns.values) distributions.owned.insert(distributions.owned.end(), c.begin(), c.end());
-  run.arrays.push_back(std::move(distributions));
-  run.reporter = [r, options, columns](detail::OutputDir& out) {
-    detail::WriteMonteCarloReport(out, *r, options, columns);
-  };
   return run;
 }
 

@@ -20,7 +20,6 @@
 #include "api/robustness_request.hpp"
 #include "api/shap_request.hpp"
 #include "api/xper_request.hpp"
-#include "perfshap/xper_montecarlo.hpp"
 #include "report/run_reporter.hpp"
 
 namespace perfshap { inline namespace v0 { namespace api {
@@ -95,9 +94,5 @@ MethodRun ChainsMethodRun(detail::ChainsReport report);
 
 /** @brief The demo's record: the console text and the reporter (one section a method). */
 MethodRun DemoMethodRun(DemoResponse response, const std::string& out_dir);
-
-/** @brief The XPER Monte Carlo experiment's record: the console text and the reporter. */
-MethodRun XperMonteCarloMethodRun(XperMonteCarloResult result, const XperMonteCarloOptions& options,
-                                  const std::string& out_dir);
 
 }}}  // namespace perfshap::api

@@ -17,35 +17,6 @@
 namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
-constexpr const char* kModels[3] = {"dt", "rf", "axom"};
-constexpr const char* kModelNames[3] = {"Decision Tree", "Random Forest", "AXOM"};
-
-/** The paper's numbers (Pala & Garcia-Cuesta, Tables 1-4), for the comparison tables. */
-struct PaperNumbers {
-  const char* name;
-  int features;
-  int train;
-  int test;
-  double dt_accuracy;
-  double rf_accuracy;
-  double l_mean[3];
-  double l_std[3];
-  const char* p[3];  // DT vs RF, DT vs AXOM, RF vs AXOM, as printed
-  double mislabelling;
-};
-constexpr PaperNumbers kPaper[] = {
-    {"wine", 13, 160, 18, 0.889, 1.000, {0.00, 0.55, 0.47}, {0.00, 0.51, 0.44}, {"<0.001", "<0.001", "0.042"}, 0.121},
-    {"glass", 10, 192, 22, 0.818, 0.955, {1.89, 1.75, 1.27}, {1.78, 1.87, 0.72}, {"0.774", "0.113", "0.007"}, 0.249},
-    {"seeds", 7, 189, 21, 0.857, 0.952, {0.65, 0.77, 0.65}, {2.02, 0.72, 0.67}, {"0.008", "0.008", "0.030"}, 0.140},
-    {"banknote", 5, 1234, 138, 0.986, 0.993, {1.75, 1.58, 1.28}, {3.32, 1.57, 1.34}, {"0.3023", "0.0656", "0.0444"},
-     0.025},
-};
-
-const PaperNumbers* Paper(const std::string& name) {
-  for (const PaperNumbers& p : kPaper)
-    if (name == p.name) return &p;
-  return nullptr;
-}
 
 const ExplanationRobustness& Model(const AxomRun& r, int m) {
   return m == 0 ? r.robustness.tree : m == 1 ? r.robustness.forest : r.robustness.axom;
@@ -54,8 +25,6 @@ const ExplanationRobustness& Model(const AxomRun& r, int m) {
 const AxomComparison& Comparison(const AxomRun& r, int c) {
   return c == 0 ? r.tree_vs_forest : c == 1 ? r.tree_vs_axom : r.forest_vs_axom;
 }
-constexpr const char* kComparisons[3] = {"dt_vs_rf", "dt_vs_axom", "rf_vs_axom"};
-constexpr const char* kComparisonNames[3] = {"DT vs. RF", "DT vs. AXOM", "RF vs. AXOM"};
 
 /** Mean and population std of the finite values. */
 struct MeanStdOf {
@@ -98,7 +67,9 @@ Json TestJson(const AxomTest& t) {
   return {{"statistic", NumberOrNull(t.statistic)}, {"p_value", NumberOrNull(t.p_value)}, {"method", t.method}};
 }
 
-Json RunJson(const AxomRun& r, std::uint64_t seed) {
+}  // namespace
+
+Json AxomRunJson(const AxomRun& r, std::uint64_t seed) {
   Json j;
   j["seed"] = seed;
   for (int m = 0; m < 3; ++m) {
@@ -110,12 +81,12 @@ Json RunJson(const AxomRun& r, std::uint64_t seed) {
                   {"accuracy", m == 0 ? r.tree_accuracy : r.forest_accuracy},
                   {"kept_neighbours_mean", KeptMean(e)}};
     if (m < 2) model["setting"] = (m == 0 ? r.tree_setting : r.forest_setting).Describe();
-    j[kModels[m]] = model;
+    j[kAxomModels[m]] = model;
   }
   Json p;
   for (int c = 0; c < 3; ++c) {
     const AxomComparison& cmp = Comparison(r, c);
-    p[kComparisons[c]] = {{"paired_t", TestJson(cmp.paired_t)},
+    p[kAxomComparisons[c]] = {{"paired_t", TestJson(cmp.paired_t)},
                           {"wilcoxon", TestJson(cmp.wilcoxon)},
                           {"student_t", TestJson(cmp.student_t)},
                           {"mann_whitney", TestJson(cmp.mann_whitney)},
@@ -127,6 +98,8 @@ Json RunJson(const AxomRun& r, std::uint64_t seed) {
   return j;
 }
 
+namespace {
+
 /** The per-seed values of one quantity. */
 template <class F>
 std::vector<double> PerSeed(const AxomDataReport& d, F f) {
@@ -135,7 +108,9 @@ std::vector<double> PerSeed(const AxomDataReport& d, F f) {
   return v;
 }
 
-Json Summaries(const AxomDataReport& d) {
+}  // namespace
+
+Json AxomSummaries(const AxomDataReport& d) {
   Json j;
   for (int m = 0; m < 3; ++m) {
     const MeanStdOf l = OverSeeds(PerSeed(d, [&](const AxomRun& r) { return Summary(Model(r, m).l_bar).mean; }));
@@ -143,7 +118,7 @@ Json Summaries(const AxomDataReport& d) {
     const MeanStdOf h = OverSeeds(PerSeed(d, [&](const AxomRun& r) { return Summary(Model(r, m).l_hat).mean; }));
     const MeanStdOf a =
         OverSeeds(PerSeed(d, [&](const AxomRun& r) { return m == 0 ? r.tree_accuracy : r.forest_accuracy; }));
-    j[kModels[m]] = {{"L_mean", NumberOrNull(l.mean)},          {"L_mean_std_over_seeds", NumberOrNull(l.std)},
+    j[kAxomModels[m]] = {{"L_mean", NumberOrNull(l.mean)},          {"L_mean_std_over_seeds", NumberOrNull(l.std)},
                      {"L_std", NumberOrNull(s.mean)},           {"L_hat_mean", NumberOrNull(h.mean)},
                      {"accuracy", NumberOrNull(a.mean)},        {"accuracy_std_over_seeds", NumberOrNull(a.std)}};
   }
@@ -169,7 +144,7 @@ Json Summaries(const AxomDataReport& d) {
       for (double v : finite) below += v < 0.05 ? 1 : 0;
       tests[test] = {{"median", NumberOrNull(median)}, {"below_0.05", below}, {"seeds", finite.size()}};
     }
-    p[kComparisons[c]] = tests;
+    p[kAxomComparisons[c]] = tests;
   }
   j["p_values"] = p;
   const MeanStdOf mis = OverSeeds(PerSeed(d, [](const AxomRun& r) { return r.mislabelling; }));
@@ -182,11 +157,11 @@ Json Summaries(const AxomDataReport& d) {
   return j;
 }
 
-std::string BoxSvg(const std::vector<const AxomDataReport*>& reports) {
+std::string AxomBoxSvg(const std::vector<const AxomDataReport*>& reports) {
   BoxChart chart;
   chart.frame.title = "L_bar of the explanations per test point (lower is more robust)";
   chart.frame.y_label = "L_bar";
-  for (int m = 0; m < 3; ++m) chart.series_names.push_back(kModelNames[m]);
+  for (int m = 0; m < 3; ++m) chart.series_names.push_back(kAxomModelNames[m]);
   for (const AxomDataReport* d : reports) {
     BoxGroup group;
     group.label = d->name;
@@ -201,6 +176,8 @@ std::string BoxSvg(const std::vector<const AxomDataReport*>& reports) {
   }
   return RenderSvg(chart);
 }
+
+namespace {
 
 std::string HeatSvg(const ExplanationHeatmaps& h, const std::vector<double>& values, const std::string& title,
                     const std::vector<std::string>& names) {
@@ -228,30 +205,31 @@ std::string HeatSvg(const ExplanationHeatmaps& h, const std::vector<double>& val
 void WriteHeatFigures(OutputDir& out, const ExplanationHeatmaps& h, int first, const std::vector<std::string>& names,
                       const std::string& over, std::vector<std::string>& files) {
   for (int m = first; m < 3; ++m) {
-    const std::string model = kModels[m];
+    const std::string model = kAxomModels[m];
     out.WriteFigure("heat_difference_" + model + ".svg", FigureSet::kSummary, [&] {
-      return HeatSvg(h, h.difference[m], std::string("eq. 2: ||g(x_i) - g(x_m)||, ") + kModelNames[m], names);
+      return HeatSvg(h, h.difference[m], std::string("eq. 2: ||g(x_i) - g(x_m)||, ") + kAxomModelNames[m], names);
     });
     out.WriteFigure("heat_ratio_" + model + ".svg", FigureSet::kSummary, [&] {
-      return HeatSvg(h, h.ratio[m], std::string("eq. 3: ||g(x_i) - g(x_m)|| / ||x_i - x_m||, ") + kModelNames[m],
+      return HeatSvg(h, h.ratio[m], std::string("eq. 3: ||g(x_i) - g(x_m)|| / ||x_i - x_m||, ") + kAxomModelNames[m],
                      names);
     });
     out.WriteFigure("heat_mean_ratio_" + model + ".svg", FigureSet::kSummary, [&] {
-      return HeatSvg(h, h.mean_ratio[m], "eq. 6: eq. 3 averaged over " + over + ", " + kModelNames[m], names);
+      return HeatSvg(h, h.mean_ratio[m], "eq. 6: eq. 3 averaged over " + over + ", " + kAxomModelNames[m], names);
     });
     for (const char* kind : {"heat_difference_", "heat_ratio_", "heat_mean_ratio_"}) files.push_back(kind + model + ".svg");
   }
 }
 
-std::string Pct(double v) { return std::isfinite(v) ? Fmt("%.1f%%", 100.0 * v) : std::string("n/a"); }
-std::string Num(double v, int decimals = 2) {
+}  // namespace
+
+std::string AxomPct(double v) { return std::isfinite(v) ? Fmt("%.1f%%", 100.0 * v) : std::string("n/a"); }
+std::string AxomNum(double v, int decimals) {
   return std::isfinite(v) ? Fmt(decimals == 2 ? "%.2f" : decimals == 3 ? "%.3f" : "%.4f", v) : std::string("n/a");
 }
 
-}  // namespace
 
 std::string AxomConsoleText(const AxomDataReport& d, const AxomReportSettings& settings) {
-  const Json s = Summaries(d);
+  const Json s = AxomSummaries(d);
   const AxomRun& first = d.runs.front();
   std::ostringstream o;
   o << "perfshap axom: " << first.data << "\n"
@@ -263,20 +241,20 @@ std::string AxomConsoleText(const AxomDataReport& d, const AxomReportSettings& s
     << (settings.full_matrix ? "every class's SHAP values" : "the SHAP values of the predicted class") << "\n"
     << "  model            accuracy    L_bar mean   L_bar std   L_hat mean   kept neighbours\n";
   for (int m = 0; m < 3; ++m) {
-    const Json& j = s[kModels[m]];
+    const Json& j = s[kAxomModels[m]];
     auto v = [&](const char* k) { return j[k].is_null() ? std::numeric_limits<double>::quiet_NaN() : j[k].get<double>(); };
     double kept = 0.0;
     for (const AxomRun& r : d.runs) kept += KeptMean(Model(r, m));
-    o << "  " << PadRight(kModelNames[m], 17) << PadRight(Pct(v("accuracy")), 12) << PadRight(Num(v("L_mean"), 4), 13)
-      << PadRight(Num(v("L_std"), 4), 12) << PadRight(Num(v("L_hat_mean"), 2), 13)
+    o << "  " << PadRight(kAxomModelNames[m], 17) << PadRight(AxomPct(v("accuracy")), 12) << PadRight(AxomNum(v("L_mean"), 4), 13)
+      << PadRight(AxomNum(v("L_std"), 4), 12) << PadRight(AxomNum(v("L_hat_mean"), 2), 13)
       << Fmt("%.0f", kept / static_cast<double>(d.runs.size())) << "\n";
   }
-  o << "  weak mislabelling (trees voting against the forest): " << Pct(s["mislabelling"].get<double>()) << "\n"
+  o << "  weak mislabelling (trees voting against the forest): " << AxomPct(s["mislabelling"].get<double>()) << "\n"
     << "  p-values (paired t / Wilcoxon signed-rank, median over seeds):";
   for (int c = 0; c < 3; ++c) {
-    const Json& p = s["p_values"][kComparisons[c]];
+    const Json& p = s["p_values"][kAxomComparisons[c]];
     auto med = [&](const char* t) { return p[t]["median"].is_null() ? std::numeric_limits<double>::quiet_NaN() : p[t]["median"].get<double>(); };
-    o << " " << kComparisonNames[c] << " " << Num(med("paired_t"), 4) << " / " << Num(med("wilcoxon"), 4)
+    o << " " << kAxomComparisonNames[c] << " " << AxomNum(med("paired_t"), 4) << " / " << AxomNum(med("wilcoxon"), 4)
       << (c < 2 ? ";" : "");
   }
   o << "\n  AXOM's L_bar below RF's in " << s["axom_more_robust_than_rf_in_seeds"].get<std::size_t>() << " of "
@@ -308,10 +286,10 @@ void WriteAxomReport(OutputDir& out, const AxomDataReport& d, const AxomReportSe
     }
   }
   out.Write("points.csv", points.Text());
-  out.WriteFigure("robustness_box.svg", FigureSet::kSummary, [&] { return BoxSvg({&d}); });
+  out.WriteFigure("robustness_box.svg", FigureSet::kSummary, [&] { return AxomBoxSvg({&d}); });
   std::vector<std::string> files = {"points.csv", "robustness_box.svg"};
   if (d.heatmaps.grid > 0) WriteHeatFigures(out, d.heatmaps, 0, d.feature_names, "the test points", files);
-  Json body = Summaries(d);
+  Json body = AxomSummaries(d);
   const AxomRun& first = d.runs.front();
   body["data"] = first.data;
   body["n_train"] = first.n_train;
@@ -327,7 +305,7 @@ void WriteAxomReport(OutputDir& out, const AxomDataReport& d, const AxomReportSe
   for (const AxomSetting& s : AxomForestGrid()) grid["rf"].push_back(s.Describe());
   body["grid"] = grid;
   Json per_seed = Json::array();
-  for (std::size_t s = 0; s < d.runs.size(); ++s) per_seed.push_back(RunJson(d.runs[s], d.seeds[s]));
+  for (std::size_t s = 0; s < d.runs.size(); ++s) per_seed.push_back(AxomRunJson(d.runs[s], d.seeds[s]));
   body["per_seed"] = per_seed;
   if (d.heatmaps.grid > 0)
     body["heatmaps"] = {{"features", {d.feature_names[static_cast<std::size_t>(d.heatmaps.feature_a)],
@@ -337,121 +315,6 @@ void WriteAxomReport(OutputDir& out, const AxomDataReport& d, const AxomReportSe
   body["files"] = FilesDrawn(out, files);
   body["figures"] = out.figures();
   out.WriteResult({"axom", d.feature_names, d.seeds.front(), settings.threads, settings.elapsed_seconds}, body);
-}
-
-std::string AxomPaperText(const std::vector<AxomDataReport>& reports, const AxomReportSettings& settings) {
-  (void)settings;
-  std::ostringstream t1, t2, t3, t4;
-  t1 << "Table 1: data sets and accuracy (ours: mean +- std over seeds; paper in brackets)\n\n"
-     << "| data set | features | train | test | DT accuracy | RF accuracy |\n|---|---|---|---|---|---|\n";
-  t2 << "Table 2: L_bar, mean and std over the test points (ours: the mean over seeds; paper in brackets)\n\n"
-     << "| data set | DT mean | DT std | RF mean | RF std | AXOM mean | AXOM std | AXOM < RF |\n"
-     << "|---|---|---|---|---|---|---|---|\n";
-  t3 << "Table 3: p-values of the paired per-point L_bar (median over seeds; seeds with p < 0.05; paper in brackets)\n\n"
-     << "| data set | comparison | paired t | Wilcoxon signed-rank | Student t (unpaired) | Mann-Whitney U | paper |\n"
-     << "|---|---|---|---|---|---|---|\n";
-  t4 << "Table 4: weak mislabelling, trees voting against the forest at the test points\n\n"
-     << "| data set | ours | paper |\n|---|---|---|\n";
-  for (const AxomDataReport& d : reports) {
-    const Json s = Summaries(d);
-    const PaperNumbers* p = Paper(d.name);
-    const AxomRun& r0 = d.runs.front();
-    auto g = [&](const Json& j, const char* k) {
-      return j[k].is_null() ? std::numeric_limits<double>::quiet_NaN() : j[k].get<double>();
-    };
-    auto bracket = [&](const std::string& v) { return p != nullptr ? " (" + v + ")" : std::string(); };
-    t1 << "| " << d.name << " | " << r0.n_features << bracket(p ? std::to_string(p->features) : "") << " | "
-       << r0.n_train << bracket(p ? std::to_string(p->train) : "") << " | " << r0.n_test
-       << bracket(p ? std::to_string(p->test) : "") << " | " << Pct(g(s["dt"], "accuracy")) << " +- "
-       << Pct(g(s["dt"], "accuracy_std_over_seeds")) << bracket(p ? Pct(p->dt_accuracy) : "") << " | "
-       << Pct(g(s["rf"], "accuracy")) << " +- " << Pct(g(s["rf"], "accuracy_std_over_seeds"))
-       << bracket(p ? Pct(p->rf_accuracy) : "") << " |\n";
-    t2 << "| " << d.name;
-    for (int m = 0; m < 3; ++m)
-      t2 << " | " << Num(g(s[kModels[m]], "L_mean")) << " +- " << Num(g(s[kModels[m]], "L_mean_std_over_seeds"))
-         << bracket(p ? Num(p->l_mean[m]) : "") << " | " << Num(g(s[kModels[m]], "L_std"))
-         << bracket(p ? Num(p->l_std[m]) : "");
-    t2 << " | " << s["axom_more_robust_than_rf_in_seeds"].get<std::size_t>() << " of " << d.runs.size() << " |\n";
-    for (int c = 0; c < 3; ++c) {
-      const Json& pc = s["p_values"][kComparisons[c]];
-      t3 << "| " << d.name << " | " << kComparisonNames[c];
-      for (const char* test : {"paired_t", "wilcoxon", "student_t", "mann_whitney"})
-        t3 << " | " << Num(g(pc[test], "median"), 4) << " (" << pc[test]["below_0.05"].get<std::size_t>() << "/"
-           << pc[test]["seeds"].get<std::size_t>() << ")";
-      t3 << " | " << (p ? p->p[c] : "") << " |\n";
-    }
-    t4 << "| " << d.name << " | " << Pct(g(s, "mislabelling")) << " +- " << Pct(g(s, "mislabelling_std_over_seeds"))
-       << " | " << (p ? Pct(p->mislabelling) : std::string()) << " |\n";
-  }
-  return t1.str() + "\n" + t2.str() + "\n" + t3.str() + "\n" + t4.str();
-}
-
-void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& reports,
-                          const AxomReportSettings& settings) {
-  // CSV tables: one row per data set (and comparison), ours and the paper's side by side.
-  CsvTable t1({"data_set", "features", "train", "test", "dt_accuracy", "dt_accuracy_std", "rf_accuracy",
-               "rf_accuracy_std", "paper_dt_accuracy", "paper_rf_accuracy"},
-              CsvTable::NonFinite::kEmpty);
-  CsvTable t2({"data_set", "model", "L_mean", "L_mean_std_over_seeds", "L_std", "L_hat_mean", "paper_L_mean",
-               "paper_L_std"},
-              CsvTable::NonFinite::kEmpty);
-  CsvTable t3({"data_set", "comparison", "test", "p_median", "seeds_below_0.05", "seeds", "paper_p"},
-              CsvTable::NonFinite::kEmpty);
-  CsvTable t4({"data_set", "mislabelling", "mislabelling_std", "paper_mislabelling"}, CsvTable::NonFinite::kEmpty);
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  Json datasets = Json::object();
-  std::vector<const AxomDataReport*> all;
-  for (const AxomDataReport& d : reports) {
-    all.push_back(&d);
-    const Json s = Summaries(d);
-    const PaperNumbers* p = Paper(d.name);
-    auto g = [&](const Json& j, const char* k) { return j[k].is_null() ? nan : j[k].get<double>(); };
-    const AxomRun& r0 = d.runs.front();
-    t1.Row().Text(d.name).Count(r0.n_features).Count(r0.n_train).Count(r0.n_test);
-    t1.Number(g(s["dt"], "accuracy")).Number(g(s["dt"], "accuracy_std_over_seeds"));
-    t1.Number(g(s["rf"], "accuracy")).Number(g(s["rf"], "accuracy_std_over_seeds"));
-    t1.Number(p ? p->dt_accuracy : nan).Number(p ? p->rf_accuracy : nan);
-    for (int m = 0; m < 3; ++m) {
-      const Json& j = s[kModels[m]];
-      t2.Row().Text(d.name).Text(kModels[m]).Number(g(j, "L_mean")).Number(g(j, "L_mean_std_over_seeds"));
-      t2.Number(g(j, "L_std")).Number(g(j, "L_hat_mean")).Number(p ? p->l_mean[m] : nan).Number(p ? p->l_std[m] : nan);
-    }
-    for (int c = 0; c < 3; ++c)
-      for (const char* test : {"paired_t", "wilcoxon", "student_t", "mann_whitney"}) {
-        const Json& pt = s["p_values"][kComparisons[c]][test];
-        t3.Row().Text(d.name).Text(kComparisons[c]).Text(test).Number(g(pt, "median"));
-        t3.Count(pt["below_0.05"].get<std::size_t>()).Count(pt["seeds"].get<std::size_t>()).Text(p ? p->p[c] : "");
-      }
-    t4.Row().Text(d.name).Number(g(s, "mislabelling")).Number(g(s, "mislabelling_std_over_seeds"));
-    t4.Number(p ? p->mislabelling : nan);
-    Json entry = s;
-    Json per_seed = Json::array();
-    for (std::size_t k = 0; k < d.runs.size(); ++k) per_seed.push_back(RunJson(d.runs[k], d.seeds[k]));
-    entry["per_seed"] = per_seed;
-    entry["n_train"] = r0.n_train;
-    entry["n_test"] = r0.n_test;
-    datasets[d.name] = entry;
-  }
-  out.Write("table1.csv", t1.Text());
-  out.Write("table2.csv", t2.Text());
-  out.Write("table3.csv", t3.Text());
-  out.Write("table4.csv", t4.Text());
-  out.Write("tables.md", AxomPaperText(reports, settings));
-  out.WriteFigure("fig6_boxplots.svg", FigureSet::kSummary, [&] { return BoxSvg(all); });
-  Json body;
-  body["paper"] = true;
-  body["eps"] = settings.eps;
-  body["neighbours"] = settings.neighbours;
-  body["g"] = settings.full_matrix ? "classes x features" : "predicted class";
-  body["tune"] = settings.tune;
-  body["datasets"] = datasets;
-  body["files"] = FilesDrawn(out, {"table1.csv", "table2.csv", "table3.csv", "table4.csv", "tables.md", "fig6_boxplots.svg"});
-  body["figures"] = out.figures();
-  std::vector<std::string> names;
-  for (const AxomDataReport& d : reports) names.push_back(d.name);
-  out.WriteResult({"axom", names, reports.front().seeds.front(), settings.threads,
-                                           settings.elapsed_seconds},
-                                          body);
 }
 
 }}}  // namespace perfshap::detail
@@ -514,13 +377,13 @@ std::string AxomModelConsoleText(const AxomModelReport& d, const AxomReportSetti
   for (int m = 1; m < 3; ++m) {
     const ExplanationRobustness& r = m == 1 ? d.robustness.forest : d.robustness.axom;
     const MeanStdOf l = Summary(r.l_bar);
-    o << "  " << PadRight(kModelNames[m], 17) << PadRight(Num(l.mean, 4), 13) << PadRight(Num(l.std, 4), 12)
-      << PadRight(Num(Summary(r.l_hat).mean, 2), 13) << Fmt("%.0f", KeptMean(r)) << "\n";
+    o << "  " << PadRight(kAxomModelNames[m], 17) << PadRight(AxomNum(l.mean, 4), 13) << PadRight(AxomNum(l.std, 4), 12)
+      << PadRight(AxomNum(Summary(r.l_hat).mean, 2), 13) << Fmt("%.0f", KeptMean(r)) << "\n";
   }
-  o << "  weak mislabelling (trees voting against the forest): " << Pct(Summary(d.robustness.mislabelling).mean)
+  o << "  weak mislabelling (trees voting against the forest): " << AxomPct(Summary(d.robustness.mislabelling).mean)
     << "\n"
-    << "  p-values RF vs. AXOM (paired t / Wilcoxon signed-rank): " << Num(d.forest_vs_axom.paired_t.p_value, 4)
-    << " / " << Num(d.forest_vs_axom.wilcoxon.p_value, 4) << "\n"
+    << "  p-values RF vs. AXOM (paired t / Wilcoxon signed-rank): " << AxomNum(d.forest_vs_axom.paired_t.p_value, 4)
+    << " / " << AxomNum(d.forest_vs_axom.wilcoxon.p_value, 4) << "\n"
     << "  seconds: explanations " << Fmt("%.2f", d.seconds_explain) << ", robustness "
     << Fmt("%.2f", d.seconds_robustness) << "\n";
   return o.str();
@@ -544,7 +407,7 @@ void WriteAxomModelReport(OutputDir& out, const AxomModelReport& d, const AxomRe
     BoxChart chart;
     chart.frame.title = "L_bar of the explanations per row (lower is more robust)";
     chart.frame.y_label = "L_bar";
-    chart.series_names = {kModelNames[1], kModelNames[2]};
+    chart.series_names = {kAxomModelNames[1], kAxomModelNames[2]};
     BoxGroup group;
     group.label = d.name;
     for (const ExplanationRobustness* m : {&d.robustness.forest, &d.robustness.axom}) {

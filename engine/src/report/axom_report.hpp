@@ -3,15 +3,16 @@
 #pragma once
 
 // The report of `perfshap axom`: one data set over one or more seeds (result.json with
-// "method": "axom", points.csv, the box plot and the heat maps), or the paper's protocol over
-// several data sets (the paper's Tables 1-4 as CSV and Markdown beside the paper's numbers, the
-// box plots of its Fig. 6).
+// "method": "axom", points.csv, the box plot and the heat maps), or a fitted forest's AXOM run;
+// and the summaries the paper's protocol over several data sets reports with (its tables and
+// numbers are a reproduction: reproduce/axom_paper/).
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "perfshap/axom.hpp"
+#include "report/json.hpp"
 #include "report/output.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
@@ -70,12 +71,27 @@ std::string AxomModelConsoleText(const AxomModelReport& report, const AxomReport
  *  given forest's AXOM run into `out`. */
 void WriteAxomModelReport(OutputDir& out, const AxomModelReport& report, const AxomReportSettings& settings);
 
-/** @brief The paper's tables (Markdown) with the paper's numbers beside ours, for the console. */
-std::string AxomPaperText(const std::vector<AxomDataReport>& reports, const AxomReportSettings& settings);
+/** @brief The models' keys in result.json (tree, forest, AXOM) and their names in figures. */
+inline constexpr const char* kAxomModels[3] = {"dt", "rf", "axom"};
+inline constexpr const char* kAxomModelNames[3] = {"Decision Tree", "Random Forest", "AXOM"};
+/** @brief The comparisons' keys (tree vs forest, tree vs AXOM, forest vs AXOM) and names. */
+inline constexpr const char* kAxomComparisons[3] = {"dt_vs_rf", "dt_vs_axom", "rf_vs_axom"};
+inline constexpr const char* kAxomComparisonNames[3] = {"DT vs. RF", "DT vs. AXOM", "RF vs. AXOM"};
 
-/** @brief Writes table1..4 (.csv and .md), fig6_boxplots.svg and result.json of the paper's
- *  protocol into `out`. */
-void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& reports,
-                          const AxomReportSettings& settings);
+/** @brief One seed's run in result.json: each model's L_bar summary and accuracy, the p-values of
+ *  the comparisons, the mislabelling and the seconds. */
+Json AxomRunJson(const AxomRun& run, std::uint64_t seed);
+
+/** @brief One data set over its seeds in result.json: the means (and stds over seeds) of each
+ *  model's L_bar and accuracy, the p-values' medians, the mislabelling. */
+Json AxomSummaries(const AxomDataReport& report);
+
+/** @brief The box plot of every test point's L_bar, a group per data set, a box per model. */
+std::string AxomBoxSvg(const std::vector<const AxomDataReport*>& reports);
+
+/** @brief A fraction as a percentage with one decimal ("n/a" when not finite). */
+std::string AxomPct(double v);
+/** @brief A number with 2, 3 or 4 decimals ("n/a" when not finite). */
+std::string AxomNum(double v, int decimals = 2);
 
 }}}  // namespace perfshap::detail

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-// The Adult data for Shapley Chains (perfshap/chains.hpp, PrepareAdultChains).
+// `chains --adult`: the Adult data as the Shapley Chains paper's section 4.2 prepares it
+// (PrepareAdultChains, declared in api/reproductions.hpp); run by tests/cli/test_cli_chains.cpp
+// against the fixture's first rows.
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "perfshap/chains.hpp"
+#include "api/reproductions.hpp"
+#include "perfshap/dataset.hpp"
 #include "perfshap/error.hpp"
 
 namespace perfshap { inline namespace v0 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-#include "report/montecarlo_report.hpp"
+#include "xper_montecarlo/montecarlo_report.hpp"
 
 #include <algorithm>
 #include <sstream>

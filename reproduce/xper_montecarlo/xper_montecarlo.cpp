@@ -2,7 +2,7 @@
 // Copyright 2026 The perfshap authors
 // The XPER paper's Monte Carlo experiment: one block of the schedule per pseudo-sample, each
 // writing its own row of the result (so results do not depend on the thread count).
-#include "perfshap/xper_montecarlo.hpp"
+#include "xper_montecarlo/xper_montecarlo.hpp"
 
 #include <algorithm>
 #include <chrono>

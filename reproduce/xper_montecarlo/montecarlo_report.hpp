@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/xper_montecarlo.hpp"
+#include "xper_montecarlo/xper_montecarlo.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"
 

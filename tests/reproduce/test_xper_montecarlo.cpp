@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "perfshap/xper_montecarlo.hpp"
+#include "xper_montecarlo/xper_montecarlo.hpp"
 
 namespace perfshap { inline namespace v0 {
 namespace {
