@@ -19,11 +19,12 @@ def read(name):
     return frame.drop(columns=["label"]), frame["label"]
 
 
-def strip(doc):
+def strip(doc, volatile=VOLATILE):
+    """`doc` without the keys in `volatile` (timings, paths), at every depth."""
     if isinstance(doc, dict):
-        return {k: strip(v) for k, v in doc.items() if k not in VOLATILE}
+        return {k: strip(v, volatile) for k, v in doc.items() if k not in volatile}
     if isinstance(doc, list):
-        return [strip(v) for v in doc]
+        return [strip(v, volatile) for v in doc]
     return doc
 
 

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 import perfshap
+import support
 
 FIXTURES = os.environ["PERFSHAP_FIXTURES"]
 CLI = os.environ["PERFSHAP_CLI"]
@@ -37,11 +38,7 @@ def cli(args, tmp_path):
 
 
 def strip(doc):
-    if isinstance(doc, dict):
-        return {k: strip(v) for k, v in doc.items() if k not in VOLATILE}
-    if isinstance(doc, list):
-        return [strip(v) for v in doc]
-    return doc
+    return support.strip(doc, VOLATILE)
 
 
 def assert_same(result, files):

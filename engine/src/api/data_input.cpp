@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "common/enum_names.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/blocks/generators.hpp"
 
@@ -15,25 +16,21 @@ std::string DataInput::name() const {
   return "the built-in probit design";
 }
 
+namespace {
+
+/** The policies a request names (kKeep, NaN kept for the learner, is the library's alone). */
+constexpr detail::EnumName<MissingValues> kMissingNames[] = {
+    {MissingValues::kError, "error"}, {MissingValues::kCategory, "category"}, {MissingValues::kDrop, "drop"}};
+
+}  // namespace
+
 MissingValues ParseMissingValues(const std::string& name) {
-  if (name == "error") return MissingValues::kError;
-  if (name == "category") return MissingValues::kCategory;
-  if (name == "drop") return MissingValues::kDrop;
+  if (const auto policy = detail::ValueOf(kMissingNames, name)) return *policy;
   throw InvalidArgument("missing cells are handled as error, category or drop, not '" + name + "'", {"missing"});
 }
 
 const char* MissingValuesName(MissingValues policy) noexcept {
-  switch (policy) {
-    case MissingValues::kCategory:
-      return "category";
-    case MissingValues::kDrop:
-      return "drop";
-    case MissingValues::kKeep:
-      return "keep";
-    case MissingValues::kError:
-      break;
-  }
-  return "error";
+  return policy == MissingValues::kKeep ? "keep" : detail::NameOf(kMissingNames, policy, "error");
 }
 
 Dataset ReadData(const DataInput& input, std::uint64_t seed, bool regression) {

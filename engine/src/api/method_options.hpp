@@ -308,4 +308,12 @@ class RequestOptions {
   std::vector<std::function<void(R&)>> finish_;
 };
 
+/** @brief The options table `Make()` builds, built once (a method's or a shared group's
+ *  declarations). */
+template <auto Make>
+const auto& OptionsOnce() {
+  static const auto table = Make();
+  return table;
+}
+
 }}}  // namespace perfshap::api

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/shared_options.hpp"
+#include "common/enum_names.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "report/output.hpp"
@@ -31,26 +32,23 @@ const std::vector<MethodEntry>& Methods() {
 }
 
 const char* RoleName(InputRole role) noexcept {
-  switch (role) {
-    case InputRole::kData:
-      return "data";
-    case InputRole::kTrain:
-      return "train";
-    case InputRole::kBackground:
-      return "background";
-    case InputRole::kModel:
-      return "model";
-    case InputRole::kLearner:
-      return "learner";
-    case InputRole::kSplits:
-      return "splits";
-  }
-  return "input";
+  static constexpr detail::EnumName<InputRole> kNames[] = {
+      {InputRole::kData, "data"},     {InputRole::kTrain, "train"},     {InputRole::kBackground, "background"},
+      {InputRole::kModel, "model"},   {InputRole::kLearner, "learner"}, {InputRole::kSplits, "splits"}};
+  return detail::NameOf(kNames, role, "input");
 }
 
 void MethodInputs::Wire(ExecutionOptions& execution, const std::string& what) const {
   execution.invocation = invocation;
   if (wire) wire(execution, what);
+}
+
+std::function<ExecutionOptions(const std::string&)> MethodInputs::WirePerPart(const ExecutionOptions& base) const {
+  return [this, base](const std::string& part) {
+    ExecutionOptions e = base;
+    Wire(e, part);
+    return e;
+  };
 }
 
 const MethodEntry* FindMethod(const std::string& name) {

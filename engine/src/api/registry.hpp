@@ -70,6 +70,10 @@ struct MethodInputs {
 
   /** @brief `execution` with this call's invocation and the front end's hooks. */
   void Wire(ExecutionOptions& execution, const std::string& what) const;
+  /** @brief The execution options of each part of a run (a demo's section, an AXOM data set):
+   *  `base` wired (Wire) with the part's name as what its progress counts. The function refers
+   *  to these inputs: call it while they live. */
+  std::function<ExecutionOptions(const std::string& part)> WirePerPart(const ExecutionOptions& base) const;
 };
 
 /** @brief One registered method. */

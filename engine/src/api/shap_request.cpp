@@ -10,6 +10,7 @@
 
 #include "api/model_columns.hpp"
 #include "api/run_inputs.hpp"
+#include "common/enum_names.hpp"
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/random.hpp"
@@ -84,17 +85,10 @@ std::vector<std::size_t> RowList(const detail::ShapRun::RowRange& rows) {
   return list;
 }
 
-const char* ApproachName(ShapApproach a) {
-  switch (a) {
-    case ShapApproach::kInterventional:
-      return "interventional";
-    case ShapApproach::kRetrain:
-      return "retrain";
-    case ShapApproach::kTree:
-      return "tree";
-  }
-  return "interventional";
-}
+constexpr detail::EnumName<ShapApproach> kApproachNames[] = {
+    {ShapApproach::kInterventional, "interventional"}, {ShapApproach::kRetrain, "retrain"}, {ShapApproach::kTree, "tree"}};
+
+const char* ApproachName(ShapApproach a) { return detail::NameOf(kApproachNames, a, "interventional"); }
 
 /** The tree learners' options as learner params (a forest's seed from the run's unless given),
  *  each set once. */
@@ -127,9 +121,7 @@ LearnerParams TreeParams(const ShapModelInput& m, std::uint64_t seed) {
 }  // namespace
 
 ShapApproach ParseShapApproach(const std::string& name) {
-  if (name == "interventional") return ShapApproach::kInterventional;
-  if (name == "retrain") return ShapApproach::kRetrain;
-  if (name == "tree") return ShapApproach::kTree;
+  if (const auto approach = detail::ValueOf(kApproachNames, name)) return *approach;
   throw InvalidArgument("the approach " + name + ": choose interventional, retrain or tree", {"approach"});
 }
 

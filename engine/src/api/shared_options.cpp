@@ -223,34 +223,16 @@ RequestOptions<SolverChoice> MakeSolverOptions() {
 
 }  // namespace
 
-const RequestOptions<DataInput>& DataOptionGroup() {
-  static const RequestOptions<DataInput> t = MakeDataOptions();
-  return t;
-}
+const RequestOptions<DataInput>& DataOptionGroup() { return OptionsOnce<MakeDataOptions>(); }
 
-const RequestOptions<ExecutionOptions>& ExecutionOptionGroup() {
-  static const RequestOptions<ExecutionOptions> t = MakeExecutionOptions();
-  return t;
-}
+const RequestOptions<ExecutionOptions>& ExecutionOptionGroup() { return OptionsOnce<MakeExecutionOptions>(); }
 
-const RequestOptions<detail::ReportTarget>& OutputOptionGroup() {
-  static const RequestOptions<detail::ReportTarget> t = MakeOutputOptions();
-  return t;
-}
+const RequestOptions<detail::ReportTarget>& OutputOptionGroup() { return OptionsOnce<MakeOutputOptions>(); }
 
-const RequestOptions<LearnerInput>& LearnerOptionGroup() {
-  static const RequestOptions<LearnerInput> t = MakeLearnerOptions();
-  return t;
-}
+const RequestOptions<LearnerInput>& LearnerOptionGroup() { return OptionsOnce<MakeLearnerOptions>(); }
 
-const RequestOptions<GivenModelInput>& ModelFileOptionGroup() {
-  static const RequestOptions<GivenModelInput> t = MakeModelFileOptions();
-  return t;
-}
+const RequestOptions<GivenModelInput>& ModelFileOptionGroup() { return OptionsOnce<MakeModelFileOptions>(); }
 
-const RequestOptions<SolverChoice>& SolverOptionGroup() {
-  static const RequestOptions<SolverChoice> t = MakeSolverOptions();
-  return t;
-}
+const RequestOptions<SolverChoice>& SolverOptionGroup() { return OptionsOnce<MakeSolverOptions>(); }
 
 }}}  // namespace perfshap::api

@@ -193,18 +193,17 @@ ShapExplanation ExplainByRetraining(const Learner& learner, const Dataset& train
   std::vector<double> label;
   std::vector<std::size_t> rows_train;
   std::vector<std::size_t> rows_test;
-  for (std::size_t i : train_rows) {
-    PERFSHAP_CHECK(i < train.n_rows(), "training row " + std::to_string(i) + " is out of range");
-    rows_train.push_back(label.size());
-    label.push_back(train.label().empty() ? 0.0 : train.label()[i]);
-    for (std::size_t j = 0; j < columns.size(); ++j) columns[j].push_back(train.column(j)[i]);
-  }
-  for (std::size_t i : explain_rows) {
-    PERFSHAP_CHECK(i < explain.n_rows(), "explained row " + std::to_string(i) + " is out of range");
-    rows_test.push_back(label.size());
-    label.push_back(explain.label().empty() ? 0.0 : explain.label()[i]);
-    for (std::size_t j = 0; j < columns.size(); ++j) columns[j].push_back(explain.column(j)[i]);
-  }
+  auto append = [&](const Dataset& from, std::span<const std::size_t> rows, const char* what,
+                    std::vector<std::size_t>& positions) {
+    for (std::size_t i : rows) {
+      PERFSHAP_CHECK(i < from.n_rows(), std::string(what) + " row " + std::to_string(i) + " is out of range");
+      positions.push_back(label.size());
+      label.push_back(from.label().empty() ? 0.0 : from.label()[i]);
+      for (std::size_t j = 0; j < columns.size(); ++j) columns[j].push_back(from.column(j)[i]);
+    }
+  };
+  append(train, train_rows, "training", rows_train);
+  append(explain, explain_rows, "explained", rows_test);
   Dataset both(train.feature_names(), std::move(columns), std::move(label), train.label_name());
   both.set_source(train.source());
   for (std::size_t j = 0; j < train.n_features(); ++j)

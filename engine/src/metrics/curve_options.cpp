@@ -10,6 +10,7 @@
 #include <system_error>
 #include <vector>
 
+#include "common/enum_names.hpp"
 #include "perfshap/error.hpp"
 
 namespace perfshap { inline namespace v0 {
@@ -57,10 +58,16 @@ void ParseCurvePoints(std::string_view text, CurveGridOptions& options) {
   options.thresholds = t;
 }
 
+namespace {
+
+constexpr detail::EnumName<GridStrategy> kGridStrategyNames[] = {{GridStrategy::kOptimistic, "optimistic"},
+                                                                 {GridStrategy::kPessimistic, "pessimistic"},
+                                                                 {GridStrategy::kInterpolation, "interpolation"}};
+
+}  // namespace
+
 GridStrategy ParseGridStrategy(std::string_view text) {
-  if (text == "optimistic") return GridStrategy::kOptimistic;
-  if (text == "pessimistic") return GridStrategy::kPessimistic;
-  if (text == "interpolation") return GridStrategy::kInterpolation;
+  if (const auto strategy = detail::ValueOf(kGridStrategyNames, text)) return *strategy;
   throw InvalidArgument("the grid strategy '" + std::string(text) +
                             "' is not understood; use optimistic, pessimistic or interpolation",
                         {"strategy"});
@@ -72,14 +79,7 @@ std::string CurvePointsName(const CurveGridOptions& options) {
 }
 
 const char* GridStrategyName(GridStrategy strategy) {
-  switch (strategy) {
-    case GridStrategy::kOptimistic:
-      return "optimistic";
-    case GridStrategy::kPessimistic:
-      return "pessimistic";
-    default:
-      return "interpolation";
-  }
+  return detail::NameOf(kGridStrategyNames, strategy, "interpolation");
 }
 
 }}  // namespace perfshap

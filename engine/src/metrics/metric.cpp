@@ -11,6 +11,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "common/compensated_sum.hpp"
 #include "common/sort_keys.hpp"
@@ -237,27 +238,36 @@ double RocAuc(std::span<const double> y_true, std::span<const double> score,
   return static_cast<double>(twice_u) / (2.0 * pairs);
 }
 
+/** The curve led by `first` at threshold +inf, then point(k) = (x, y) at each threshold of `tc`. */
+template <class Point>
+Curve CurveOverThresholds(const ThresholdCounts& tc, std::pair<double, double> first, Point point) {
+  Curve curve;
+  const std::size_t k_points = tc.thresholds.size() + 1;
+  curve.x.reserve(k_points);
+  curve.y.reserve(k_points);
+  curve.thresholds.reserve(k_points);
+  curve.x.push_back(first.first);
+  curve.y.push_back(first.second);
+  curve.thresholds.push_back(std::numeric_limits<double>::infinity());
+  for (std::size_t k = 0; k < tc.thresholds.size(); ++k) {
+    const auto [x, y] = point(k);
+    curve.x.push_back(x);
+    curve.y.push_back(y);
+    curve.thresholds.push_back(tc.thresholds[k]);
+  }
+  return curve;
+}
+
 Curve RocCurve(std::span<const double> y_true, std::span<const double> score) {
   const ClassCounts counts = CheckRankingInputs("RocCurve", y_true, score);
   RequireBothClasses("The ROC curve", counts);
   const ThresholdCounts tc = BinaryClfCurve(y_true, score);
   const auto n_pos = static_cast<double>(counts.positives);
   const auto n_neg = static_cast<double>(counts.negatives);
-  Curve curve;
-  const std::size_t k_points = tc.thresholds.size() + 1;
-  curve.x.reserve(k_points);
-  curve.y.reserve(k_points);
-  curve.thresholds.reserve(k_points);
   // sklearn >= 1.3 starts at threshold +inf; 1.2 used max(score) + 1 (same point (0, 0)).
-  curve.x.push_back(0.0);
-  curve.y.push_back(0.0);
-  curve.thresholds.push_back(std::numeric_limits<double>::infinity());
-  for (std::size_t k = 0; k < tc.thresholds.size(); ++k) {
-    curve.x.push_back(tc.fps[k] / n_neg);
-    curve.y.push_back(tc.tps[k] / n_pos);
-    curve.thresholds.push_back(tc.thresholds[k]);
-  }
-  return curve;
+  return CurveOverThresholds(tc, {0.0, 0.0}, [&](std::size_t k) {
+    return std::pair{tc.fps[k] / n_neg, tc.tps[k] / n_pos};
+  });
 }
 
 Curve PrCurve(std::span<const double> y_true, std::span<const double> score) {
@@ -265,22 +275,11 @@ Curve PrCurve(std::span<const double> y_true, std::span<const double> score) {
   RequirePositives("The PR curve", counts);
   const ThresholdCounts tc = BinaryClfCurve(y_true, score);
   const auto n_pos = static_cast<double>(counts.positives);
-  Curve curve;
-  const std::size_t k_points = tc.thresholds.size() + 1;
-  curve.x.reserve(k_points);
-  curve.y.reserve(k_points);
-  curve.thresholds.reserve(k_points);
-  // sklearn appends (recall 0, precision 1) without a threshold; here it leads, at +inf.
-  curve.x.push_back(0.0);
-  curve.y.push_back(1.0);
-  curve.thresholds.push_back(std::numeric_limits<double>::infinity());
-  for (std::size_t k = 0; k < tc.thresholds.size(); ++k) {
-    curve.x.push_back(tc.tps[k] / n_pos);
-    // Every threshold holds at least one sample, so tps + fps >= 1.
-    curve.y.push_back(tc.tps[k] / (tc.tps[k] + tc.fps[k]));
-    curve.thresholds.push_back(tc.thresholds[k]);
-  }
-  return curve;
+  // sklearn appends (recall 0, precision 1) without a threshold; here it leads, at +inf. Every
+  // threshold holds at least one sample, so tps + fps >= 1.
+  return CurveOverThresholds(tc, {0.0, 1.0}, [&](std::size_t k) {
+    return std::pair{tc.tps[k] / n_pos, tc.tps[k] / (tc.tps[k] + tc.fps[k])};
+  });
 }
 
 double AveragePrecision(std::span<const double> y_true, std::span<const double> score) {

@@ -45,6 +45,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -241,6 +242,32 @@ std::vector<double> TreeShap(const TreeEnsemble& model, std::span<const double> 
 
 namespace {
 
+/** rows x outputs x W values (W = F + extra), a block of rows at a time: `block(rule, scratch,
+ *  count, block_out)` adds the block's values, `rule` the paths' split rule as a type; with extra 1
+ *  each output's `base` goes last, as pred_contribs. */
+template <class Block>
+std::vector<double> ExplainRowBlocks(const PathSet& paths, const FeatureColumns& x, detail::Schedule& schedule,
+                                     const ExecutionOptions& execution, std::size_t extra,
+                                     const std::vector<double>& base, Block block) {
+  const std::size_t F = paths.n_features;
+  const std::size_t K = paths.n_outputs;
+  const std::size_t W = F + extra;
+  std::vector<double> out(x.n_rows * K * W, 0.0);
+  ForRowBlocks<BlockScratch>(
+      schedule, execution, x.n_rows, out, K * W, [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
+        LoadRows(paths, x, first, count, scratch.rows);
+        double* block_out = out.data() + first * K * W;
+        if (paths.rule == SplitRule::kLessEqual)
+          block(std::integral_constant<SplitRule, SplitRule::kLessEqual>{}, scratch, count, block_out);
+        else
+          block(std::integral_constant<SplitRule, SplitRule::kLessFloat>{}, scratch, count, block_out);
+        if (extra == 1)
+          for (std::size_t r = 0; r < count; ++r)
+            for (std::size_t o = 0; o < K; ++o) block_out[(r * K + o) * W + F] = base[o];
+      });
+  return out;
+}
+
 /** Path-dependent TreeSHAP into rows x outputs x W values (W = F: phi only; F + 1: the base
  *  value last, as pred_contribs); the base value of each output is `base`. */
 std::vector<double> PathDependent(const TreeEnsemble& model, const FeatureColumns& x,
@@ -266,24 +293,11 @@ std::vector<double> PathDependent(const TreeEnsemble& model, const FeatureColumn
   const std::vector<detail::QuadratureTree> quadrature =
       ChooseQuadratureTrees(model, paths, n_rows, algorithm);
   const PatternTables tables = BuildTables(paths, n_rows, quadrature, schedule);
-  std::vector<double> out(n_rows * K * W, 0.0);
-  ForRowBlocks<BlockScratch>(
-      schedule, execution, n_rows, out, K * W,
-      [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
-        LoadRows(paths, x, first, count, scratch.rows);
-        double* block_out = out.data() + first * K * W;
-        if (paths.rule == SplitRule::kLessEqual) {
-          PathDependentBlock<SplitRule::kLessEqual>(paths, tables, quadrature, scratch.rows.data(), count,
-                                                    scratch, W, block_out);
-        } else {
-          PathDependentBlock<SplitRule::kLessFloat>(paths, tables, quadrature, scratch.rows.data(), count,
-                                                    scratch, W, block_out);
-        }
-        if (extra == 1)
-          for (std::size_t r = 0; r < count; ++r)
-            for (std::size_t o = 0; o < K; ++o) block_out[(r * K + o) * W + F] = base[o];
-      });
-  return out;
+  return ExplainRowBlocks(paths, x, schedule, execution, extra, base,
+                          [&](auto rule, BlockScratch& scratch, std::size_t count, double* block_out) {
+                            PathDependentBlock<decltype(rule)::value>(paths, tables, quadrature, scratch.rows.data(),
+                                                                      count, scratch, W, block_out);
+                          });
 }
 
 }  // namespace
@@ -434,24 +448,11 @@ std::vector<double> Interventional(const TreeEnsemble& model, const FeatureColum
                                     : CountPatterns<SplitRule::kLessFloat>(paths, bg, schedule);
   const auto nb = static_cast<double>(n_background);
   const PatternTables tables = BuildInterventionalTables(paths, bp, nb, n_rows, schedule);
-  std::vector<double> out(n_rows * K * W, 0.0);
-  ForRowBlocks<BlockScratch>(
-      schedule, execution, n_rows, out, K * W,
-      [&](std::size_t first, std::size_t count, BlockScratch& scratch) {
-        LoadRows(paths, x, first, count, scratch.rows);
-        double* block_out = out.data() + first * K * W;
-        if (paths.rule == SplitRule::kLessEqual) {
-          InterventionalBlock<SplitRule::kLessEqual>(paths, bp, tables, nb, scratch.rows.data(), count,
-                                                     scratch, W, block_out);
-        } else {
-          InterventionalBlock<SplitRule::kLessFloat>(paths, bp, tables, nb, scratch.rows.data(), count,
-                                                     scratch, W, block_out);
-        }
-        if (extra == 1)
-          for (std::size_t r = 0; r < count; ++r)
-            for (std::size_t o = 0; o < K; ++o) block_out[(r * K + o) * W + F] = base[o];
-      });
-  return out;
+  return ExplainRowBlocks(paths, x, schedule, execution, extra, base,
+                          [&](auto rule, BlockScratch& scratch, std::size_t count, double* block_out) {
+                            InterventionalBlock<decltype(rule)::value>(paths, bp, tables, nb, scratch.rows.data(),
+                                                                       count, scratch, W, block_out);
+                          });
 }
 
 }  // namespace

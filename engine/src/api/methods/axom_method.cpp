@@ -18,10 +18,7 @@ namespace {
 using Request = AxomRequest;
 using Ctx = RequestOptions<Request>::ParseContext;
 
-template <class V>
-std::function<V&(Request&)> Field(V Request::*field) {
-  return [field](Request& r) -> V& { return r.*field; };
-}
+constexpr auto Field = [](auto field) { return Member<Request>(field); };
 
 RequestOptions<Request> MakeOptions() {
   RequestOptions<Request> t("axom");
@@ -81,12 +78,7 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   TakeTable(in.data, request.data, "axom", "the data", "data");
   TakeModel(in.model, request.model, "axom");
   in.Wire(request.execution, "axom");
-  const ExecutionOptions base = request.execution;
-  request.execution_of = [&in, base](const std::string& data_set) {
-    ExecutionOptions e = base;
-    in.Wire(e, data_set);
-    return e;
-  };
+  request.execution_of = in.WirePerPart(request.execution);
   const bool paper = request.paper, given_model = request.model.given();
   MethodRun run = AxomMethodRun(RunAxom(request));
   if (!in.out_dir.empty() && !given_model)

@@ -18,10 +18,7 @@ namespace {
 using Request = WithSolver<ChainsRequest>;
 using Ctx = RequestOptions<Request>::ParseContext;
 
-template <class V>
-std::function<V&(Request&)> Field(V ChainsRequest::*field) {
-  return RequestField(field);
-}
+constexpr auto Field = [](auto field) { return Member<Request>(&Request::request, field); };
 
 RequestOptions<Request> MakeOptions() {
   RequestOptions<Request> t("chains");

@@ -38,12 +38,7 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   DemoRequest request = ParseWith<DemoRequest, MakeOptions>(given);
   TakeTable(in.data, request.data, "demo", "the data", "data");
   in.Wire(request.execution, "demo");
-  const ExecutionOptions base = request.execution;
-  request.execution_of = [&in, base](const std::string& section) {
-    ExecutionOptions e = base;
-    in.Wire(e, section);
-    return e;
-  };
+  request.execution_of = in.WirePerPart(request.execution);
   return DemoMethodRun(RunDemo(request), in.out_dir);
 }
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <utility>
 
@@ -33,11 +34,23 @@ std::function<V&(WithSolver<R>&)> RequestField(V R::*field) {
   return [field](WithSolver<R>& r) -> V& { return r.request.*field; };
 }
 
-/** @brief The options table `Make()` builds, built once (a method's declarations). */
-template <auto Make>
-const auto& OptionsOnce() {
-  static const auto table = Make();
-  return table;
+namespace kit_detail {
+template <class T>
+T& Reach(T& t) {
+  return t;
+}
+template <class T, class M, class... Ms>
+decltype(auto) Reach(T& t, M member, Ms... rest) {
+  return Reach(t.*member, rest...);
+}
+}  // namespace kit_detail
+
+/** @brief The accessor of the field a request of type R reaches through `members` (each a
+ *  pointer to a member of the one before): Member<R>(&R::options, &Options::seed). */
+template <class R, class... Ms>
+auto Member(Ms... members) {
+  using V = std::remove_reference_t<decltype(kit_detail::Reach(std::declval<R&>(), members...))>;
+  return std::function<V&(R&)>([members...](R& r) -> V& { return kit_detail::Reach(r, members...); });
 }
 
 /** @brief The request of type R that `given` sets, by the table `Make()` builds. */

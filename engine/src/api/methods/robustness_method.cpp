@@ -21,18 +21,11 @@ namespace {
 using Request = WithSolver<RobustnessRequest>;
 using Ctx = RequestOptions<Request>::ParseContext;
 
-template <class V>
-std::function<V&(Request&)> Field(V RobustnessRequest::*field) {
-  return RequestField(field);
-}
-template <class V>
-std::function<V&(Request&)> Option(V RobustnessOptions::*field) {
-  return [field](Request& r) -> V& { return r.request.options.*field; };
-}
-template <class V>
-std::function<V&(Request&)> Split(V SplitInput::*field) {
-  return [field](Request& r) -> V& { return r.request.splits.*field; };
-}
+constexpr auto Field = [](auto field) { return Member<Request>(&Request::request, field); };
+constexpr auto Option = [](auto field) {
+  return Member<Request>(&Request::request, &RobustnessRequest::options, field);
+};
+constexpr auto Split = [](auto field) { return Member<Request>(&Request::request, &RobustnessRequest::splits, field); };
 
 /** A learner option with a name of its own (C, no_standardize), refused with model_param's. */
 void SetLearnerParam(const Ctx& c, Request& r, const std::string& key, std::string value) {

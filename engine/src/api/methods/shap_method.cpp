@@ -5,6 +5,7 @@
 // `treeshap` is `shap` with the tree approach and no solver. The record's reporter is SHAP's
 // (report/shap_report.hpp).
 #include <charconv>
+#include <string>
 #include <utility>
 
 #include "api/registry.hpp"
@@ -155,22 +156,25 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given, bool treeshap) 
   return ShapMethodRun(RunShap(request), in.out_dir, method);
 }
 
+/** shap's and treeshap's entries: the same inputs, their own options (OptionsOf). */
+MethodEntry Entry(bool tree, std::string name, std::string description) {
+  return {std::move(name),
+          std::move(description),
+          {InputRole::kData, InputRole::kTrain, InputRole::kBackground, InputRole::kModel, InputRole::kLearner},
+          OptionsOf(tree).options(),
+          [tree](const MethodInputs& in, const GivenOptions& given) { return Run(in, given, tree); }};
+}
+
 }  // namespace
 
 MethodEntry ShapMethod() {
-  return {"shap",
-          "SHAP: explain a model's predictions (interventional, by retraining, or TreeSHAP), per row and globally",
-          {InputRole::kData, InputRole::kTrain, InputRole::kBackground, InputRole::kModel, InputRole::kLearner},
-          OptionsOf(false).options(),
-          [](const MethodInputs& in, const GivenOptions& given) { return Run(in, given, false); }};
+  return Entry(false, "shap",
+               "SHAP: explain a model's predictions (interventional, by retraining, or TreeSHAP), per row and globally");
 }
 
 MethodEntry TreeShapMethod() {
-  return {"treeshap",
-          "TreeSHAP: exact SHAP of a tree model's margins (XGBoost JSON, model tree|forest), threaded",
-          {InputRole::kData, InputRole::kTrain, InputRole::kBackground, InputRole::kModel, InputRole::kLearner},
-          OptionsOf(true).options(),
-          [](const MethodInputs& in, const GivenOptions& given) { return Run(in, given, true); }};
+  return Entry(true, "treeshap",
+               "TreeSHAP: exact SHAP of a tree model's margins (XGBoost JSON, model tree|forest), threaded");
 }
 
 }}}  // namespace perfshap::api

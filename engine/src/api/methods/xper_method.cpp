@@ -21,10 +21,7 @@ namespace {
 using Request = WithSolver<XperRequest>;
 using Ctx = RequestOptions<Request>::ParseContext;
 
-template <class V>
-std::function<V&(Request&)> Option(V XperOptions::*field) {
-  return [field](Request& r) -> V& { return r.request.options.*field; };
-}
+constexpr auto Option = [](auto field) { return Member<Request>(&Request::request, &XperRequest::options, field); };
 
 void DeclareModel(RequestOptions<Request>& t) {
   t.Include<LearnerInput>(LearnerOptionGroup(), [](Request& r) -> LearnerInput& { return r.request.model.learner; });

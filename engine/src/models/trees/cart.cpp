@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/enum_names.hpp"
 #include "perfshap/error.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
@@ -106,15 +107,10 @@ std::string MaxFeatures::Text() const {
 }
 
 const char* CriterionName(CartCriterion criterion) noexcept {
-  switch (criterion) {
-    case CartCriterion::kGini:
-      return "gini";
-    case CartCriterion::kEntropy:
-      return "entropy";
-    case CartCriterion::kSquaredError:
-      return "squared_error";
-  }
-  return "gini";
+  static constexpr EnumName<CartCriterion> kNames[] = {{CartCriterion::kGini, "gini"},
+                                                       {CartCriterion::kEntropy, "entropy"},
+                                                       {CartCriterion::kSquaredError, "squared_error"}};
+  return NameOf(kNames, criterion, "gini");
 }
 
 CartSettings CheckTreeOptions(const TreeOptions& options, bool forest, const std::string& who) {
