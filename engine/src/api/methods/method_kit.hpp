@@ -9,8 +9,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "api/data_input.hpp"
@@ -27,12 +27,6 @@ struct WithSolver {
   R request;
   SolverChoice solver;
 };
-
-/** @brief The accessor of `field` of the request a WithSolver<R> holds. */
-template <class R, class V>
-std::function<V&(WithSolver<R>&)> RequestField(V R::*field) {
-  return [field](WithSolver<R>& r) -> V& { return r.request.*field; };
-}
 
 namespace kit_detail {
 template <class T>
