@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The perfshap authors
-// `axom --paper`: the paper's Tables 1-4 and Fig. 6 over its data sets, our numbers beside the
+// `axom --paper`: the paper's data sets, its Tables 1-4 and Fig. 6 over them, our numbers beside the
 // paper's (Pala & Garcia-Cuesta); the per-seed runs are the library's AXOM protocol and their
 // summaries the AXOM report's (report/axom_report.hpp). Declared in api/reproductions.hpp.
 #include <cmath>
@@ -16,7 +16,15 @@
 #include "report/json.hpp"
 #include "report/output.hpp"
 
-namespace perfshap { inline namespace v0 { namespace detail {
+namespace perfshap { inline namespace v0 {
+
+std::vector<std::string> AxomPaperDataSets(bool wide) {
+  std::vector<std::string> names = {"wine", "glass", "seeds", "banknote"};
+  if (wide) names.insert(names.end(), {"breast_cancer", "ionosphere", "sonar"});
+  return names;
+}
+
+namespace detail {
 
 namespace {
 

@@ -14,6 +14,7 @@
 #include <numeric>
 
 #include "api/model_columns.hpp"
+#include "api/reproductions.hpp"
 #include "api/run_inputs.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
@@ -346,28 +347,21 @@ AxomResponse RunAxom(const AxomRequest& request) {
   settings.full_matrix = request.full_matrix;
   settings.tune = request.tune || request.paper;
   settings.threads = ResolvedThreads(request.execution);
+  // The data set's name in the report: the request's, else the table's or the file's stem.
+  const std::string name = !request.name.empty() ? request.name
+                           : request.data.table != nullptr && request.data.path.empty()
+                               ? request.data.name()
+                               : std::filesystem::path(request.data.path).stem().string();
   if (request.model.tree_model != nullptr) {
-    std::string name = request.name;
-    if (name.empty())
-      name = request.data.table != nullptr && request.data.path.empty()
-                 ? request.data.name()
-                 : std::filesystem::path(request.data.path).stem().string();
     response.given = RunGivenForest(request, name);
   } else if (!request.paper) {
-    std::string name = request.name;
-    if (name.empty())
-      name = request.data.table != nullptr && request.data.path.empty()
-                 ? request.data.name()
-                 : std::filesystem::path(request.data.path).stem().string();
     response.reports.push_back(
         RunDataSet(request, name, request.data, request.seeds.value_or(1), request.tune, true));
     if (request.on_data_set) request.on_data_set(response.reports.back());
   } else {
-    std::vector<std::string> names = {"wine", "glass", "seeds", "banknote"};
-    if (request.wide) names.insert(names.end(), {"breast_cancer", "ionosphere", "sonar"});
-    for (const std::string& name : names) {
+    for (const std::string& data_set : AxomPaperDataSets(request.wide)) {
       DataInput input;
-      input.path = (std::filesystem::path(request.data_dir) / (name + ".csv")).string();
+      input.path = (std::filesystem::path(request.data_dir) / (data_set + ".csv")).string();
       input.label = request.data.label;
       input.missing = request.data.missing;
       if (!std::filesystem::exists(input.path))
@@ -375,7 +369,7 @@ AxomResponse RunAxom(const AxomRequest& request) {
                             ": no such file; the data folder names the folder of the UCI CSV files "
                             "(wine.csv, ...)",
                         {"data_dir"});
-      response.reports.push_back(RunDataSet(request, name, input, request.seeds.value_or(10), true, false));
+      response.reports.push_back(RunDataSet(request, data_set, input, request.seeds.value_or(10), true, false));
       if (request.on_data_set) request.on_data_set(response.reports.back());
     }
   }

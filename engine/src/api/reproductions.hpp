@@ -27,6 +27,10 @@ namespace perfshap { inline namespace v0 {
  */
 MultiOutputData PrepareAdultChains(const std::string& path);
 
+/** @brief `axom --paper`: the paper's data sets (wine, glass, seeds, banknote; with `wide` also
+ *  breast_cancer, ionosphere and sonar), each read from DIR/<name>.csv. reproduce/axom_paper/. */
+std::vector<std::string> AxomPaperDataSets(bool wide);
+
 namespace detail {
 
 /** @brief `axom --paper`: the paper's Tables 1-4 (Markdown) with the paper's numbers beside ours,
