@@ -116,7 +116,8 @@ RequestOptions<Request> MakeOptions(bool treeshap) {
               "refitted on every coalition) or tree (TreeSHAP of a tree model's margin)");
   DeclareRows(t, treeshap);
   DeclareSeedSolverExecution<ShapRequest>(
-      t, Member<Request>(&Request::request, &ShapRequest::seed), "random seed (the background, a forest's trees, sampled solvers)",
+      t, Member<Request>(&Request::request, &ShapRequest::seed),
+      "random seed (the background, a forest's trees, sampled solvers)",
       [](Request& r) -> ExecutionOptions& { return r.request.options.solver_options.execution; }, !treeshap);
   if (!treeshap) t.SetDefault("solver", "auto");
   return t;
