@@ -12,11 +12,13 @@
 #include <cstdint>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfshap/shap.hpp"
 #include "report/figure_bounds.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 #include "report/shap_report.hpp"
 #include "report/svg.hpp"
 
@@ -82,7 +84,8 @@ void BM_Report_Beeswarm(benchmark::State& state) {
   const Synthetic& s = Explanation();
   std::size_t bytes = 0;
   for (auto _ : state) {
-    const std::string svg = perfshap::detail::ShapBeeswarmSvg(perfshap::detail::ShapReport{s.e, s.run}, 0);
+    const std::string svg = perfshap::detail::RenderSvg(
+        perfshap::detail::ShapBeeswarmFigure(perfshap::detail::ShapReport{s.e, s.run}, 0));
     bytes = svg.size();
     benchmark::DoNotOptimize(svg.data());
   }
@@ -126,8 +129,10 @@ void BM_Report_ShapReport(benchmark::State& state) {
   const perfshap::detail::ReportOptions options{state.range(0) == 0 ? perfshap::detail::FigureSet::kNone
                                                                     : perfshap::detail::FigureSet::kSummary};
   for (auto _ : state) {
-    perfshap::detail::OutputDir out(options);
-    perfshap::detail::WriteShapReport(out, perfshap::detail::ShapReport{s.e, s.run});
+    perfshap::detail::ReportContent content(options);
+    perfshap::detail::BuildShapReport(content, perfshap::detail::ShapReport{s.e, s.run});
+    perfshap::detail::OutputDir out;
+    perfshap::detail::WriteReport(out, std::move(content));
     benchmark::DoNotOptimize(out.contents().data());
   }
 }

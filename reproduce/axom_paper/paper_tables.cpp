@@ -15,6 +15,7 @@
 #include "report/format.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 
 namespace perfshap { inline namespace v0 {
 
@@ -104,7 +105,7 @@ std::string AxomPaperText(const std::vector<AxomDataReport>& reports, const Axom
   return t1.str() + "\n" + t2.str() + "\n" + t3.str() + "\n" + t4.str();
 }
 
-void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& reports,
+void BuildAxomPaperReport(ReportContent& out, const std::vector<AxomDataReport>& reports,
                           const AxomReportSettings& settings) {
   // CSV tables: one row per data set (and comparison), ours and the paper's side by side.
   CsvTable t1({"data_set", "features", "train", "test", "dt_accuracy", "dt_accuracy_std", "rf_accuracy",
@@ -150,12 +151,12 @@ void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& rep
     entry["n_test"] = r0.n_test;
     datasets[d.name] = entry;
   }
-  out.Write("table1.csv", t1.Text());
-  out.Write("table2.csv", t2.Text());
-  out.Write("table3.csv", t3.Text());
-  out.Write("table4.csv", t4.Text());
-  out.Write("tables.md", AxomPaperText(reports, settings));
-  out.WriteFigure("fig6_boxplots.svg", FigureSet::kSummary, [&] { return AxomBoxSvg(all); });
+  out.Table("table1.csv", std::move(t1));
+  out.Table("table2.csv", std::move(t2));
+  out.Table("table3.csv", std::move(t3));
+  out.Table("table4.csv", std::move(t4));
+  out.Text("tables.md", AxomPaperText(reports, settings));
+  out.Figure("fig6_boxplots.svg", FigureSet::kSummary, [&] { return AxomBoxFigure(all); });
   Json body;
   body["paper"] = true;
   body["eps"] = settings.eps;
@@ -167,9 +168,7 @@ void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& rep
   body["figures"] = out.figures();
   std::vector<std::string> names;
   for (const AxomDataReport& d : reports) names.push_back(d.name);
-  out.WriteResult({"axom", names, reports.front().seeds.front(), settings.threads,
-                                           settings.elapsed_seconds},
-                                          body);
+  out.Result({"axom", names, reports.front().seeds.front(), settings.threads, settings.elapsed_seconds},
+             body);
 }
-
 }}}  // namespace perfshap::detail

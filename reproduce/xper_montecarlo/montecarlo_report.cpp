@@ -4,13 +4,14 @@
 
 #include <algorithm>
 #include <sstream>
+#include <utility>
 
 #include "perfshap/xper.hpp"
 #include "report/csv.hpp"
 #include "report/format.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 #include "report/svg.hpp"
-#include "report/svg_panels.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
@@ -84,7 +85,7 @@ Json MonteCarloResultJson(const XperMonteCarloResult& r, const XperMonteCarloOpt
   return result;
 }
 
-std::string MonteCarloSamplesCsv(const XperMonteCarloResult& r, const MonteCarloColumns& columns) {
+CsvTable MonteCarloSamplesCsv(const XperMonteCarloResult& r, const MonteCarloColumns& columns) {
   std::vector<std::string> header{"k", "seed"};
   header.insert(header.end(), columns.names.begin(), columns.names.end());
   CsvTable csv(header, CsvTable::NonFinite::kEmpty);
@@ -92,16 +93,16 @@ std::string MonteCarloSamplesCsv(const XperMonteCarloResult& r, const MonteCarlo
     csv.Row().Count(k).Count(r.sample_seeds[k]);
     for (const auto& col : columns.values) csv.Number(col[k]);
   }
-  return csv.Text();
+  return csv;
 }
 
-void WriteMonteCarloReport(OutputDir& out, const XperMonteCarloResult& r,
+void BuildMonteCarloReport(ReportContent& out, const XperMonteCarloResult& r,
                            const XperMonteCarloOptions& options, const MonteCarloColumns& columns) {
-  out.Write("samples.csv", MonteCarloSamplesCsv(r, columns));
-  out.WriteFigure("xper_montecarlo_hist.svg", FigureSet::kSummary, [&] { return MonteCarloHistogramSvg(r); });
+  out.Table("samples.csv", MonteCarloSamplesCsv(r, columns));
+  out.Figure("xper_montecarlo_hist.svg", FigureSet::kSummary, [&] { return MonteCarloHistogramFigure(r); });
   Json body = MonteCarloResultJson(r, options, columns);
   body["figures"] = out.figures();
-  out.WriteResult({"xper-montecarlo", r.features, options.seed, r.threads, r.elapsed_seconds}, body);
+  out.Result({"xper-montecarlo", r.features, options.seed, r.threads, r.elapsed_seconds}, body);
 }
 
 Json SummaryJson(const DistributionSummary& s) {
@@ -109,10 +110,11 @@ Json SummaryJson(const DistributionSummary& s) {
           {"q50", s.q50},   {"q75", s.q75}, {"q95", s.q95}, {"max", s.max}};
 }
 
-std::string MonteCarloHistogramSvg(const XperMonteCarloResult& r) {
+Chart MonteCarloHistogramFigure(const XperMonteCarloResult& r) {
   const std::size_t n_samples = r.samples;
   const std::size_t q = r.features.size();
-  std::vector<std::string> panels;
+  detail::PanelGrid grid;
+  grid.columns = 3;
   const auto panel = [&](const std::string& title, std::vector<detail::HistogramSeries> series, bool marker) {
     detail::HistogramChart h;
     h.frame.title = title;
@@ -124,7 +126,7 @@ std::string MonteCarloHistogramSvg(const XperMonteCarloResult& r) {
       h.markers.push_back({"mean " + Fmt("%.4g", s.mean), s.mean});
     }
     h.series = std::move(series);
-    panels.push_back(detail::RenderSvg(h));
+    grid.panels.push_back(std::move(h));
   };
   panel("AUC", {{"AUC", r.auc}}, true);
   // With the full comparator the benchmark is exactly 1/2 in every sample (a random
@@ -152,13 +154,12 @@ std::string MonteCarloHistogramSvg(const XperMonteCarloResult& r) {
     h.frame.x_label = "% of the AUC above the benchmark";
     h.bins = 60;
     h.series = std::move(shares);
-    panels.push_back(detail::RenderSvg(h));
+    grid.panels.push_back(std::move(h));
   }
-  return detail::ComposeSvgPanels(
-      panels, 3,
-      "XPER of the AUC over " + std::to_string(n_samples) + " pseudo-samples of the probit design (" +
-          std::to_string(r.train_rows) + " train / " + std::to_string(r.rows - r.train_rows) +
-          " test rows, " + XperComparatorName(r.comparator) + " comparator)");
+  grid.title = "XPER of the AUC over " + std::to_string(n_samples) +
+               " pseudo-samples of the probit design (" + std::to_string(r.train_rows) + " train / " +
+               std::to_string(r.rows - r.train_rows) + " test rows, " + XperComparatorName(r.comparator) +
+               " comparator)";
+  return grid;
 }
-
 }}}  // namespace perfshap::detail

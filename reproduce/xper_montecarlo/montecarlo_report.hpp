@@ -10,9 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "xper_montecarlo/xper_montecarlo.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
+#include "xper_montecarlo/xper_montecarlo.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
@@ -38,19 +39,17 @@ Json MonteCarloResultJson(const XperMonteCarloResult& r, const XperMonteCarloOpt
                           const MonteCarloColumns& columns);
 
 /** @brief samples.csv: k, seed, then every column's value for sample k. */
-std::string MonteCarloSamplesCsv(const XperMonteCarloResult& r, const MonteCarloColumns& columns);
+CsvTable MonteCarloSamplesCsv(const XperMonteCarloResult& r, const MonteCarloColumns& columns);
 
 /** @brief Summary statistics block (mean, std, min, max, q05..q95). */
 Json SummaryJson(const DistributionSummary& s);
 
 /** @brief The Monte Carlo histograms: AUC, phi_0, each phi_j, and the normalised shares. */
-std::string MonteCarloHistogramSvg(const XperMonteCarloResult& r);
+Chart MonteCarloHistogramFigure(const XperMonteCarloResult& r);
 
 /**
- * @brief Writes samples.csv, the histogram figure and, last, result.json into `out`.
- * @throws Error naming a file that cannot be written.
+ * @brief The report's content: samples.csv, the histogram figure and, last, result.json.
  */
-void WriteMonteCarloReport(OutputDir& out, const XperMonteCarloResult& r,
+void BuildMonteCarloReport(ReportContent& out, const XperMonteCarloResult& r,
                            const XperMonteCarloOptions& options, const MonteCarloColumns& columns);
-
 }}}  // namespace perfshap::detail

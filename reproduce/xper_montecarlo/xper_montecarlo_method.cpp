@@ -63,9 +63,9 @@ MethodRun MonteCarloRecord(XperMonteCarloResult result, const XperMonteCarloOpti
   ResultArray distributions{"distributions", {columns.names.size(), K}, {}};
   for (const std::vector<double>& c : columns.values) distributions.owned.insert(distributions.owned.end(), c.begin(), c.end());
   run.arrays.push_back(std::move(distributions));
-  run.reporter = [r, options, columns](detail::OutputDir& out) {
-    detail::WriteMonteCarloReport(out, *r, options, columns);
-  };
+  run.reporter = detail::ReporterOf([r, options, columns](detail::ReportContent& out) {
+    detail::BuildMonteCarloReport(out, *r, options, columns);
+  });
   return run;
 }
 

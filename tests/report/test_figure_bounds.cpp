@@ -18,6 +18,7 @@
 #include "perfshap/shap.hpp"
 #include "report/figure_bounds.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 #include "report/shap_report.hpp"
 #include "report/svg.hpp"
 #include "support/svg_checks.hpp"
@@ -121,7 +122,7 @@ TEST(FigureBounds, BeeswarmOf35100RowsBy34PlayersIsBounded) {
   const std::size_t n = 35100;
   const std::size_t P = 34;
   const Synthetic s = MakeExplanation(n, P);
-  const std::string svg = ShapBeeswarmSvg(ShapReport{s.e, s.run}, 0);
+  const std::string svg = RenderSvg(ShapBeeswarmFigure(ShapReport{s.e, s.run}, 0));
   const auto counts = testing::CheckDocument(svg);
   // 20 players by name and the others' row, 1,000 points each.
   EXPECT_EQ(counts.at("circle"), (kMaxFeaturesShown + 1) * kMaxPointsPerFeature);
@@ -139,7 +140,7 @@ TEST(FigureBounds, BeeswarmOf35100RowsBy34PlayersIsBounded) {
   candidates.push_back("14 other features");
   EXPECT_EQ(RowLabels(svg, candidates), expected);
   // The same bytes every time (no clock, no randomness, nothing from the thread count).
-  EXPECT_EQ(svg, ShapBeeswarmSvg(ShapReport{s.e, s.run}, 0));
+  EXPECT_EQ(svg, RenderSvg(ShapBeeswarmFigure(ShapReport{s.e, s.run}, 0)));
 }
 
 TEST(FigureBounds, OtherFeaturesRowSumsTheRestAtTheRowsShown) {
@@ -197,7 +198,7 @@ TEST(FigureBounds, UnderTheBoundsTheBeeswarmIsThePlainOne) {
     }
     plain.rows.push_back(std::move(row));
   }
-  EXPECT_EQ(ShapBeeswarmSvg(ShapReport{s.e, s.run}, 0), RenderSvg(plain));
+  EXPECT_EQ(RenderSvg(ShapBeeswarmFigure(ShapReport{s.e, s.run}, 0)), RenderSvg(plain));
 }
 
 TEST(FigureBounds, WaterfallKeepsTheTopStepsAndSumsTheRest) {
@@ -232,13 +233,15 @@ TEST(FigureBounds, WaterfallKeepsTheTopStepsAndSumsTheRest) {
 
 TEST(FigureBounds, ShapReportWithoutFiguresListsNone) {
   const Synthetic s = MakeExplanation(50, 4);
-  OutputDir none(ReportOptions{FigureSet::kNone});
-  WriteShapReport(none, ShapReport{s.e, s.run});
-  for (const ReportFile& f : none.contents()) EXPECT_EQ(f.name.find(".svg"), std::string::npos) << f.name;
-  const std::string& json = none.contents().back().content;
+  ReportContent none(ReportOptions{FigureSet::kNone});
+  BuildShapReport(none, ShapReport{s.e, s.run});
+  OutputDir written;
+  WriteReport(written, none);
+  for (const ReportFile& f : written.contents()) EXPECT_EQ(f.name.find(".svg"), std::string::npos) << f.name;
+  const std::string& json = written.contents().back().content;
   EXPECT_NE(json.find("\"figures\": []"), std::string::npos) << json.substr(json.size() - 400);
-  OutputDir all(ReportOptions{FigureSet::kAll});
-  WriteShapReport(all, ShapReport{s.e, s.run});
+  ReportContent all(ReportOptions{FigureSet::kAll});
+  BuildShapReport(all, ShapReport{s.e, s.run});
   // The bar, the beeswarm, and one waterfall per row (50 < kMaxRowFigures).
   EXPECT_EQ(all.figures().size(), 2u + 50u);
   EXPECT_EQ(all.figures()[2], "shap_waterfall_row0.svg");

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -19,6 +20,8 @@
 
 #include "perfshap/error.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
+#include "report/svg.hpp"
 
 namespace perfshap { inline namespace v0 {
 namespace {
@@ -144,17 +147,23 @@ TEST(OutputSet, AReporterThatThrowsHalfwayLeavesTheEarlierSet) {
   const fs::path& root = scratch.path();
   WriteSet(root / "out", kOldSet);
   detail::PrepareOutputDir(root / "out", true);
-  // What the CLI's Report does: the reporter into an OutputDir, then Commit.
+  // What every front end does (RunReporter): the report's content through the format writers
+  // into an OutputDir, then Commit; here a figure the SVG writer refuses (a NaN bar) stops it.
+  detail::ReportContent content;
+  detail::CsvTable table({"row", "a"});
+  table.Row().Count(0).Number(1);
+  content.Table("contributions.csv", std::move(table));
+  detail::BarChart bad;
+  bad.labels = {"a"};
+  bad.values = {std::nan("")};
+  EXPECT_TRUE(content.Figure("shap_bar.svg", FigureSet::kSummary, [&] { return bad; }));
+  content.Result({"shap", {"a"}, 0, 1, 0.0}, detail::Json::object());
   const auto run = [&] {
-    OutputDir out(root / "out", {}, true);
-    out.Write("contributions.csv", "row,a\n0,1\n");
-    out.WriteFigure("shap_bar.svg", FigureSet::kSummary, [] { return std::string("<svg/>"); });
-    out.WriteFigure("shap_beeswarm.svg", FigureSet::kSummary,
-                    []() -> std::string { throw DataError("a value is not finite"); });
-    out.Write("result.json", "{}\n");
+    OutputDir out(root / "out", true);
+    detail::WriteReport(out, content);
     out.Commit();
   };
-  EXPECT_THROW(run(), DataError);
+  EXPECT_THROW(run(), InvalidArgument);
   EXPECT_EQ(Listing(root / "out"), kOldSet);
   EXPECT_EQ(Listing(root).size(), 1u);
 }
@@ -288,25 +297,35 @@ TEST(OutputSet, TheWorkingDirectoryIsRefused) {
 }
 
 TEST(OutputSet, FiguresFollowTheOptions) {
-  int drawn = 0;
-  const auto draw = [&] {
-    ++drawn;
-    return std::string("<svg/>");
+  int built = 0;
+  const auto build = [&]() -> detail::Chart {
+    ++built;
+    detail::BarChart chart;
+    chart.labels = {"a"};
+    chart.values = {1.0};
+    return chart;
   };
-  OutputDir none(detail::ReportOptions{FigureSet::kNone});
-  EXPECT_FALSE(none.WriteFigure("a.svg", FigureSet::kSummary, draw));
-  EXPECT_EQ(drawn, 0) << "--figures none drew a figure";
-  EXPECT_TRUE(none.contents().empty());
-  OutputDir summary;  // the default
-  EXPECT_TRUE(summary.WriteFigure("a.svg", FigureSet::kSummary, draw));
-  EXPECT_FALSE(summary.WriteFigure("row1.svg", FigureSet::kAll, draw));
+  detail::ReportContent none(detail::ReportOptions{FigureSet::kNone});
+  EXPECT_FALSE(none.Figure("a.svg", FigureSet::kSummary, build));
+  EXPECT_EQ(built, 0) << "--figures none built a figure";
+  EXPECT_TRUE(none.items().empty());
+  detail::ReportContent summary;  // the default
+  EXPECT_TRUE(summary.Figure("a.svg", FigureSet::kSummary, build));
+  EXPECT_FALSE(summary.Figure("row1.svg", FigureSet::kAll, build));
   EXPECT_EQ(summary.figures(), std::vector<std::string>({"a.svg"}));
-  OutputDir all(detail::ReportOptions{FigureSet::kAll});
-  EXPECT_TRUE(all.WriteFigure("a.svg", FigureSet::kSummary, draw));
-  EXPECT_TRUE(all.WriteFigure("row1.svg", FigureSet::kAll, draw));
-  EXPECT_EQ(drawn, 3);
+  detail::ReportContent all(detail::ReportOptions{FigureSet::kAll});
+  EXPECT_TRUE(all.Figure("a.svg", FigureSet::kSummary, build));
+  EXPECT_TRUE(all.Figure("row1.svg", FigureSet::kAll, build));
+  EXPECT_EQ(built, 3);
   EXPECT_EQ(detail::FilesDrawn(summary, {"x.csv", "a.svg", "row1.svg"}),
             std::vector<std::string>({"x.csv", "a.svg"}));
+  // The SVG writer draws what was built, result.json last.
+  all.Result({"shap", {"a"}, 0, 1, 0.0}, detail::Json::object());
+  OutputDir out;
+  detail::WriteReport(out, all);
+  ASSERT_EQ(out.contents().size(), 3u);
+  EXPECT_EQ(out.contents()[0].content, detail::RenderSvg(build()));
+  EXPECT_EQ(out.contents()[2].name, "result.json");
   EXPECT_EQ(detail::ParseFigureSet("none"), FigureSet::kNone);
   EXPECT_EQ(detail::ParseFigureSet("all"), FigureSet::kAll);
   EXPECT_THROW(detail::ParseFigureSet("some"), InvalidArgument);

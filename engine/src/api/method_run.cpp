@@ -39,7 +39,8 @@ MethodRun XperMethodRun(XperResponse response, const std::string& out_dir) {
   if (!x.interactions.empty()) run.arrays.push_back({"interactions", {P, P}, x.interactions});
   if (!x.interactions_se.empty()) run.arrays.push_back({"interactions_se", {P, P}, x.interactions_se});
   run.names = {{"feature_names", x.features}};
-  run.reporter = [r](detail::OutputDir& out) { detail::WriteXperReport(out, r->Report()); };
+  run.reporter =
+      detail::ReporterOf([r](detail::ReportContent& out) { detail::BuildXperReport(out, r->Report()); });
   return run;
 }
 
@@ -66,7 +67,8 @@ MethodRun ShapMethodRun(ShapResponse response, const std::string& out_dir, const
     for (const std::size_t f : v.matrix_rows) rows.push_back(f < v.n_features ? e.players[f] : "bias");
     run.names.push_back({"interaction_features", rows});
   }
-  run.reporter = [r](detail::OutputDir& out) { detail::WriteShapReport(out, r->Report()); };
+  run.reporter =
+      detail::ReporterOf([r](detail::ReportContent& out) { detail::BuildShapReport(out, r->Report()); });
   return run;
 }
 
@@ -99,7 +101,8 @@ MethodRun RobustnessMethodRun(RobustnessResponse response, const std::string& ou
     run.arrays.push_back({"interactions_std", {p, p}, x.interaction_auc_std});
   }
   run.names = {{"feature_names", x.features}};
-  run.reporter = [r](detail::OutputDir& out) { detail::WriteRobustnessReport(out, r->result, r->run); };
+  run.reporter = detail::ReporterOf(
+      [r](detail::ReportContent& out) { detail::BuildRobustnessReport(out, r->result, r->run); });
   return run;
 }
 
@@ -165,14 +168,14 @@ MethodRun AxomMethodRun(AxomResponse response) {
                   vector("l_hat_axom", g.robustness.axom.l_hat),
                   vector("mislabelling_per_row", g.robustness.mislabelling)};
     run.names = {{"feature_names", g.feature_names}, {"class_names", g.class_names}};
-    run.reporter = [r](detail::OutputDir& out) { detail::WriteAxomModelReport(out, *r->given, r->settings); };
+    run.reporter = detail::ReporterOf(
+        [r](detail::ReportContent& out) { detail::BuildAxomModelReport(out, *r->given, r->settings); });
   } else if (!r->paper) {
     run.console = detail::AxomConsoleText(r->reports.front(), r->settings);
     AddProtocolArrays(r->reports.front(), "", run);
     run.names = {{"feature_names", r->reports.front().feature_names}};
-    run.reporter = [r](detail::OutputDir& out) {
-      detail::WriteAxomReport(out, r->reports.front(), r->settings);
-    };
+    run.reporter = detail::ReporterOf(
+        [r](detail::ReportContent& out) { detail::BuildAxomReport(out, r->reports.front(), r->settings); });
   } else {
     std::vector<std::string> data_sets;
     for (const auto& report : r->reports) {
@@ -182,9 +185,8 @@ MethodRun AxomMethodRun(AxomResponse response) {
     }
     run.names = {{"data_sets", data_sets}};
     run.console += "\n" + detail::AxomPaperText(r->reports, r->settings);
-    run.reporter = [r](detail::OutputDir& out) {
-      detail::WriteAxomPaperReport(out, r->reports, r->settings);
-    };
+    run.reporter = detail::ReporterOf(
+        [r](detail::ReportContent& out) { detail::BuildAxomPaperReport(out, r->reports, r->settings); });
   }
   return run;
 }
@@ -223,7 +225,7 @@ MethodRun ChainsMethodRun(detail::ChainsReport report) {
   std::vector<std::string> orders;
   for (const ChainOrderExplanation& e : r->orders) orders.push_back(detail::ChainOrderName(e));
   run.names = {{"feature_names", r->features}, {"outputs", r->output_names}, {"orders", orders}};
-  run.reporter = [r](detail::OutputDir& out) { detail::WriteChainsReport(out, *r); };
+  run.reporter = detail::ReporterOf([r](detail::ReportContent& out) { detail::BuildChainsReport(out, *r); });
   return run;
 }
 
@@ -245,7 +247,8 @@ MethodRun DemoMethodRun(DemoResponse response, const std::string& out_dir) {
   run.arrays.push_back({"sampled_phi", {r->sampled.phi_auc_mean.size()}, r->sampled.phi_auc_mean});
   run.arrays.push_back({"sampled_phi_se", {r->sampled.phi_auc_se.size()}, r->sampled.phi_auc_se});
   run.names.push_back({"sampled_feature_names", r->sampled.features});
-  run.reporter = [r](detail::OutputDir& out) { detail::WriteDemoReport(out, r->Report()); };
+  run.reporter =
+      detail::ReporterOf([r](detail::ReportContent& out) { detail::BuildDemoReport(out, r->Report()); });
   return run;
 }
 

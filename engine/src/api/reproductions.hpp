@@ -12,7 +12,7 @@
 
 #include "perfshap/chains.hpp"
 #include "report/axom_report.hpp"
-#include "report/output.hpp"
+#include "report/report_content.hpp"
 
 namespace perfshap { inline namespace v0 {
 
@@ -37,9 +37,9 @@ namespace detail {
  *  for the console. reproduce/axom_paper/. */
 std::string AxomPaperText(const std::vector<AxomDataReport>& reports, const AxomReportSettings& settings);
 
-/** @brief `axom --paper`: writes table1..4 (.csv), tables.md, fig6_boxplots.svg and result.json
- *  into `out`. reproduce/axom_paper/. */
-void WriteAxomPaperReport(OutputDir& out, const std::vector<AxomDataReport>& reports,
+/** @brief `axom --paper`: the content of table1..4 (.csv), tables.md, fig6_boxplots.svg and result.json
+ *  (ReportContent). reproduce/axom_paper/. */
+void BuildAxomPaperReport(ReportContent& out, const std::vector<AxomDataReport>& reports,
                           const AxomReportSettings& settings);
 
 }  // namespace detail

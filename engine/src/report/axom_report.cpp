@@ -12,6 +12,7 @@
 #include "report/format.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 #include "report/svg.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
@@ -157,7 +158,7 @@ Json AxomSummaries(const AxomDataReport& d) {
   return j;
 }
 
-std::string AxomBoxSvg(const std::vector<const AxomDataReport*>& reports) {
+Chart AxomBoxFigure(const std::vector<const AxomDataReport*>& reports) {
   BoxChart chart;
   chart.frame.title = "L_bar of the explanations per test point (lower is more robust)";
   chart.frame.y_label = "L_bar";
@@ -174,13 +175,13 @@ std::string AxomBoxSvg(const std::vector<const AxomDataReport*>& reports) {
     }
     chart.groups.push_back(std::move(group));
   }
-  return RenderSvg(chart);
+  return chart;
 }
 
 namespace {
 
-std::string HeatSvg(const ExplanationHeatmaps& h, const std::vector<double>& values, const std::string& title,
-                    const std::vector<std::string>& names) {
+Chart HeatFigure(const ExplanationHeatmaps& h, const std::vector<double>& values, const std::string& title,
+                 const std::vector<std::string>& names) {
   HeatmapChart chart;
   chart.frame.title = title;
   chart.frame.x_label = names[static_cast<std::size_t>(h.feature_a)] + " - x_i";
@@ -196,25 +197,29 @@ std::string HeatSvg(const ExplanationHeatmaps& h, const std::vector<double>& val
   chart.marker = true;
   chart.marker_x = 0.0;
   chart.marker_y = 0.0;
-  return RenderSvg(chart);
+  return chart;
 }
 
 /** The heat maps of eqs. 2, 3 and 6 of models first..2 (0 tree, 1 forest, 2 AXOM), each grid x
  *  grid cells as --heatmap-grid asks (bounded by the computation, not by the rows), their names
  *  added to `files`; `over` names what eq. 6 averages over. */
-void WriteHeatFigures(OutputDir& out, const ExplanationHeatmaps& h, int first, const std::vector<std::string>& names,
-                      const std::string& over, std::vector<std::string>& files) {
+void AddHeatFigures(ReportContent& out, const ExplanationHeatmaps& h, int first,
+                    const std::vector<std::string>& names, const std::string& over,
+                    std::vector<std::string>& files) {
   for (int m = first; m < 3; ++m) {
     const std::string model = kAxomModels[m];
-    out.WriteFigure("heat_difference_" + model + ".svg", FigureSet::kSummary, [&] {
-      return HeatSvg(h, h.difference[m], std::string("eq. 2: ||g(x_i) - g(x_m)||, ") + kAxomModelNames[m], names);
+    out.Figure("heat_difference_" + model + ".svg", FigureSet::kSummary, [&] {
+      return HeatFigure(h, h.difference[m], std::string("eq. 2: ||g(x_i) - g(x_m)||, ") + kAxomModelNames[m],
+                        names);
     });
-    out.WriteFigure("heat_ratio_" + model + ".svg", FigureSet::kSummary, [&] {
-      return HeatSvg(h, h.ratio[m], std::string("eq. 3: ||g(x_i) - g(x_m)|| / ||x_i - x_m||, ") + kAxomModelNames[m],
-                     names);
+    out.Figure("heat_ratio_" + model + ".svg", FigureSet::kSummary, [&] {
+      return HeatFigure(h, h.ratio[m],
+                        std::string("eq. 3: ||g(x_i) - g(x_m)|| / ||x_i - x_m||, ") + kAxomModelNames[m],
+                        names);
     });
-    out.WriteFigure("heat_mean_ratio_" + model + ".svg", FigureSet::kSummary, [&] {
-      return HeatSvg(h, h.mean_ratio[m], "eq. 6: eq. 3 averaged over " + over + ", " + kAxomModelNames[m], names);
+    out.Figure("heat_mean_ratio_" + model + ".svg", FigureSet::kSummary, [&] {
+      return HeatFigure(h, h.mean_ratio[m], "eq. 6: eq. 3 averaged over " + over + ", " + kAxomModelNames[m],
+                        names);
     });
     for (const char* kind : {"heat_difference_", "heat_ratio_", "heat_mean_ratio_"}) files.push_back(kind + model + ".svg");
   }
@@ -270,7 +275,7 @@ std::string AxomConsoleText(const AxomDataReport& d, const AxomReportSettings& s
   return o.str();
 }
 
-void WriteAxomReport(OutputDir& out, const AxomDataReport& d, const AxomReportSettings& settings) {
+void BuildAxomReport(ReportContent& out, const AxomDataReport& d, const AxomReportSettings& settings) {
   CsvTable points({"seed", "row", "L_bar_dt", "L_hat_dt", "kept_dt", "L_bar_rf", "L_hat_rf", "kept_rf", "L_bar_axom",
                    "L_hat_axom", "kept_axom", "mislabelling"},
                   CsvTable::NonFinite::kEmpty);
@@ -285,10 +290,10 @@ void WriteAxomReport(OutputDir& out, const AxomDataReport& d, const AxomReportSe
       points.Number(r.robustness.mislabelling[i]);
     }
   }
-  out.Write("points.csv", points.Text());
-  out.WriteFigure("robustness_box.svg", FigureSet::kSummary, [&] { return AxomBoxSvg({&d}); });
+  out.Table("points.csv", std::move(points));
+  out.Figure("robustness_box.svg", FigureSet::kSummary, [&] { return AxomBoxFigure({&d}); });
   std::vector<std::string> files = {"points.csv", "robustness_box.svg"};
-  if (d.heatmaps.grid > 0) WriteHeatFigures(out, d.heatmaps, 0, d.feature_names, "the test points", files);
+  if (d.heatmaps.grid > 0) AddHeatFigures(out, d.heatmaps, 0, d.feature_names, "the test points", files);
   Json body = AxomSummaries(d);
   const AxomRun& first = d.runs.front();
   body["data"] = first.data;
@@ -314,9 +319,8 @@ void WriteAxomReport(OutputDir& out, const AxomDataReport& d, const AxomReportSe
                         {"center_row", first.test_rows.front()}};
   body["files"] = FilesDrawn(out, files);
   body["figures"] = out.figures();
-  out.WriteResult({"axom", d.feature_names, d.seeds.front(), settings.threads, settings.elapsed_seconds}, body);
+  out.Result({"axom", d.feature_names, d.seeds.front(), settings.threads, settings.elapsed_seconds}, body);
 }
-
 }}}  // namespace perfshap::detail
 
 namespace perfshap { inline namespace v0 { namespace detail {
@@ -349,7 +353,7 @@ Json ModelRobustnessJson(const ExplanationRobustness& e) {
           {"kept_neighbours_mean", KeptMean(e)}};
 }
 
-std::string ValuesCsv(const AxomModelReport& d, const std::vector<double>& values) {
+CsvTable ValuesCsv(const AxomModelReport& d, const std::vector<double>& values) {
   std::vector<std::string> header = {"row", "label"};
   header.insert(header.end(), d.feature_names.begin(), d.feature_names.end());
   CsvTable t(header, CsvTable::NonFinite::kEmpty);
@@ -359,7 +363,7 @@ std::string ValuesCsv(const AxomModelReport& d, const std::vector<double>& value
     const double* v = PredictedClassValues(e, values, r);
     for (std::size_t j = 0; j < e.n_features; ++j) t.Number(v[j]);
   }
-  return t.Text();
+  return t;
 }
 
 }  // namespace
@@ -389,7 +393,7 @@ std::string AxomModelConsoleText(const AxomModelReport& d, const AxomReportSetti
   return o.str();
 }
 
-void WriteAxomModelReport(OutputDir& out, const AxomModelReport& d, const AxomReportSettings& settings) {
+void BuildAxomModelReport(ReportContent& out, const AxomModelReport& d, const AxomReportSettings& settings) {
   const AxomExplanation& e = d.explanation;
   CsvTable points({"row", "label", "kept_trees", "L_bar_rf", "L_hat_rf", "kept_rf", "L_bar_axom", "L_hat_axom",
                    "kept_axom", "mislabelling"},
@@ -400,10 +404,10 @@ void WriteAxomModelReport(OutputDir& out, const AxomModelReport& d, const AxomRe
       points.Number(m->l_bar[r]).Number(m->l_hat[r]).Count(m->kept[r]);
     points.Number(d.robustness.mislabelling[r]);
   }
-  out.Write("points.csv", points.Text());
-  out.Write("axom_values.csv", ValuesCsv(d, e.axom));
-  out.Write("forest_values.csv", ValuesCsv(d, e.forest));
-  out.WriteFigure("robustness_box.svg", FigureSet::kSummary, [&] {
+  out.Table("points.csv", std::move(points));
+  out.Table("axom_values.csv", ValuesCsv(d, e.axom));
+  out.Table("forest_values.csv", ValuesCsv(d, e.forest));
+  out.Figure("robustness_box.svg", FigureSet::kSummary, [&] {
     BoxChart chart;
     chart.frame.title = "L_bar of the explanations per row (lower is more robust)";
     chart.frame.y_label = "L_bar";
@@ -417,10 +421,10 @@ void WriteAxomModelReport(OutputDir& out, const AxomModelReport& d, const AxomRe
       group.values.push_back(std::move(values));
     }
     chart.groups.push_back(std::move(group));
-    return RenderSvg(chart);
+    return chart;
   });
   std::vector<std::string> files = {"points.csv", "axom_values.csv", "forest_values.csv", "robustness_box.svg"};
-  if (d.heatmaps.grid > 0) WriteHeatFigures(out, d.heatmaps, 1, d.feature_names, "the rows", files);
+  if (d.heatmaps.grid > 0) AddHeatFigures(out, d.heatmaps, 1, d.feature_names, "the rows", files);
   Json body;
   body["data"] = d.name;
   body["model"] = d.model;
@@ -456,7 +460,6 @@ void WriteAxomModelReport(OutputDir& out, const AxomModelReport& d, const AxomRe
                         {"center_row", 0}};
   body["files"] = FilesDrawn(out, files);
   body["figures"] = out.figures();
-  out.WriteResult({"axom", d.feature_names, d.seed, settings.threads, settings.elapsed_seconds}, body);
+  out.Result({"axom", d.feature_names, d.seed, settings.threads, settings.elapsed_seconds}, body);
 }
-
 }}}  // namespace perfshap::detail

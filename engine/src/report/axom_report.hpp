@@ -14,6 +14,7 @@
 #include "perfshap/axom.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
@@ -60,16 +61,16 @@ struct AxomReportSettings {
 /** @brief The console summary of one data set. */
 std::string AxomConsoleText(const AxomDataReport& report, const AxomReportSettings& settings);
 
-/** @brief Writes result.json, points.csv and the SVGs of one data set into `out`. */
-void WriteAxomReport(OutputDir& out, const AxomDataReport& report,
-                     const AxomReportSettings& settings);
+/** @brief The report's content: result.json, points.csv and the SVGs of one data set. */
+void BuildAxomReport(ReportContent& out, const AxomDataReport& report, const AxomReportSettings& settings);
 
 /** @brief The console summary of a given forest's AXOM run. */
 std::string AxomModelConsoleText(const AxomModelReport& report, const AxomReportSettings& settings);
 
-/** @brief Writes result.json, points.csv, axom_values.csv, forest_values.csv and the figures of a
- *  given forest's AXOM run into `out`. */
-void WriteAxomModelReport(OutputDir& out, const AxomModelReport& report, const AxomReportSettings& settings);
+/** @brief The report's content: result.json, points.csv, axom_values.csv, forest_values.csv and
+ *  the figures of a given forest's AXOM run. */
+void BuildAxomModelReport(ReportContent& out, const AxomModelReport& report,
+                          const AxomReportSettings& settings);
 
 /** @brief The models' keys in result.json (tree, forest, AXOM) and their names in figures. */
 inline constexpr const char* kAxomModels[3] = {"dt", "rf", "axom"};
@@ -87,7 +88,7 @@ Json AxomRunJson(const AxomRun& run, std::uint64_t seed);
 Json AxomSummaries(const AxomDataReport& report);
 
 /** @brief The box plot of every test point's L_bar, a group per data set, a box per model. */
-std::string AxomBoxSvg(const std::vector<const AxomDataReport*>& reports);
+Chart AxomBoxFigure(const std::vector<const AxomDataReport*>& reports);
 
 /** @brief A fraction as a percentage with one decimal ("n/a" when not finite). */
 std::string AxomPct(double v);

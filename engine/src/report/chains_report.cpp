@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 #include "report/csv.hpp"
 #include "report/format.hpp"
-#include "report/learner_json.hpp"
 #include "report/json.hpp"
+#include "report/learner_json.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 #include "report/svg.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
@@ -69,7 +71,7 @@ Json OrderJson(const ChainOrderExplanation& e) {
 
 /** Stacked bars of normalised |direct| and |indirect| per feature and output, beside the
  *  independent classifiers' normalised |SHAP|. */
-std::string OrderSvg(const ChainsReport& r, const ChainOrderExplanation& e) {
+Chart OrderFigure(const ChainsReport& r, const ChainOrderExplanation& e) {
   StackedBarChart chart;
   chart.frame.title = "Shapley Chains, order " + ChainOrderName(e) + ": normalised direct and indirect contributions";
   chart.frame.x_label = "share of the output's contributions";
@@ -101,7 +103,7 @@ std::string OrderSvg(const ChainsReport& r, const ChainOrderExplanation& e) {
   std::size_t label = 8;
   for (const auto& f : e.features) label = std::max(label, f.size());
   chart.frame.width = static_cast<int>(chart.panels.size() * (150 + 7 * label));
-  return RenderSvg(chart);
+  return chart;
 }
 
 }  // namespace
@@ -167,7 +169,7 @@ std::string ChainsConsoleText(const ChainsReport& r) {
   return s.str();
 }
 
-void WriteChainsReport(OutputDir& out, const ChainsReport& r) {
+void BuildChainsReport(ReportContent& out, const ChainsReport& r) {
   const std::size_t F = r.features.size();
   const bool one = r.orders.size() == 1;
   std::vector<std::string> header = {"instance", "output", "input", "value"};
@@ -194,13 +196,13 @@ void WriteChainsReport(OutputDir& out, const ChainsReport& r) {
       inputs.push_back(e.outputs[k]);
     }
   }
-  out.Write("direct.csv", direct.Text());
-  out.Write("indirect.csv", indirect.Text());
+  out.Table("direct.csv", std::move(direct));
+  out.Table("indirect.csv", std::move(indirect));
   Json files = {"direct.csv", "indirect.csv"};
   for (const ChainOrderExplanation& e : r.orders) {
     std::string name = "chains_" + ChainOrderName(e) + ".svg";
     std::replace(name.begin(), name.end(), '>', '-');
-    if (out.WriteFigure(name, FigureSet::kSummary, [&] { return OrderSvg(r, e); })) files.push_back(name);
+    if (out.Figure(name, FigureSet::kSummary, [&] { return OrderFigure(r, e); })) files.push_back(name);
   }
   Json body;
   body["data"] = r.data;
@@ -234,7 +236,6 @@ void WriteChainsReport(OutputDir& out, const ChainsReport& r) {
   body["hamming_loss"] = averages.hamming_loss;
   body["files"] = files;
   body["figures"] = out.figures();
-  out.WriteResult({"chains", r.features, r.seed, r.threads, r.elapsed_seconds}, body);
+  out.Result({"chains", r.features, r.seed, r.threads, r.elapsed_seconds}, std::move(body));
 }
-
 }}}  // namespace perfshap::detail

@@ -14,6 +14,7 @@
 
 #include "perfshap/chains.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
@@ -53,6 +54,6 @@ std::string ChainOrderName(const ChainOrderExplanation& e);
 
 std::string ChainsConsoleText(const ChainsReport& report);
 
-void WriteChainsReport(OutputDir& out, const ChainsReport& report);
-
+/** @brief The report's content: the two tables, the figures and result.json. */
+void BuildChainsReport(ReportContent& out, const ChainsReport& report);
 }}}  // namespace perfshap::detail

@@ -3,6 +3,7 @@
 #include "report/csv.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "report/format.hpp"
 
@@ -70,6 +71,11 @@ CsvTable& CsvTable::Count(std::uint64_t v) {
   return *this;
 }
 
-std::string CsvTable::Text() const { return row_open_ ? text_ + '\n' : text_; }
+std::string CsvTable::Text() const& { return row_open_ ? text_ + '\n' : text_; }
 
+std::string CsvTable::Text() && {
+  if (row_open_) text_ += '\n';
+  row_open_ = false;
+  return std::move(text_);
+}
 }}}  // namespace perfshap::detail

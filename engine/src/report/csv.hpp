@@ -46,7 +46,9 @@ class CsvTable {
   CsvTable& Count(std::uint64_t v);
 
   /** @brief The table: one line per row, each ended by "\n". */
-  std::string Text() const;
+  std::string Text() const&;
+  /** @brief The table, its text moved out (a writer that is done with the table). */
+  std::string Text() &&;
 
  private:
   void Separate();

@@ -11,6 +11,7 @@
 
 #include "report/format.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 #include "report/shap_report.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
@@ -295,10 +296,9 @@ Json DemoResultJson(const DemoReport& d) {
   return result;
 }
 
-void WriteDemoReport(OutputDir& out, const DemoReport& d) {
+void BuildDemoReport(ReportContent& out, const DemoReport& d) {
   Json body = DemoResultJson(d);
   body["figures"] = out.figures();  // none: the demo's results are numbers
-  out.WriteResult({"demo", d.features, d.seed, d.threads, d.elapsed_seconds}, body);
+  out.Result({"demo", d.features, d.seed, d.threads, d.elapsed_seconds}, body);
 }
-
 }}}  // namespace perfshap::detail

@@ -15,13 +15,14 @@
 #include <vector>
 
 #include "perfshap/axom.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "perfshap/chains.hpp"
 #include "perfshap/robustness.hpp"
 #include "perfshap/shap.hpp"
-#include "perfshap/blocks/solver.hpp"
 #include "perfshap/xper.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
@@ -72,9 +73,7 @@ std::string DemoConsoleText(const DemoReport& report, const std::string& out);
 Json DemoResultJson(const DemoReport& report);
 
 /**
- * @brief Writes result.json into `out`.
- * @throws Error naming the file when it cannot be written.
+ * @brief The report's content: result.json.
  */
-void WriteDemoReport(OutputDir& out, const DemoReport& report);
-
+void BuildDemoReport(ReportContent& out, const DemoReport& report);
 }}}  // namespace perfshap::detail

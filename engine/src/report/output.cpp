@@ -149,10 +149,6 @@ void RemoveQuietly(const fs::path& path) {
   fs::remove_all(path, ignored);
 }
 
-bool IsFigure(const std::string& name) {
-  return name.size() > 4 && name.compare(name.size() - 4, 4, ".svg") == 0;
-}
-
 /** The names a string array of `doc` holds (none when it is absent or of another shape). */
 void AddNames(const nlohmann::json& doc, const char* key, std::set<std::string>& names) {
   if (!doc.is_object()) return;
@@ -352,47 +348,21 @@ void PublishFiles(const fs::path& dir, const std::vector<ReportFile>& files, boo
   }
 }
 
-void OutputDir::Write(const std::string& name, const std::string& content) {
-  // Figures go through WriteFigure: --figures decides whether they are drawn, result.json lists them.
-  PERFSHAP_DCHECK(!IsFigure(name));
-  Keep(name, content);
+void OutputDir::Write(const std::string& name, std::string content) {
+  for (ReportFile& file : contents_)
+    if (file.name == name) {
+      file.content = std::move(content);
+      return;
+    }
+  contents_.push_back({name, std::move(content)});
 }
 
 void OutputDir::WriteResult(const RunRecord& run, const Json& body) {
   document_ = ResultJsonDocument(run, body);
-  Keep("result.json", document_.dump(2) + "\n");
-}
-
-void OutputDir::Keep(const std::string& name, const std::string& content) {
-  for (ReportFile& file : contents_)
-    if (file.name == name) {
-      file.content = content;
-      return;
-    }
-  files_.push_back(name);
-  contents_.push_back({name, content});
-}
-
-bool OutputDir::WriteFigure(const std::string& name, FigureSet level,
-                            const std::function<std::string()>& draw) {
-  PERFSHAP_DCHECK(IsFigure(name));
-  if (!Draws(level)) return false;
-  Keep(name, draw());
-  if (std::find(figures_.begin(), figures_.end(), name) == figures_.end()) figures_.push_back(name);
-  return true;
+  Write("result.json", document_.dump(2) + "\n");
 }
 
 void OutputDir::Commit() const {
   if (!dir_.empty()) PublishFiles(dir_, contents_, replace_);
 }
-
-std::vector<std::string> FilesDrawn(const OutputDir& out, const std::vector<std::string>& listed) {
-  std::vector<std::string> kept;
-  for (const std::string& name : listed) {
-    if (!IsFigure(name) || std::find(out.figures().begin(), out.figures().end(), name) != out.figures().end())
-      kept.push_back(name);
-  }
-  return kept;
-}
-
 }}}  // namespace perfshap::detail

@@ -2,15 +2,14 @@
 // Copyright 2026 The perfshap authors
 #pragma once
 
-// A run's output as one set: the reporters write their files into an OutputDir, which keeps
-// them in memory; Commit publishes them into the output directory at once (a fresh temporary
+// A run's output as one set: the format writers write a report's files into an OutputDir, which
+// keeps them in memory; Commit publishes them into the output directory at once (a fresh temporary
 // directory beside it, every file and the directory fsynced, then renamed into place, or swapped
 // with the directory there), so a reader sees the earlier set or the new one, never a mix, and a
 // run that fails or is killed leaves the earlier set as it was.
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,26 +77,23 @@ struct ReportFile {
 void PublishFiles(const std::filesystem::path& dir, const std::vector<ReportFile>& files, bool replace);
 
 /**
- * @brief A run's output: every file a reporter writes goes through Write (figures through
- * WriteFigure) and is kept, in order, so the reporter can list what it wrote and the HTML report
- * (report/html_report.hpp) or an embedding front end (the Python module) can read it back. With
- * a directory, Commit then publishes the whole set there (PublishFiles); nothing reaches the
- * directory before it, so a reporter that throws leaves the directory as it was.
+ * @brief A run's output files: the format writers (WriteReport, report/report_content.hpp) put
+ * every file of a report here through Write and WriteResult, kept in order, so the HTML page
+ * (report/html_report.hpp) or an embedding front end (the Python module) can read them back.
+ * With a directory, Commit then publishes the whole set there (PublishFiles); nothing reaches the
+ * directory before it, so a writer that throws leaves the directory as it was.
  */
 class OutputDir {
  public:
   /** @brief Files kept in memory only. */
   OutputDir() = default;
-  /** @brief Files kept in memory only, drawn as `options` ask. */
-  explicit OutputDir(ReportOptions options) : options_(options) {}
   /** @brief Files for the directory `dir` (checked by PrepareOutputDir), published by Commit;
    *  `replace` as PublishFiles takes it (`force`). */
-  OutputDir(std::filesystem::path dir, ReportOptions options, bool replace)
-      : dir_(std::move(dir)), options_(options), replace_(replace) {}
+  OutputDir(std::filesystem::path dir, bool replace) : dir_(std::move(dir)), replace_(replace) {}
 
-  /** @brief Keeps `name` (a file name inside the directory, not a figure: WriteFigure); a second
-   *  write of the same name replaces the kept content. */
-  void Write(const std::string& name, const std::string& content);
+  /** @brief Keeps the file `name` (inside the directory); a second write of the same name
+   *  replaces the kept content. */
+  void Write(const std::string& name, std::string content);
 
   /** @brief Keeps result.json (ResultJsonText) and its document (document()). */
   void WriteResult(const RunRecord& run, const Json& body);
@@ -105,48 +101,19 @@ class OutputDir {
   /** @brief result.json's document (WriteResult), or null before it is written. */
   const Json& document() const noexcept { return document_; }
 
-  /** @brief Whether the options ask for the figures of `level` (kSummary or kAll). */
-  bool Draws(FigureSet level) const noexcept {
-    return level != FigureSet::kNone && options_.figures >= level;
-  }
-
-  /**
-   * @brief Draws (calls `draw`) and keeps the figure `name` when the options ask for `level`
-   * (Draws); otherwise draws nothing. @return whether the figure was kept.
-   */
-  bool WriteFigure(const std::string& name, FigureSet level, const std::function<std::string()>& draw);
-
   /** @brief Publishes the files kept into the directory (PublishFiles); nothing for files kept
    *  in memory only. @throws Error as PublishFiles. */
   void Commit() const;
 
-  /** @brief The names written so far, in order. */
-  const std::vector<std::string>& files() const noexcept { return files_; }
-  /** @brief The figures kept so far (WriteFigure), in order: what result.json lists. */
-  const std::vector<std::string>& figures() const noexcept { return figures_; }
   /** @brief The files written so far, in order, with their contents. */
   const std::vector<ReportFile>& contents() const noexcept { return contents_; }
   /** @brief The directory (empty for files kept in memory only). */
   const std::filesystem::path& path() const noexcept { return dir_; }
-  /** @brief The options the reporters honour. */
-  const ReportOptions& options() const noexcept { return options_; }
-  /** @brief Sets the options (a front end that runs a kept reporter later). */
-  void set_options(const ReportOptions& options) noexcept { options_ = options; }
 
  private:
-  void Keep(const std::string& name, const std::string& content);
-
   std::filesystem::path dir_;
-  ReportOptions options_;
   bool replace_ = false;
-  std::vector<std::string> files_;
-  std::vector<std::string> figures_;
   std::vector<ReportFile> contents_;
   Json document_;
 };
-
-/** @brief `listed` (the files a reporter's result.json names) without the SVG figures that
- *  `out` did not draw (--figures none), in their order. */
-std::vector<std::string> FilesDrawn(const OutputDir& out, const std::vector<std::string>& listed);
-
 }}}  // namespace perfshap::detail

@@ -82,10 +82,10 @@ LineChart ContributionCurves(const RobustnessResult& r, const std::string& title
 }
 
 // A curve table: the grid, the curve's mean and std, then every feature's phi mean and std.
-std::string CurveCsv(const RobustnessResult& r, const std::string& x_name, const std::string& y_name,
-                     const std::vector<double>& grid, const std::vector<double>& mean,
-                     const std::vector<double>& std, const std::vector<double>& phi_mean,
-                     const std::vector<double>& phi_std) {
+CsvTable CurveCsv(const RobustnessResult& r, const std::string& x_name, const std::string& y_name,
+                  const std::vector<double>& grid, const std::vector<double>& mean,
+                  const std::vector<double>& std, const std::vector<double>& phi_mean,
+                  const std::vector<double>& phi_std) {
   const std::size_t g = grid.size();
   std::vector<std::string> header{x_name, y_name + "_mean", y_name + "_std"};
   for (const auto& f : r.features) {
@@ -98,7 +98,7 @@ std::string CurveCsv(const RobustnessResult& r, const std::string& x_name, const
     for (std::size_t i = 0; i < r.n_features(); ++i)
       csv.Number(phi_mean[i * g + j]).Number(phi_std[i * g + j]);
   }
-  return csv.Text();
+  return csv;
 }
 
 Json NamedCurves(const RobustnessResult& r, const std::vector<double>& mean, const std::vector<double>& std,
@@ -329,7 +329,7 @@ Json RobustnessResultJson(const RobustnessResult& r, const RobustnessRun& run,
   return result;
 }
 
-void WriteRobustnessTables(OutputDir& out, const RobustnessResult& r, const RobustnessRun& run) {
+void AddRobustnessTables(ReportContent& out, const RobustnessResult& r, const RobustnessRun& run) {
   const std::size_t p = r.n_features();
   const std::size_t nf = r.fpr_grid.size();
   const std::size_t slice = RobustnessSliceIndex(r, run.slice_fpr);
@@ -359,7 +359,7 @@ void WriteRobustnessTables(OutputDir& out, const RobustnessResult& r, const Robu
         .Text(removed(i) ? "1" : "0");
     for (const auto& m : r.metrics) phi.Number(m.phi_mean[i]).Number(m.phi_std[i]);
   }
-  out.Write("phi.csv", phi.Text());
+  out.Table("phi.csv", std::move(phi));
   if (!r.interaction_auc_mean.empty()) {
     // Long form, one row per pair: the pair's Shapley interaction index (twice the matrix entry).
     CsvTable pairs({"feature_a", "feature_b", "sii_auc", "sii_auc_std"});
@@ -370,11 +370,11 @@ void WriteRobustnessTables(OutputDir& out, const RobustnessResult& r, const Robu
             .Text(r.features[j])
             .Number(2.0 * r.interaction_auc_mean[i * p + j])
             .Number(2.0 * r.interaction_auc_std[i * p + j]);
-    out.Write("interactions.csv", pairs.Text());
+    out.Table("interactions.csv", std::move(pairs));
   }
-  out.Write("roc_curve.csv",
+  out.Table("roc_curve.csv",
             CurveCsv(r, "fpr", "tpr", r.fpr_grid, r.tpr_mean, r.tpr_std, r.shap_roc_mean, r.shap_roc_std));
-  out.Write("pr_curve.csv", CurveCsv(r, "recall", "precision", r.recall_grid, r.precision_mean,
+  out.Table("pr_curve.csv", CurveCsv(r, "recall", "precision", r.recall_grid, r.precision_mean,
                                      r.precision_std, r.shap_prc_mean, r.shap_prc_std));
 
   const bool sampled = r.solve.sampled;
@@ -389,9 +389,9 @@ void WriteRobustnessTables(OutputDir& out, const RobustnessResult& r, const Robu
     if (sampled)
       for (std::size_t i = 0; i < p; ++i) splits.Number(r.phi_auc_se_by_split[s * p + i]);
   }
-  out.Write("splits.csv", splits.Text());
+  out.Table("splits.csv", std::move(splits));
   if (!r.sample_auc.empty())
-    out.Write("samples.csv", SamplesCsv(r.sample_coalitions, r.sample_split, static_cast<int>(p),
+    out.Table("samples.csv", SamplesCsv(r.sample_coalitions, r.sample_split, static_cast<int>(p),
                                         r.sample_auc, "split", "auc"));
 
   if (!r.coalition_auc.empty()) {
@@ -409,11 +409,11 @@ void WriteRobustnessTables(OutputDir& out, const RobustnessResult& r, const Robu
       coal.Row().Count(s).Quoted(members).Number(mean).Number(
           std::sqrt(var / static_cast<double>(r.n_splits)));
     }
-    out.Write("coalitions.csv", coal.Text());
+    out.Table("coalitions.csv", std::move(coal));
   }
 }
 
-void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const RobustnessRun& run) {
+void AddRobustnessFigures(ReportContent& out, const RobustnessResult& r, const RobustnessRun& run) {
   const std::size_t p = r.n_features();
   const std::size_t nf = r.fpr_grid.size();
   const std::size_t slice = RobustnessSliceIndex(r, run.slice_fpr);
@@ -429,10 +429,9 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
                                                : " (" + sampling + ")";
   const std::string curve_name = r.n_splits > 1 ? " (mean ± std)" : "";
 
-  out.WriteFigure("waterfall_auc.svg", FigureSet::kSummary, [&] {
-    return RenderSvg(FeatureWaterfall(r, "ShapAUC: contributions to the AUC" + bands, "AUC",
-                                      "random classifier", 0.5, r.phi_auc_mean, r.phi_auc_std, "AUC",
-                                      r.auc_mean, r.auc_std));
+  out.Figure("waterfall_auc.svg", FigureSet::kSummary, [&] {
+    return Chart(FeatureWaterfall(r, "ShapAUC: contributions to the AUC" + bands, "AUC", "random classifier",
+                                  0.5, r.phi_auc_mean, r.phi_auc_std, "AUC", r.auc_mean, r.auc_std));
   });
 
   BarChart bars;
@@ -443,7 +442,7 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
     bars.values.push_back(r.phi_auc_mean[i]);
     bars.stds.push_back(r.phi_auc_std[i]);
   }
-  out.WriteFigure("bars_auc.svg", FigureSet::kSummary, [&] { return RenderSvg(bars); });
+  out.Figure("bars_auc.svg", FigureSet::kSummary, [&] { return bars; });
 
   LineChart roc;
   roc.frame.title = "ROC curve" + bands + ", AUC " + Fmt("%.4f", r.auc_mean);
@@ -452,19 +451,19 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
   roc.fixed_x = roc.fixed_y = true;
   roc.series.push_back({"ROC curve" + curve_name, r.fpr_grid, r.tpr_mean, r.tpr_std, false, ""});
   roc.series.push_back({"random classifier", {0.0, 1.0}, {0.0, 1.0}, {}, true, "#7f7f7f"});
-  out.WriteFigure("roc.svg", FigureSet::kSummary, [&] { return RenderSvg(roc); });
+  out.Figure("roc.svg", FigureSet::kSummary, [&] { return roc; });
 
   LineChart shap_roc =
       ContributionCurves(r, "ShapROC: contributions to TPR - FPR" + bands, "false positive rate",
                          "phi (contribution to TPR - FPR)", r.fpr_grid, r.shap_roc_mean, r.shap_roc_std);
   shap_roc.x_markers = {r.fpr_grid[slice]};
-  out.WriteFigure("shap_roc.svg", FigureSet::kSummary, [&] { return RenderSvg(shap_roc); });
+  out.Figure("shap_roc.svg", FigureSet::kSummary, [&] { return shap_roc; });
 
-  out.WriteFigure("waterfall_slice.svg", FigureSet::kSummary, [&] {
-    return RenderSvg(FeatureWaterfall(
-        r, "ShapROC slice at FPR = " + Fmt("%g", r.fpr_grid[slice]) + bands, "true positive rate",
-        "random classifier (TPR = FPR)", r.fpr_grid[slice], Column(r.shap_roc_mean, p, nf, slice),
-        Column(r.shap_roc_std, p, nf, slice), "TPR", r.tpr_mean[slice], r.tpr_std[slice]));
+  out.Figure("waterfall_slice.svg", FigureSet::kSummary, [&] {
+    return Chart(FeatureWaterfall(r, "ShapROC slice at FPR = " + Fmt("%g", r.fpr_grid[slice]) + bands,
+                                  "true positive rate", "random classifier (TPR = FPR)", r.fpr_grid[slice],
+                                  Column(r.shap_roc_mean, p, nf, slice), Column(r.shap_roc_std, p, nf, slice),
+                                  "TPR", r.tpr_mean[slice], r.tpr_std[slice]));
   });
 
   LineChart prc;
@@ -476,24 +475,24 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
       {"PR curve" + curve_name, r.recall_grid, r.precision_mean, r.precision_std, false, ""});
   prc.series.push_back(
       {"baseline b = " + Fmt("%.4g", baseline), {0.0, 1.0}, {baseline, baseline}, {}, true, "#7f7f7f"});
-  out.WriteFigure("prc.svg", FigureSet::kSummary, [&] { return RenderSvg(prc); });
+  out.Figure("prc.svg", FigureSet::kSummary, [&] { return prc; });
 
-  out.WriteFigure("shap_prc.svg", FigureSet::kSummary, [&] {
-    return RenderSvg(ContributionCurves(r, "ShapPRC: contributions to precision - b" + bands, "recall",
-                                        "phi (contribution to precision - b)", r.recall_grid, r.shap_prc_mean,
-                                        r.shap_prc_std));
+  out.Figure("shap_prc.svg", FigureSet::kSummary, [&] {
+    return Chart(ContributionCurves(r, "ShapPRC: contributions to precision - b" + bands, "recall",
+                                    "phi (contribution to precision - b)", r.recall_grid, r.shap_prc_mean,
+                                    r.shap_prc_std));
   });
 
-  out.WriteFigure("waterfall_auprc.svg", FigureSet::kSummary, [&] {
-    return RenderSvg(FeatureWaterfall(r, "ShapAUPRC: contributions to the AUPRC" + bands, "AUPRC",
-                                      "baseline b (random classifier)", baseline, r.phi_auprc_mean,
-                                      r.phi_auprc_std, "AUPRC", r.auprc_mean, r.auprc_std));
+  out.Figure("waterfall_auprc.svg", FigureSet::kSummary, [&] {
+    return Chart(FeatureWaterfall(r, "ShapAUPRC: contributions to the AUPRC" + bands, "AUPRC",
+                                  "baseline b (random classifier)", baseline, r.phi_auprc_mean,
+                                  r.phi_auprc_std, "AUPRC", r.auprc_mean, r.auprc_std));
   });
 
   if (!r.interaction_auc_mean.empty() && p <= kMaxFeaturesShown) {
     // Each pair's Shapley interaction index on the AUC (twice the matrix entry), coloured by its
     // mean over the splits, the band written in the cell when the matrix is small enough to read.
-    out.WriteFigure("interactions_auc.svg", FigureSet::kSummary, [&] {
+    out.Figure("interactions_auc.svg", FigureSet::kSummary, [&] {
       HeatmapChart chart;
       chart.frame.title = "ShapAUC interactions: Shapley interaction index of each pair" + bands;
       chart.rows = p;
@@ -517,19 +516,18 @@ void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const Rob
                           (r.n_splits > 1 ? "±" + Fmt("%.3f", 2.0 * r.interaction_auc_std[i * p + j]) : ""));
         }
       }
-      return RenderSvg(chart);
+      return chart;
     });
   }
 }
 
-void WriteRobustnessReport(OutputDir& out, const RobustnessResult& r, const RobustnessRun& run) {
-  WriteRobustnessTables(out, r, run);
-  WriteRobustnessFigures(out, r, run);
+void BuildRobustnessReport(ReportContent& out, const RobustnessResult& r, const RobustnessRun& run) {
+  AddRobustnessTables(out, r, run);
+  AddRobustnessFigures(out, r, run);
   std::vector<std::string> files{"result.json"};
   files.insert(files.end(), out.files().begin(), out.files().end());
   Json body = RobustnessResultJson(r, run, files);
   body["figures"] = out.figures();
-  out.WriteResult({"robustness", r.features, run.seed, r.threads, r.elapsed_seconds}, body);
+  out.Result({"robustness", r.features, run.seed, r.threads, r.elapsed_seconds}, body);
 }
-
 }}}  // namespace perfshap::detail

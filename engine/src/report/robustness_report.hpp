@@ -13,11 +13,12 @@
 #include <vector>
 
 #include "data/split_sequence.hpp"
+#include "perfshap/blocks/split.hpp"
 #include "perfshap/dataset.hpp"
 #include "perfshap/robustness.hpp"
-#include "perfshap/blocks/split.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
@@ -60,16 +61,13 @@ Json RobustnessResultJson(const RobustnessResult& r, const RobustnessRun& run,
                           const std::vector<std::string>& files);
 
 /** @brief phi.csv, roc_curve.csv, pr_curve.csv, splits.csv and (exact runs) coalitions.csv. */
-void WriteRobustnessTables(OutputDir& out, const RobustnessResult& r, const RobustnessRun& run);
+void AddRobustnessTables(ReportContent& out, const RobustnessResult& r, const RobustnessRun& run);
 
 /** @brief The waterfalls, bars, ROC / PR curves and ShapROC / ShapPRC figures (SVG). */
-void WriteRobustnessFigures(OutputDir& out, const RobustnessResult& r, const RobustnessRun& run);
+void AddRobustnessFigures(ReportContent& out, const RobustnessResult& r, const RobustnessRun& run);
 
 /**
- * @brief Writes the tables, the figures and, last, result.json into `out`.
- * @throws Error naming a file that cannot be written.
+ * @brief The report's content: the tables, the figures and, last, result.json.
  */
-void WriteRobustnessReport(OutputDir& out, const RobustnessResult& r,
-                           const RobustnessRun& run);
-
+void BuildRobustnessReport(ReportContent& out, const RobustnessResult& r, const RobustnessRun& run);
 }}}  // namespace perfshap::detail

@@ -2,21 +2,34 @@
 // Copyright 2026 The perfshap authors
 #pragma once
 
-// A run's reporter run the one way every front end needs: into an output directory, published
-// as one set, or into memory, with the HTML page when asked.
+// A run's report the one way every front end needs: the method builds its content (the record
+// of tables, figures and result.json), the format writers write it into an output directory,
+// published as one set, or into memory, with the HTML page when asked.
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
-/** @brief A run's reporter: writes its files (result.json last) into the output it is given. */
-using Reporter = std::function<void(OutputDir&)>;
+/** @brief A run's report: builds its content (ReportContent) as the options ask. */
+using Reporter = std::function<ReportContent(const ReportOptions&)>;
 
-/** @brief Where and how a reporter runs. */
+/** @brief The Reporter whose content `build` (a callable taking a ReportContent&) fills. */
+template <class Build>
+Reporter ReporterOf(Build build) {
+  return [build = std::move(build)](const ReportOptions& options) {
+    ReportContent content(options);
+    build(content);
+    return content;
+  };
+}
+
+/** @brief Where and how a report is written. */
 struct ReportTarget {
   ReportOptions options;
   /** The output directory (checked before the run with PrepareOutputDir); empty: in memory. */
@@ -27,8 +40,9 @@ struct ReportTarget {
   bool html = false;
 };
 
-/** @brief Runs `reporter` (then HtmlReport with target.html) and, with a directory, publishes
- *  the files there as one set (PublishFiles); `document` (if given) gets result.json's document
+/** @brief Builds the report's content (`reporter`), writes it through the format writers
+ *  (WriteReport, then HtmlReport with target.html) and, with a directory, publishes the files
+ *  there as one set (PublishFiles); `document` (if given) gets result.json's document
  *  (OutputDir::document). @return the files, in order. @throws Error as PublishFiles. */
 std::vector<ReportFile> RunReporter(const Reporter& reporter, const ReportTarget& target, Json* document = nullptr);
 

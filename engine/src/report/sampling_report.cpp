@@ -55,9 +55,9 @@ void AddSolverJson(Json& result, const SolverSummary& summary) {
   }
 }
 
-std::string SamplesCsv(std::span<const std::uint64_t> coalitions, std::span<const std::size_t> games, int n_players,
-                       std::span<const double> values, const std::string& game_column,
-                       const std::string& value_column) {
+CsvTable SamplesCsv(std::span<const std::uint64_t> coalitions, std::span<const std::size_t> games,
+                    int n_players, std::span<const double> values, const std::string& game_column,
+                    const std::string& value_column) {
   const std::size_t words = CoalitionWords(n_players);
   std::vector<std::string> header{"coalition", value_column};
   if (!game_column.empty()) header.insert(header.begin(), game_column);
@@ -70,7 +70,6 @@ std::string SamplesCsv(std::span<const std::uint64_t> coalitions, std::span<cons
     if (!game_column.empty()) row.Count(games.empty() ? 0 : games[c]);
     row.Text(bits).Number(values[c]);
   }
-  return table.Text();
+  return table;
 }
-
 }}}  // namespace perfshap::detail

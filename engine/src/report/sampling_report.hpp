@@ -11,6 +11,7 @@
 #include <string>
 
 #include "perfshap/blocks/solver.hpp"
+#include "report/csv.hpp"
 #include "report/json.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
@@ -39,7 +40,7 @@ void AddSolverJson(Json& result, const SolverSummary& s);
 /** @brief samples.csv: one row per sampled coalition: game (split) index (no such column
  *  when game_column is empty), the coalition as a 0/1 string over the n players (player i at
  *  character i), and its value. */
-std::string SamplesCsv(std::span<const std::uint64_t> coalitions, std::span<const std::size_t> games, int n_players,
-                       std::span<const double> values, const std::string& game_column, const std::string& value_column);
-
+CsvTable SamplesCsv(std::span<const std::uint64_t> coalitions, std::span<const std::size_t> games,
+                    int n_players, std::span<const double> values, const std::string& game_column,
+                    const std::string& value_column);
 }}}  // namespace perfshap::detail

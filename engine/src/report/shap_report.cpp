@@ -15,6 +15,7 @@
 #include "report/json.hpp"
 #include "report/learner_json.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 #include "report/svg.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
@@ -33,7 +34,7 @@ std::vector<std::size_t> ByImportance(const std::vector<double>& mean_abs, std::
 
 bool Sampled(const ShapExplanation& e) { return !e.phi_se.empty(); }
 
-std::string BarSvg(const ShapExplanation& e, std::size_t o) {
+Chart BarFigure(const ShapExplanation& e, std::size_t o) {
   const std::size_t P = e.n_players;
   const std::vector<double> mean_abs = e.MeanAbs();
   BarChart chart;
@@ -44,11 +45,11 @@ std::string BarSvg(const ShapExplanation& e, std::size_t o) {
     chart.labels.push_back(e.players[j]);
     chart.values.push_back(mean_abs[o * P + j]);
   }
-  return RenderSvg(chart);
+  return chart;
 }
 
 /** The waterfall of explained row `r` (an index into run.rows), its top features by |phi|. */
-std::string WaterfallSvg(const ShapReport& report, std::size_t r, std::size_t o) {
+Chart WaterfallFigure(const ShapReport& report, std::size_t r, std::size_t o) {
   const ShapExplanation& e = report.result;
   const std::size_t P = e.n_players;
   std::vector<std::size_t> order(P);
@@ -70,7 +71,7 @@ std::string WaterfallSvg(const ShapReport& report, std::size_t r, std::size_t o)
   chart.end_label = "f(x)";
   chart.end_value = e.prediction[r * e.n_outputs + o];
   BoundWaterfall(chart);
-  return RenderSvg(chart);
+  return chart;
 }
 
 Json PerOutput(const ShapExplanation& e, const std::vector<double>& values) {
@@ -120,7 +121,7 @@ Json InteractionsJson(const ShapReport& report) {
           {"file", "interactions.csv"}};
 }
 
-Json ResultBody(const ShapReport& report, const OutputDir& out) {
+Json ResultBody(const ShapReport& report, const ReportContent& out) {
   const ShapExplanation& e = report.result;
   const ShapRun& run = report.run;
   const std::size_t P = e.n_players;
@@ -211,7 +212,7 @@ std::vector<double> MeanAbsInteractions(const TreeShapInteractionValues& v) {
   return mean;
 }
 
-std::string ShapBeeswarmSvg(const ShapReport& report, std::size_t o) {
+Chart ShapBeeswarmFigure(const ShapReport& report, std::size_t o) {
   const ShapExplanation& e = report.result;
   const std::size_t P = e.n_players;
   // Bounded (report/figure_bounds.hpp): evenly spaced rows, the top features by mean |phi|.
@@ -230,10 +231,10 @@ std::string ShapBeeswarmSvg(const ShapReport& report, std::size_t o) {
   chart.rows = BoundedStripRows(
       ByImportance(e.MeanAbs(), P, o), rows, e.players,
       [&](std::size_t r, std::size_t j) { return e(r, o, j); }, colour);
-  return RenderSvg(chart);
+  return chart;
 }
 
-std::string ShapContributionsCsv(const ShapReport& report) {
+CsvTable ShapContributionsCsv(const ShapReport& report) {
   const ShapExplanation& e = report.result;
   const bool classes = e.n_outputs > 1;
   std::vector<std::string> header = {"row"};
@@ -253,10 +254,10 @@ std::string ShapContributionsCsv(const ShapReport& report) {
         for (std::size_t j = 0; j < e.n_players; ++j)
           table.Number(e.phi_se[(r * e.n_outputs + o) * e.n_players + j]);
     }
-  return table.Text();
+  return table;
 }
 
-std::string ShapInteractionsCsv(const ShapReport& report) {
+CsvTable ShapInteractionsCsv(const ShapReport& report) {
   const TreeShapInteractionValues& v = *report.interactions;
   const ShapExplanation& e = report.result;
   const bool classes = v.n_outputs > 1;
@@ -277,10 +278,10 @@ std::string ShapInteractionsCsv(const ShapReport& report) {
           if (sampled)
             table.Number(v.se[((r * v.n_outputs + o) * v.matrix_rows.size() + a) * (v.n_features + 1) + j]);
         }
-  return table.Text();
+  return table;
 }
 
-std::string ShapInteractionsSvg(const ShapReport& report, std::size_t o) {
+Chart ShapInteractionsFigure(const ShapReport& report, std::size_t o) {
   const TreeShapInteractionValues& v = *report.interactions;
   const ShapExplanation& e = report.result;
   const std::size_t F = v.n_features;
@@ -323,7 +324,7 @@ std::string ShapInteractionsSvg(const ShapReport& report, std::size_t o) {
       chart.values.push_back(j == f ? std::numeric_limits<double>::quiet_NaN() : mean[(o * R + *it) * F + j]);
   }
   chart.color_label = "mean |interaction|";
-  return RenderSvg(chart);
+  return chart;
 }
 
 std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
@@ -387,26 +388,25 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
   return s.str();
 }
 
-void WriteShapReport(OutputDir& out, const ShapReport& report) {
+void BuildShapReport(ReportContent& out, const ShapReport& report) {
   const ShapExplanation& e = report.result;
-  out.Write("contributions.csv", ShapContributionsCsv(report));
+  out.Table("contributions.csv", ShapContributionsCsv(report));
   // The figures show the first output (P(y=1), the margin) or, for several classes, the first class.
-  out.WriteFigure("shap_bar.svg", FigureSet::kSummary, [&] { return BarSvg(e, 0); });
-  out.WriteFigure("shap_beeswarm.svg", FigureSet::kSummary, [&] { return ShapBeeswarmSvg(report, 0); });
+  out.Figure("shap_bar.svg", FigureSet::kSummary, [&] { return BarFigure(e, 0); });
+  out.Figure("shap_beeswarm.svg", FigureSet::kSummary, [&] { return ShapBeeswarmFigure(report, 0); });
   const std::size_t explained = report.run.explain_row;
-  out.WriteFigure(WaterfallName(report, explained), FigureSet::kSummary,
-                  [&] { return WaterfallSvg(report, explained, 0); });
+  out.Figure(WaterfallName(report, explained), FigureSet::kSummary,
+             [&] { return WaterfallFigure(report, explained, 0); });
   // --figures all: the waterfall of each of the first kMaxRowFigures explained rows.
   for (std::size_t r = 0; r < std::min(e.n_rows, kMaxRowFigures); ++r)
     if (r != explained)
-      out.WriteFigure(WaterfallName(report, r), FigureSet::kAll, [&] { return WaterfallSvg(report, r, 0); });
+      out.Figure(WaterfallName(report, r), FigureSet::kAll, [&] { return WaterfallFigure(report, r, 0); });
   if (report.interactions != nullptr) {
-    out.Write("interactions.csv", ShapInteractionsCsv(report));
-    out.WriteFigure("shap_interactions.svg", FigureSet::kSummary,
-                    [&] { return ShapInteractionsSvg(report, 0); });
+    out.Table("interactions.csv", ShapInteractionsCsv(report));
+    out.Figure("shap_interactions.svg", FigureSet::kSummary,
+               [&] { return ShapInteractionsFigure(report, 0); });
   }
-  out.WriteResult({"shap", e.players, report.run.seed, report.run.threads, e.elapsed_seconds},
-                           ResultBody(report, out));
+  out.Result({"shap", e.players, report.run.seed, report.run.threads, e.elapsed_seconds},
+             ResultBody(report, out));
 }
-
 }}}  // namespace perfshap::detail

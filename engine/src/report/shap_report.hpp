@@ -17,6 +17,7 @@
 #include "perfshap/blocks/trees.hpp"
 #include "perfshap/shap.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
@@ -70,10 +71,10 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out);
  * (at most kMaxPointsPerFeature evenly spaced rows, stated in the title; at most
  * kMaxFeaturesShown players, the others summed into one row).
  */
-std::string ShapBeeswarmSvg(const ShapReport& report, std::size_t o);
+Chart ShapBeeswarmFigure(const ShapReport& report, std::size_t o);
 
 /** @brief contributions.csv. */
-std::string ShapContributionsCsv(const ShapReport& report);
+CsvTable ShapContributionsCsv(const ShapReport& report);
 
 /** @brief Mean over the rows of |entry| of the interaction matrix rows kept, per output:
  *  outputs x matrix rows x features (the base value's column left out). */
@@ -81,14 +82,13 @@ std::vector<double> MeanAbsInteractions(const TreeShapInteractionValues& v);
 
 /** @brief interactions.csv (long form: row, [class,] feature, other, interaction), of
  *  report.interactions. */
-std::string ShapInteractionsCsv(const ShapReport& report);
+CsvTable ShapInteractionsCsv(const ShapReport& report);
 
 /** @brief Heat map of the mean |interaction| of output o over the rows (the top features). */
-std::string ShapInteractionsSvg(const ShapReport& report, std::size_t o);
+Chart ShapInteractionsFigure(const ShapReport& report, std::size_t o);
 
-/** @brief Writes contributions.csv (interactions.csv and shap_interactions.svg when there are
- *  interaction values), the SVGs `out`'s options ask for and, last, result.json
- *  (its "files" and "figures" name the figures drawn) into `out`. */
-void WriteShapReport(OutputDir& out, const ShapReport& report);
-
+/** @brief The report's content: contributions.csv (interactions.csv and shap_interactions.svg
+ *  when there are interaction values), the SVGs `out`'s options ask for and, last, result.json
+ *  (its "files" and "figures" name the figures drawn). */
+void BuildShapReport(ReportContent& out, const ShapReport& report);
 }}}  // namespace perfshap::detail

@@ -2,15 +2,20 @@
 // Copyright 2026 The perfshap authors
 #pragma once
 
-// Dependency-free SVG charts for the CLI reports: each Render*Svg returns a complete SVG 1.1
-// document (a reporter keeps it with OutputDir::WriteFigure). Text is XML-escaped; sans-serif fonts of 12 px and
+// Dependency-free SVG charts for the reports: a figure is data (a Chart: one of the chart specs
+// below, or a grid of them), built by a method's report (ReportContent::Figure) and drawn by the
+// SVG writer, RenderSvg, as a complete SVG 1.1 document. Text is XML-escaped; sans-serif fonts of 12 px and
 // more; tick values at "nice" steps (1, 2, 2.5, 5 x 10^k). The output depends only on the input
 // (no clock, no randomness: the beeswarm jitter is a deterministic packing), so the same input
 // gives the same bytes. Every chart @throws InvalidArgument for a non-finite value or a length
 // mismatch, naming the chart, the series and the index (a heat map takes NaN cells: no value).
 
+#include <concepts>
 #include <cstddef>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace perfshap { inline namespace v0 { namespace detail {
@@ -234,6 +239,31 @@ struct StackedBarChart {
   int decimals = 3;  ///< digits of the printed totals (0..12)
   bool shared_axis = true;
 };
+
+struct Chart;
+
+/** @brief Several charts side by side in one figure, `columns` to a row, under an optional title
+ *  (e.g. the Monte Carlo histograms of the AUC, phi_0 and each phi_j). */
+struct PanelGrid {
+  std::vector<Chart> panels;
+  int columns = 1;
+  std::string title;
+};
+
+/** @brief A figure as data: one chart spec above, or a grid of them; RenderSvg draws it. */
+struct Chart {
+  using Spec = std::variant<WaterfallChart, LineChart, BarChart, StripChart, HistogramChart, BoxChart,
+                            HeatmapChart, StackedBarChart, PanelGrid>;
+  Spec spec;
+
+  /** @brief Any chart spec (or grid) as a figure. */
+  template <class C>
+  requires(!std::same_as<std::remove_cvref_t<C>, Chart> && std::constructible_from<Spec, C>) Chart(C&& chart)
+      : spec(std::forward<C>(chart)) {}  // NOLINT(google-explicit-constructor): a spec is a figure
+};
+
+/** @brief The SVG writer: draws a figure (each panel of a grid, then ComposeSvgPanels). */
+std::string RenderSvg(const Chart& chart);
 
 std::string RenderSvg(const WaterfallChart& chart);
 std::string RenderSvg(const LineChart& chart);

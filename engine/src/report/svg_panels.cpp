@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
 
 #include "perfshap/error.hpp"
 #include "report/svg.hpp"
@@ -92,4 +96,19 @@ std::string ComposeSvgPanels(const std::vector<std::string>& panels, int columns
   return out;
 }
 
+std::string RenderSvg(const Chart& chart) {
+  return std::visit(
+      [](const auto& spec) -> std::string {
+        using Spec = std::decay_t<decltype(spec)>;
+        if constexpr (std::is_same_v<Spec, PanelGrid>) {
+          std::vector<std::string> panels;
+          panels.reserve(spec.panels.size());
+          for (const Chart& panel : spec.panels) panels.push_back(RenderSvg(panel));
+          return ComposeSvgPanels(panels, spec.columns, spec.title);
+        } else {
+          return RenderSvg(spec);
+        }
+      },
+      chart.spec);
+}
 }}}  // namespace perfshap::detail

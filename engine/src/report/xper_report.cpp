@@ -79,7 +79,7 @@ Json XperSummaryJson(const XperResult& r) {
   return j;
 }
 
-std::string XperBarSvg(const XperResult& r, const std::string& sample_name) {
+Chart XperBarFigure(const XperResult& r, const std::string& sample_name) {
   const std::string m = XperMetricLabel(r.metric);
   const bool normalised = r.value != r.base;
   detail::BarChart c;
@@ -96,10 +96,10 @@ std::string XperBarSvg(const XperResult& r, const std::string& sample_name) {
   c.frame.x_label = normalised ? "\u03c6\u2c7c / (" + m + " \u2212 \u03c6\u2080), %"
                                : "\u03c6\u2c7c (" + m + " equals its benchmark: not normalised)";
   c.frame.width = 820;
-  return detail::RenderSvg(c);
+  return c;
 }
 
-std::string XperStripSvg(const XperResult& r, const Dataset& sample) {
+Chart XperStripFigure(const XperResult& r, const Dataset& sample) {
   detail::StripChart c;
   // Bounded (report/figure_bounds.hpp): evenly spaced individuals, the top features (StripOrder).
   const std::vector<std::size_t> rows = RowsShown(r.n_rows);
@@ -124,10 +124,10 @@ std::string XperStripSvg(const XperResult& r, const Dataset& sample) {
   c.frame.height = static_cast<int>(110 + 96 * n_rows);
   c.point_radius = r.n_rows > 1000 ? 1.6 : 2.4;
   c.color_label = "feature value";
-  return detail::RenderSvg(c);
+  return c;
 }
 
-std::string XperWaterfallSvg(const XperResult& r, const Dataset& sample, std::size_t i) {
+Chart XperWaterfallFigure(const XperResult& r, const Dataset& sample, std::size_t i) {
   const std::string m = XperMetricLabel(r.metric);
   detail::WaterfallChart c;
   std::vector<std::size_t> order(r.n_features());
@@ -151,10 +151,10 @@ std::string XperWaterfallSvg(const XperResult& r, const Dataset& sample, std::si
   c.frame.x_label = "individual " + m + " term";
   c.frame.width = 820;
   BoundWaterfall(c);
-  return detail::RenderSvg(c);
+  return c;
 }
 
-std::string XperOverfitSvg(const XperResult& train, const XperResult& test) {
+Chart XperOverfitFigure(const XperResult& train, const XperResult& test) {
   const std::string m = XperMetricLabel(test.metric);
   detail::BarChart c;
   for (std::size_t f : ByDecreasingPhi(train)) {
@@ -171,10 +171,10 @@ std::string XperOverfitSvg(const XperResult& train, const XperResult& test) {
                     " (a feature that gives more on train than on test "
                     "explains the gap)";
   c.frame.width = 900;
-  return detail::RenderSvg(c);
+  return c;
 }
 
-std::string SilhouetteSvg(const XperClusters& clusters, const std::string& sample_name) {
+Chart SilhouetteFigure(const XperClusters& clusters, const std::string& sample_name) {
   detail::LineChart c;
   detail::LineSeries s;
   s.name = "";  // one curve: no legend
@@ -189,11 +189,11 @@ std::string SilhouetteSvg(const XperClusters& clusters, const std::string& sampl
   c.frame.x_label = "number of clusters k (individuals of " + sample_name + ")";
   c.frame.y_label = "mean silhouette";
   c.frame.width = 760;
-  return detail::RenderSvg(c);
+  return c;
 }
 
-std::string ClusterPhiSvg(const XperClusters& clusters, const std::vector<std::string>& features,
-                          const std::string& label_name) {
+Chart ClusterPhiFigure(const XperClusters& clusters, const std::vector<std::string>& features,
+                       const std::string& label_name) {
   // Raw means, not shares: a cluster's mean G_i can sit close to its mean phi_i0, and the
   // share phi / (G - phi_0) then explodes.
   detail::BarChart c;
@@ -215,11 +215,11 @@ std::string ClusterPhiSvg(const XperClusters& clusters, const std::vector<std::s
   c.frame.x_label = "mean \u03c6\u1d62\u2c7c of the members (cluster sizes " + sizes + "; mean " +
                     label_name + " " + means + ")";
   c.frame.width = 900;
-  return detail::RenderSvg(c);
+  return c;
 }
 
-std::string ClusterProfilesCsv(const XperClusters& clusters, const std::vector<std::string>& columns,
-                               const std::vector<std::string>& features, const std::string& label_name) {
+CsvTable ClusterProfilesCsv(const XperClusters& clusters, const std::vector<std::string>& columns,
+                            const std::vector<std::string>& features, const std::string& label_name) {
   std::vector<std::string> header{"cluster", "medoid_row",         "size",
                                   "share",   label_name + "_mean", "silhouette"};
   for (const auto& f : columns) header.push_back("mean_" + f);
@@ -239,7 +239,7 @@ std::string ClusterProfilesCsv(const XperClusters& clusters, const std::vector<s
     for (double v : prof.phi_means) csv.Number(v);
     csv.Number(prof.base_mean).Number(prof.value_mean);
   }
-  return csv.Text();
+  return csv;
 }
 
 Json ClustersJson(const XperClusters& clusters, const std::vector<std::string>& columns,
@@ -282,7 +282,7 @@ Json ClustersJson(const XperClusters& clusters, const std::vector<std::string>& 
   return j;
 }
 
-std::string ClusterMetricsCsv(const XperClusterRefit& refit) {
+CsvTable ClusterMetricsCsv(const XperClusterRefit& refit) {
   CsvTable csv({"metric", "sample", "one_model", "per_cluster"}, CsvTable::NonFinite::kEmpty);
   for (std::size_t t = 0; t < refit.metric_names.size(); ++t) {
     csv.Row()
@@ -296,7 +296,7 @@ std::string ClusterMetricsCsv(const XperClusterRefit& refit) {
         .Number(refit.test_one_model[t])
         .Number(refit.test_per_cluster[t]);
   }
-  return csv.Text();
+  return csv;
 }
 
 Json RefitJson(const XperClusterRefit& refit) {
@@ -512,7 +512,7 @@ Json XperResultJson(const XperReport& report) {
   return result;
 }
 
-std::string XperIndividualCsv(const XperResult& r) {
+CsvTable XperIndividualCsv(const XperResult& r) {
   std::vector<std::string> header{"i", "phi_i0"};
   for (const auto& name : r.features) header.push_back("phi_" + name);
   const bool sampled = !r.individual_phi_se.empty();
@@ -526,15 +526,14 @@ std::string XperIndividualCsv(const XperResult& r) {
     if (sampled)
       for (std::size_t j = 0; j < p; ++j) csv.Number(r.individual_phi_se[i * p + j]);
   }
-  return csv.Text();
+  return csv;
 }
 
-void WriteXperFiles(OutputDir& out, const XperReport& report) {
+void AddXperFiles(ReportContent& out, const XperReport& report) {
   const XperResult& r = report.result;
   const XperRun& run = report.run;
   if (run.overfit && report.train != nullptr)
-    out.WriteFigure("xper_overfit.svg", FigureSet::kSummary,
-                    [&] { return XperOverfitSvg(*report.train, r); });
+    out.Figure("xper_overfit.svg", FigureSet::kSummary, [&] { return XperOverfitFigure(*report.train, r); });
   if (report.clusters != nullptr) {
     const XperClusters& clusters = *report.clusters;
     const std::string label = report.sample.label_name();
@@ -545,28 +544,28 @@ void WriteXperFiles(OutputDir& out, const XperReport& report) {
     if (report.refit != nullptr) {
       for (std::size_t i = 0; i < report.refit->test_labels.size(); ++i)
         assignment.Row().Text("test").Count(i).Count(report.refit->test_labels[i]);
-      out.Write("cluster_metrics.csv", ClusterMetricsCsv(*report.refit));
+      out.Table("cluster_metrics.csv", ClusterMetricsCsv(*report.refit));
     }
-    out.Write("clusters.csv", ClusterProfilesCsv(clusters, report.sample.feature_names(), r.features, label));
-    out.Write("cluster_assignment.csv", assignment.Text());
-    out.WriteFigure("silhouette.svg", FigureSet::kSummary, [&] {
-      return SilhouetteSvg(clusters, run.have_train ? "the training sample" : "the sample");
+    out.Table("clusters.csv", ClusterProfilesCsv(clusters, report.sample.feature_names(), r.features, label));
+    out.Table("cluster_assignment.csv", std::move(assignment));
+    out.Figure("silhouette.svg", FigureSet::kSummary, [&] {
+      return SilhouetteFigure(clusters, run.have_train ? "the training sample" : "the sample");
     });
-    out.WriteFigure("xper_clusters.svg", FigureSet::kSummary,
-                    [&] { return ClusterPhiSvg(clusters, r.features, label); });
+    out.Figure("xper_clusters.svg", FigureSet::kSummary,
+               [&] { return ClusterPhiFigure(clusters, r.features, label); });
   }
-  out.WriteFigure("xper_bar.svg", FigureSet::kSummary,
-                  [&] { return XperBarSvg(r, run.have_train ? "the test sample" : "the sample"); });
-  out.WriteFigure("xper_individual.svg", FigureSet::kSummary, [&] { return XperStripSvg(r, report.sample); });
+  out.Figure("xper_bar.svg", FigureSet::kSummary,
+             [&] { return XperBarFigure(r, run.have_train ? "the test sample" : "the sample"); });
+  out.Figure("xper_individual.svg", FigureSet::kSummary, [&] { return XperStripFigure(r, report.sample); });
   const auto waterfall = [&](std::size_t i) { return "xper_waterfall_row" + std::to_string(i) + ".svg"; };
   if (run.explain_row)
-    out.WriteFigure(waterfall(*run.explain_row), FigureSet::kSummary,
-                    [&] { return XperWaterfallSvg(r, report.sample, *run.explain_row); });
+    out.Figure(waterfall(*run.explain_row), FigureSet::kSummary,
+               [&] { return XperWaterfallFigure(r, report.sample, *run.explain_row); });
   // --figures all: the waterfall of each of the first kMaxRowFigures individuals.
   for (std::size_t i = 0; i < std::min(r.n_rows, kMaxRowFigures); ++i)
     if (!run.explain_row || i != *run.explain_row)
-      out.WriteFigure(waterfall(i), FigureSet::kAll, [&] { return XperWaterfallSvg(r, report.sample, i); });
-  out.Write("individual.csv", XperIndividualCsv(r));
+      out.Figure(waterfall(i), FigureSet::kAll, [&] { return XperWaterfallFigure(r, report.sample, i); });
+  out.Table("individual.csv", XperIndividualCsv(r));
   if (!r.interactions.empty()) {
     const std::size_t p = r.features.size();
     const bool sampled = !r.interactions_se.empty();
@@ -578,9 +577,9 @@ void WriteXperFiles(OutputDir& out, const XperReport& report) {
         pairs.Row().Text(r.features[i]).Text(r.features[j]).Number(2.0 * r.interactions[i * p + j]);
         if (sampled) pairs.Number(2.0 * r.interactions_se[i * p + j]);
       }
-    out.Write("interactions.csv", pairs.Text());
+    out.Table("interactions.csv", std::move(pairs));
     if (p <= kMaxFeaturesShown)
-      out.WriteFigure("xper_interactions.svg", FigureSet::kSummary, [&] {
+      out.Figure("xper_interactions.svg", FigureSet::kSummary, [&] {
         HeatmapChart chart;
         chart.frame.title = "XPER interactions: Shapley interaction index of each pair on the " + run.metric +
                             (sampled ? " (± se)" : "");
@@ -604,20 +603,19 @@ void WriteXperFiles(OutputDir& out, const XperReport& report) {
                                  (sampled ? "±" + Fmt("%.3f", 2.0 * r.interactions_se[i * p + j]) : ""));
           }
         }
-        return RenderSvg(chart);
+        return chart;
       });
   }
   if (!r.sample_value.empty())
-    out.Write("samples.csv", SamplesCsv(r.sample_coalitions, {}, static_cast<int>(r.features.size()),
+    out.Table("samples.csv", SamplesCsv(r.sample_coalitions, {}, static_cast<int>(r.features.size()),
                                         r.sample_value, "", "value"));
 }
 
-void WriteXperReport(OutputDir& out, const XperReport& report) {
-  WriteXperFiles(out, report);
+void BuildXperReport(ReportContent& out, const XperReport& report) {
+  AddXperFiles(out, report);
   const XperResult& r = report.result;
   Json body = XperResultJson(report);
   body["figures"] = out.figures();
-  out.WriteResult({"xper", r.features, report.run.seed, r.threads, r.elapsed_seconds}, body);
+  out.Result({"xper", r.features, report.run.seed, r.threads, r.elapsed_seconds}, body);
 }
-
 }}}  // namespace perfshap::detail

@@ -13,13 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/cluster.hpp"
-#include "perfshap/dataset.hpp"
 #include "perfshap/blocks/learner.hpp"
 #include "perfshap/blocks/trees.hpp"
+#include "perfshap/cluster.hpp"
+#include "perfshap/dataset.hpp"
 #include "perfshap/xper.hpp"
 #include "report/json.hpp"
 #include "report/output.hpp"
+#include "report/report_content.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
@@ -85,16 +86,15 @@ std::string XperConsoleText(const XperReport& report, const std::string& out);
 Json XperResultJson(const XperReport& report);
 
 /** @brief individual.csv: i, phi_i0, phi_<feature>... for every individual. */
-std::string XperIndividualCsv(const XperResult& r);
+CsvTable XperIndividualCsv(const XperResult& r);
 
-/** @brief The figures and tables (SVG, CSV) of the report into `out`. */
-void WriteXperFiles(OutputDir& out, const XperReport& report);
+/** @brief The figures and tables of the report, added to `out`. */
+void AddXperFiles(ReportContent& out, const XperReport& report);
 
 /**
- * @brief Writes the figures, the tables and, last, result.json into `out`.
- * @throws Error naming a file that cannot be written.
+ * @brief The report's content: the figures, the tables and, last, result.json.
  */
-void WriteXperReport(OutputDir& out, const XperReport& report);
+void BuildXperReport(ReportContent& out, const XperReport& report);
 
 /** @brief "AUC", "-Brier", "accuracy", ...: the metric as the decomposition counts it. */
 std::string XperMetricLabel(const std::string& metric);
@@ -104,31 +104,30 @@ Json XperSummaryJson(const XperResult& r);
 
 /** @brief Bar chart of the normalised values phi_j / (value - phi_0), in percent (raw phi_j
  *  when value == phi_0). */
-std::string XperBarSvg(const XperResult& r, const std::string& sample_name);
+Chart XperBarFigure(const XperResult& r, const std::string& sample_name);
 
 /** @brief Beeswarm strip of the individual values phi_ij, one row per feature, coloured by the
  *  feature's value. */
-std::string XperStripSvg(const XperResult& r, const Dataset& sample);
+Chart XperStripFigure(const XperResult& r, const Dataset& sample);
 
 /** @brief Waterfall of individual i: phi_i0, then phi_ij by decreasing |phi_ij|, to G_i. */
-std::string XperWaterfallSvg(const XperResult& r, const Dataset& sample, std::size_t i);
+Chart XperWaterfallFigure(const XperResult& r, const Dataset& sample, std::size_t i);
 
 /** @brief phi_j on the training and the test samples side by side (overfitting view). */
-std::string XperOverfitSvg(const XperResult& train, const XperResult& test);
+Chart XperOverfitFigure(const XperResult& train, const XperResult& test);
 
 /** @brief Mean silhouette for each k tried, the chosen k marked. */
-std::string SilhouetteSvg(const XperClusters& clusters, const std::string& sample_name);
+Chart SilhouetteFigure(const XperClusters& clusters, const std::string& sample_name);
 
 /** @brief Per-cluster mean individual values phi_ij, one bar per feature and cluster (the
  *  paper's group figure, in raw units). */
-std::string ClusterPhiSvg(const XperClusters& clusters, const std::vector<std::string>& features,
-                          const std::string& label_name);
+Chart ClusterPhiFigure(const XperClusters& clusters, const std::vector<std::string>& features,
+                       const std::string& label_name);
 
 /** @brief One line per cluster: cluster, medoid_row, size, share, <label>_mean, silhouette,
  *  mean_<feature>..., mean_phi_<feature>..., mean_phi_i0, mean_G_i. */
-std::string ClusterProfilesCsv(const XperClusters& clusters, const std::vector<std::string>& columns,
-                               const std::vector<std::string>& features,
-                               const std::string& label_name);
+CsvTable ClusterProfilesCsv(const XperClusters& clusters, const std::vector<std::string>& columns,
+                            const std::vector<std::string>& features, const std::string& label_name);
 
 /** @brief The clusters block of result.json; `fixed` says how a fixed number of clusters is named. */
 Json ClustersJson(const XperClusters& clusters, const std::vector<std::string>& columns,
@@ -136,7 +135,7 @@ Json ClustersJson(const XperClusters& clusters, const std::vector<std::string>& 
                   const std::string& label_name, const std::string& sample_name, const std::string& fixed);
 
 /** @brief metric, sample, one_model, per_cluster (the paper's comparison table). */
-std::string ClusterMetricsCsv(const XperClusterRefit& refit);
+CsvTable ClusterMetricsCsv(const XperClusterRefit& refit);
 
 /** @brief The refit block of result.json. */
 Json RefitJson(const XperClusterRefit& refit);
