@@ -82,8 +82,10 @@ struct PythonRaised : std::exception {
 /**
  * The user's own model: a Python callable f(X) -> rows x outputs (or rows), X a float64 array
  * rows x features. The engine calls it from its worker threads with whole batches of hybrid rows
- * (thousands of rows a call), each call holding the GIL only while f runs; the batches are
- * fixed by the game's blocks, so the result is bitwise the same at any thread count. A call that
+ * (thousands of rows a call: the sampled solvers hand over whole batches of coalitions), each
+ * call holding the GIL only while f runs, one thread at a time (the others wait on a mutex, not
+ * in a scramble for the GIL, and build their next batch meanwhile); the batches are fixed by the
+ * game's blocks, so the result is bitwise the same at any thread count. A call that
  * raises stops the run and the exception reaches the caller; a wrong shape or a NaN is a
  * one-line error naming the batch.
  */
@@ -102,6 +104,7 @@ class PyCallableModel final : public perfshap::Model {
   bool is_classifier() const override { return classifier_; }
   std::string Describe() const override { return description_; }
   void Predict(std::span<const double> x, std::size_t n_rows, std::span<double> out) const override {
+    const std::lock_guard<std::mutex> one_at_a_time(calling_);
     const py::gil_scoped_acquire gil;
     try {
       py::array_t<double> rows({static_cast<py::ssize_t>(n_rows), static_cast<py::ssize_t>(n_features_)});
@@ -153,6 +156,7 @@ class PyCallableModel final : public perfshap::Model {
   std::size_t n_outputs_;
   bool classifier_;
   std::string description_;
+  mutable std::mutex calling_;
 };
 
 /** A Python object that is released with the GIL held, whichever thread drops it last. */

@@ -96,6 +96,29 @@ def test_batches_are_large_and_calls_hold_the_gil_only_inside():
     assert sum(sizes) >= 16 * 100 * 100  # every coalition's hybrid rows were predicted
 
 
+@pytest.mark.parametrize("solver", ["permutation", "kernel"])
+def test_sampled_solvers_batch_coalitions_into_few_calls(solver):
+    # Issue 37's shape: 30 features, 100 background rows, one row at 1,000 evaluations. The
+    # solvers hand the model whole batches of coalitions: at most one call per 60 of them (one
+    # a coalition before), the same values at 1 and 2 threads.
+    rng = np.random.RandomState(5)
+    rows, background = rng.randn(1, 30), rng.randn(100, 30)
+    calls = []
+
+    def f(Z):
+        calls.append(len(Z))
+        return np.tanh((Z[:, 0::2] * Z[:, 1::2]).sum(axis=1)) + 0.1 * Z[:, 3]
+
+    one = perfshap.shap(f, rows, background=background, solver=solver, budget=1000, seed=3, threads=1)
+    evaluations = sum(calls) // 100  # each coalition is 100 hybrid rows (the probe is one row)
+    assert evaluations >= 900
+    assert len(calls) * 60 <= evaluations, (len(calls), evaluations)
+    calls.clear()
+    two = perfshap.shap(f, rows, background=background, solver=solver, budget=1000, seed=3, threads=2)
+    assert np.array_equal(one.values, two.values)
+    assert len(calls) * 60 <= evaluations
+
+
 def test_xper_of_a_function_decomposes_its_auc():
     X, y = data()
     model = LogisticRegression().fit(X[:100], y[:100])

@@ -33,6 +33,22 @@ void GameWorker::EvaluateWide(WideCoalition s, std::span<double> out) {
                      "; group the players into at most 64, or give the game's worker an EvaluateWide");
   Evaluate(s.AsMask(), out);
 }
+
+void GameWorker::EvaluateMany(std::span<const std::uint64_t> words, std::size_t nw, std::span<double> out) {
+  PERFSHAP_CHECK(nw > 0 && words.size() % nw == 0, "EvaluateMany: the words are not whole coalitions");
+  const std::size_t count = words.size() / nw;
+  if (count == 0) return;
+  PERFSHAP_CHECK(out.size() % count == 0, "EvaluateMany: the values are not whole coalitions' outputs");
+  const std::size_t k = out.size() / count;
+  for (std::size_t c = 0; c < count; ++c) {
+    const std::span<double> values = out.subspan(c * k, k);
+    if (nw == 1) {
+      Evaluate(words[c], values);
+    } else {
+      EvaluateWide(WideCoalition{words.subspan(c * nw, nw)}, values);
+    }
+  }
+}
 Game::~Game() = default;
 
 std::unique_ptr<GameWorker> Game::MakeWorkerFrom(std::unique_ptr<GameWorker> previous) const {

@@ -81,6 +81,30 @@ class PredictionWorker final : public GameWorker {
     EvaluateFeatures(out);
   }
 
+  // Several coalitions' hybrid rows in one prediction per row block and chunk of coalitions
+  // (kBatchHybridRows rows at most): each coalition's values exactly as its own Evaluate's.
+  void EvaluateMany(std::span<const std::uint64_t> words, std::size_t nw, std::span<double> out) override {
+    if (!g_.row_terms().empty()) return GameWorker::EvaluateMany(words, nw, out);
+    const std::size_t count = words.size() / nw;
+    const std::size_t F = in_.size();
+    const std::vector<int>& owner = g_.feature_player();
+    many_in_.resize(count * F);  // grows to the solver's batch once, then stays
+    for (std::size_t c = 0; c < count; ++c) {
+      const WideCoalition s{words.subspan(c * nw, nw)};
+      for (std::size_t j = 0; j < F; ++j) many_in_[c * F + j] = s.contains(owner[j]) ? 1 : 0;
+    }
+    const std::size_t rows = g_.rows().n_rows;
+    const std::size_t nb = g_.background().n_rows;
+    for (std::size_t first = 0; first < rows; first += g_.row_block()) {
+      const std::size_t here = std::min(g_.row_block(), rows - first);
+      const std::size_t chunk = std::max<std::size_t>(1, kBatchHybridRows / (here * nb));
+      for (std::size_t c0 = 0; c0 < count; c0 += chunk)
+        HybridsOfMany(first, here, c0, std::min(count, c0 + chunk), out);
+    }
+    const std::size_t k = g_.n_outputs();
+    for (std::size_t c = 0; c < count; ++c) CheckFinite(out.subspan(c * k, k));
+  }
+
  private:
   // v(S) for the coalition whose features in_ flags.
   void EvaluateFeatures(std::span<double> out) {
@@ -89,7 +113,50 @@ class PredictionWorker final : public GameWorker {
     } else {
       Additive(out);
     }
-    // A non-finite value would reach every Shapley value of its row: named where it appears.
+    CheckFinite(out);
+  }
+
+  // Coalitions [c0, c1)'s values of explained rows [first, first + here) from one prediction:
+  // hybrid row ((c - c0) * here + r) * nb + b.
+  void HybridsOfMany(std::size_t first, std::size_t here, std::size_t c0, std::size_t c1,
+                     std::span<double> out) {
+    const std::size_t F = in_.size();
+    const std::size_t K = g_.model().n_outputs();
+    const std::size_t k = g_.n_outputs();
+    const ColumnMatrix rows = g_.rows();
+    const ColumnMatrix bg = g_.background();
+    const std::size_t nb = bg.n_rows;
+    const std::size_t per = here * nb;
+    const std::size_t m = (c1 - c0) * per;
+    if (many_hybrid_.size() < F * m) many_hybrid_.resize(F * m);
+    if (many_predictions_.size() < K * m) many_predictions_.resize(K * m);
+    for (std::size_t j = 0; j < F; ++j) {
+      double* col = many_hybrid_.data() + j * m;
+      const double* x = rows.values.data() + j * rows.n_rows + first;
+      const double* b = bg.values.data() + j * nb;
+      for (std::size_t c = c0; c < c1; ++c) {
+        double* at = col + (c - c0) * per;
+        if (many_in_[c * F + j] != 0) {
+          for (std::size_t r = 0; r < here; ++r) std::fill(at + r * nb, at + (r + 1) * nb, x[r]);
+        } else {
+          for (std::size_t r = 0; r < here; ++r) std::copy(b, b + nb, at + r * nb);
+        }
+      }
+    }
+    const std::span<double> pred(many_predictions_.data(), K * m);
+    PredictOnScale(g_.model(), g_.scale(), std::span<const double>(many_hybrid_.data(), F * m), m, pred);
+    for (std::size_t c = c0; c < c1; ++c)
+      for (std::size_t r = 0; r < here; ++r)
+        for (std::size_t o = 0; o < K; ++o) {
+          const double* p = pred.data() + o * m + (c - c0) * per + r * nb;
+          double sum = 0.0;
+          for (std::size_t b = 0; b < nb; ++b) sum += p[b];
+          out[c * k + (first + r) * K + o] = sum / static_cast<double>(nb);
+        }
+  }
+
+  // A non-finite value would reach every Shapley value of its row: named where it appears.
+  void CheckFinite(std::span<const double> out) const {
     const std::size_t K = g_.model().n_outputs();
     for (std::size_t v = 0; v < g_.n_outputs(); ++v)
       if (!std::isfinite(out[v]))
@@ -162,6 +229,9 @@ class PredictionWorker final : public GameWorker {
 
   const PredictionGame& g_;
   std::vector<std::uint8_t> in_;
+  std::vector<std::uint8_t> many_in_;  // EvaluateMany's coalitions x features flags
+  std::vector<double> many_hybrid_;
+  std::vector<double> many_predictions_;
   std::vector<double> hybrid_;
   std::vector<double> predictions_;
   std::vector<double> row_sum_;
@@ -271,6 +341,9 @@ PredictionGame::PredictionGame(const Model& model, ColumnMatrix rows, ColumnMatr
       link_ = link;
     }
   }
+  // Every coalition a model call: a solver's coalitions batched into kBatchHybridRows rows.
+  if (row_terms_.empty())
+    batch_coalitions_ = std::max<std::size_t>(1, kBatchHybridRows / (row_block_ * background.n_rows));
 }
 
 std::unique_ptr<GameWorker> PredictionGame::MakeWorker() const { return std::make_unique<PredictionWorker>(*this); }

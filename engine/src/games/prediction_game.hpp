@@ -34,6 +34,10 @@ void PredictOnScale(const Model& model, ShapOutputScale scale, std::span<const d
 /** @brief Whether PredictOnScale can give `scale` for this model. */
 bool HasScale(const Model& model, ShapOutputScale scale);
 
+/** @brief Hybrid rows one batched prediction of PredictionGame's worker takes at most
+ *  (GameWorker::EvaluateMany: the coalitions of a solver's batch in as few model calls). */
+inline constexpr std::size_t kBatchHybridRows = std::size_t{1} << 16;
+
 class PredictionGame final : public Game {
  public:
   /**
@@ -50,7 +54,9 @@ class PredictionGame final : public Game {
   std::size_t n_outputs() const override { return rows_.n_rows * model_.n_outputs(); }
   std::unique_ptr<GameWorker> MakeWorker() const override;
   std::vector<std::string> player_names() const override;
-  BlockHint block_hint() const override { return {1, 256, std::uint64_t{256} << 20}; }
+  /** Batches of coalitions (EvaluateMany) when every coalition is a model call: as many as
+   *  kBatchHybridRows hybrid rows of one block of explained rows hold. */
+  BlockHint block_hint() const override { return {1, 256, std::uint64_t{256} << 20, batch_coalitions_}; }
 
   const Model& model() const noexcept { return model_; }
   ColumnMatrix rows() const noexcept { return rows_; }
@@ -79,6 +85,7 @@ class PredictionGame final : public Game {
   std::vector<double> background_terms_;
   double intercept_ = 0.0;
   Link link_ = Link::kIdentity;
+  std::uint64_t batch_coalitions_ = 1;
 };
 
 class RetrainPredictionGame final : public Game {

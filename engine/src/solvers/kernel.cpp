@@ -81,6 +81,7 @@ struct KernelScratch {
   const Game* game = nullptr;
   std::vector<double> value;
   std::vector<int> members;
+  CoalitionBatch many;  // a batched game's coalitions (KernelGame::batch)
 };
 
 class KernelSolver final : public Solver {
@@ -201,6 +202,7 @@ struct KernelGame {
   bool implicit;                   // the normal matrix left implicit (ImplicitNormal)
   const std::vector<double>& base;  // v(empty)
   SampleLogs& logs;
+  std::uint64_t batch;  // coalitions per EvaluateMany (BlockHint::batch_coalitions); 1: one by one
 };
 
 // The layers: complete while both fit what is `left` of the budget, smallest sizes first.
@@ -297,7 +299,19 @@ void EvaluateCompleteLayers(const KernelGame& run, CompleteLayers& complete, Sha
              const std::size_t first = list.size() * b / n_blocks;
              const std::size_t last = list.size() * (b + 1) / n_blocks;
              for (std::size_t c = first; c < last; ++c) {
-               EvaluateWords(*s.worker, n, list[c], s.value);
+               // A batched game: the next `batch` coalitions in one model call.
+               if (run.batch > 1 && (c - first) % run.batch == 0) {
+                 s.many.Clear(run.nw, k);
+                 for (std::size_t d = c; d < std::min<std::size_t>(last, c + run.batch); ++d)
+                   s.many.Add(list[d]);
+                 s.many.Evaluate(*s.worker);
+               }
+               if (run.batch > 1) {
+                 const std::span<const double> v = s.many.values((c - first) % run.batch);
+                 std::copy(v.begin(), v.end(), s.value.begin());
+               } else {
+                 EvaluateWords(*s.worker, n, list[c], s.value);
+               }
                if (log != nullptr) log->Add(list[c], s.value);
                for (std::size_t j = 0; j < k; ++j) s.value[j] -= run.base[j];
                complete_y[c] = s.value[0];
@@ -441,38 +455,60 @@ void SampledRounds::EvaluateBatch(std::size_t b, KernelScratch& s, std::uint64_t
   std::vector<std::uint64_t> other(nw);
   std::vector<double> y_small(k);
   SampleLog* log = run.logs.Of(b);
-  for (std::uint64_t c = 0; c < round_cycles; ++c)
-    for (std::size_t l = 0; l < sampled.size(); ++l) {
-      const auto& small = coalitions[(static_cast<std::size_t>(c) * batches + b) * sampled.size() + l];
-      for (std::size_t t = 0; t < nw; ++t) other[t] = ~small[t];
-      if (n % 64 != 0) other[nw - 1] &= (std::uint64_t{1} << (n % 64)) - 1;
+  const auto complement = [&](const std::vector<std::uint64_t>& small) {
+    for (std::size_t t = 0; t < nw; ++t) other[t] = ~small[t];
+    if (n % 64 != 0) other[nw - 1] &= (std::uint64_t{1} << (n % 64)) - 1;
+  };
+  const std::size_t L = sampled.size();
+  const std::size_t pairs_per_call = std::max<std::size_t>(1, run.batch / 2);
+  for (std::size_t i = 0; i < round_cycles * L; ++i) {
+    const std::size_t c = i / L, l = i % L;
+    // A batched game: the next pairs' coalitions (small, complement) in one model call.
+    if (run.batch > 1 && i % pairs_per_call == 0) {
+      s.many.Clear(nw, k);
+      for (std::size_t d = i; d < std::min(round_cycles * L, i + pairs_per_call); ++d) {
+        const auto& small = coalitions[((d / L) * batches + b) * L + d % L];
+        complement(small);
+        s.many.Add(small);
+        s.many.Add(other);
+      }
+      s.many.Evaluate(*s.worker);
+    }
+    const auto& small = coalitions[(c * batches + b) * L + l];
+    complement(small);
+    if (run.batch > 1) {
+      const std::size_t at = 2 * (i % pairs_per_call);
+      std::copy_n(s.many.values(at).data(), k, y_small.data());
+      std::copy_n(s.many.values(at + 1).data(), k, s.value.data());
+    } else {
       // Cold fits: random coalitions are far apart, a warm start from one would not help.
       s.worker->Reset();
       EvaluateWords(*s.worker, n, small, y_small);
       s.worker->Reset();
       EvaluateWords(*s.worker, n, other, s.value);
-      if (log != nullptr) {
-        log->Add(small, y_small);
-        log->Add(other, s.value);
-      }
-      for (std::size_t j = 0; j < k; ++j) {
-        y_small[j] -= run.base[j];
-        s.value[j] -= run.base[j];
-      }
-      if (control) {
-        BatchSamples& mine = kept[b];
-        mine.words.insert(mine.words.end(), small.begin(), small.end());
-        mine.y_small.push_back(y_small[0]);
-        mine.y_large.push_back(s.value[0]);
-        mine.layer.push_back(static_cast<std::uint32_t>(l));
-      }
-      MembersOf(small, n, s.members);
-      // Weighted by the layer's mass, divided by the samples' count when solving (the middle
-      // layer gets both coalitions of a pair: two samples a cycle, each half the mass).
-      const LayerPair& layer = *sampled[l];
-      batch[b].Add(s.members, layer.middle ? 0.5 * layer.mass_small : layer.mass_small, y_small.data(),
-                   s.value.data(), k);
     }
+    if (log != nullptr) {
+      log->Add(small, y_small);
+      log->Add(other, s.value);
+    }
+    for (std::size_t j = 0; j < k; ++j) {
+      y_small[j] -= run.base[j];
+      s.value[j] -= run.base[j];
+    }
+    if (control) {
+      BatchSamples& mine = kept[b];
+      mine.words.insert(mine.words.end(), small.begin(), small.end());
+      mine.y_small.push_back(y_small[0]);
+      mine.y_large.push_back(s.value[0]);
+      mine.layer.push_back(static_cast<std::uint32_t>(l));
+    }
+    MembersOf(small, n, s.members);
+    // Weighted by the layer's mass, divided by the samples' count when solving (the middle
+    // layer gets both coalitions of a pair: two samples a cycle, each half the mass).
+    const LayerPair& layer = *sampled[l];
+    batch[b].Add(s.members, layer.middle ? 0.5 * layer.mass_small : layer.mass_small, y_small.data(),
+                 s.value.data(), k);
+  }
   run.schedule.AddProgress(round_cycles * per_cycle);
 }
 
@@ -690,7 +726,8 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Rou
   // Complete layers: every coalition of size s (and its complement), in lexicographic order,
   // weighted M_s / C(n, s), cut into blocks of whole coalitions.
   const bool implicit = n > implicit_above_;
-  const KernelGame run{game, loop, schedule, n, k, nw, implicit, out.base, logs};
+  const KernelGame run{game, loop,     schedule, n,    k,
+                       nw,   implicit, out.base, logs, game.block_hint().batch_coalitions};
   CompleteLayers complete;
   complete.normal.Reset(n, k, implicit);
   ListCompleteLayers(layers, n, nw, complete);

@@ -18,12 +18,13 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "perfshap/error.hpp"
 #include "perfshap/blocks/random.hpp"
 #include "perfshap/blocks/solver.hpp"
+#include "perfshap/error.hpp"
 #include "solvers/sampling.hpp"
 
 namespace perfshap { inline namespace v0 {
@@ -41,6 +42,9 @@ struct PermutationScratch {
   std::vector<std::uint32_t> order;
   std::vector<std::uint64_t> words;
   std::vector<double> prev, cur, sample;
+  // WalkPairsBatched: the orders of a batch's pairs and its coalitions.
+  std::vector<std::uint32_t> orders;
+  CoalitionBatch many;
 };
 
 class PermutationSolver final : public Solver {
@@ -57,6 +61,13 @@ class PermutationSolver final : public Solver {
   SolverOptions options_;
 };
 
+// Pair `pair`'s permutation of the n players into order (Fisher-Yates on its own stream).
+void DrawPermutation(std::uint64_t key, std::uint64_t pair, std::span<std::uint32_t> order) {
+  RandomStream rng(key, pair);
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.Below(i)]);
+}
+
 // One pair's sample: the mean over a permutation and its reverse of each player's marginal
 // contributions, n x k row-major into s.sample.
 void WalkPair(const Game& game, const ShapleyValues& ends, std::uint64_t key, std::uint64_t pair,
@@ -64,9 +75,7 @@ void WalkPair(const Game& game, const ShapleyValues& ends, std::uint64_t key, st
   const int n = game.n_players();
   const std::size_t k = game.n_outputs();
   const std::size_t nw = CoalitionWords(n);
-  RandomStream rng(key, pair);
-  for (int i = 0; i < n; ++i) s.order[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(i);
-  for (std::size_t i = static_cast<std::size_t>(n); i > 1; --i) std::swap(s.order[i - 1], s.order[rng.Below(i)]);
+  DrawPermutation(key, pair, s.order);
   std::fill(s.sample.begin(), s.sample.end(), 0.0);
   for (int direction = 0; direction < 2; ++direction) {
     s.worker->Reset();  // every walk starts cold: a pair's values depend on the pair alone
@@ -85,6 +94,63 @@ void WalkPair(const Game& game, const ShapleyValues& ends, std::uint64_t key, st
       double* row = s.sample.data() + static_cast<std::size_t>(i) * k;
       for (std::size_t j = 0; j < k; ++j) row[j] += 0.5 * (v[j] - s.prev[j]);
       std::copy(v, v + k, s.prev.begin());
+    }
+  }
+}
+
+// Pairs [first, last) as WalkPair walks them, each pair's sample added to `moments`, with the
+// coalitions of up to `batch` of them (whole pairs) evaluated in one GameWorker::EvaluateMany:
+// a game whose every coalition is a model call (a user's model) makes one call a batch. The
+// same samples, logs and order as WalkPair's, which stays the plain reference.
+void WalkPairsBatched(const Game& game, const ShapleyValues& ends, std::uint64_t key, std::uint64_t first,
+                      std::uint64_t last, std::uint64_t batch, PermutationScratch& s, SampleLog* log,
+                      VectorMoments& moments) {
+  const int n = game.n_players();
+  const auto un = static_cast<std::size_t>(n);
+  const std::size_t k = game.n_outputs();
+  const std::size_t nw = CoalitionWords(n);
+  const std::uint64_t pairs_per_call =
+      std::max<std::uint64_t>(1, batch / std::max<std::size_t>(1, 2 * (un - 1)));
+  for (std::uint64_t p0 = first; p0 < last; p0 += pairs_per_call) {
+    const auto pairs = static_cast<std::size_t>(std::min(last, p0 + pairs_per_call) - p0);
+    if (s.orders.size() < pairs * un) s.orders.resize(pairs * un);
+    // Every walk's coalitions in walk order: pair q's direction d, step t at (2 q + d) (n - 1) + t.
+    s.many.Clear(nw, k);
+    for (std::size_t q = 0; q < pairs; ++q) {
+      const std::span<std::uint32_t> order(s.orders.data() + q * un, un);
+      DrawPermutation(key, p0 + q, order);
+      for (int direction = 0; direction < 2; ++direction) {
+        std::fill(s.words.begin(), s.words.begin() + static_cast<std::ptrdiff_t>(nw), 0);
+        for (std::size_t t = 0; t + 1 < un; ++t) {
+          const std::uint32_t i = order[direction == 0 ? t : un - 1 - t];
+          s.words[i / 64] |= std::uint64_t{1} << (i % 64);
+          s.many.Add(std::span<const std::uint64_t>(s.words.data(), nw));
+        }
+      }
+    }
+    s.worker->Reset();
+    s.many.Evaluate(*s.worker);
+    // The samples, as WalkPair adds them up.
+    std::size_t c = 0;
+    for (std::size_t q = 0; q < pairs; ++q) {
+      const std::uint32_t* order = s.orders.data() + q * un;
+      std::fill(s.sample.begin(), s.sample.end(), 0.0);
+      for (int direction = 0; direction < 2; ++direction) {
+        std::copy(ends.base.begin(), ends.base.end(), s.prev.begin());
+        for (std::size_t t = 0; t < un; ++t) {
+          const std::uint32_t i = order[direction == 0 ? t : un - 1 - t];
+          const double* v = ends.full.data();
+          if (t + 1 < un) {
+            v = s.many.values(c).data();
+            if (log != nullptr) log->Add(s.many.words(c), s.many.values(c));
+            ++c;
+          }
+          double* row = s.sample.data() + static_cast<std::size_t>(i) * k;
+          for (std::size_t j = 0; j < k; ++j) row[j] += 0.5 * (v[j] - s.prev[j]);
+          std::copy(v, v + k, s.prev.begin());
+        }
+      }
+      moments.Add(s.sample.data());
     }
   }
 }
@@ -115,6 +181,8 @@ ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, cons
   VectorMoments total;
   total.Reset(nk);
   std::vector<VectorMoments> blocks(kMaxBlocksPerRound);
+  // A game whose every coalition is a model call takes a block's coalitions in one batch.
+  const std::uint64_t batch = game.block_hint().batch_coalitions;
   const std::size_t pairs_per_block = PairsPerBlock(n);
   std::vector<double> se(nk);
   std::uint64_t pairs = 0;
@@ -145,9 +213,13 @@ ShapleyValues PermutationSolver::SolveGame(std::size_t g, const Game& game, cons
       if (log != nullptr) log->Clear();
       const std::uint64_t first = pairs + b * pairs_per_block;
       const std::uint64_t last = std::min(pairs + round_pairs, first + pairs_per_block);
-      for (std::uint64_t p = first; p < last; ++p) {
-        WalkPair(game, out, key, p, s, log);
-        blocks[b].Add(s.sample.data());
+      if (batch > 1) {
+        WalkPairsBatched(game, out, key, first, last, batch, s, log, blocks[b]);
+      } else {
+        for (std::uint64_t p = first; p < last; ++p) {
+          WalkPair(game, out, key, p, s, log);
+          blocks[b].Add(s.sample.data());
+        }
       }
       schedule.AddProgress((last - first) * per_pair);
     }, {[&](std::size_t b, ByteWriter& w) {

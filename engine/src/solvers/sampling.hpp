@@ -6,6 +6,7 @@
 // merged in a fixed order, the one convergence rule, the exact projection onto efficiency,
 // coalitions of any width, and the batch driver that runs each game's rounds as a pipeline item.
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -176,6 +177,41 @@ struct SampleLog {
     out.sample_coalitions.insert(out.sample_coalitions.end(), coalitions.begin(), coalitions.end());
     out.sample_values.insert(out.sample_values.end(), values.begin(), values.end());
   }
+};
+
+/**
+ * @brief Coalitions gathered for one GameWorker::EvaluateMany call (a game whose hint asks for
+ * batches, BlockHint::batch_coalitions): Add each, Evaluate, then read each one's values. Its
+ * buffers grow to the largest batch once and are reused.
+ */
+class CoalitionBatch {
+ public:
+  /** @brief Empties the batch for coalitions of nw words and k outputs. */
+  void Clear(std::size_t nw, std::size_t k) {
+    nw_ = nw;
+    k_ = k;
+    count_ = 0;
+  }
+  /** @brief Adds a coalition (nw words). */
+  void Add(std::span<const std::uint64_t> words) {
+    if (words_.size() < (count_ + 1) * nw_) words_.resize((count_ + 1) * nw_);
+    std::copy_n(words.data(), nw_, words_.data() + count_ * nw_);
+    ++count_;
+  }
+  /** @brief The coalitions' values, in one EvaluateMany of `worker`. */
+  void Evaluate(GameWorker& worker) {
+    if (values_.size() < count_ * k_) values_.resize(count_ * k_);
+    worker.EvaluateMany(std::span<const std::uint64_t>(words_.data(), count_ * nw_), nw_,
+                        std::span<double>(values_.data(), count_ * k_));
+  }
+  std::size_t size() const noexcept { return count_; }
+  std::span<const std::uint64_t> words(std::size_t c) const { return {words_.data() + c * nw_, nw_}; }
+  std::span<const double> values(std::size_t c) const { return {values_.data() + c * k_, k_}; }
+
+ private:
+  std::size_t nw_ = 1, k_ = 1, count_ = 0;
+  std::vector<std::uint64_t> words_;
+  std::vector<double> values_;
 };
 
 /** @brief What a sampled solver's game driver hands back; the batch driver adds the rest. */

@@ -40,6 +40,17 @@ class PERFSHAP_EXPORT GameWorker {
    * InvalidArgument for any other: games that support more players override it.
    */
   virtual void EvaluateWide(WideCoalition s, std::span<double> out);
+  /**
+   * @brief Writes v(s) for several coalitions in one call: coalition c's words are
+   * words[c * nw, (c + 1) * nw) (nw = CoalitionWords(n): one word for n <= 64), its values go to
+   * out[c * k, (c + 1) * k), k = n_outputs(). The default evaluates them one after the other as
+   * Evaluate() / EvaluateWide() would; a worker whose every evaluation is one call of a model
+   * (a user's model: Python's, a fitted estimator) overrides it to predict them all in as few
+   * calls as its memory allows (the game's BlockHint::batch_coalitions says how many it takes),
+   * each coalition's values exactly those of its own Evaluate(). Solvers call it only for games
+   * whose hint asks for batches.
+   */
+  virtual void EvaluateMany(std::span<const std::uint64_t> words, std::size_t nw, std::span<double> out);
 };
 
 /**
@@ -55,6 +66,9 @@ struct BlockHint {
   std::uint64_t max_blocks = 1024;
   /** Memory one game's per-block partial sums may take. */
   std::uint64_t partial_bytes = std::uint64_t{256} << 20;
+  /** Coalitions GameWorker::EvaluateMany takes at once to advantage (a model call each
+   *  otherwise); 1: the game gains nothing from batches, and solvers evaluate one at a time. */
+  std::uint64_t batch_coalitions = 1;
 };
 
 /**
