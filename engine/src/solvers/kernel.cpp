@@ -110,14 +110,15 @@ class KernelSolver final : public Solver {
 };
 
 // Batches of cycles: as many as 64 MB of normal matrices allow (past kImplicitNormalPlayers, 8
-// at most: no matrices), at most 64, and at most an eighth
-// of the cycles the budget leaves: a batch's estimate from fewer cycles leans on the complete
-// layers and spreads less than it should (the standard error then falls short, by about 15% at
-// two cycles a batch); with fewer than 16 cycles affordable, half of them, and one when only one
-// is (no standard error then).
+// at most: no matrices), at most 64, and past 64 cycles an eighth of the cycles the budget
+// leaves: a batch's estimate from fewer cycles leans on the complete layers and spreads less
+// than it should (the standard error then falls short, by about 15% at two cycles a batch);
+// below, half of the cycles up to 8 batches (never fewer batches for more cycles: a standard
+// error from 2 batches' spread is far worse than one 15% short), and one batch when only one
+// cycle is affordable (no standard error then).
 int BatchCount(int n, double cycles_affordable, bool implicit) {
   const double per = static_cast<double>(n) * static_cast<double>(n);
-  const double by_budget = cycles_affordable >= 16.0  ? std::floor(cycles_affordable / 8.0)
+  const double by_budget = cycles_affordable >= 16.0  ? std::max(8.0, std::floor(cycles_affordable / 8.0))
                            : cycles_affordable >= 2.0 ? std::max(2.0, std::floor(cycles_affordable / 2.0))
                                                       : 1.0;
   // Past kImplicitNormalPlayers no batch holds a matrix, and each leave-one-out estimate is a
@@ -205,24 +206,30 @@ struct KernelGame {
   std::uint64_t batch;  // coalitions per EvaluateMany (BlockHint::batch_coalitions); 1: one by one
 };
 
-// The layers: complete while both fit what is `left` of the budget, smallest sizes first.
+// The layers, smallest sizes first, each complete while it costs no more than twice its share
+// of what is `left` of the budget by the kernel's mass over the layers not yet complete (shap's
+// KernelExplainer completes a layer at once its share): a layer is enumerated where its share of
+// the samples would draw at least half of it without replacement anyway (whose spread the
+// standard errors would overstate), so a small budget is not spent on the next-to-outer layers.
 std::vector<LayerPair> PlanLayers(int n, double left) {
   std::vector<LayerPair> layers;
-  bool completing = true;
+  double mass_left = 0.0;
   for (int s = 1; 2 * s <= n; ++s) {
     LayerPair p;
     p.s = s;
     p.middle = 2 * s == n;
     p.mass_small = static_cast<double>(n - 1) / (static_cast<double>(s) * (n - s));
     p.mass_large = p.mass_small;
-    const double size = std::exp(LogBinomial(n, s)) * (p.middle ? 1.0 : 2.0);
-    if (completing && size <= left) {
-      p.complete = true;
-      left -= size;
-    } else {
-      completing = false;
-    }
+    mass_left += p.middle ? p.mass_small : 2.0 * p.mass_small;
     layers.push_back(p);
+  }
+  for (LayerPair& p : layers) {
+    const double mass = p.middle ? p.mass_small : 2.0 * p.mass_small;
+    const double size = std::exp(LogBinomial(n, p.s)) * (p.middle ? 1.0 : 2.0);
+    if (size > left || size > 2.0 * left * mass / mass_left * (1.0 + 1e-12)) break;
+    p.complete = true;
+    left -= size;
+    mass_left -= mass;
   }
   return layers;
 }
