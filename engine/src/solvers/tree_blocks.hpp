@@ -61,21 +61,32 @@ inline void CheckColumns(const TreeEnsemble& model, const FeatureColumns& x) {
   PERFSHAP_CHECK(x.step >= 1, "TreeSHAP: the rows' step must be at least 1");
 }
 
-/** Runs body(first_row, count, scratch) over blocks of kRowsPerBlock rows (a Scratch, default-constructed,
+/** Rows per block of the interaction values, whose blocks are few (hundreds of rows): at least
+ *  four blocks a thread so that the threads end together, 16 to kRowsPerBlock rows (every path
+ *  is read once a block). A row's values do not depend on its block, so neither do the results
+ *  on the thread count. */
+inline std::size_t RowsPerBlockFor(std::size_t n_rows, int threads) {
+  const std::size_t share = (n_rows + 4 * static_cast<std::size_t>(std::max(1, threads)) - 1) /
+                            (4 * static_cast<std::size_t>(std::max(1, threads)));
+  return std::clamp<std::size_t>(share, 16, kRowsPerBlock);
+}
+
+/** Runs body(first_row, count, scratch) over blocks of `block_rows` rows (a Scratch, default-constructed,
  * per thread), which write rows [first_row, first_row + count) of `out` (`per_row` values each). Over the
  * processes of an MPI run, each runs a contiguous share of the blocks and the blocks' rows of `out` are
  * exchanged. */
 template <class Scratch, class Body>
 void ForRowBlocks(Schedule& schedule, const ExecutionOptions& execution, std::size_t n_rows,
-                  std::span<double> out, std::size_t per_row, const Body& body) {
-  const std::size_t n_blocks = (n_rows + kRowsPerBlock - 1) / kRowsPerBlock;
+                  std::span<double> out, std::size_t per_row, const Body& body,
+                  std::size_t block_rows = kRowsPerBlock) {
+  const std::size_t n_blocks = (n_rows + block_rows - 1) / block_rows;
   const auto run = [&](ItemRange share) {
-    schedule.SetProgressTotal(std::min(n_rows, share.end * kRowsPerBlock) - share.begin * kRowsPerBlock);
+    schedule.SetProgressTotal(std::min(n_rows, share.end * block_rows) - share.begin * block_rows);
     schedule.ForEachBlock<Scratch>(
-        share.end - share.begin, kRowsPerBlock, [] { return std::make_unique<Scratch>(); },
+        share.end - share.begin, block_rows, [] { return std::make_unique<Scratch>(); },
         [&](std::size_t b, Scratch& scratch) {
-          const std::size_t first = (share.begin + b) * kRowsPerBlock;
-          body(first, std::min(kRowsPerBlock, n_rows - first), scratch);
+          const std::size_t first = (share.begin + b) * block_rows;
+          body(first, std::min(block_rows, n_rows - first), scratch);
         });
     schedule.FinishProgress();
   };
@@ -85,8 +96,8 @@ void ForRowBlocks(Schedule& schedule, const ExecutionOptions& execution, std::si
     return;
   }
   const auto rows_of = [&](std::size_t b) {
-    const std::size_t first = b * kRowsPerBlock;
-    return out.subspan(first * per_row, std::min(kRowsPerBlock, n_rows - first) * per_row);
+    const std::size_t first = b * block_rows;
+    return out.subspan(first * per_row, std::min(block_rows, n_rows - first) * per_row);
   };
   RunShared(
       *group, n_blocks,

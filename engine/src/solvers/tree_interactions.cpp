@@ -395,14 +395,16 @@ TreeShapInteractionValues Run(const PathSet& paths, const FeatureColumns& x, con
   result.n_features = F;
   result.values.assign(x.n_rows * per_row, 0.0);
   detail::Schedule schedule(execution);
-  detail::ForRowBlocks<InteractionScratch>(schedule, execution, x.n_rows, result.values, per_row,
-                                           [&](std::size_t first, std::size_t count, InteractionScratch& sc) {
-                                             detail::LoadRows(paths, x, first, count, sc.rows);
-                                             sc.phi.assign(count * K * F, 0.0);
-                                             double* block_out = result.values.data() + first * per_row;
-                                             block(count, sc, block_out);
-                                             FinishRows(m, F, K, base, sc.phi.data(), count, block_out);
-                                           });
+  detail::ForRowBlocks<InteractionScratch>(
+      schedule, execution, x.n_rows, result.values, per_row,
+      [&](std::size_t first, std::size_t count, InteractionScratch& sc) {
+        detail::LoadRows(paths, x, first, count, sc.rows);
+        sc.phi.assign(count * K * F, 0.0);
+        double* block_out = result.values.data() + first * per_row;
+        block(count, sc, block_out);
+        FinishRows(m, F, K, base, sc.phi.data(), count, block_out);
+      },
+      detail::RowsPerBlockFor(x.n_rows, schedule.threads()));
   result.matrix_rows = m.rows;
   result.base = std::move(base);
   return result;
