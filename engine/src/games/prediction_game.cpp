@@ -70,36 +70,36 @@ class PredictionWorker final : public GameWorker {
 
   void Evaluate(Coalition s, std::span<double> out) override {
     const std::vector<int>& owner = g_.feature_player();
-    for (std::size_t j = 0; j < in_.size(); ++j) in_[j] = Contains(s, owner[j]) ? 1 : 0;
+    for (std::size_t j = 0; j < g_.model().n_features(); ++j) in_[j] = Contains(s, owner[j]) ? 1 : 0;
     EvaluateFeatures(out);
   }
 
   // Any number of players (the sampled solvers' coalitions beyond 64 players).
   void EvaluateWide(WideCoalition s, std::span<double> out) override {
     const std::vector<int>& owner = g_.feature_player();
-    for (std::size_t j = 0; j < in_.size(); ++j) in_[j] = s.contains(owner[j]) ? 1 : 0;
+    for (std::size_t j = 0; j < g_.model().n_features(); ++j) in_[j] = s.contains(owner[j]) ? 1 : 0;
     EvaluateFeatures(out);
   }
 
   // Several coalitions' hybrid rows in one prediction per row block and chunk of coalitions
-  // (kBatchHybridRows rows at most): each coalition's values exactly as its own Evaluate's.
+  // (batch_rows() rows at most): each coalition's values exactly as its own Evaluate's.
   void EvaluateMany(std::span<const std::uint64_t> words, std::size_t nw, std::span<double> out) override {
     if (!g_.row_terms().empty()) return GameWorker::EvaluateMany(words, nw, out);
     const std::size_t count = words.size() / nw;
-    const std::size_t F = in_.size();
+    const std::size_t F = g_.model().n_features();
     const std::vector<int>& owner = g_.feature_player();
-    many_in_.resize(count * F);  // grows to the solver's batch once, then stays
+    if (in_.size() < count * F) in_.resize(count * F);  // grows to the solver's batch once
     for (std::size_t c = 0; c < count; ++c) {
       const WideCoalition s{words.subspan(c * nw, nw)};
-      for (std::size_t j = 0; j < F; ++j) many_in_[c * F + j] = s.contains(owner[j]) ? 1 : 0;
+      for (std::size_t j = 0; j < F; ++j) in_[c * F + j] = s.contains(owner[j]) ? 1 : 0;
     }
     const std::size_t rows = g_.rows().n_rows;
     const std::size_t nb = g_.background().n_rows;
     for (std::size_t first = 0; first < rows; first += g_.row_block()) {
       const std::size_t here = std::min(g_.row_block(), rows - first);
-      const std::size_t chunk = std::max<std::size_t>(1, kBatchHybridRows / (here * nb));
+      const std::size_t chunk = std::max<std::size_t>(1, g_.batch_rows() / (here * nb));
       for (std::size_t c0 = 0; c0 < count; c0 += chunk)
-        HybridsOfMany(first, here, c0, std::min(count, c0 + chunk), out);
+        Hybrids(first, here, c0, std::min(count, c0 + chunk), out);
     }
     const std::size_t k = g_.n_outputs();
     for (std::size_t c = 0; c < count; ++c) CheckFinite(out.subspan(c * k, k));
@@ -109,7 +109,10 @@ class PredictionWorker final : public GameWorker {
   // v(S) for the coalition whose features in_ flags.
   void EvaluateFeatures(std::span<double> out) {
     if (g_.row_terms().empty()) {
-      Hybrids(out);
+      // One coalition (its flags first in in_), one prediction a block of explained rows.
+      const std::size_t rows = g_.rows().n_rows;
+      for (std::size_t first = 0; first < rows; first += g_.row_block())
+        Hybrids(first, std::min(g_.row_block(), rows - first), 0, 1, out);
     } else {
       Additive(out);
     }
@@ -118,9 +121,8 @@ class PredictionWorker final : public GameWorker {
 
   // Coalitions [c0, c1)'s values of explained rows [first, first + here) from one prediction:
   // hybrid row ((c - c0) * here + r) * nb + b.
-  void HybridsOfMany(std::size_t first, std::size_t here, std::size_t c0, std::size_t c1,
-                     std::span<double> out) {
-    const std::size_t F = in_.size();
+  void Hybrids(std::size_t first, std::size_t here, std::size_t c0, std::size_t c1, std::span<double> out) {
+    const std::size_t F = g_.model().n_features();
     const std::size_t K = g_.model().n_outputs();
     const std::size_t k = g_.n_outputs();
     const ColumnMatrix rows = g_.rows();
@@ -128,23 +130,23 @@ class PredictionWorker final : public GameWorker {
     const std::size_t nb = bg.n_rows;
     const std::size_t per = here * nb;
     const std::size_t m = (c1 - c0) * per;
-    if (many_hybrid_.size() < F * m) many_hybrid_.resize(F * m);
-    if (many_predictions_.size() < K * m) many_predictions_.resize(K * m);
+    if (hybrid_.size() < F * m) hybrid_.resize(F * m);
+    if (predictions_.size() < K * m) predictions_.resize(K * m);
     for (std::size_t j = 0; j < F; ++j) {
-      double* col = many_hybrid_.data() + j * m;
+      double* col = hybrid_.data() + j * m;
       const double* x = rows.values.data() + j * rows.n_rows + first;
       const double* b = bg.values.data() + j * nb;
       for (std::size_t c = c0; c < c1; ++c) {
         double* at = col + (c - c0) * per;
-        if (many_in_[c * F + j] != 0) {
+        if (in_[c * F + j] != 0) {
           for (std::size_t r = 0; r < here; ++r) std::fill(at + r * nb, at + (r + 1) * nb, x[r]);
         } else {
           for (std::size_t r = 0; r < here; ++r) std::copy(b, b + nb, at + r * nb);
         }
       }
     }
-    const std::span<double> pred(many_predictions_.data(), K * m);
-    PredictOnScale(g_.model(), g_.scale(), std::span<const double>(many_hybrid_.data(), F * m), m, pred);
+    const std::span<double> pred(predictions_.data(), K * m);
+    PredictOnScale(g_.model(), g_.scale(), std::span<const double>(hybrid_.data(), F * m), m, pred);
     for (std::size_t c = c0; c < c1; ++c)
       for (std::size_t r = 0; r < here; ++r)
         for (std::size_t o = 0; o < K; ++o) {
@@ -169,39 +171,8 @@ class PredictionWorker final : public GameWorker {
             "drop them, or check the model");
   }
 
-  void Hybrids(std::span<double> out) {
-    const std::size_t F = in_.size();
-    const std::size_t K = g_.model().n_outputs();
-    const ColumnMatrix rows = g_.rows();
-    const ColumnMatrix bg = g_.background();
-    const std::size_t nb = bg.n_rows;
-    for (std::size_t first = 0; first < rows.n_rows; first += g_.row_block()) {
-      const std::size_t count = std::min(g_.row_block(), rows.n_rows - first);
-      const std::size_t m = count * nb;  // hybrid row r * nb + b
-      for (std::size_t j = 0; j < F; ++j) {
-        double* col = hybrid_.data() + j * m;
-        if (in_[j] != 0) {
-          const double* x = rows.values.data() + j * rows.n_rows + first;
-          for (std::size_t r = 0; r < count; ++r) std::fill(col + r * nb, col + (r + 1) * nb, x[r]);
-        } else {
-          const double* b = bg.values.data() + j * nb;
-          for (std::size_t r = 0; r < count; ++r) std::copy(b, b + nb, col + r * nb);
-        }
-      }
-      const std::span<double> pred(predictions_.data(), K * m);
-      PredictOnScale(g_.model(), g_.scale(), std::span<const double>(hybrid_.data(), F * m), m, pred);
-      for (std::size_t r = 0; r < count; ++r)
-        for (std::size_t o = 0; o < K; ++o) {
-          const double* p = pred.data() + o * m + r * nb;
-          double sum = 0.0;
-          for (std::size_t b = 0; b < nb; ++b) sum += p[b];
-          out[(first + r) * K + o] = sum / static_cast<double>(nb);
-        }
-    }
-  }
-
   void Additive(std::span<double> out) {
-    const std::size_t F = in_.size();
+    const std::size_t F = g_.model().n_features();
     const std::size_t n = g_.rows().n_rows;
     const std::size_t nb = g_.background().n_rows;
     const std::vector<double>& tx = g_.row_terms();
@@ -228,10 +199,7 @@ class PredictionWorker final : public GameWorker {
   }
 
   const PredictionGame& g_;
-  std::vector<std::uint8_t> in_;
-  std::vector<std::uint8_t> many_in_;  // EvaluateMany's coalitions x features flags
-  std::vector<double> many_hybrid_;
-  std::vector<double> many_predictions_;
+  std::vector<std::uint8_t> in_;  // coalitions x features flags (Evaluate's: the first F)
   std::vector<double> hybrid_;
   std::vector<double> predictions_;
   std::vector<double> row_sum_;
@@ -341,9 +309,10 @@ PredictionGame::PredictionGame(const Model& model, ColumnMatrix rows, ColumnMatr
       link_ = link;
     }
   }
-  // Every coalition a model call: a solver's coalitions batched into kBatchHybridRows rows.
-  if (row_terms_.empty())
-    batch_coalitions_ = std::max<std::size_t>(1, kBatchHybridRows / (row_block_ * background.n_rows));
+  // Every coalition a model call: a solver's coalitions batched into batch_rows_ hybrid rows.
+  const std::size_t block = row_block_ * background.n_rows;
+  batch_rows_ = std::max(block, kBatchHybridValues / std::max<std::size_t>(1, F));
+  if (row_terms_.empty()) batch_coalitions_ = std::max<std::size_t>(1, batch_rows_ / block);
 }
 
 std::unique_ptr<GameWorker> PredictionGame::MakeWorker() const { return std::make_unique<PredictionWorker>(*this); }

@@ -34,9 +34,10 @@ void PredictOnScale(const Model& model, ShapOutputScale scale, std::span<const d
 /** @brief Whether PredictOnScale can give `scale` for this model. */
 bool HasScale(const Model& model, ShapOutputScale scale);
 
-/** @brief Hybrid rows one batched prediction of PredictionGame's worker takes at most
- *  (GameWorker::EvaluateMany: the coalitions of a solver's batch in as few model calls). */
-inline constexpr std::size_t kBatchHybridRows = std::size_t{1} << 16;
+/** @brief Hybrid values (rows x features, 16 MB) one batched prediction of PredictionGame's
+ *  worker takes at most (GameWorker::EvaluateMany: the coalitions of a solver's batch in as few
+ *  model calls), unless one coalition's block of explained rows needs more. */
+inline constexpr std::size_t kBatchHybridValues = std::size_t{1} << 21;
 
 class PredictionGame final : public Game {
  public:
@@ -55,7 +56,7 @@ class PredictionGame final : public Game {
   std::unique_ptr<GameWorker> MakeWorker() const override;
   std::vector<std::string> player_names() const override;
   /** Batches of coalitions (EvaluateMany) when every coalition is a model call: as many as
-   *  kBatchHybridRows hybrid rows of one block of explained rows hold. */
+   *  batch_rows() hybrid rows of one block of explained rows hold. */
   BlockHint block_hint() const override { return {1, 256, std::uint64_t{256} << 20, batch_coalitions_}; }
 
   const Model& model() const noexcept { return model_; }
@@ -64,6 +65,9 @@ class PredictionGame final : public Game {
   const std::vector<Player>& players() const noexcept { return players_; }
   ShapOutputScale scale() const noexcept { return scale_; }
   std::size_t row_block() const noexcept { return row_block_; }
+  /** @brief Hybrid rows one batched prediction takes at most: kBatchHybridValues / features,
+   *  at least one coalition's block (row_block() x background rows). */
+  std::size_t batch_rows() const noexcept { return batch_rows_; }
   /** @brief feature_player()[j] = the player holding model feature j. */
   const std::vector<int>& feature_player() const noexcept { return feature_player_; }
   /** @brief Additive fast path: terms of the explained rows and of the background (feature-major),
@@ -85,6 +89,7 @@ class PredictionGame final : public Game {
   std::vector<double> background_terms_;
   double intercept_ = 0.0;
   Link link_ = Link::kIdentity;
+  std::size_t batch_rows_ = 1;
   std::uint64_t batch_coalitions_ = 1;
 };
 
