@@ -140,6 +140,14 @@ void Bind(KernelScratch& s, const Game& game, int n) {
 // The largest game whose output 0 gets the control variate.
 constexpr int kMaxControlPlayers = 128;
 
+// The smallest budget, in evaluations a player, that gets the control variate: its trees are
+// fitted on the complete layers and one half of the samples and evaluated on the other half, and
+// with fewer they fit noise. On the Leverage SHAP protocol (Adult, 12 players, 100 runs,
+// bench/leverage_shap_adult.py) it raised the median error at 8 evaluations a player (2.9e-3
+// against 1.7e-3 without) and 12 (1.8e-3 / 1.2e-3), was even at 16 (6.2e-4 / 6.0e-4) and
+// divided it by 2 at 24 and by 3 at 32.
+constexpr double kControlEvaluationsPerPlayer = 16.0;
+
 // Eigen's dense values as bytes, for an MPI run's exchange of a round's blocks (the matrix or
 // vector read into already has the written shape).
 void PutMatrix(ByteWriter& out, const Matrix& m) {
@@ -381,7 +389,8 @@ struct SampledRounds {
         per_cycle(pairs_per_cycle),
         batches(batch_count),
         control(with_control),
-        batch(static_cast<std::size_t>(batch_count)) {
+        batch(static_cast<std::size_t>(batch_count)),
+        batch_cycles(static_cast<std::size_t>(batch_count), 0) {
     for (PairSums& b : batch) b.Reset(run.n, run.k, run.implicit);
     alpha_e = run.implicit ? ExpectedPairsAlpha(run.n, sampled) : 0.0;
     kept.resize(control ? static_cast<std::size_t>(batches) : 0);
@@ -391,16 +400,16 @@ struct SampledRounds {
   }
 
   void Draw(std::size_t layer, std::vector<std::uint64_t>& words);
-  RoundCoalitions DrawRound(std::uint64_t round_cycles);
-  void EvaluateBatch(std::size_t b, KernelScratch& s, std::uint64_t round_cycles, const RoundCoalitions& coalitions);
+  RoundCoalitions DrawRound(std::uint64_t round_cycles, std::size_t active);
+  void EvaluateBatch(std::size_t b, KernelScratch& s, std::uint64_t round_cycles, std::size_t active,
+                     const RoundCoalitions& coalitions);
   void PutBatch(std::size_t b, ByteWriter& w, std::span<const std::size_t> kept_at) const;
   void GetBatch(std::size_t b, ByteReader& r);
-  void EvaluateRound(std::uint64_t round_cycles, const RoundCoalitions& coalitions);
+  void EvaluateRound(std::uint64_t round_cycles, std::size_t active, const RoundCoalitions& coalitions);
   void Solve(const PairSums& sums, std::ptrdiff_t skip, double count, std::span<double> phi) const;
-  void Estimate(std::uint64_t cycles, double t_over_z, std::vector<double>& estimate,
-                std::vector<std::vector<double>>& batch_phi, std::span<double> phi_se) const;
-  void ApplyControlVariate(std::uint64_t cycles, double t_over_z, std::vector<double>& estimate,
-                           std::span<double> phi_se) const;
+  void Estimate(double t_over_z, std::vector<double>& estimate, std::vector<std::vector<double>>& batch_phi,
+                std::span<double> phi_se) const;
+  void ApplyControlVariate(double t_over_z, std::vector<double>& estimate, std::span<double> phi_se) const;
   void Run(const StopRule& rule, ProgressForecast& forecast, std::uint64_t& used, ShapleyValues& out);
 
   const KernelGame& run;
@@ -413,6 +422,7 @@ struct SampledRounds {
   bool control;  // the control variate of output 0
   double alpha_e = 0.0;
   std::vector<PairSums> batch;
+  std::vector<std::uint64_t> batch_cycles;               // each batch's cycles so far
   std::vector<BatchSamples> kept;                        // with control: each batch's samples
   std::vector<std::unordered_set<std::uint64_t>> drawn;  // per sampled layer: its draws' hashes
   std::vector<int> pool;                                 // the players, shuffled by the draws
@@ -436,13 +446,14 @@ void SampledRounds::Draw(std::size_t layer, std::vector<std::uint64_t>& words) {
   }
 }
 
-// Draws the round's coalitions in order (sequential: the without-replacement sets).
-RoundCoalitions SampledRounds::DrawRound(std::uint64_t round_cycles) {
+// Draws the round's coalitions in order (sequential: the without-replacement sets), for its
+// first `active` batches (all but in a last round that the budget cuts short).
+RoundCoalitions SampledRounds::DrawRound(std::uint64_t round_cycles, std::size_t active) {
   RoundCoalitions coalitions;
-  coalitions.reserve(static_cast<std::size_t>(batches * round_cycles * sampled.size()));
+  coalitions.reserve(static_cast<std::size_t>(active * round_cycles * sampled.size()));
   std::vector<std::uint64_t> words(run.nw);
   for (std::uint64_t c = 0; c < round_cycles; ++c)
-    for (int b = 0; b < batches; ++b)
+    for (std::size_t b = 0; b < active; ++b)
       for (std::size_t l = 0; l < sampled.size(); ++l) {
         Draw(l, words);
         coalitions.push_back(words);
@@ -453,7 +464,7 @@ RoundCoalitions SampledRounds::DrawRound(std::uint64_t round_cycles) {
 // Batch b's pairs of the round (block b on the thread with scratch s): both sides evaluated,
 // logged, kept for the control variate, and added to the batch's sums.
 void SampledRounds::EvaluateBatch(std::size_t b, KernelScratch& s, std::uint64_t round_cycles,
-                                  const RoundCoalitions& coalitions) {
+                                  std::size_t active, const RoundCoalitions& coalitions) {
   const int n = run.n;
   const std::size_t k = run.k;
   const std::size_t nw = run.nw;
@@ -474,14 +485,14 @@ void SampledRounds::EvaluateBatch(std::size_t b, KernelScratch& s, std::uint64_t
     if (run.batch > 1 && i % pairs_per_call == 0) {
       s.many.Clear(nw, k);
       for (std::size_t d = i; d < std::min(round_cycles * L, i + pairs_per_call); ++d) {
-        const auto& small = coalitions[((d / L) * batches + b) * L + d % L];
+        const auto& small = coalitions[((d / L) * active + b) * L + d % L];
         complement(small);
         s.many.Add(small);
         s.many.Add(other);
       }
       s.many.Evaluate(*s.worker);
     }
-    const auto& small = coalitions[(c * batches + b) * L + l];
+    const auto& small = coalitions[(c * active + b) * L + l];
     complement(small);
     if (run.batch > 1) {
       const std::size_t at = 2 * (i % pairs_per_call);
@@ -566,18 +577,18 @@ void SampledRounds::GetBatch(std::size_t b, ByteReader& r) {
 }
 
 // Evaluates the round's coalitions, one block a batch.
-void SampledRounds::EvaluateRound(std::uint64_t round_cycles, const RoundCoalitions& coalitions) {
+void SampledRounds::EvaluateRound(std::uint64_t round_cycles, std::size_t active,
+                                  const RoundCoalitions& coalitions) {
   // Over processes, a batch's new control samples of this round travel (what it kept before,
   // every process has).
   std::vector<std::size_t> kept_at(kept.size());
   for (std::size_t b = 0; b < kept.size(); ++b) kept_at[b] = kept[b].y_small.size();
-  run.loop(
-      static_cast<std::size_t>(batches), 0,
-      [&](std::size_t b, void* raw) {
-        EvaluateBatch(b, *static_cast<KernelScratch*>(raw), round_cycles, coalitions);
-      },
-      {[&](std::size_t b, ByteWriter& w) { PutBatch(b, w, kept_at); },
-       [&](std::size_t b, ByteReader& r) { GetBatch(b, r); }});
+  run.loop(active, 0,
+           [&](std::size_t b, void* raw) {
+             EvaluateBatch(b, *static_cast<KernelScratch*>(raw), round_cycles, active, coalitions);
+           },
+           {[&](std::size_t b, ByteWriter& w) { PutBatch(b, w, kept_at); },
+            [&](std::size_t b, ByteReader& r) { GetBatch(b, r); }});
 }
 
 // The constrained least squares of the complete layers and the pairs summed in `sums` (every
@@ -600,13 +611,15 @@ void SampledRounds::Solve(const PairSums& sums, std::ptrdiff_t skip, double coun
 
 // The pooled estimate (complete layers + every batch's samples) into `estimate`, and its
 // standard errors into phi_se by the jackknife over batches (batch b left out: batch_phi[b]).
-void SampledRounds::Estimate(std::uint64_t cycles, double t_over_z, std::vector<double>& estimate,
+void SampledRounds::Estimate(double t_over_z, std::vector<double>& estimate,
                              std::vector<std::vector<double>>& batch_phi, std::span<double> phi_se) const {
   const bool implicit = run.implicit;
   PairSums pooled;
   pooled.Reset(run.n, run.k, implicit);
   for (const PairSums& b : batch) b.AddTo(pooled);
-  Solve(pooled, -1, static_cast<double>(cycles * batches), estimate);
+  std::uint64_t cycles = 0;  // in all: the pairs of each sampled layer
+  for (const std::uint64_t c : batch_cycles) cycles += c;
+  Solve(pooled, -1, static_cast<double>(cycles), estimate);
   // Standard errors by the jackknife over batches: the estimate without batch b, for each b.
   // For an estimate linear in the batches this is the batches' own standard error of their
   // mean; the least-squares estimate is a ratio, and with few samples per player a batch alone
@@ -616,7 +629,8 @@ void SampledRounds::Estimate(std::uint64_t cycles, double t_over_z, std::vector<
       PairSums rest;
       batch[b].Without(pooled, rest);
       if (implicit) batch_phi[b] = estimate;  // the iteration's start
-      Solve(rest, static_cast<std::ptrdiff_t>(b), static_cast<double>(cycles * (batches - 1)), batch_phi[b]);
+      Solve(rest, static_cast<std::ptrdiff_t>(b), static_cast<double>(cycles - batch_cycles[b]),
+            batch_phi[b]);
     };
     if (implicit) {
       // Solves over every sample each: one per block of the schedule (each alone in its
@@ -641,7 +655,7 @@ void SampledRounds::Estimate(std::uint64_t cycles, double t_over_z, std::vector<
 }
 
 // Output 0's estimate and standard errors replaced by the control variate's.
-void SampledRounds::ApplyControlVariate(std::uint64_t cycles, double t_over_z, std::vector<double>& estimate,
+void SampledRounds::ApplyControlVariate(double t_over_z, std::vector<double>& estimate,
                                         std::span<double> phi_se) const {
   const int n = run.n;
   const std::size_t k = run.k;
@@ -653,7 +667,7 @@ void SampledRounds::ApplyControlVariate(std::uint64_t cycles, double t_over_z, s
   cv.complete_g = &complete.normal.g;
   cv.sampled = sampled;
   cv.kept = kept;
-  cv.cycles = cycles;
+  cv.cycles = batch_cycles;
   cv.delta = delta[0];
   cv.t_over_z = t_over_z;
   std::vector<double> phi0(static_cast<std::size_t>(n)), se0(static_cast<std::size_t>(n));
@@ -669,7 +683,7 @@ void SampledRounds::ApplyControlVariate(std::uint64_t cycles, double t_over_z, s
 // efficiency, why the rounds stopped and the last convergence ratio.
 void SampledRounds::Run(const StopRule& rule, ProgressForecast& forecast, std::uint64_t& used, ShapleyValues& out) {
   const std::uint64_t complete_used = used;
-  std::uint64_t cycles = 0;  // per batch
+  std::uint64_t cycles = 0;  // per batch, in the rounds of every batch
   std::uint64_t planned = std::min(rule.budget(), used + 4 * static_cast<std::uint64_t>(batches) * per_cycle);
   std::vector<double> estimate(static_cast<std::size_t>(run.n) * run.k);
   const double t_over_z = batches >= 2 ? StudentT975(batches - 1.0) / 1.959963984540054 : 1.0;
@@ -680,21 +694,33 @@ void SampledRounds::Run(const StopRule& rule, ProgressForecast& forecast, std::u
     const std::uint64_t per_round = static_cast<std::uint64_t>(batches) * per_cycle;
     std::uint64_t round_cycles = used + per_round <= planned ? (planned - used) / per_round : 0;
     if (cycles == 0) round_cycles = std::max<std::uint64_t>(round_cycles, 1);
+    auto active = static_cast<std::size_t>(batches);
+    bool last = false;
     if (round_cycles == 0 || used + round_cycles * per_round > rule.budget()) {
-      if (cycles > 0) break;
-      round_cycles = 1;  // the first cycle of every batch, whatever the budget left
+      if (cycles == 0) {
+        round_cycles = 1;  // the first cycle of every batch, whatever the budget left
+      } else if (rule.budget() - used >= per_cycle) {
+        // The budget's rest, less than a cycle of every batch: one more cycle of the first
+        // batches it pays for (without it, up to batches - 1 cycles of the budget went unspent).
+        round_cycles = 1;
+        active = static_cast<std::size_t>((rule.budget() - used) / per_cycle);
+        last = true;
+      } else {
+        break;
+      }
     }
-    const RoundCoalitions coalitions = DrawRound(round_cycles);
-    EvaluateRound(round_cycles, coalitions);
-    run.logs.AppendTo(static_cast<std::size_t>(batches), out);
+    const RoundCoalitions coalitions = DrawRound(round_cycles, active);
+    EvaluateRound(round_cycles, active, coalitions);
+    run.logs.AppendTo(active, out);
+    for (std::size_t b = 0; b < active; ++b) batch_cycles[b] += round_cycles;
     cycles += round_cycles;
-    used += round_cycles * per_round;
+    used += round_cycles * per_cycle * active;
 
-    Estimate(cycles, t_over_z, estimate, batch_phi, out.phi_se);
-    if (control) ApplyControlVariate(cycles, t_over_z, estimate, out.phi_se);
+    Estimate(t_over_z, estimate, batch_phi, out.phi_se);
+    if (control) ApplyControlVariate(t_over_z, estimate, out.phi_se);
     ratio = ConvergenceRatio(estimate, out.phi_se, run.n, run.k);
     stop = rule.Check(used, ratio);
-    if (stop) break;
+    if (stop || last) break;
     // The forecast n (ratio / t)^2 assumes se ~ 1/sqrt(n); early on (few samples per player
     // pair) the regression's se falls faster, and a forecast from the first round can overshoot
     // many times: a round at most quadruples the evaluations.
@@ -766,7 +792,9 @@ ShapleyValues KernelSolver::SolveGame(std::size_t g, const Game& game, const Rou
       BatchCount(n, static_cast<double>(rule.budget() - used) / static_cast<double>(per_cycle), implicit);
   // The control variate of output 0 needs two halves of batches and the samples themselves.
   // Fitting a tree level costs O(samples x n): beyond kMaxControlPlayers the plain estimate.
-  const bool control = options_.control_variate && batches >= 2 && n <= kMaxControlPlayers && !implicit;
+  // Below kControlEvaluationsPerPlayer the trees fit noise: the plain estimate.
+  const bool control = options_.control_variate && batches >= 2 && n <= kMaxControlPlayers && !implicit &&
+                       static_cast<double>(rule.budget()) >= kControlEvaluationsPerPlayer * n;
   SampledRounds rounds(run, complete, sampled, delta, rng, per_cycle, batches, control);
   rounds.Run(rule, forecast, used, out);
   ProjectEfficiency(out.phi, n, k, out.base, out.full);

@@ -50,10 +50,17 @@ struct ResidualGame {
   Matrix complete_r;
 };
 
-// The trees of half h: fitted on the complete layers and the other half (`others` batches), with
+// The cycles of half h's batches (the even or the odd ones).
+std::uint64_t HalfCycles(const ControlVariateInput& in, std::size_t h) {
+  std::uint64_t total = 0;
+  for (std::size_t b = h; b < in.cycles.size(); b += 2) total += in.cycles[b];
+  return total;
+}
+
+// The trees of half h: fitted on the complete layers and the other half (`others` cycles), with
 // the regression's weights, and the two ends as heavy anchors (the residual game then nearly
 // vanishes there).
-void FitHalfTrees(const ControlVariateInput& in, std::size_t h, std::size_t others, CrossFitScratch& s,
+void FitHalfTrees(const ControlVariateInput& in, std::size_t h, std::uint64_t others, CrossFitScratch& s,
                   CoalitionTrees& g) {
   const std::size_t nw = s.other.size();
   const std::size_t batches = in.kept.size();
@@ -65,7 +72,7 @@ void FitHalfTrees(const ControlVariateInput& in, std::size_t h, std::size_t othe
     s.train_y.push_back((*in.complete_y)[c]);
     s.train_w.push_back((*in.complete_w)[c]);
   }
-  const double per_sample = 1.0 / static_cast<double>(in.cycles * others);
+  const double per_sample = 1.0 / static_cast<double>(others);
   for (std::size_t b = 0; b < batches; ++b) {
     if (b % 2 == h) continue;
     const BatchSamples& kept = in.kept[b];
@@ -91,7 +98,7 @@ void FitHalfTrees(const ControlVariateInput& in, std::size_t h, std::size_t othe
 }
 
 // Half h's residual game: its trees, and the residual's right-hand side of the complete layers.
-void FitResidualGame(const ControlVariateInput& in, std::size_t h, std::size_t others, CrossFitScratch& s,
+void FitResidualGame(const ControlVariateInput& in, std::size_t h, std::uint64_t others, CrossFitScratch& s,
                      ResidualGame& r) {
   FitHalfTrees(in, h, others, s, r.g);
   r.g0 = r.g.Predict(s.empty);
@@ -131,17 +138,18 @@ void SolveResidual(const ControlVariateInput& in, const ResidualGame& r, const P
 }
 
 // This half's estimate without each of its batches (pooled: the half's sums, own: its batch
-// count); var_h = (B_h - 1) / B_h sum (. - mean)^2, and phi0's variance is sum_h share_h^2 var_h.
-void JackknifeHalf(const ControlVariateInput& in, std::size_t h, std::size_t own, double share,
-                   const ResidualGame& r, const PairSums& pooled, CrossFitTotals& totals, Matrix& gm, Matrix& rm,
-                   std::vector<double>& solution) {
+// count, own_cycles: their cycles); var_h = (B_h - 1) / B_h sum (. - mean)^2, and phi0's variance is sum_h
+// share_h^2 var_h.
+void JackknifeHalf(const ControlVariateInput& in, std::size_t h, std::size_t own, std::uint64_t own_cycles,
+                   double share, const ResidualGame& r, const PairSums& pooled, CrossFitTotals& totals,
+                   Matrix& gm, Matrix& rm, std::vector<double>& solution) {
   const auto np = static_cast<std::size_t>(in.n);
   const std::size_t batches = in.kept.size();
   std::vector<std::vector<double>> loo;
   PairSums rest;
   for (std::size_t b = h; b < batches; b += 2) {
     totals.half_sums[b].Without(pooled, rest);
-    SolveResidual(in, r, rest, static_cast<double>(in.cycles * (own - 1)), gm, rm, solution);
+    SolveResidual(in, r, rest, static_cast<double>(own_cycles - in.cycles[b]), gm, rm, solution);
     loo.push_back(solution);
   }
   for (std::size_t i = 0; i < np; ++i) {
@@ -162,9 +170,9 @@ void CrossFitHalf(const ControlVariateInput& in, std::size_t h, CrossFitScratch&
   const std::size_t batches = in.kept.size();
   std::size_t own = 0;
   for (std::size_t b = 0; b < batches; ++b) own += b % 2 == h ? 1 : 0;
-  const std::size_t others = batches - own;
+  const std::uint64_t own_cycles = HalfCycles(in, h);
   ResidualGame r;
-  FitResidualGame(in, h, others, s, r);
+  FitResidualGame(in, h, HalfCycles(in, 1 - h), s, r);
 
   // The residual game's normal equations: the complete layers' right-hand side, each batch's.
   PairSums pooled;
@@ -176,15 +184,16 @@ void CrossFitHalf(const ControlVariateInput& in, std::size_t h, CrossFitScratch&
     PairSums sums;
     sums.Reset(in.n, 1);
     AddResidualPairs(in, in.kept[b], r, s, sums);
-    SolveResidual(in, r, sums, static_cast<double>(in.cycles), gm, rm, solution);
+    SolveResidual(in, r, sums, static_cast<double>(in.cycles[b]), gm, rm, solution);
     for (std::size_t i = 0; i < np; ++i) totals.batch_phi[b][i] = r.phi_g[i] + solution[i];
     sums.AddTo(pooled);
     if (totals.jackknife) totals.half_sums[b] = std::move(sums);
   }
-  SolveResidual(in, r, pooled, static_cast<double>(in.cycles * own), gm, rm, solution);
-  const double share = static_cast<double>(own) / static_cast<double>(batches);
+  SolveResidual(in, r, pooled, static_cast<double>(own_cycles), gm, rm, solution);
+  const double share =
+      static_cast<double>(own_cycles) / static_cast<double>(own_cycles + HalfCycles(in, 1 - h));
   for (std::size_t i = 0; i < np; ++i) phi0[i] += share * (r.phi_g[i] + solution[i]);
-  if (totals.jackknife) JackknifeHalf(in, h, own, share, r, pooled, totals, gm, rm, solution);
+  if (totals.jackknife) JackknifeHalf(in, h, own, own_cycles, share, r, pooled, totals, gm, rm, solution);
 }
 
 }  // namespace

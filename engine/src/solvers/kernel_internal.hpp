@@ -191,7 +191,7 @@ struct ControlVariateInput {
   const Matrix* complete_g = nullptr;
   std::span<const LayerPair* const> sampled;
   std::span<const BatchSamples> kept;
-  std::uint64_t cycles = 0;  // per batch
+  std::span<const std::uint64_t> cycles;  // per batch (the last round may give some one more)
   double delta = 0.0;        // v(N) - v(empty) of output 0
   double t_over_z = 1.0;
   CoalitionTreeOptions trees;
