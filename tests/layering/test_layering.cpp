@@ -26,18 +26,22 @@ const std::map<std::string, std::set<std::string>>& Allowed() {
       {"data", {"common", "schedule"}},  // splits drawn in parallel
       {"models", {"common", "data", "schedule"}},
       {"metrics", {"common"}},
-      {"games", {"common", "data", "models", "metrics"}},
+      // The conditional value functions' distributions of the features (issue 38), under the games.
+      {"values", {"common"}},
+      {"games", {"common", "data", "models", "metrics", "values"}},
       {"schedule", {"common"}},
       {"aggregate", {"common"}},
       {"solvers", {"common", "schedule", "aggregate"}},
       {"cluster", {"common", "schedule"}},
-      {"explain", {"common", "data", "models", "metrics", "games", "solvers", "schedule", "aggregate", "cluster"}},
+      {"explain",
+       {"common", "data", "models", "metrics", "values", "games", "solvers", "schedule", "aggregate",
+        "cluster"}},
       {"report", {"common", "data", "metrics"}},
       // The request layer under every front end: above explain/ and report/ (a request's
       // response is what the reporters read).
       {"api",
-       {"common", "data", "models", "metrics", "games", "solvers", "schedule", "aggregate", "cluster", "explain",
-        "report"}},
+       {"common", "data", "models", "metrics", "values", "games", "solvers", "schedule", "aggregate",
+        "cluster", "explain", "report"}},
   };
   return allowed;
 }

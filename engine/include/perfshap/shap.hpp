@@ -33,8 +33,29 @@
 namespace perfshap { inline namespace v0 {
 
 /** @brief Options of the explanation functions. */
+/** @brief The value function of a coalition in the interventional approach. */
+enum class ShapConditional {
+  /** v_x(S) = the mean over the background rows b of f(x_S, b_notS): the features off S drawn
+   *  ignoring x_S (shap's KernelExplainer, interventional). */
+  kMarginal,
+  /** v_x(S) = E[f(x_S, X_notS) | X_S = x_S] with the features jointly normal (the background's
+   *  mean and covariance): shapr's "gaussian" approach, by conditional draws. */
+  kGaussian,
+  /** The same with a Gaussian copula: each feature's margin is the background's empirical
+   *  distribution, the dependence that of the normal scores (shapr's "copula"). */
+  kCopula,
+};
+
+/** @brief "marginal", "gaussian" or "copula". */
+PERFSHAP_EXPORT const char* ShapConditionalName(ShapConditional conditional) noexcept;
+
 struct ShapOptions {
   ShapOutputScale output = ShapOutputScale::kPrediction;
+  /** The value function of the interventional approach (ExplainInterventional). */
+  ShapConditional conditional = ShapConditional::kMarginal;
+  /** Draws a coalition and explained row of a conditional value function (shapr's default);
+   *  at least kConditionalGroups. */
+  std::size_t conditional_samples = 1000;
   /** The solver: a name (MakeSolver: "exact", "permutation", "kernel", "auto"), made with
    *  solver_options, or a solver object used as it is (SolverSpec). Not used by TreeSHAP. */
   SolverSpec solver = "auto";
@@ -68,6 +89,10 @@ struct PERFSHAP_EXPORT ShapExplanation {
   std::vector<double> prediction;
   /** "interventional", "retrain", "tree" (path-dependent) or "tree-interventional". */
   std::string approach;
+  /** The interventional approach's value function, and its draws a coalition and row (0 for
+   *  the marginal one). With a conditional one phi_se includes the draws' Monte Carlo error. */
+  ShapConditional conditional = ShapConditional::kMarginal;
+  std::size_t conditional_samples = 0;
   ShapOutputScale output = ShapOutputScale::kPrediction;
   /** How it was solved: the solver that ran ("exact", "kernel", ... or "treeshap"), the
    *  coalitions evaluated, whether it converged and why it stopped. */
@@ -83,10 +108,17 @@ struct PERFSHAP_EXPORT ShapExplanation {
   std::vector<double> Mean() const;
 };
 
+/** @brief A conditional value function's draws fall into this many groups: the spread of the
+ *  groups' values is the Monte Carlo standard error. */
+inline constexpr std::size_t kConditionalGroups = 10;
+
 /**
  * @brief Interventional SHAP of `model` on `rows`, against `background`, both in the model's
  * feature order. `players` are groups of model features (empty: one per feature, named by
- * `feature_names`).
+ * `feature_names`). With options.conditional kGaussian the background is the sample the
+ * features' joint normal distribution is estimated from, and the features off a coalition are
+ * drawn from it given those on it (options.conditional_samples draws a coalition and row, common
+ * random numbers from the solver's seed).
  * @throws InvalidArgument for sizes that do not match, an empty background, kMargin on a model
  *   that has no margin (neither a GLM nor a tree ensemble), or the solver's refusals.
  */

@@ -125,6 +125,14 @@ ShapApproach ParseShapApproach(const std::string& name) {
   throw InvalidArgument("the approach " + name + ": choose interventional, retrain or tree", {"approach"});
 }
 
+ShapConditional ParseShapConditional(const std::string& name) {
+  if (name == "marginal") return ShapConditional::kMarginal;
+  if (name == "gaussian") return ShapConditional::kGaussian;
+  if (name == "copula") return ShapConditional::kCopula;
+  throw InvalidArgument("the conditional value function " + name + ": choose marginal, gaussian or copula",
+                        {"conditional"});
+}
+
 ShapOutputScale ParseShapOutput(const std::string& name) {
   if (name == "probability") return ShapOutputScale::kPrediction;
   if (name == "margin") return ShapOutputScale::kMargin;
@@ -211,6 +219,17 @@ void CheckShapOptions(const ShapRequest& request) {
         "the retrain approach refits the learner on every coalition: it needs a learner and a "
         "training sample",
         {"approach", "model_file"});
+  if (request.options.conditional != ShapConditional::kMarginal &&
+      request.approach != ShapApproach::kInterventional)
+    throw InvalidArgument(std::string("a conditional value function replaces the background's draws of the "
+                                      "interventional approach; the ") +
+                              ApproachName(request.approach) + " approach has none: drop conditional",
+                          {"conditional", "approach"});
+  if (request.options.conditional != ShapConditional::kMarginal &&
+      (request.interactions || !request.interaction_features.empty()))
+    throw InvalidArgument(
+        "interaction values are not offered with a conditional value function yet: drop one",
+        {"conditional", "interactions"});
   if (request.background_rows && request.background)
     throw InvalidArgument("give either a number of background rows or the background rows, not both",
                           {"background", "background_file"});

@@ -46,6 +46,10 @@ enum class ShapApproach { kInterventional, kRetrain, kTree };
  *  (options(): `approach`) for another name. */
 ShapApproach ParseShapApproach(const std::string& name);
 
+/** @brief The value function named "marginal", "gaussian" or "copula". @throws InvalidArgument (options():
+ *  `conditional`) for another name. */
+ShapConditional ParseShapConditional(const std::string& name);
+
 /** @brief The scale named "probability" (the model's prediction) or "margin" (log-odds / raw
  *  score). @throws InvalidArgument (options(): `output`) for another name. */
 ShapOutputScale ParseShapOutput(const std::string& name);

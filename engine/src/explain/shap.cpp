@@ -11,12 +11,15 @@
 #include <utility>
 
 #include "common/allocation.hpp"
+#include "explain/conditional_groups.hpp"
 #include "explain/finite_result.hpp"
 #include "explain/solver_choice.hpp"
+#include "games/conditional_game.hpp"
 #include "games/prediction_game.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/treeshap.hpp"
+#include "values/value_function.hpp"
 
 namespace perfshap { inline namespace v0 {
 
@@ -127,17 +130,14 @@ double Seconds(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-}  // namespace
-
-ShapExplanation ExplainInterventional(const Model& model, ColumnMatrix rows, ColumnMatrix background,
-                                      std::span<const Player> players,
-                                      std::span<const std::string> feature_names,
-                                      const ShapOptions& options) {
-  const auto t0 = std::chrono::steady_clock::now();
+/** ExplainInterventional with the marginal value function (the background rows). */
+ShapExplanation ExplainMarginal(const Model& model, ColumnMatrix rows, ColumnMatrix background,
+                                std::span<const Player> players, std::span<const std::string> feature_names,
+                                const ShapOptions& options) {
   const detail::PredictionGame game(model, rows, background,
                                     DefaultPlayers(model.n_features(), players, feature_names),
                                     options.output, options.row_block);
-  ShapExplanation e = SolveExplanation(game, options, rows.n_rows, model.n_outputs(), [&] {
+  return SolveExplanation(game, options, rows.n_rows, model.n_outputs(), [&] {
     ShapShape shape;
     shape.rows = rows.n_rows;
     shape.background = background.n_rows;
@@ -147,6 +147,63 @@ ShapExplanation ExplainInterventional(const Model& model, ColumnMatrix rows, Col
     CheckCost(EstimateShapCost(shape, options), options.solver_options.execution, kShapRemedy,
               {"rows", "background", "solver", "budget"});
   });
+}
+
+/** ExplainInterventional with a conditional value function: the game's groups of draws solved
+ *  as outputs of their own, then averaged (explain/conditional_groups.hpp). */
+ShapExplanation ExplainConditional(const Model& model, ColumnMatrix rows, ColumnMatrix background,
+                                   std::span<const Player> players,
+                                   std::span<const std::string> feature_names, const ShapOptions& options) {
+  const std::size_t samples = options.conditional_samples;
+  if (samples < kConditionalGroups || samples > 10'000'000)
+    throw InvalidArgument("the conditional draws a coalition and row must be " +
+                              std::to_string(kConditionalGroups) + " to 10,000,000, not " +
+                              std::to_string(samples),
+                          {"conditional_samples"});
+  const std::unique_ptr<detail::ConditionalFeatures> features =
+      detail::MakeConditionalFeatures(options.conditional, background, model.n_features());
+  const detail::ConditionalPredictionGame game(
+      model, rows, *features, DefaultPlayers(model.n_features(), players, feature_names), options.output,
+      samples, kConditionalGroups, options.solver_options.seed);
+  const ShapExplanation grouped =
+      SolveExplanation(game, options, rows.n_rows, model.n_outputs() * kConditionalGroups, [&] {
+        ShapShape shape;
+        shape.rows = rows.n_rows;
+        shape.background = samples;
+        shape.features = model.n_features();
+        shape.players = static_cast<std::size_t>(game.n_players());
+        shape.outputs = model.n_outputs() * kConditionalGroups;
+        CheckCost(EstimateShapCost(shape, options), options.solver_options.execution, kShapRemedy,
+                  {"rows", "conditional_samples", "solver", "budget"});
+      });
+  ShapExplanation e = detail::AverageConditionalGroups(grouped, kConditionalGroups);
+  e.conditional = options.conditional;
+  e.conditional_samples = samples;
+  return e;
+}
+
+}  // namespace
+
+const char* ShapConditionalName(ShapConditional conditional) noexcept {
+  switch (conditional) {
+    case ShapConditional::kGaussian:
+      return "gaussian";
+    case ShapConditional::kCopula:
+      return "copula";
+    case ShapConditional::kMarginal:
+      break;
+  }
+  return "marginal";
+}
+
+ShapExplanation ExplainInterventional(const Model& model, ColumnMatrix rows, ColumnMatrix background,
+                                      std::span<const Player> players,
+                                      std::span<const std::string> feature_names,
+                                      const ShapOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ShapExplanation e = options.conditional != ShapConditional::kMarginal
+                          ? ExplainConditional(model, rows, background, players, feature_names, options)
+                          : ExplainMarginal(model, rows, background, players, feature_names, options);
   e.outputs = OutputNames(model, options.output);
   e.approach = "interventional";
   e.output = options.output;

@@ -128,6 +128,10 @@ Json ResultBody(const ShapReport& report, const ReportContent& out) {
   const std::size_t K = e.n_outputs;
   Json body;
   body["approach"] = e.approach;
+  if (e.conditional != ShapConditional::kMarginal) {
+    body["conditional"] = ShapConditionalName(e.conditional);
+    body["conditional_samples"] = e.conditional_samples;
+  }
   body["output"] = ScaleName(e.output);
   body["model"] = {{"description", run.model}, {"source", run.model_source}};
   if (!run.learner.empty()) body["model_params"] = LearnerParamsJson(run.learner, run.learner_params);
@@ -340,6 +344,10 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
     << ScaleName(e.output) << " scale";
   if (e.approach == "interventional" || e.approach == "tree-interventional")
     s << ", background " << run.background_rows << " rows (" << run.background_source << ")";
+  if (e.conditional != ShapConditional::kMarginal)
+    s << "\n  value function " << ShapConditionalName(e.conditional)
+      << " (the features off a coalition drawn " << e.conditional_samples
+      << " times a row given those on it; mean and covariance from the background)";
   if ((e.approach == "interventional" || e.approach == "tree-interventional") && !run.background_given)
     s << "\n  no background was given: " << run.background_rows << " rows were " << run.background_source
       << "; give a background (rows of the training data, or a number of rows) to choose it";

@@ -114,6 +114,24 @@ RequestOptions<Request> MakeOptions(bool treeshap) {
         .Choices({"interventional", "retrain", "tree"})
         .Help("interventional (one model, features off the coalition from background rows), retrain (the learner "
               "refitted on every coalition) or tree (TreeSHAP of a tree model's margin)");
+  if (!treeshap) {
+    t.AddParsed("conditional", OptionType::kText, "marginal",
+                [](const Ctx& c, Request& r) {
+                  r.request.options.conditional = ParseShapConditional(
+                      perfshap::detail::ParseTextOption(c.method, c.option.info, c.text));
+                })
+        .Choices({"marginal", "gaussian", "copula"})
+        .Help(
+            "the value function of the interventional approach: marginal (features off the coalition from "
+            "background rows, ignoring the others), gaussian (drawn from their normal distribution given the "
+            "coalition's values, mean and covariance from the background) or copula (the same on normal "
+            "scores, each feature's margin the background's)");
+    t.Add<std::size_t>("conditional_samples",
+                       [](Request& r) -> std::size_t& { return r.request.options.conditional_samples; })
+        .AtLeast(static_cast<double>(kConditionalGroups))
+        .AtMost(1e7)
+        .Help("draws a coalition and explained row of a conditional value function (default 1000)");
+  }
   DeclareRows(t, treeshap);
   DeclareSeedSolverExecution<ShapRequest>(
       t, Member<Request>(&Request::request, &ShapRequest::seed),

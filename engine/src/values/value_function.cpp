@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#include "values/value_function.hpp"
+
+#include "perfshap/error.hpp"
+#include "values/copula_conditional.hpp"
+#include "values/gaussian_conditional.hpp"
+
+namespace perfshap { inline namespace v0 { namespace detail {
+
+std::unique_ptr<ConditionalFeatures> MakeConditionalFeatures(ShapConditional kind, ColumnMatrix background,
+                                                             std::size_t n_features) {
+  switch (kind) {
+    case ShapConditional::kGaussian:
+      return std::make_unique<GaussianFeatures>(background, n_features);
+    case ShapConditional::kCopula:
+      return std::make_unique<CopulaFeatures>(background, n_features);
+    case ShapConditional::kMarginal:
+      break;
+  }
+  PERFSHAP_CHECK(false,
+                 "MakeConditionalFeatures: the marginal value function has no conditional distribution");
+  return nullptr;
+}
+
+}}}  // namespace perfshap::detail
