@@ -66,6 +66,19 @@ def test_gaussian_values_of_a_linear_function_within_their_standard_errors():
     assert np.max(np.abs(np.asarray(marginal.values) - values)) > 10 * se.max()
 
 
+@pytest.mark.parametrize("approach", ["gaussian", "copula", "empirical"])
+def test_every_value_function_adds_up_and_says_which_it_is(approach):
+    background = ar1(300, 0.6, 0)
+    X = ar1(2, 0.6, 1)
+    r = perfshap.shap(lambda Z: np.tanh(Z) @ BETA, X, background=background, conditional=approach,
+                      conditional_samples=100, solver="exact", seed=2)
+    assert r["conditional"] == approach
+    values = np.asarray(r.values)
+    prediction = np.tanh(X) @ BETA
+    assert np.allclose(values.sum(axis=1) + np.asarray(r.base_values).ravel(), prediction, atol=1e-9)
+    assert np.all(np.asarray(r.phi_se) > 0)
+
+
 def test_conditional_needs_the_interventional_approach_and_enough_draws():
     background = ar1(50, 0.5, 0)
     X = ar1(2, 0.5, 1)

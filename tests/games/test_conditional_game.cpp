@@ -17,6 +17,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/shap.hpp"
 #include "values/copula_conditional.hpp"
+#include "values/empirical_conditional.hpp"
 #include "values/gaussian_conditional.hpp"
 
 namespace perfshap {
@@ -141,6 +142,73 @@ TEST(CopulaConditional, CloseToTheGaussianUnderNormalFeatures) {
     double sum = c.base[r];
     for (std::size_t j = 0; j < F; ++j) sum += c(r, 0, j);
     EXPECT_NEAR(sum, c.prediction[r], 1e-12);
+  }
+}
+
+// The empirical conditional's weights by hand: one feature on the coalition, three background
+// rows at 0, 0.1 and 1 from the explained row (weights exp(-d^2 / var / (2 sigma^2)) with var the
+// feature's sample variance: 1, e^-1.65 and e^-165, the last outside the top 95%), and 1,000
+// stratified draws reproduce the kept weights to 1/1,000.
+TEST(EmpiricalConditional, WeightsByHandAndStratifiedDraws) {
+  const double m = (0.0 + 0.1 + 1.0) / 3.0;
+  const double var = ((0.0 - m) * (0.0 - m) + (0.1 - m) * (0.1 - m) + (1.0 - m) * (1.0 - m)) / 2.0;
+  const std::vector<double> bg = {0.0, 0.1, 1.0, 10.0, 20.0, 30.0};
+  const detail::EmpiricalFeatures e(ColumnMatrix{bg, 3}, 2);
+  ASSERT_NEAR(e.covariance()(0, 0), var, 1e-12);
+  const std::size_t n = 1000;
+  std::vector<double> z(n * 2);
+  RandomStream rng(3, 1);
+  for (double& v : z) v = rng.Normal();
+  const std::unique_ptr<detail::CoalitionDraws> d = e.Given(std::vector<std::uint8_t>{1, 0}, z, n);
+  std::vector<double> draws(n * 2);
+  const std::vector<double> x = {0.0, 99.0};
+  d->Draw(x, draws);
+  const double w1 = std::exp(-0.01 / var / 0.02);
+  ASSERT_LT(1.0, 0.95 * (1.0 + w1));         // the first row alone is short of 95%
+  const double expect10 = 1.0 / (1.0 + w1);  // the third row's e^-165 is beyond the 95% share
+  std::size_t count10 = 0, count20 = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    EXPECT_EQ(draws[k], 0.0);  // feature 0 on the coalition: the row's own value
+    count10 += draws[n + k] == 10.0;
+    count20 += draws[n + k] == 20.0;
+  }
+  EXPECT_EQ(count10 + count20, n);
+  EXPECT_LE(std::abs(static_cast<double>(count10) - expect10 * n), 1.0);
+  // Nothing on the coalition: every row alike, a third each to 1/1,000.
+  const std::unique_ptr<detail::CoalitionDraws> none = e.Given(std::vector<std::uint8_t>{0, 0}, z, n);
+  none->Draw(x, draws);
+  std::size_t count30 = 0;
+  for (std::size_t k = 0; k < n; ++k) count30 += draws[n + k] == 30.0;
+  EXPECT_LE(std::abs(static_cast<double>(count30) - n / 3.0), 1.0);
+}
+
+// Through ExplainInterventional: efficiency, and a linear model's values near the gaussian
+// function's on normal features (the kernel's bandwidth smooths: within 0.25 of |phi|).
+TEST(EmpiricalConditional, ExplainsWithEfficiencyNearTheGaussian) {
+  const std::size_t F = 3, nb = 2000, nx = 3;
+  const std::vector<double> bg = Ar1Rows(nb, F, 0.7, 12);
+  const std::vector<double> rows = Ar1Rows(nx, F, 0.7, 13);
+  const std::unique_ptr<Model> model = MakeGlm(Link::kIdentity, {0.0, 1.0, -1.0, 2.0}, false);
+  ShapOptions o;
+  o.solver = "exact";
+  o.conditional_samples = 1000;
+  o.conditional = ShapConditional::kGaussian;
+  const ShapExplanation g =
+      ExplainInterventional(*model, ColumnMatrix{rows, nx}, ColumnMatrix{bg, nb}, {}, {}, o);
+  o.conditional = ShapConditional::kEmpirical;
+  const ShapExplanation e =
+      ExplainInterventional(*model, ColumnMatrix{rows, nx}, ColumnMatrix{bg, nb}, {}, {}, o);
+  EXPECT_EQ(e.conditional, ShapConditional::kEmpirical);
+  double ss = 0.0, dd = 0.0;
+  for (std::size_t t = 0; t < g.phi.size(); ++t) {
+    ss += g.phi[t] * g.phi[t];
+    dd += (g.phi[t] - e.phi[t]) * (g.phi[t] - e.phi[t]);
+  }
+  EXPECT_LT(std::sqrt(dd), 0.25 * std::sqrt(ss));
+  for (std::size_t r = 0; r < nx; ++r) {
+    double sum = e.base[r];
+    for (std::size_t j = 0; j < F; ++j) sum += e(r, 0, j);
+    EXPECT_NEAR(sum, e.prediction[r], 1e-12);
   }
 }
 

@@ -44,9 +44,12 @@ enum class ShapConditional {
   /** The same with a Gaussian copula: each feature's margin is the background's empirical
    *  distribution, the dependence that of the normal scores (shapr's "copula"). */
   kCopula,
+  /** The background rows weighted by their Mahalanobis closeness to x on S (fixed sigma 0.1,
+   *  the weights' top 95%), the features off S taken from them (shapr's "empirical"). */
+  kEmpirical,
 };
 
-/** @brief "marginal", "gaussian" or "copula". */
+/** @brief "marginal", "gaussian", "copula" or "empirical". */
 PERFSHAP_EXPORT const char* ShapConditionalName(ShapConditional conditional) noexcept;
 
 struct ShapOptions {

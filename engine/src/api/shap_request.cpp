@@ -129,8 +129,10 @@ ShapConditional ParseShapConditional(const std::string& name) {
   if (name == "marginal") return ShapConditional::kMarginal;
   if (name == "gaussian") return ShapConditional::kGaussian;
   if (name == "copula") return ShapConditional::kCopula;
-  throw InvalidArgument("the conditional value function " + name + ": choose marginal, gaussian or copula",
-                        {"conditional"});
+  if (name == "empirical") return ShapConditional::kEmpirical;
+  throw InvalidArgument(
+      "the conditional value function " + name + ": choose marginal, gaussian, copula or empirical",
+      {"conditional"});
 }
 
 ShapOutputScale ParseShapOutput(const std::string& name) {

@@ -46,7 +46,8 @@ enum class ShapApproach { kInterventional, kRetrain, kTree };
  *  (options(): `approach`) for another name. */
 ShapApproach ParseShapApproach(const std::string& name);
 
-/** @brief The value function named "marginal", "gaussian" or "copula". @throws InvalidArgument (options():
+/** @brief The value function named "marginal", "gaussian", "copula" or
+ *  "empirical". @throws InvalidArgument (options():
  *  `conditional`) for another name. */
 ShapConditional ParseShapConditional(const std::string& name);
 

@@ -190,6 +190,8 @@ const char* ShapConditionalName(ShapConditional conditional) noexcept {
       return "gaussian";
     case ShapConditional::kCopula:
       return "copula";
+    case ShapConditional::kEmpirical:
+      return "empirical";
     case ShapConditional::kMarginal:
       break;
   }

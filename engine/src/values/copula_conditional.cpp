@@ -13,6 +13,7 @@ namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 const boost::math::normal kStandardNormal;
+constexpr double kSqrtHalf = 0.70710678118654752440;  // Phi(s) = erfc(-s / sqrt 2) / 2
 
 // The draws of a coalition: Gaussian draws of the scores, mapped back through the quantiles.
 class CopulaDraws final : public CoalitionDraws {
@@ -35,7 +36,7 @@ class CopulaDraws final : public CoalitionDraws {
         std::fill_n(col, n_draws_, x[j]);
       } else {
         for (std::size_t k = 0; k < n_draws_; ++k)
-          col[k] = c_.Quantile(j, boost::math::cdf(kStandardNormal, col[k]));
+          col[k] = c_.Quantile(j, 0.5 * std::erfc(-col[k] * kSqrtHalf));
       }
     }
   }

@@ -45,7 +45,7 @@ GaussianFeatures::GaussianFeatures(ColumnMatrix background, std::size_t n_featur
   const std::size_t n = background.n_rows;
   if (n < 2)
     throw InvalidArgument(
-        "the gaussian conditional needs at least 2 background rows to estimate a covariance; give "
+        "a conditional value function needs at least 2 background rows to estimate a covariance; give "
         "more background rows",
         {"background"});
   PERFSHAP_CHECK(background.values.size() == n * n_features, "GaussianFeatures: the background's size");
@@ -53,7 +53,7 @@ GaussianFeatures::GaussianFeatures(ColumnMatrix background, std::size_t n_featur
   Eigen::Map<const Eigen::MatrixXd> x(background.values.data(), static_cast<Eigen::Index>(n), F);
   if (!x.allFinite())
     throw InvalidArgument(
-        "the gaussian conditional needs finite background values (a missing value is not one): "
+        "a conditional value function needs finite background values (a missing value is not one): "
         "impute them or give another background",
         {"background"});
   mean_ = x.colwise().mean().transpose();

@@ -4,6 +4,7 @@
 
 #include "perfshap/error.hpp"
 #include "values/copula_conditional.hpp"
+#include "values/empirical_conditional.hpp"
 #include "values/gaussian_conditional.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
@@ -15,6 +16,8 @@ std::unique_ptr<ConditionalFeatures> MakeConditionalFeatures(ShapConditional kin
       return std::make_unique<GaussianFeatures>(background, n_features);
     case ShapConditional::kCopula:
       return std::make_unique<CopulaFeatures>(background, n_features);
+    case ShapConditional::kEmpirical:
+      return std::make_unique<EmpiricalFeatures>(background, n_features);
     case ShapConditional::kMarginal:
       break;
   }

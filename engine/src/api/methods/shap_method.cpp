@@ -120,12 +120,13 @@ RequestOptions<Request> MakeOptions(bool treeshap) {
                   r.request.options.conditional = ParseShapConditional(
                       perfshap::detail::ParseTextOption(c.method, c.option.info, c.text));
                 })
-        .Choices({"marginal", "gaussian", "copula"})
+        .Choices({"marginal", "gaussian", "copula", "empirical"})
         .Help(
             "the value function of the interventional approach: marginal (features off the coalition from "
             "background rows, ignoring the others), gaussian (drawn from their normal distribution given the "
-            "coalition's values, mean and covariance from the background) or copula (the same on normal "
-            "scores, each feature's margin the background's)");
+            "coalition's values, mean and covariance from the background), copula (the same on normal "
+            "scores, each feature's margin the background's) or empirical (background rows weighted by their "
+            "closeness to the row on the coalition)");
     t.Add<std::size_t>("conditional_samples",
                        [](Request& r) -> std::size_t& { return r.request.options.conditional_samples; })
         .AtLeast(static_cast<double>(kConditionalGroups))
