@@ -247,6 +247,22 @@ std::vector<double> LinearConditionalShapley(const std::vector<double>& beta, st
   return phi;
 }
 
+// A model that predicts as `inner` but does not say it is additive: a linear one takes the
+// sampled path (the draws), as a user's function does.
+class Opaque final : public Model {
+ public:
+  explicit Opaque(std::unique_ptr<Model> inner) : inner_(std::move(inner)) {}
+  std::size_t n_features() const override { return inner_->n_features(); }
+  bool is_classifier() const override { return inner_->is_classifier(); }
+  void Predict(std::span<const double> x, std::size_t n_rows, std::span<double> out) const override {
+    inner_->Predict(x, n_rows, out);
+  }
+  std::string Describe() const override { return "opaque " + inner_->Describe(); }
+
+ private:
+  std::unique_ptr<Model> inner_;
+};
+
 struct LinearCase {
   std::size_t F = 5;
   std::size_t nb = 400;
@@ -254,7 +270,9 @@ struct LinearCase {
   std::vector<double> beta = {1.0, -2.0, 0.5, 3.0, 1.5};
   std::vector<double> bg = Ar1Rows(nb, F, 0.7, 3);
   std::vector<double> rows = Ar1Rows(nx, F, 0.7, 4);
-  std::unique_ptr<Model> model = MakeGlm(Link::kIdentity, {0.3, 1.0, -2.0, 0.5, 3.0, 1.5}, false);
+  std::unique_ptr<Model> glm = MakeGlm(Link::kIdentity, {0.3, 1.0, -2.0, 0.5, 3.0, 1.5}, false);
+  std::unique_ptr<Model> model =
+      std::make_unique<Opaque>(MakeGlm(Link::kIdentity, {0.3, 1.0, -2.0, 0.5, 3.0, 1.5}, false));
 
   ShapExplanation Explain(std::uint64_t seed, std::size_t samples, int threads = 2,
                           const char* solver = "exact") const {
@@ -296,6 +314,35 @@ TEST(ConditionalShap, LinearGaussianWithinItsMonteCarloError) {
     for (std::size_t j = 0; j < c.F; ++j) f += c.beta[j] * x[j];
     EXPECT_NEAR(e.prediction[r], f, 1e-12);
   }
+}
+
+// A linear model under the gaussian value function takes the exact path: one draw at the
+// conditional mean, the closed form's values to rounding, no Monte Carlo error.
+TEST(ConditionalShap, LinearGaussianExactWithoutDraws) {
+  const LinearCase c;
+  const detail::GaussianFeatures g(ColumnMatrix{c.bg, c.nb}, c.F);
+  ShapOptions o;
+  o.conditional = ShapConditional::kGaussian;
+  o.solver = "exact";
+  const ShapExplanation e =
+      ExplainInterventional(*c.glm, ColumnMatrix{c.rows, c.nx}, ColumnMatrix{c.bg, c.nb}, {}, {}, o);
+  EXPECT_TRUE(e.conditional_exact);
+  EXPECT_TRUE(e.phi_se.empty());
+  for (std::size_t r = 0; r < c.nx; ++r) {
+    const std::vector<double> exact = LinearConditionalShapley(c.beta, c.Row(r), g);
+    for (std::size_t j = 0; j < c.F; ++j) EXPECT_NEAR(e(r, 0, j), exact[j], 1e-10) << "row " << r;
+  }
+  // A model that is not linear on the scale (a logistic model's probability) is sampled.
+  const std::unique_ptr<Model> logistic = MakeGlm(Link::kLogit, {0.3, 1.0, -2.0, 0.5, 3.0, 1.5}, true);
+  o.conditional_samples = 100;
+  const ShapExplanation p =
+      ExplainInterventional(*logistic, ColumnMatrix{c.rows, c.nx}, ColumnMatrix{c.bg, c.nb}, {}, {}, o);
+  EXPECT_FALSE(p.conditional_exact);
+  EXPECT_EQ(p.phi_se.size(), p.phi.size());
+  o.output = ShapOutputScale::kMargin;  // its margin is linear
+  EXPECT_TRUE(
+      ExplainInterventional(*logistic, ColumnMatrix{c.rows, c.nx}, ColumnMatrix{c.bg, c.nb}, {}, {}, o)
+          .conditional_exact);
 }
 
 // The standard error is the spread of the estimate over seeds: across 30 seeds, the values'

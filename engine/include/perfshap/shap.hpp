@@ -96,6 +96,9 @@ struct PERFSHAP_EXPORT ShapExplanation {
    *  the marginal one). With a conditional one phi_se includes the draws' Monte Carlo error. */
   ShapConditional conditional = ShapConditional::kMarginal;
   std::size_t conditional_samples = 0;
+  /** The gaussian value function of a model affine in x (a GLM's margin, a linear regression):
+   *  v(S) = f(x_S, E[X_O | x_S]) exactly, no draws (conditional_samples 0). */
+  bool conditional_exact = false;
   ShapOutputScale output = ShapOutputScale::kPrediction;
   /** How it was solved: the solver that ran ("exact", "kernel", ... or "treeshap"), the
    *  coalitions evaluated, whether it converged and why it stopped. */

@@ -149,6 +149,27 @@ ShapExplanation ExplainMarginal(const Model& model, ColumnMatrix rows, ColumnMat
   });
 }
 
+/** Whether the model's output on the scale is affine in x (a GLM on its margin, a linear
+ *  regression): additive terms, an identity link or the margin, and each term's differences
+ *  equal between 0, 1 and 2. */
+bool LinearOnScale(const Model& model, ShapOutputScale scale) {
+  const std::size_t F = model.n_features();
+  if (model.n_outputs() != 1) return false;
+  std::vector<double> x(3 * F), terms(3 * F);
+  for (std::size_t j = 0; j < F; ++j)
+    for (std::size_t r = 0; r < 3; ++r) x[j * 3 + r] = static_cast<double>(r);
+  double intercept = 0.0;
+  Link link = Link::kIdentity;
+  if (!model.AdditiveTerms(x, 3, intercept, terms, link)) return false;
+  if (link != Link::kIdentity && scale != ShapOutputScale::kMargin) return false;
+  for (std::size_t j = 0; j < F; ++j) {
+    const double* t = terms.data() + j * 3;
+    const double d1 = t[1] - t[0], d2 = t[2] - t[1];
+    if (std::abs(d2 - d1) > 1e-12 * (std::abs(d1) + std::abs(d2) + 1.0)) return false;
+  }
+  return true;
+}
+
 /** ExplainInterventional with a conditional value function: the game's groups of draws solved
  *  as outputs of their own, then averaged (explain/conditional_groups.hpp). */
 ShapExplanation ExplainConditional(const Model& model, ColumnMatrix rows, ColumnMatrix background,
@@ -162,6 +183,16 @@ ShapExplanation ExplainConditional(const Model& model, ColumnMatrix rows, Column
                           {"conditional_samples"});
   const std::unique_ptr<detail::ConditionalFeatures> features =
       detail::MakeConditionalFeatures(options.conditional, background, model.n_features());
+  if (options.conditional == ShapConditional::kGaussian && LinearOnScale(model, options.output)) {
+    // E[f(x_S, X_O) | x_S] = f(x_S, E[X_O | x_S]) for a model linear in x: one draw, at the mean.
+    const detail::ConditionalPredictionGame game(model, rows, *features,
+                                                 DefaultPlayers(model.n_features(), players, feature_names),
+                                                 options.output, 1, 1, options.solver_options.seed, true);
+    ShapExplanation e = SolveExplanation(game, options, rows.n_rows, model.n_outputs());
+    e.conditional = options.conditional;
+    e.conditional_exact = true;
+    return e;
+  }
   const detail::ConditionalPredictionGame game(
       model, rows, *features, DefaultPlayers(model.n_features(), players, feature_names), options.output,
       samples, kConditionalGroups, options.solver_options.seed);
@@ -179,6 +210,7 @@ ShapExplanation ExplainConditional(const Model& model, ColumnMatrix rows, Column
   ShapExplanation e = detail::AverageConditionalGroups(grouped, kConditionalGroups);
   e.conditional = options.conditional;
   e.conditional_samples = samples;
+  e.conditional_exact = false;
   return e;
 }
 

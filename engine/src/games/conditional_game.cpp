@@ -106,7 +106,7 @@ ConditionalPredictionGame::ConditionalPredictionGame(const Model& model, ColumnM
                                                      const ConditionalFeatures& features,
                                                      std::vector<Player> players, ShapOutputScale scale,
                                                      std::size_t samples, std::size_t groups,
-                                                     std::uint64_t seed)
+                                                     std::uint64_t seed, bool at_the_mean)
     : model_(model),
       rows_(rows),
       features_(features),
@@ -136,7 +136,7 @@ ConditionalPredictionGame::ConditionalPredictionGame(const Model& model, ColumnM
   row_block_ = std::max<std::size_t>(1, kBatchHybridValues / (samples * std::max<std::size_t>(F, 1)));
   RandomStream rng(seed, 0x434F4E44ULL);  // "COND"
   ResizeOrThrow(normals_, samples * F, "the conditional draws' standard normals");
-  for (double& z : normals_) z = rng.Normal();
+  for (double& z : normals_) z = at_the_mean ? 0.0 : rng.Normal();
 }
 
 std::unique_ptr<GameWorker> ConditionalPredictionGame::MakeWorker() const {

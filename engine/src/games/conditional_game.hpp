@@ -35,10 +35,11 @@ class ConditionalPredictionGame final : public Game {
    * @param players groups of model features, each feature in exactly one player.
    * @param samples draws a coalition and row (at least groups); groups at least 1.
    * @param seed the common random numbers' stream.
+   * @param at_the_mean the standard normals all 0: one draw (samples 1) is the conditional mean.
    */
   ConditionalPredictionGame(const Model& model, ColumnMatrix rows, const ConditionalFeatures& features,
                             std::vector<Player> players, ShapOutputScale scale, std::size_t samples,
-                            std::size_t groups, std::uint64_t seed);
+                            std::size_t groups, std::uint64_t seed, bool at_the_mean = false);
   int n_players() const override { return static_cast<int>(players_.size()); }
   std::size_t n_outputs() const override { return rows_.n_rows * model_.n_outputs() * groups_; }
   std::unique_ptr<GameWorker> MakeWorker() const override;

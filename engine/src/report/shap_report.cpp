@@ -131,6 +131,7 @@ Json ResultBody(const ShapReport& report, const ReportContent& out) {
   if (e.conditional != ShapConditional::kMarginal) {
     body["conditional"] = ShapConditionalName(e.conditional);
     body["conditional_samples"] = e.conditional_samples;
+    body["conditional_exact"] = e.conditional_exact;
   }
   body["output"] = ScaleName(e.output);
   body["model"] = {{"description", run.model}, {"source", run.model_source}};
@@ -344,10 +345,15 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
     << ScaleName(e.output) << " scale";
   if (e.approach == "interventional" || e.approach == "tree-interventional")
     s << ", background " << run.background_rows << " rows (" << run.background_source << ")";
-  if (e.conditional != ShapConditional::kMarginal)
+  if (e.conditional_exact)
+    s << "\n  value function " << ShapConditionalName(e.conditional)
+      << ", exact: the model is linear, so each coalition's value is the model at the conditional mean of "
+         "the "
+         "features off it (mean and covariance from the background)";
+  else if (e.conditional != ShapConditional::kMarginal)
     s << "\n  value function " << ShapConditionalName(e.conditional)
       << " (the features off a coalition drawn " << e.conditional_samples
-      << " times a row given those on it; mean and covariance from the background)";
+      << " times a row given those on it, from the background's distribution)";
   if ((e.approach == "interventional" || e.approach == "tree-interventional") && !run.background_given)
     s << "\n  no background was given: " << run.background_rows << " rows were " << run.background_source
       << "; give a background (rows of the training data, or a number of rows) to choose it";
