@@ -31,7 +31,7 @@ class EmpiricalDraws final : public CoalitionDraws {
     if (in_.empty()) return;
     // Whitened: L^-1 b_S for every background row (Sigma_SS = L L^T), so D^2 = |L^-1 (x_S - b_S)|^2 / |S|.
     factor_ = e.covariance()(in_, in_).llt();
-    whitened_ = factor_.matrixL().solve(e.rows()(Eigen::placeholders::all, in_).transpose());
+    whitened_ = factor_.matrixL().solve(e.rows()(Eigen::all, in_).transpose());
   }
 
   void Draw(std::span<const double> x, std::span<double> draws) override {

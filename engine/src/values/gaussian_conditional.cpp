@@ -93,7 +93,7 @@ GaussianConditional::GaussianConditional(const GaussianFeatures& g, std::span<co
   // Z_O: the draws' normals of the features off the coalition (n_draws x |O|), then times L^T.
   Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> all(
       z.data(), static_cast<Eigen::Index>(n_draws), static_cast<Eigen::Index>(F));
-  const Eigen::MatrixXd zo = all(Eigen::placeholders::all, out_);
+  const Eigen::MatrixXd zo = all(Eigen::all, out_);
   noise_.noalias() = zo * factor.transpose();
 }
 
