@@ -46,7 +46,7 @@ from .result import Result
 DataError = _perfshap.DataError  # the data cannot be used as they are (a ValueError)
 InvalidArgument = _perfshap.InvalidArgument  # an option or argument outside its domain (a ValueError)
 
-__all__ = ["DataError", "InvalidArgument", "Result", "ShapResult", "TreeShapResult", "axom", "chains", "demo", "load_model", "robustness", "shap", "treeshap",
+__all__ = ["DataError", "InvalidArgument", "Result", "ShapResult", "TreeShapResult", "axom", "chains", "demo", "load_model", "robustness", "sage", "shap", "treeshap",
            "xper", "xper_montecarlo"]
 
 
@@ -578,6 +578,48 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
     return _run.run_registered("shap", options, progress, data=t, train=tables.get("train"),
                                background=rows_of_background, model=models.get("model"), learner=learner,
                                cls=ShapResult, arrays="_engine")
+
+
+def sage(model, X, y=None, *, metric=None, background=None, conditional=None, train=None, label=None,
+         feature_names=None, progress=None, **options) -> Result:
+    """SAGE values: a model's performance metric on (X, y) decomposed over its features.
+
+    model: as shap()'s (an XGBoost model, a fitted scikit-learn tree model, a function f(X) or a
+    fitted estimator: one output, a binary classifier's P(y=1) or a regressor's value; or a
+    learner name or estimator fitted on `train`); y: the labels (or label= naming X's label
+    column); metric: "log_loss" (default for a classifier), "mse" (default for a regressor),
+    "auc", "brier", "accuracy", "r2" ...: losses are negated, so a positive value means the
+    feature helps, and the values add up to metric(all features) - metric(none); background: a
+    number of rows drawn with the seed, or rows; conditional: "marginal" (default), "gaussian",
+    "copula" or "empirical". Keywords are the flags of ``perfshap sage``. Result keys: phi,
+    phi_se, metric_full, metric_empty, players, and result.json's.
+    """
+    if options.get("data") is not None:
+        raise TypeError("sage(): X is the rows; drop data=")
+    tables: dict = {}
+    models: dict = {}
+    learner = None
+    if train is not None and hasattr(model, "fit") and not _sklearn.is_tree_model(model):
+        options["model"] = model
+        _learner(options, models)
+        learner = models[options["model"]]
+    else:
+        feature_names = _model(model, options, models, X, feature_names, one_output=True)
+    _labelled(X, y, label, feature_names, options, tables)
+    _train(train, options.get("label"), options, tables)
+    for key, value in (("metric", metric), ("conditional", conditional)):
+        if value is not None:
+            options[key] = value
+    rows_of_background = None
+    if background is not None:
+        if isinstance(background, (numbers.Integral, np.bool_)):
+            options["background"] = background
+        else:
+            rows_of_background, _ = _inputs.table(background, None, feature_names=feature_names, what="background")
+    for key in ("train", "model_file"):  # the tables and the model themselves go to the request
+        options.pop(key, None)
+    return _run.run_registered("sage", options, progress, data=tables.get("X"), train=tables.get("train"),
+                               background=rows_of_background, model=models.get("model"), learner=learner)
 
 
 class ShapResult(Result):  # also treeshap()'s result (TreeShapResult)

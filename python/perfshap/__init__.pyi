@@ -95,6 +95,11 @@ def shap(model: ModelLike, X: ArrayLike, *, background: Union[None, int, ArrayLi
          train: Union[None, ArrayLike, Tuple[ArrayLike, LabelLike]] = ..., label: Optional[str] = ...,
          feature_names: Optional[Sequence[str]] = ..., progress: Progress = ..., threads: int = ..., seed: int = ...,
          **options: Any) -> ShapResult: ...
+def sage(model: ModelLike, X: ArrayLike, y: Optional[LabelLike] = ..., *, metric: Optional[str] = ...,
+         background: Union[None, int, ArrayLike] = ..., conditional: Optional[str] = ...,
+         train: Union[None, ArrayLike, Tuple[ArrayLike, LabelLike]] = ..., label: Optional[str] = ...,
+         feature_names: Optional[Sequence[str]] = ..., progress: Progress = ..., threads: int = ..., seed: int = ...,
+         **options: Any) -> Result: ...
 def axom(X: Optional[ArrayLike] = ..., y: Optional[LabelLike] = ..., *, model: Any = ..., label: Optional[str] = ...,
          feature_names: Optional[Sequence[str]] = ..., progress: Progress = ..., threads: int = ..., seed: int = ...,
          **options: Any) -> Result: ...

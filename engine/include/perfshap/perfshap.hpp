@@ -23,6 +23,7 @@
 #include "perfshap/execution.hpp"
 #include "perfshap/processes.hpp"
 #include "perfshap/robustness.hpp"
+#include "perfshap/sage.hpp"
 #include "perfshap/shap.hpp"
 #include "perfshap/table.hpp"
 #include "perfshap/treeshap.hpp"

@@ -34,6 +34,8 @@ detail::DemoReport DemoResponse::Report() const {
   report.treeshap = treeshap ? &*treeshap : nullptr;
   report.tree_interactions = tree_interactions ? &*tree_interactions : nullptr;
   report.interventional = interventional ? &*interventional : nullptr;
+  report.sage = sage ? &*sage : nullptr;
+  report.sage_gaussian = sage_gaussian ? &*sage_gaussian : nullptr;
   report.axom = axom ? &*axom : nullptr;
   report.chain = &chain;
   return report;
@@ -240,6 +242,24 @@ void SampledSection(const DemoContext& c, DemoResponse& out) {
   out.sampled = ExplainRobustness(wide_data, plan, ro);
 }
 
+/** SAGE (issue 38): the probit's log-loss on the test rows decomposed over the features, the
+ *  features off a coalition from the background rows, and drawn given the others (gaussian). */
+void SageSections(const DemoContext& c, const Model& probit, const std::vector<double>& x,
+                  ColumnMatrix background, const SolverOptions& solver, DemoResponse& out) {
+  std::vector<double> labels(c.m);
+  for (std::size_t t = 0; t < c.m; ++t) labels[t] = c.data.label()[c.split.test[t]];
+  SageOptions options;
+  options.metric = "log_loss";
+  options.solver = "exact";
+  options.solver_options = solver;
+  options.solver_options.seed = c.request.seed;
+  options.solver_options.execution = c.section("sage");
+  out.sage = ExplainSage(probit, {x, c.m}, labels, background, {}, c.data.feature_names(), options);
+  options.conditional = ShapConditional::kGaussian;
+  options.conditional_samples = 100;
+  out.sage_gaussian = ExplainSage(probit, {x, c.m}, labels, background, {}, c.data.feature_names(), options);
+}
+
 /** Prediction explanations (issue 11): a random forest on the training rows, TreeSHAP of its
  *  P(y=1) on the test rows; the XPER probit's probabilities by interventional SHAP, exact, on the
  *  first 20 test rows against 100 training rows drawn with the seed. */
@@ -280,6 +300,7 @@ void PredictionSections(const DemoContext& c, DemoResponse& out) {
     so.solver_options.execution = c.section("shap");
     out.interventional =
         ExplainInterventional(*probit, {rows, shown}, {bg, nb}, {}, c.data.feature_names(), so);
+    SageSections(c, *probit, x, {bg, nb}, so.solver_options, out);
   } catch (const Error& e) {
     out.base.predictions_skipped = e.what();
   }

@@ -15,11 +15,12 @@
 
 #include "api/data_input.hpp"
 #include "perfshap/axom.hpp"
+#include "perfshap/blocks/solver.hpp"
 #include "perfshap/chains.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/robustness.hpp"
+#include "perfshap/sage.hpp"
 #include "perfshap/shap.hpp"
-#include "perfshap/blocks/solver.hpp"
 #include "perfshap/xper.hpp"
 #include "report/demo_report.hpp"
 
@@ -49,6 +50,8 @@ struct DemoResponse {
   std::optional<ShapExplanation> treeshap;
   std::optional<TreeShapInteractionValues> tree_interactions;
   std::optional<ShapExplanation> interventional;
+  /** SAGE of the probit's log-loss on the test rows: marginal, and gaussian. */
+  std::optional<SageValues> sage, sage_gaussian;
   std::optional<AxomRun> axom;
   ChainOrderExplanation chain;
   /** The report's other fields (its pointers are set by Report()). */

@@ -167,7 +167,10 @@ GivenOptions OptionTextOfJson(const nlohmann::json& options) {
     if (v.is_null()) continue;
     if (v.is_array()) {
       std::string text;
-      for (std::size_t i = 0; i < v.size(); ++i) text += (i > 0 ? "," : "") + ItemText(v[i]);
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i > 0) text += ',';
+        text += ItemText(v[i]);
+      }
       out.emplace_back(item.key(), text, true);
     } else {
       out.emplace_back(item.key(), ItemText(v));

@@ -259,7 +259,7 @@ struct ShapModel {
 
 /** A given model (the host's function, or a tree model: an XGBoost file or text, a converted
  *  one), its columns found in the data, which is also the background's source; described in run. */
-void ResolveGivenModel(const ShapRequest& request, detail::ShapRun& run, ShapModel& s) {
+void ResolveGivenModel(const ShapRequest& request, detail::ShapRun& run, ShapModel& s, bool labels = false) {
   const DataInput& in = request.data;
   const ShapModelInput& m = request.model;
   const std::string& name = m.display_name();
@@ -276,7 +276,9 @@ void ResolveGivenModel(const ShapRequest& request, detail::ShapRun& run, ShapMod
     run.rounds = ensemble->info().rounds;
     s.model = ensemble;
   }
-  const Dataset data = ReadRows(in, RowsCsv(in, true));
+  CsvOptions csv = RowsCsv(in, true);
+  csv.label_optional = csv.label_optional && !labels;
+  const Dataset data = ReadRows(in, csv);
   s.model_columns = ModelColumns(data, *s.model, name, "the data " + in.name());
   for (std::size_t col : s.model_columns) s.feature_names.push_back(data.feature_names()[col]);
   s.explain = data;
@@ -363,7 +365,8 @@ std::shared_ptr<const Model> FitClassFractionTrees(const ShapRequest& request,
 
 /** A learner's model: the training sample and the data read and encoded with the sample's
  *  design, the estimated cost checked, the model fitted; described in run. */
-void FitLearnerModel(const ShapRequest& request, ShapOptions& opt, detail::ShapRun& run, ShapModel& s) {
+void FitLearnerModel(const ShapRequest& request, ShapOptions& opt, detail::ShapRun& run, ShapModel& s,
+                     bool labels = false) {
   const DataInput& in = request.data;
   const ShapModelInput& m = request.model;
   const LearnerParams params = TreeParams(m, request.seed);
@@ -377,9 +380,12 @@ void FitLearnerModel(const ShapRequest& request, ShapOptions& opt, detail::ShapR
                           {"label"});
   const CsvOptions csv = TrainCsv(in, *s.learner, tree_learner);
   const Dataset train_raw = ReadRows(*m.train, csv);
-  CsvOptions data_csv = RowsCsv(in, false);
-  data_csv.regression = true;
-  data_csv.positive.clear();
+  // The data's labels, when read, as the training sample's (0/1 from the positive class).
+  CsvOptions data_csv = labels ? csv : RowsCsv(in, false);
+  if (!labels) {
+    data_csv.regression = true;
+    data_csv.positive.clear();
+  }
   const Dataset data_raw = ReadRows(in, data_csv);
   std::vector<std::size_t> columns(train_raw.n_features());
   std::iota(columns.begin(), columns.end(), std::size_t{0});
@@ -637,4 +643,37 @@ ShapResponse RunShap(const ShapRequest& request) {
   return response;
 }
 
+PreparedModelRows PrepareModelRows(const ShapRequest& request, ShapOptions& opt, detail::ShapRun& run,
+                                   bool labels) {
+  CheckShapOptions(request);
+  const DataInput& in = request.data;
+  if (labels && in.label.empty())
+    throw InvalidArgument("the data " + in.name() + " needs the name of its label column", {"label"});
+  run.seed = request.seed;
+  run.threads = ResolvedThreads(opt.solver_options.execution);
+  ShapModel s;
+  if (request.model.given())
+    ResolveGivenModel(request, run, s, labels);
+  else
+    FitLearnerModel(request, opt, run, s, labels);
+  const detail::ShapRun::RowRange rows = ExplainedRows(request.rows, s.explain.n_rows(), in.name());
+  run.rows = rows;
+  PreparedModelRows out;
+  const std::vector<std::size_t> row_list = RowList(rows);
+  out.x = Gather(s.explain, s.model_columns, row_list);
+  out.n_rows = rows.size();
+  if (labels)
+    for (const std::size_t r : row_list) out.labels.push_back(s.explain.label()[r]);
+  out.background = ShapBackground(request, s, run);
+  RunInputs(opt.solver_options.execution)
+      .Data(s.explain)
+      .GivenModel(*s.model, s.explain, s.model_columns, request.model.host_model != nullptr)
+      .Text("background", std::string(reinterpret_cast<const char*>(out.background.data()),
+                                      out.background.size() * sizeof(double)))
+      .Agree();
+  out.model = s.model;
+  out.players = s.players;
+  out.feature_names = s.feature_names;
+  return out;
+}
 }}}  // namespace perfshap::api

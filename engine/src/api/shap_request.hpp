@@ -114,4 +114,27 @@ inline constexpr int kShapExactPlayerLimit = 20;
  */
 ShapResponse RunShap(const ShapRequest& request);
 
+/** @brief What a method over a model's predictions of the data reads (sage): the model, the
+ *  rows explained in its feature columns (column-major), their labels when asked for, the
+ *  background (as shap's interventional approach draws or reads it) and the players (empty: one
+ *  per feature). */
+struct PreparedModelRows {
+  std::shared_ptr<const Model> model;
+  std::vector<std::string> feature_names;
+  std::vector<Player> players;
+  std::vector<double> x;
+  std::size_t n_rows = 0;
+  std::vector<double> labels;
+  std::vector<double> background;
+};
+
+/**
+ * @brief As RunShap up to the solve, for the interventional approach: checks the request, reads
+ * the rows (with their labels when `labels`: the data's label column is then required, read as
+ * the training sample's for a learner), makes or fits the model, draws or reads the background,
+ * and has the processes of an MPI run agree on them; `run` describes them.
+ * @throws as RunShap.
+ */
+PreparedModelRows PrepareModelRows(const ShapRequest& request, ShapOptions& opt, detail::ShapRun& run,
+                                   bool labels);
 }}}  // namespace perfshap::api

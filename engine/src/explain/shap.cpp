@@ -13,6 +13,7 @@
 #include "common/allocation.hpp"
 #include "explain/conditional_groups.hpp"
 #include "explain/finite_result.hpp"
+#include "explain/prediction_parts.hpp"
 #include "explain/solver_choice.hpp"
 #include "games/conditional_game.hpp"
 #include "games/prediction_game.hpp"
@@ -41,7 +42,50 @@ std::vector<double> ShapExplanation::Mean() const {
   return m;
 }
 
+namespace detail {
+
+std::vector<Player> DefaultPlayers(std::size_t n_features, std::span<const Player> players,
+                                   std::span<const std::string> names) {
+  if (!players.empty()) return {players.begin(), players.end()};
+  PERFSHAP_CHECK(names.empty() || names.size() == n_features,
+                 "there are " + std::to_string(names.size()) + " feature names for " +
+                     std::to_string(n_features) + " model features");
+  std::vector<Player> out;
+  for (std::size_t j = 0; j < n_features; ++j) {
+    std::string name = names.empty() ? std::string("x") : names[j];
+    if (names.empty()) name += std::to_string(j);
+    out.push_back(Player{name, {j}, {name}});
+  }
+  return out;
+}
+
+/** Whether the model's output on the scale is affine in x (a GLM on its margin, a linear
+ *  regression): additive terms, an identity link or the margin, and each term's differences
+ *  equal between 0, 1 and 2. */
+bool LinearOnScale(const Model& model, ShapOutputScale scale) {
+  const std::size_t F = model.n_features();
+  if (model.n_outputs() != 1) return false;
+  std::vector<double> x(3 * F), terms(3 * F);
+  for (std::size_t j = 0; j < F; ++j)
+    for (std::size_t r = 0; r < 3; ++r) x[j * 3 + r] = static_cast<double>(r);
+  double intercept = 0.0;
+  Link link = Link::kIdentity;
+  if (!model.AdditiveTerms(x, 3, intercept, terms, link)) return false;
+  if (link != Link::kIdentity && scale != ShapOutputScale::kMargin) return false;
+  for (std::size_t j = 0; j < F; ++j) {
+    const double* t = terms.data() + j * 3;
+    const double d1 = t[1] - t[0], d2 = t[2] - t[1];
+    if (std::abs(d2 - d1) > 1e-12 * (std::abs(d1) + std::abs(d2) + 1.0)) return false;
+  }
+  return true;
+}
+
+}  // namespace detail
+
 namespace {
+
+using detail::DefaultPlayers;
+using detail::LinearOnScale;
 
 /** Output names of a model on a scale. */
 std::vector<std::string> OutputNames(const Model& model, ShapOutputScale scale) {
@@ -111,21 +155,6 @@ ShapExplanation SolveExplanation(const Game& game, const ShapOptions& options, s
   return FromShapley(choice.Make(solver_options)->Solve(game), choice, solver_options, n_rows, K);
 }
 
-std::vector<Player> DefaultPlayers(std::size_t n_features, std::span<const Player> players,
-                                   std::span<const std::string> names) {
-  if (!players.empty()) return {players.begin(), players.end()};
-  PERFSHAP_CHECK(names.empty() || names.size() == n_features,
-                 "there are " + std::to_string(names.size()) + " feature names for " +
-                     std::to_string(n_features) + " model features");
-  std::vector<Player> out;
-  for (std::size_t j = 0; j < n_features; ++j) {
-    std::string name = names.empty() ? std::string("x") : names[j];
-    if (names.empty()) name += std::to_string(j);
-    out.push_back(Player{name, {j}, {name}});
-  }
-  return out;
-}
-
 double Seconds(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -147,27 +176,6 @@ ShapExplanation ExplainMarginal(const Model& model, ColumnMatrix rows, ColumnMat
     CheckCost(EstimateShapCost(shape, options), options.solver_options.execution, kShapRemedy,
               {"rows", "background", "solver", "budget"});
   });
-}
-
-/** Whether the model's output on the scale is affine in x (a GLM on its margin, a linear
- *  regression): additive terms, an identity link or the margin, and each term's differences
- *  equal between 0, 1 and 2. */
-bool LinearOnScale(const Model& model, ShapOutputScale scale) {
-  const std::size_t F = model.n_features();
-  if (model.n_outputs() != 1) return false;
-  std::vector<double> x(3 * F), terms(3 * F);
-  for (std::size_t j = 0; j < F; ++j)
-    for (std::size_t r = 0; r < 3; ++r) x[j * 3 + r] = static_cast<double>(r);
-  double intercept = 0.0;
-  Link link = Link::kIdentity;
-  if (!model.AdditiveTerms(x, 3, intercept, terms, link)) return false;
-  if (link != Link::kIdentity && scale != ShapOutputScale::kMargin) return false;
-  for (std::size_t j = 0; j < F; ++j) {
-    const double* t = terms.data() + j * 3;
-    const double d1 = t[1] - t[0], d2 = t[2] - t[1];
-    if (std::abs(d2 - d1) > 1e-12 * (std::abs(d1) + std::abs(d2) + 1.0)) return false;
-  }
-  return true;
 }
 
 /** ExplainInterventional with a conditional value function: the game's groups of draws solved

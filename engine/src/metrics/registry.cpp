@@ -26,6 +26,8 @@ const std::vector<MetricDefinition>& All() {
 bool Accepts(const MetricDefinition& m, const std::string& method) {
   if (method == "xper") return m.xper();
   if (method == "robustness") return m.retrain != nullptr;
+  // SAGE: the metric of one set of predictions (the AUC by games/sage_game.cpp's own path).
+  if (method == "sage") return m.retrain != nullptr || m.name == "auc";
   return true;
 }
 

@@ -116,6 +116,24 @@ std::string PredictionsText(const DemoReport& d) {
   return r.str();
 }
 
+std::string SageText(const DemoReport& d) {
+  if (d.sage == nullptr || d.sage_gaussian == nullptr) return "";
+  const SageValues& m = *d.sage;
+  const SageValues& g = *d.sage_gaussian;
+  std::ostringstream r;
+  r << "\nSAGE: the probit's " << m.metric_label << " on the " << m.n_rows
+    << " test rows decomposed over the features (exact; positive = the feature lowers it)\n"
+    << "  " << m.metric_label << " with every feature " << Fmt("%.6f", m.metric_full) << ", with none "
+    << Fmt("%.6f", m.metric_empty) << " (marginal) / " << Fmt("%.6f", g.metric_empty) << " (gaussian)\n"
+    << "  feature            phi marginal   phi gaussian (se, 100 draws)\n";
+  for (std::size_t j = 0; j < m.phi.size(); ++j)
+    r << "  " << PadRight(m.players[j], 19, 1) << Fmt("%+12.6f", m.phi[j]) << "   "
+      << Fmt("%+12.6f", g.phi[j]) << " (" << Fmt("%.6f", g.phi_se.empty() ? 0.0 : g.phi_se[j]) << ")\n";
+  r << "  marginal: the features off a coalition from 100 background rows; gaussian: drawn given the "
+       "others\n";
+  return r.str();
+}
+
 double FiniteMean(const std::vector<double>& v) {
   double sum = 0.0;
   std::size_t n = 0;
@@ -179,8 +197,9 @@ std::string DemoConsoleText(const DemoReport& d, const std::string& out) {
     << "  AUC = 0.5 + sum phi(AUC) = " << Fmt("%.6f", 0.5 + sum_auc)
     << "; accuracy = " << Fmt("%.6f", values.base[1])
     << " (no feature) + sum = " << Fmt("%.6f", values.base[1] + sum_acc) << "\n"
-    << XperText(d) << RobustnessText(d) << SampledText(d) << PredictionsText(d) << AxomText(d) << ChainText(d)
-    << "\ncomputed in " << Fmt("%.4f", d.elapsed_seconds) << " s on " << d.threads << " thread(s)\n";
+    << XperText(d) << RobustnessText(d) << SampledText(d) << PredictionsText(d) << SageText(d) << AxomText(d)
+    << ChainText(d) << "\ncomputed in " << Fmt("%.4f", d.elapsed_seconds) << " s on " << d.threads
+    << " thread(s)\n";
   if (!out.empty()) s << "  wrote " << out << "/result.json\n";
   return s.str();
 }
@@ -271,6 +290,14 @@ Json DemoResultJson(const DemoReport& d) {
   } else if (!d.predictions_skipped.empty()) {
     result["predictions"] = {{"skipped", d.predictions_skipped}};
   }
+  if (d.sage != nullptr && d.sage_gaussian != nullptr)
+    result["sage"] = {{"metric", d.sage->metric},
+                      {"rows", d.sage->n_rows},
+                      {"metric_full", d.sage->metric_full},
+                      {"metric_empty", d.sage->metric_empty},
+                      {"marginal", NamedValues(d.sage->players, d.sage->phi)},
+                      {"gaussian", NamedValues(d.sage_gaussian->players, d.sage_gaussian->phi)},
+                      {"gaussian_se", NamedValues(d.sage_gaussian->players, d.sage_gaussian->phi_se)}};
   if (d.axom != nullptr) {
     const AxomRun& a = *d.axom;
     result["axom"] = {

@@ -18,6 +18,7 @@
 #include "perfshap/blocks/solver.hpp"
 #include "perfshap/chains.hpp"
 #include "perfshap/robustness.hpp"
+#include "perfshap/sage.hpp"
 #include "perfshap/shap.hpp"
 #include "perfshap/xper.hpp"
 #include "report/json.hpp"
@@ -56,6 +57,10 @@ struct DemoReport {
   /** The forest's SHAP interaction values on the same rows. */
   const TreeShapInteractionValues* tree_interactions = nullptr;
   const ShapExplanation* interventional = nullptr;
+  /** SAGE of the probit's log-loss on the test rows: marginal and gaussian (with the
+   *  prediction explanations, or skipped with them). */
+  const SageValues* sage = nullptr;
+  const SageValues* sage_gaussian = nullptr;
   std::string predictions_skipped;
   /** AXOM's protocol on the same data (untuned), or why not. */
   const AxomRun* axom = nullptr;

@@ -81,9 +81,10 @@ struct PERFSHAP_EXPORT MetricDefinition {
 
 /**
  * @brief The metric called `name`.
- * @param method the method asking ("xper", "robustness"), for the message.
+ * @param method the method asking ("xper", "robustness", "sage"), for the message.
  * @throws InvalidArgument naming the bad value and listing the metrics the method accepts
- *   (those with an xper term for "xper", a retrain payoff for "robustness", all otherwise).
+ *   (those with an xper term for "xper", a retrain payoff for "robustness", a retrain payoff
+ *   or the AUC for "sage", all otherwise).
  */
 PERFSHAP_EXPORT const MetricDefinition& FindMetric(const std::string& name, const std::string& method = "");
 

@@ -8,9 +8,10 @@
 #include <string>
 #include <utility>
 
+#include "api/methods/method_kit.hpp"
+#include "api/methods/prediction_options.hpp"
 #include "api/registry.hpp"
 #include "api/shap_request.hpp"
-#include "api/methods/method_kit.hpp"
 #include "api/shared_options.hpp"
 
 namespace perfshap { inline namespace v0 { namespace api {
@@ -35,28 +36,6 @@ bool RowRange(const std::string& text, std::size_t& first, std::size_t& last) {
   return number(begin, begin + at, first) && number(begin + at + skip, end, last) && first <= last;
 }
 
-void DeclareModel(RequestOptions<Request>& t) {
-  t.Include<GivenModelInput>(ModelFileOptionGroup(),
-                             [](Request& r) -> GivenModelInput& { return r.request.model; });
-  t.Include<LearnerInput>(LearnerOptionGroup(), [](Request& r) -> LearnerInput& { return r.request.model.learner; });
-  DeclareTrainFile<Request>(
-      t, [](Request& r) -> std::optional<DataInput>& { return r.request.model.train; },
-      "CSV with the columns of data and the label: fit model on it");
-  t.AddParsed("trees", OptionType::kInteger, "", [](const Ctx& c, Request& r) {
-     r.request.model.trees = static_cast<int>(perfshap::detail::ParseIntegerOption(c.method, c.option.info, c.text));
-   })
-      .AtLeast(1)
-      .AtMost(100000)
-      .Help("model forest: number of trees (default 100)");
-  t.AddParsed("max_depth", OptionType::kInteger, "", [](const Ctx& c, Request& r) {
-     r.request.model.max_depth =
-         static_cast<int>(perfshap::detail::ParseIntegerOption(c.method, c.option.info, c.text));
-   })
-      .AtLeast(0)
-      .AtMost(1000)
-      .Help("model tree or forest: largest depth (0 = unlimited)");
-}
-
 void DeclareRows(RequestOptions<Request>& t, bool treeshap) {
   t.AddParsed("output", OptionType::kText, "", [](const Ctx& c, Request& r) {
      r.request.output = ParseShapOutput(perfshap::detail::ParseTextOption(c.method, c.option.info, c.text));
@@ -64,20 +43,12 @@ void DeclareRows(RequestOptions<Request>& t, bool treeshap) {
       .Choices({"probability", "margin"})
       .Help("probability (the model's prediction) or margin (log-odds / raw score); default: probability, the "
             "margin for TreeSHAP");
-  t.AddParsed("background", OptionType::kInteger, "", [](const Ctx& c, Request& r) {
-     r.request.background = perfshap::detail::ParseUnsignedOption(c.method, c.option.info, c.text);
-   })
-      .AtLeast(0)
-      .Help(treeshap ? "with it, interventional TreeSHAP against N rows drawn with the seed (default: path-dependent, "
-                       "by the trees' covers)"
-                     : "background rows drawn with the seed from train (or data for a model_file); default 100");
-  t.AddParsed("background_file", OptionType::kText, "", [](const Ctx& c, Request& r) {
-     DataInput rows;
-     rows.path = c.text;
-     r.request.background_rows = rows;
-   })
-      .Value("FILE")
-      .Help("CSV of background rows with the model's feature columns (a label column is ignored)");
+  DeclareBackground<ShapRequest>(
+      t,
+      treeshap
+          ? "with it, interventional TreeSHAP against N rows drawn with the seed (default: path-dependent, "
+            "by the trees' covers)"
+          : "background rows drawn with the seed from train (or data for a model_file); default 100");
   t.AddParsed("rows", OptionType::kText, "", [](const Ctx& c, Request& r) {
      std::size_t first = 0, last = 0;
      if (!RowRange(c.text, first, last)) c.Refuse("I..J, the first and last rows to explain (0-based, I <= J)");
@@ -106,7 +77,7 @@ void DeclareRows(RequestOptions<Request>& t, bool treeshap) {
 RequestOptions<Request> MakeOptions(bool treeshap) {
   RequestOptions<Request> t(treeshap ? "treeshap" : "shap");
   t.Include<DataInput>(DataOptionGroup(), [](Request& r) -> DataInput& { return r.request.data; });
-  DeclareModel(t);
+  DeclarePredictionModel<ShapRequest>(t);
   if (!treeshap)
     t.AddParsed("approach", OptionType::kText, "interventional", [](const Ctx& c, Request& r) {
        r.request.approach = ParseShapApproach(perfshap::detail::ParseTextOption(c.method, c.option.info, c.text));
@@ -114,25 +85,7 @@ RequestOptions<Request> MakeOptions(bool treeshap) {
         .Choices({"interventional", "retrain", "tree"})
         .Help("interventional (one model, features off the coalition from background rows), retrain (the learner "
               "refitted on every coalition) or tree (TreeSHAP of a tree model's margin)");
-  if (!treeshap) {
-    t.AddParsed("conditional", OptionType::kText, "marginal",
-                [](const Ctx& c, Request& r) {
-                  r.request.options.conditional = ParseShapConditional(
-                      perfshap::detail::ParseTextOption(c.method, c.option.info, c.text));
-                })
-        .Choices({"marginal", "gaussian", "copula", "empirical"})
-        .Help(
-            "the value function of the interventional approach: marginal (features off the coalition from "
-            "background rows, ignoring the others), gaussian (drawn from their normal distribution given the "
-            "coalition's values, mean and covariance from the background), copula (the same on normal "
-            "scores, each feature's margin the background's) or empirical (background rows weighted by their "
-            "closeness to the row on the coalition)");
-    t.Add<std::size_t>("conditional_samples",
-                       [](Request& r) -> std::size_t& { return r.request.options.conditional_samples; })
-        .AtLeast(static_cast<double>(kConditionalGroups))
-        .AtMost(1e7)
-        .Help("draws a coalition and explained row of a conditional value function (default 1000)");
-  }
+  if (!treeshap) DeclareValueFunction<ShapRequest>(t);
   DeclareRows(t, treeshap);
   DeclareSeedSolverExecution<ShapRequest>(
       t, Member<Request>(&Request::request, &ShapRequest::seed),
@@ -148,15 +101,6 @@ const RequestOptions<Request>& OptionsOf(bool treeshap) {
   return treeshap ? tree : shap;
 }
 
-/** The tables, the model and the learner a front end hands over, into the request. */
-void TakeInputs(const MethodInputs& in, const std::string& method, ShapRequest& request) {
-  TakeTable(in.data, request.data, method, "the data", "data");
-  TakeTable(in.train, request.model.train, method, "the training sample", "train");
-  TakeTable(in.background, request.background_rows, method, "the background", "background_file");
-  TakeModel(in.model, request.model, method);
-  if (in.learner != nullptr) request.model.learner.learner = in.learner;
-}
-
 MethodRun Run(const MethodInputs& in, const GivenOptions& given, bool treeshap) {
   const std::string method = treeshap ? "treeshap" : "shap";
   Request parsed;
@@ -164,7 +108,7 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given, bool treeshap) 
   OptionsOf(treeshap).Parse(given, parsed);
   ShapRequest& request = parsed.request;
   if (treeshap) request.approach = ShapApproach::kTree;
-  TakeInputs(in, method, request);
+  TakePredictionInputs(in, method, request);
   if (request.data.generated())
     throw InvalidArgument(method + " needs the rows to explain: give data (a CSV file or a table)", {"data"});
   if (request.model.iteration_range && !request.model.given())

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The perfshap authors
+#pragma once
+
+// What the explanations of a model's predictions share (explain/shap.cpp, explain/sage.cpp): the
+// players of a model's features and the test for the exact conditional path.
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "perfshap/blocks/game_settings.hpp"
+#include "perfshap/blocks/model.hpp"
+#include "perfshap/blocks/players.hpp"
+
+namespace perfshap { inline namespace v0 { namespace detail {
+
+/** @brief `players` when given, else one player per model feature named by `names` ("x0", "x1"...
+ *  without names). @throws InvalidArgument when the names do not match the features. */
+std::vector<Player> DefaultPlayers(std::size_t n_features, std::span<const Player> players,
+                                   std::span<const std::string> names);
+
+/** @brief Whether the model's output on the scale is affine in x (a GLM on its margin, a linear
+ *  regression): additive terms, an identity link or the margin, and each term's differences
+ *  equal between 0, 1 and 2. Then E[f(x_S, X_O) | x_S] = f(x_S, E[X_O | x_S]). */
+bool LinearOnScale(const Model& model, ShapOutputScale scale);
+
+}}}  // namespace perfshap::detail

@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The perfshap authors
+"""perfshap.sage: SAGE values of a user's model against a brute force written here with numpy and
+scikit-learn's metrics (every coalition's imputed predictions from the background rows, the
+metric, the Shapley formula), the same run from the command line, and bad input."""
+import itertools
+import json
+import math
+import os
+import subprocess
+
+import numpy as np
+import pytest
+from sklearn.ensemble import GradientBoostingClassifier
+from sklearn.linear_model import LinearRegression
+from sklearn.metrics import log_loss, r2_score, roc_auc_score
+
+import perfshap
+from support import DATA, read
+
+
+def brute_force(predict, X, background, metric):
+    """Shapley values of v(S) = metric(mean over the background rows of predict(x_S, b_notS))."""
+    n, F = X.shape
+    value = {}
+    for S in itertools.product([0, 1], repeat=F):
+        mask = np.array(S, dtype=bool)
+        hybrid = np.repeat(background[None, :, :], n, axis=0)  # n x B x F
+        hybrid[:, :, mask] = X[:, None, mask]
+        value[S] = metric(predict(hybrid.reshape(-1, F)).reshape(n, -1).mean(axis=1))
+    phi = np.zeros(F)
+    for j in range(F):
+        for S, v in value.items():
+            if S[j]:
+                continue
+            s = sum(S)
+            with_j = tuple(1 if k == j else S[k] for k in range(F))
+            phi[j] += math.factorial(s) * math.factorial(F - s - 1) / math.factorial(F) * (value[with_j] - v)
+    return phi
+
+
+def test_sage_of_an_estimator_equals_the_brute_force():
+    X, y = read("banknote.csv")
+    X, y = X.iloc[::7], y.iloc[::7].to_numpy(dtype=float)  # both classes
+    model = GradientBoostingClassifier(n_estimators=20, max_depth=2, random_state=0).fit(X.to_numpy(), y)
+    background = X.iloc[::20].to_numpy()
+    proba = lambda Z: model.predict_proba(Z)[:, 1]  # noqa: E731
+    for metric, reference in (("log_loss", lambda p: -log_loss(y, p)), ("auc", lambda p: roc_auc_score(y, p))):
+        r = perfshap.sage(proba, X.to_numpy(), y, metric=metric, background=background, solver="exact")
+        expected = brute_force(proba, X.to_numpy(), background, reference)
+        np.testing.assert_allclose(r["phi"], expected, rtol=0, atol=1e-10)
+        sign = -1.0 if metric == "log_loss" else 1.0
+        assert r["phi"].sum() == pytest.approx(sign * (r["metric_full"] - r["metric_empty"]), abs=1e-12)
+        assert r.json["players"] == list(X.columns) or r.json["players"] == [f"x{j}" for j in range(4)]
+
+
+def test_sage_of_a_regressor_under_the_gaussian_value_function():
+    rng = np.random.default_rng(3)
+    X = rng.multivariate_normal([0, 0, 0], [[1, 0.8, 0], [0.8, 1, 0], [0, 0, 1]], size=300)
+    y = X @ np.array([1.0, 0.0, 0.5]) + rng.normal(size=300) * 0.3
+    model = LinearRegression().fit(X, y)
+    marginal = perfshap.sage(model, X, y, metric="r2", background=X[:100], solver="exact")
+    expected = brute_force(model.predict, X, X[:100], lambda p: r2_score(y, p))
+    np.testing.assert_allclose(marginal["phi"], expected, rtol=0, atol=1e-10)
+    # Conditional: x1 carries x0's information, so it gets a share of x0's importance.
+    # (perfshap's own linear learner: a model it can see is linear, so the gaussian path is exact.)
+    conditional = perfshap.sage("linear", X, y, train=(X, y), metric="r2", background=X[:100],
+                                conditional="gaussian", solver="exact")
+    assert conditional.json["conditional_exact"] is True
+    assert conditional["phi"][1] > marginal["phi"][1] + 0.1
+    assert conditional["phi"].sum() == pytest.approx(marginal["phi"].sum(), abs=1e-9)
+
+
+def test_the_command_line_gives_the_same_run(tmp_path):
+    path = os.path.join(DATA, "banknote.csv")
+    out = tmp_path / "cli"
+    subprocess.run([os.environ["PERFSHAP_CLI"], "sage", "--data", path, "--label", "label", "--train", path,
+                    "--model", "logistic", "--metric", "brier", "--background", "30", "--out", str(out),
+                    "--quiet"], check=True)
+    cli = json.loads((out / "result.json").read_text())
+    X, y = read("banknote.csv")
+    py = perfshap.sage("logistic", X, y, train=(X, y), metric="brier", background=30)
+    assert cli["phi"] == py.json["phi"]
+    assert cli["metric_full"] == py.json["metric_full"]
+    assert (out / "sage.csv").read_text().splitlines()[0] == "feature,phi,phi_se"
+
+
+def test_bad_input_names_the_option():
+    X, y = read("banknote.csv")
+    with pytest.raises(perfshap.InvalidArgument, match="reads probabilities"):
+        perfshap.sage(lambda Z: Z[:, 0], X.to_numpy(), y.to_numpy(), metric="log_loss")
+    with pytest.raises(perfshap.DataError, match="row 762: the label .3. is not 0 or 1"):
+        perfshap.sage("logistic", X, y * 3.0, train=(X, y))
