@@ -534,6 +534,17 @@ def xper_montecarlo(*, progress=None, **options) -> Result:
     return _run.run_registered("xper-montecarlo", options, progress)
 
 
+def _model_or_learner(model, train, options, models, X, feature_names, one_output=False):
+    """shap()'s and sage()'s model: an estimator with train= is the learner fitted on train (as
+    model="gnb" with train= is; shap's approach="retrain" refits it on every coalition), anything
+    else a model (_model). Returns X's feature names and the learner (or None)."""
+    if train is not None and hasattr(model, "fit") and not _sklearn.is_tree_model(model):
+        options["model"] = model
+        _learner(options, models)
+        return feature_names, models[options["model"]]
+    return _model(model, options, models, X, feature_names, one_output=one_output), None
+
+
 def shap(model, X, *, background=None, approach=None, train=None, label=None, feature_names=None,
          progress=None, **options) -> Result:
     """SHAP values of a model's predictions for the rows of X.
@@ -552,15 +563,7 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
         raise TypeError("shap(): X is the rows to explain; drop data=")
     tables: dict = {}
     models: dict = {}
-    learner = None
-    if train is not None and hasattr(model, "fit") and not _sklearn.is_tree_model(model):
-        # An estimator with train=: the learner fitted on train (approach="retrain": refitted on
-        # every coalition), as model="gnb" with train= is.
-        options["model"] = model
-        _learner(options, models)
-        learner = models[options["model"]]
-    else:
-        feature_names = _model(model, options, models, X, feature_names)
+    feature_names, learner = _model_or_learner(model, train, options, models, X, feature_names)
     t, _ = _inputs.table(X, None, feature_names=feature_names, what="X")
     if approach is not None:
         options["approach"] = approach
@@ -598,13 +601,7 @@ def sage(model, X, y=None, *, metric=None, background=None, conditional=None, tr
         raise TypeError("sage(): X is the rows; drop data=")
     tables: dict = {}
     models: dict = {}
-    learner = None
-    if train is not None and hasattr(model, "fit") and not _sklearn.is_tree_model(model):
-        options["model"] = model
-        _learner(options, models)
-        learner = models[options["model"]]
-    else:
-        feature_names = _model(model, options, models, X, feature_names, one_output=True)
+    feature_names, learner = _model_or_learner(model, train, options, models, X, feature_names, one_output=True)
     _labelled(X, y, label, feature_names, options, tables)
     _train(train, options.get("label"), options, tables)
     for key, value in (("metric", metric), ("conditional", conditional)):

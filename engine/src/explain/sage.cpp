@@ -160,13 +160,8 @@ SageValues ExplainSage(const Model& model, ColumnMatrix rows, std::span<const do
     out = Solve(predictions, 1, labels, m, options, shape);
   } else {
     const std::size_t samples = options.conditional_samples;
-    if (samples < kConditionalGroups || samples > 10'000'000)
-      throw InvalidArgument("the conditional draws a coalition and row must be " +
-                                std::to_string(kConditionalGroups) + " to 10,000,000, not " +
-                                std::to_string(samples),
-                            {"conditional_samples"});
     const std::unique_ptr<detail::ConditionalFeatures> features =
-        detail::MakeConditionalFeatures(options.conditional, background, model.n_features());
+        detail::FitConditional(options.conditional, samples, background, model.n_features());
     const bool exact = options.conditional == ShapConditional::kGaussian &&
                        detail::LinearOnScale(model, ShapOutputScale::kPrediction);
     // A model linear in x: E[f(x_S, X_O) | x_S] = f(x_S, E[X_O | x_S]), one draw at the mean.

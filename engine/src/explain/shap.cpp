@@ -80,6 +80,16 @@ bool LinearOnScale(const Model& model, ShapOutputScale scale) {
   return true;
 }
 
+std::unique_ptr<ConditionalFeatures> FitConditional(ShapConditional conditional, std::size_t samples,
+                                                    ColumnMatrix background, std::size_t n_features) {
+  if (samples < kConditionalGroups || samples > 10'000'000)
+    throw InvalidArgument("the conditional draws a coalition and row must be " +
+                              std::to_string(kConditionalGroups) + " to 10,000,000, not " +
+                              std::to_string(samples),
+                          {"conditional_samples"});
+  return MakeConditionalFeatures(conditional, background, n_features);
+}
+
 }  // namespace detail
 
 namespace {
@@ -184,13 +194,8 @@ ShapExplanation ExplainConditional(const Model& model, ColumnMatrix rows, Column
                                    std::span<const Player> players,
                                    std::span<const std::string> feature_names, const ShapOptions& options) {
   const std::size_t samples = options.conditional_samples;
-  if (samples < kConditionalGroups || samples > 10'000'000)
-    throw InvalidArgument("the conditional draws a coalition and row must be " +
-                              std::to_string(kConditionalGroups) + " to 10,000,000, not " +
-                              std::to_string(samples),
-                          {"conditional_samples"});
   const std::unique_ptr<detail::ConditionalFeatures> features =
-      detail::MakeConditionalFeatures(options.conditional, background, model.n_features());
+      detail::FitConditional(options.conditional, samples, background, model.n_features());
   if (options.conditional == ShapConditional::kGaussian && LinearOnScale(model, options.output)) {
     // E[f(x_S, X_O) | x_S] = f(x_S, E[X_O | x_S]) for a model linear in x: one draw, at the mean.
     const detail::ConditionalPredictionGame game(model, rows, *features,
