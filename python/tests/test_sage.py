@@ -91,3 +91,6 @@ def test_bad_input_names_the_option():
         perfshap.sage(lambda Z: Z[:, 0], X.to_numpy(), y.to_numpy(), metric="log_loss")
     with pytest.raises(perfshap.DataError, match="row 762: the label .3. is not 0 or 1"):
         perfshap.sage("logistic", X, y * 3.0, train=(X, y))
+    W, c = read("wine.csv")  # three classes
+    with pytest.raises(perfshap.InvalidArgument, match="gives 3 .one a class.: name the positive class"):
+        perfshap.sage("forest", W, c, train=(W, c), trees=5)

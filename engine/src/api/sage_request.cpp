@@ -3,6 +3,7 @@
 #include "api/sage_request.hpp"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 namespace perfshap { inline namespace v0 { namespace api {
@@ -13,6 +14,13 @@ SageResponse RunSage(const SageRequest& request) {
   opt.output = ShapOutputScale::kPrediction;
   SageResponse response;
   const PreparedModelRows p = PrepareModelRows(request, opt, response.run, true);
+  if (p.model->n_outputs() != 1)
+    throw InvalidArgument("SAGE decomposes the metric of one prediction a row; the model " +
+                              response.run.model + " gives " + std::to_string(p.model->n_outputs()) +
+                              " (one a class): " +
+                              (request.model.given() ? "give a binary classifier or a regressor"
+                                                     : "name the positive class for a binary label"),
+                          {request.model.given() ? "model_file" : "learner"});
   SageOptions options;
   options.metric = request.metric;
   options.threshold = request.threshold;
