@@ -85,6 +85,23 @@ def test_the_command_line_gives_the_same_run(tmp_path):
     assert (out / "sage.csv").read_text().splitlines()[0] == "feature,phi,phi_se"
 
 
+def test_model_variability_bands_across_splits():
+    X, y = read("pima.csv")
+    r = perfshap.sage("logistic", X, y, cv="kfold:4", background=40)
+    cv = r.json["cv"]
+    by_split = np.array(cv["phi_by_split"])
+    assert by_split.shape == (4, X.shape[1])
+    assert sum(cv["test_rows_by_split"]) == len(X)  # k-fold: every row tested once
+    np.testing.assert_allclose(r["phi"], by_split.mean(axis=0), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(r["phi_std"], by_split.std(axis=0, ddof=1), rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(r["phi_by_split"], by_split)
+    for phi, full, empty in zip(by_split, cv["metric_full_by_split"], cv["metric_empty_by_split"]):
+        assert phi.sum() == pytest.approx(empty - full, abs=1e-12)  # log-loss: a loss, negated
+    assert max(cv["phi_std"]) > 0
+    with pytest.raises(perfshap.InvalidArgument, match="drop the training sample"):
+        perfshap.sage("logistic", X, y, train=(X, y), cv="kfold:4")
+
+
 def test_bad_input_names_the_option():
     X, y = read("banknote.csv")
     with pytest.raises(perfshap.InvalidArgument, match="reads probabilities"):

@@ -3,24 +3,21 @@
 #include "api/sage_request.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <memory>
+#include <span>
 #include <string>
 #include <utility>
+#include <vector>
+
+#include "perfshap/blocks/split.hpp"
+#include "perfshap/error.hpp"
 
 namespace perfshap { inline namespace v0 { namespace api {
 
-SageResponse RunSage(const SageRequest& request) {
-  ShapOptions opt = request.options;
-  opt.solver_options.max_players = kShapExactPlayerLimit;
-  opt.output = ShapOutputScale::kPrediction;
-  SageResponse response;
-  const PreparedModelRows p = PrepareModelRows(request, opt, response.run, true);
-  if (p.model->n_outputs() != 1)
-    throw InvalidArgument("SAGE decomposes the metric of one prediction a row; the model " +
-                              response.run.model + " gives " + std::to_string(p.model->n_outputs()) +
-                              " (one a class): " +
-                              (request.model.given() ? "give a binary classifier or a regressor"
-                                                     : "name the positive class for a binary label"),
-                          {request.model.given() ? "model_file" : "learner"});
+namespace {
+
+SageOptions OptionsOf(const SageRequest& request, const ShapOptions& opt) {
   SageOptions options;
   options.metric = request.metric;
   options.threshold = request.threshold;
@@ -28,11 +25,115 @@ SageResponse RunSage(const SageRequest& request) {
   options.conditional_samples = opt.conditional_samples;
   options.solver = opt.solver;
   options.solver_options = opt.solver_options;
-  const std::size_t F = std::max<std::size_t>(p.feature_names.size(), 1);
-  response.values =
-      ExplainSage(*p.model, ColumnMatrix{p.x, p.n_rows}, p.labels,
-                  ColumnMatrix{p.background, p.background.size() / F}, p.players, p.feature_names, options);
+  return options;
+}
+
+void RequireOneOutput(const SageRequest& request, const Model& model, const detail::ShapRun& run) {
+  if (model.n_outputs() != 1)
+    throw InvalidArgument("SAGE decomposes the metric of one prediction a row; the model " + run.model +
+                              " gives " + std::to_string(model.n_outputs()) + " (one a class): " +
+                              (request.model.given() ? "give a binary classifier or a regressor"
+                                                     : "name the positive class for a binary label"),
+                          {request.model.given() ? "model_file" : "learner"});
+}
+
+/** The splits' values reduced: phi's mean (with the mean's error) and standard deviation. */
+void Reduce(SageResponse& response) {
+  const std::vector<SageValues>& splits = response.splits;
+  const double S = static_cast<double>(splits.size());
+  SageValues mean = splits.front();
+  const std::size_t P = mean.phi.size();
+  response.phi_std.assign(P, 0.0);
+  mean.n_rows = 0;
+  mean.solve.n_evaluations = 0;
+  mean.elapsed_seconds = 0.0;
+  mean.metric_full = mean.metric_empty = 0.0;
+  std::vector<double> se2(P, 0.0);
+  for (std::size_t j = 0; j < P; ++j) mean.phi[j] = 0.0;
+  for (const SageValues& v : splits) {
+    for (std::size_t j = 0; j < P; ++j) {
+      mean.phi[j] += v.phi[j] / S;
+      if (!v.phi_se.empty()) se2[j] += v.phi_se[j] * v.phi_se[j] / (S * S);
+    }
+    mean.metric_full += v.metric_full / S;
+    mean.metric_empty += v.metric_empty / S;
+    mean.n_rows += v.n_rows;
+    mean.solve.n_evaluations += v.solve.n_evaluations;
+    mean.solve.converged = mean.solve.converged && v.solve.converged;
+    mean.elapsed_seconds += v.elapsed_seconds;
+  }
+  // Standard errors where the splits have them (sampled solvers, conditional draws).
+  mean.phi_se.clear();
+  if (!splits.front().phi_se.empty()) mean.phi_se.resize(P);
+  for (std::size_t j = 0; j < P; ++j) {
+    if (!mean.phi_se.empty()) mean.phi_se[j] = std::sqrt(se2[j]);
+    double d2 = 0.0;
+    for (const SageValues& v : splits) d2 += (v.phi[j] - mean.phi[j]) * (v.phi[j] - mean.phi[j]);
+    response.phi_std[j] = splits.size() > 1 ? std::sqrt(d2 / (S - 1.0)) : 0.0;
+  }
+  response.values = std::move(mean);
+}
+
+/** SAGE on every split of the plan: the learner fitted on the training part, the values of its
+ *  test part against background rows drawn from the training part. */
+SageResponse RunSageAcrossSplits(const SageRequest& request, ShapOptions opt) {
+  if (request.model.given())
+    throw InvalidArgument(
+        "cv fits the learner on every split's training part: give a learner, not a fitted model",
+        {"cv", "model_file"});
+  if (request.model.train)
+    throw InvalidArgument("cv takes the training parts from the data: drop the training sample",
+                          {"cv", "train"});
+  if (request.background_rows)
+    throw InvalidArgument("cv draws the background from each split's training part: give a number of rows",
+                          {"cv", "background_file"});
+  // The data read as the training sample is (its design and 0/1 labels), once.
+  SageRequest whole = request;
+  whole.model.train = request.data;
+  SageResponse response;
+  const PreparedModelRows p = PrepareModelRows(whole, opt, response.run, true);
+  RequireOneOutput(request, *p.model, response.run);
+  const Dataset& d = p.data;
+  const SplitPlan plan =
+      MakeSplitPlan(*request.cv, d.n_rows(), request.test_size, request.seed,
+                    request.stratify ? d.label() : std::span<const double>(), opt.solver_options.execution);
+  const SageOptions options = OptionsOf(request, opt);
+  for (const Split& split : plan) {
+    const std::shared_ptr<const Model> model = p.learner->Train(d, split.train, p.model_columns);
+    const std::vector<double> x = Gather(d, p.model_columns, split.test);
+    std::vector<double> labels;
+    for (const std::size_t r : split.test) labels.push_back(d.label()[r]);
+    std::vector<std::size_t> drawn =
+        DrawRows(split.train.size(), request.background.value_or(100), request.seed);
+    for (std::size_t& r : drawn) r = split.train[r];
+    const std::vector<double> bg = Gather(d, p.model_columns, drawn);
+    response.splits.push_back(ExplainSage(*model, ColumnMatrix{x, split.test.size()}, labels,
+                                          ColumnMatrix{bg, drawn.size()}, p.players, p.feature_names,
+                                          options));
+  }
+  response.plan = *request.cv;
+  response.run.background_rows =
+      std::min<std::size_t>(request.background.value_or(100), plan.front().train.size());
+  response.run.background_source = "drawn from each split's training part with the seed";
+  response.run.model_source = "fitted on each split's training part";
+  Reduce(response);
   return response;
 }
 
+}  // namespace
+
+SageResponse RunSage(const SageRequest& request) {
+  ShapOptions opt = request.options;
+  opt.solver_options.max_players = kShapExactPlayerLimit;
+  opt.output = ShapOutputScale::kPrediction;
+  if (request.cv) return RunSageAcrossSplits(request, opt);
+  SageResponse response;
+  const PreparedModelRows p = PrepareModelRows(request, opt, response.run, true);
+  RequireOneOutput(request, *p.model, response.run);
+  const std::size_t F = std::max<std::size_t>(p.feature_names.size(), 1);
+  response.values = ExplainSage(*p.model, ColumnMatrix{p.x, p.n_rows}, p.labels,
+                                ColumnMatrix{p.background, p.background.size() / F}, p.players,
+                                p.feature_names, OptionsOf(request, opt));
+  return response;
+}
 }}}  // namespace perfshap::api

@@ -6,7 +6,9 @@
 // with its labels, the model, the background, the value function, the solver) and the metric
 // decomposed; one call gives the SAGE values and what the report says of the run.
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "api/shap_request.hpp"
 #include "perfshap/sage.hpp"
@@ -21,14 +23,26 @@ struct SageRequest : ShapRequest {
   std::string metric;
   /** The class rule of the 0/1 metrics: prediction > threshold. */
   double threshold = 0.5;
+  /** Model-variability bands: the learner fitted on the training part of every split of this
+   *  plan (holdout, mc:R, kfold:K, MakeSplitPlan) and SAGE computed on its test part, the
+   *  background drawn from the training part; none: one model. */
+  std::optional<std::string> cv;
+  double test_size = 0.2;
+  bool stratify = false;
 };
 
 /** @brief What a sage run gives: the values and the run's description. */
 struct SageResponse {
+  /** The values; with cv, their mean over the splits (phi_se: the mean's error from the solver
+   *  and the draws). */
   SageValues values;
   detail::ShapRun run;
+  /** With cv: the plan, each split's values and the standard deviation of phi over them. */
+  std::string plan;
+  std::vector<SageValues> splits;
+  std::vector<double> phi_std;
 
-  detail::SageReport Report() const { return detail::SageReport{values, run}; }
+  detail::SageReport Report() const { return detail::SageReport{values, run, plan, &splits, phi_std}; }
 };
 
 /**

@@ -21,9 +21,6 @@
 
 namespace perfshap { inline namespace v0 { namespace api {
 
-namespace {
-
-/** Column-major values of `rows` of the columns `columns` of `d`. */
 std::vector<double> Gather(const Dataset& d, std::span<const std::size_t> columns,
                            std::span<const std::size_t> rows) {
   std::vector<double> x(columns.size() * rows.size());
@@ -46,6 +43,8 @@ std::vector<std::size_t> DrawRows(std::size_t n, std::size_t count, std::uint64_
   std::sort(all.begin(), all.end());
   return all;
 }
+
+namespace {
 
 /** How the explained rows (and a background file) are read: their label column, when they have
  *  one, is not a feature (the rows to explain need no label). A file is read once (it may be a
@@ -672,6 +671,9 @@ PreparedModelRows PrepareModelRows(const ShapRequest& request, ShapOptions& opt,
                                       out.background.size() * sizeof(double)))
       .Agree();
   out.model = s.model;
+  out.learner = s.learner;
+  out.data = s.explain;
+  out.model_columns = s.model_columns;
   out.players = s.players;
   out.feature_names = s.feature_names;
   return out;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,8 +20,9 @@
 #include "api/given_model.hpp"
 #include "api/robustness_request.hpp"
 #include "perfshap/blocks/model.hpp"
-#include "perfshap/shap.hpp"
 #include "perfshap/blocks/trees.hpp"
+#include "perfshap/dataset.hpp"
+#include "perfshap/shap.hpp"
 #include "report/shap_report.hpp"
 
 namespace perfshap { inline namespace v0 { namespace api {
@@ -114,12 +116,25 @@ inline constexpr int kShapExactPlayerLimit = 20;
  */
 ShapResponse RunShap(const ShapRequest& request);
 
+/** @brief Column-major values of `rows` of the columns `columns` of `d`. */
+std::vector<double> Gather(const Dataset& d, std::span<const std::size_t> columns,
+                           std::span<const std::size_t> rows);
+
+/** @brief `count` of the rows 0..n-1 drawn without replacement from stream (seed, 11), in
+ *  increasing order; all of them when count >= n (the background's draw). */
+std::vector<std::size_t> DrawRows(std::size_t n, std::size_t count, std::uint64_t seed);
+
 /** @brief What a method over a model's predictions of the data reads (sage): the model, the
  *  rows explained in its feature columns (column-major), their labels when asked for, the
  *  background (as shap's interventional approach draws or reads it) and the players (empty: one
  *  per feature). */
 struct PreparedModelRows {
   std::shared_ptr<const Model> model;
+  /** The learner that fitted it (null for a given model), the data as the model reads it (a
+   *  learner's design: text one-hot) and the model's columns in it. */
+  std::shared_ptr<const Learner> learner;
+  Dataset data;
+  std::vector<std::size_t> model_columns;
   std::vector<std::string> feature_names;
   std::vector<Player> players;
   std::vector<double> x;

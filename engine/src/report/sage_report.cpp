@@ -40,15 +40,21 @@ std::string ValueFunctionText(const SageValues& v, const ShapRun& run) {
          std::to_string(run.background_rows) + " background rows)";
 }
 
-Chart BarFigure(const SageValues& v) {
+Chart BarFigure(const SageReport& report) {
+  const SageValues& v = report.result;
+  std::string bands = v.phi_se.empty() ? "" : " (95% bands)";
+  if (report.cv()) bands = " (mean +- std over " + std::to_string(report.splits->size()) + " splits)";
   BarChart chart;
-  chart.frame.title = "SAGE: each feature's share of the " + v.metric_label +
-                      (v.loss ? " reduction" : " gain") + (v.phi_se.empty() ? "" : " (95% bands)");
+  chart.frame.title =
+      "SAGE: each feature's share of the " + v.metric_label + (v.loss ? " reduction" : " gain") + bands;
   chart.frame.x_label = v.loss ? "reduction of the " + v.metric_label : v.metric_label + " gained";
   for (const std::size_t j : ByValue(v)) {
     chart.labels.push_back(v.players[j]);
     chart.values.push_back(v.phi[j]);
-    if (!v.phi_se.empty()) chart.stds.push_back(1.96 * v.phi_se[j]);
+    if (report.cv())
+      chart.stds.push_back(report.phi_std[j]);
+    else if (!v.phi_se.empty())
+      chart.stds.push_back(1.96 * v.phi_se[j]);
   }
   return chart;
 }
@@ -81,6 +87,23 @@ Json ResultBody(const SageReport& report) {
   }
   body["phi"] = phi;
   body["phi_se"] = se;
+  if (report.cv()) {
+    Json by_split = Json::array(), full = Json::array(), empty = Json::array(), rows = Json::array();
+    for (const SageValues& split : *report.splits) {
+      Json phi_s = Json::array();
+      for (const double x : split.phi) phi_s.push_back(NumberOrNull(x));
+      by_split.push_back(phi_s);
+      full.push_back(NumberOrNull(split.metric_full));
+      empty.push_back(NumberOrNull(split.metric_empty));
+      rows.push_back(split.n_rows);
+    }
+    Json std_json = Json::array();
+    for (const double x : report.phi_std) std_json.push_back(NumberOrNull(x));
+    body["cv"] = {{"plan", report.plan},          {"splits", report.splits->size()},
+                  {"phi_std", std_json},          {"phi_by_split", by_split},
+                  {"metric_full_by_split", full}, {"metric_empty_by_split", empty},
+                  {"test_rows_by_split", rows}};
+  }
   body["solver"] = {{"name", v.solve.solver},
                     {"converged", v.solve.converged},
                     {"stopped_by", StopReasonName(v.solve.stopped_by)},
@@ -96,10 +119,16 @@ std::string SageConsoleText(const SageReport& report, const std::string& out) {
   std::size_t width = 16;
   for (const auto& name : v.players) width = std::max(width, name.size() + 2);
   std::ostringstream s;
-  s << "perfshap sage: " << run.data << "\n"
-    << "  model " << run.model << " (" << run.model_source << ")\n"
-    << "  " << v.n_rows << " rows, " << v.players.size() << " players; value function "
-    << ValueFunctionText(v, run) << "\n"
+  s << "perfshap sage: " << run.data << "\n";
+  if (report.cv())
+    s << "  model " << run.learner << ", fitted on the training part of each of the " << report.splits->size()
+      << " splits of " << report.plan
+      << "; SAGE on its test part, phi the mean over the splits, std its spread "
+      << "(the model's variability)\n";
+  else
+    s << "  model " << run.model << " (" << run.model_source << ")\n";
+  s << "  " << v.n_rows << (report.cv() ? " test rows over the splits, " : " rows, ") << v.players.size()
+    << " players; value function " << ValueFunctionText(v, run) << "\n"
     << "  " << v.metric_label << " with every feature " << Fmt("%.6f", v.metric_full) << ", with none "
     << Fmt("%.6f", v.metric_empty) << ": the features " << (v.loss ? "reduce" : "raise") << " it by "
     << Fmt("%.6f", std::fabs(v.metric_full - v.metric_empty)) << " = the sum of phi"
@@ -109,10 +138,11 @@ std::string SageConsoleText(const SageReport& report, const std::string& out) {
     s << "; did not converge: stopped by the " << StopReasonName(v.solve.stopped_by)
       << "; raise the budget or the tolerance";
   s << ", " << Fmt("%.3f", v.elapsed_seconds) << " s\n"
-    << "    " << PadRight("feature", width, 1) << "       phi" << (v.phi_se.empty() ? "" : "        se")
-    << "\n";
+    << "    " << PadRight("feature", width, 1) << "       phi" << (report.cv() ? "       std" : "")
+    << (v.phi_se.empty() ? "" : "        se") << "\n";
   for (const std::size_t j : ByValue(v)) {
     s << "    " << PadRight(v.players[j], width, 1) << Fmt("%+10.6f", v.phi[j]);
+    if (report.cv()) s << Fmt("%10.6f", report.phi_std[j]);
     if (!v.phi_se.empty()) s << Fmt("%10.6f", v.phi_se[j]);
     s << "\n";
   }
@@ -122,10 +152,14 @@ std::string SageConsoleText(const SageReport& report, const std::string& out) {
 
 void BuildSageReport(ReportContent& out, const SageReport& report) {
   const SageValues& v = report.result;
-  CsvTable csv({"feature", "phi", "phi_se"});
-  for (const std::size_t j : ByValue(v)) csv.Row().Text(v.players[j]).Number(v.phi[j]).Number(Se(v, j));
+  CsvTable csv(report.cv() ? std::vector<std::string>{"feature", "phi", "phi_se", "phi_std"}
+                           : std::vector<std::string>{"feature", "phi", "phi_se"});
+  for (const std::size_t j : ByValue(v)) {
+    csv.Row().Text(v.players[j]).Number(v.phi[j]).Number(Se(v, j));
+    if (report.cv()) csv.Number(report.phi_std[j]);
+  }
   out.Table("sage.csv", std::move(csv));
-  out.Figure("sage_bar.svg", FigureSet::kSummary, [&] { return BarFigure(v); });
+  out.Figure("sage_bar.svg", FigureSet::kSummary, [&] { return BarFigure(report); });
   out.Result({"sage", v.players, report.run.seed, report.run.threads, v.elapsed_seconds}, ResultBody(report));
 }
 

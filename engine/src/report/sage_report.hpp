@@ -4,9 +4,11 @@
 
 // The report of `perfshap sage`: the console summary (the metric with every feature and with
 // none, the features by decreasing value with their standard errors), sage.csv (feature, phi,
-// phi_se), sage_bar.svg (the values with 95% bands) and result.json ("method": "sage").
+// phi_se; with cv phi_std), sage_bar.svg (the values with 95% bands, or with cv +-1 std over the
+// splits) and result.json ("method": "sage").
 
 #include <string>
+#include <vector>
 
 #include "perfshap/sage.hpp"
 #include "report/report_content.hpp"
@@ -15,9 +17,17 @@
 namespace perfshap { inline namespace v0 { namespace detail {
 
 struct SageReport {
+  /** The values; with splits, their mean. */
   const SageValues& result;
   /** The model, the data, the rows and the background, as shap describes them. */
   ShapRun run;
+  /** Model-variability bands (cv): the plan, each split's values and phi's standard deviation
+   *  over them; none: one model. */
+  std::string plan;
+  const std::vector<SageValues>* splits = nullptr;
+  std::vector<double> phi_std;
+
+  bool cv() const noexcept { return splits != nullptr && !splits->empty(); }
 };
 
 /** @brief The console summary; `out` is the output directory (empty: in memory). */

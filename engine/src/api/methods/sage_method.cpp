@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "api/methods/method_kit.hpp"
 #include "api/methods/prediction_options.hpp"
@@ -19,6 +20,7 @@ namespace perfshap { inline namespace v0 { namespace api {
 namespace {
 
 using Request = WithSolver<SageRequest>;
+using Ctx = RequestOptions<Request>::ParseContext;
 
 RequestOptions<Request> MakeOptions() {
   RequestOptions<Request> t("sage");
@@ -36,6 +38,18 @@ RequestOptions<Request> MakeOptions() {
       .AtMost(1)
       .Help("class rule of the 0/1 metrics: prediction > threshold");
   DeclareValueFunction<SageRequest>(t);
+  t.AddParsed("cv", OptionType::kText, "", [](const Ctx& c, Request& r) { r.request.cv = c.text; })
+      .Value("PLAN")
+      .Help(
+          "model-variability bands: the learner fitted on the training part of every split of holdout, mc:R "
+          "(Monte-Carlo) or kfold:K and SAGE on its test part; phi's mean and std over the splits");
+  t.Add<double>("test_size", [](Request& r) -> double& { return r.request.test_size; })
+      .AtLeast(0.01)
+      .AtMost(0.99)
+      .Help("with cv: test fraction of holdout and mc splits");
+  t.Add<bool>("stratify", [](Request& r) -> bool& { return r.request.stratify; })
+      .Switch()
+      .Help("with cv: split each class in the same proportion");
   DeclareBackground<SageRequest>(t,
                                  "background rows drawn with the seed from train (or data for a model_file): "
                                  "the imputed rows, or the sample the conditional distribution is fitted to; "
@@ -62,6 +76,12 @@ MethodRun SageRun(SageResponse response, const std::string& out_dir) {
                 {"phi_se", {P}, se},
                 {"metric_full", {}, {v.metric_full}},
                 {"metric_empty", {}, {v.metric_empty}}};
+  if (!r->splits.empty()) {
+    run.arrays.push_back({"phi_std", {P}, r->phi_std});
+    std::vector<double> by_split;
+    for (const SageValues& s : r->splits) by_split.insert(by_split.end(), s.phi.begin(), s.phi.end());
+    run.arrays.push_back({"phi_by_split", {r->splits.size(), P}, by_split});
+  }
   run.names = {{"players", v.players}};
   run.reporter =
       detail::ReporterOf([r](detail::ReportContent& out) { detail::BuildSageReport(out, r->Report()); });
