@@ -102,6 +102,19 @@ def test_model_variability_bands_across_splits():
         perfshap.sage("logistic", X, y, train=(X, y), cv="kfold:4")
 
 
+def test_cv_reads_the_data_once(tmp_path):
+    """With cv the data is also the training sample: read once, so a pipe works as a file does."""
+    path = os.path.join(DATA, "pima.csv")
+    args = ["sage", "--label", "label", "--model", "logistic", "--cv", "kfold:3", "--background", "20", "--quiet"]
+    subprocess.run([os.environ["PERFSHAP_CLI"], *args, "--data", path, "--out", str(tmp_path / "file")], check=True)
+    with open(path, "rb") as f:
+        subprocess.run([os.environ["PERFSHAP_CLI"], *args, "--data", "/dev/stdin", "--out", str(tmp_path / "pipe")],
+                       input=f.read(), check=True)
+    file_run = json.loads((tmp_path / "file" / "result.json").read_text())
+    pipe_run = json.loads((tmp_path / "pipe" / "result.json").read_text())
+    assert pipe_run["cv"]["phi_by_split"] == file_run["cv"]["phi_by_split"]
+
+
 def test_bad_input_names_the_option():
     X, y = read("banknote.csv")
     with pytest.raises(perfshap.InvalidArgument, match="reads probabilities"):

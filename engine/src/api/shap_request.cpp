@@ -385,7 +385,10 @@ void FitLearnerModel(const ShapRequest& request, ShapOptions& opt, detail::ShapR
     data_csv.regression = true;
     data_csv.positive.clear();
   }
-  const Dataset data_raw = ReadRows(in, data_csv);
+  // The training sample itself as the data (sage's cv, or a model judged on its own training
+  // rows): read once, as it is read as the training sample (a pipe cannot be read twice).
+  const bool same_input = labels && m.train->path == in.path && m.train->table == in.table;
+  const Dataset data_raw = same_input ? train_raw : ReadRows(in, data_csv);
   std::vector<std::size_t> columns(train_raw.n_features());
   std::iota(columns.begin(), columns.end(), std::size_t{0});
   s.encoder = std::make_shared<const DesignEncoder>(train_raw, columns, in.groups, s.learner->text_columns());
