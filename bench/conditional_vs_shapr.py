@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The perfshap authors
-"""Conditional (gaussian, copula, empirical) Shapley values against shapr's timings (issue 38's table).
+"""Conditional (gaussian, copula, empirical, ctree) Shapley values against shapr's timings (issue 38's table).
 
 shapr 1.0.8 is not a Debian package, so its side is the issue's measurement (one thread): 20
 explained rows, 1,000 Monte Carlo samples, Gaussian AR(1) features with correlation 0.7^|i-j|,
 an `lm` model: gaussian 7.8 s at 8 features (all 256 coalitions), 189 s at 12 (all 4,096) and
 18.4 s at 12 with 512 sampled coalitions; copula 11.2 s, 385 s and 30.7 s; empirical 11.9 s, 62 s
-and 28.4 s. This runs perfshap on the same design (the linear
+and 28.4 s; ctree 36.2 s, 773 s and 91.0 s. This runs perfshap on the same design (the linear
 model as a Python function; the background, 1,000 training rows, is the distribution's sample)
 at 1 and 2 threads and reports the seconds and the RMSE against the exact values (for a linear
 model under a Gaussian, v(S) is in closed form, enumerated here over every coalition with the
-background's mean and covariance; the copula's and the empirical function's values differ from it
-by their own approximation too: the margins' fit, the kernel's bandwidth).
+background's mean and covariance; the copula's, the empirical function's and the trees' values
+differ from it by their own approximation too: the margins' fit, the kernel's bandwidth, the
+leaves' width).
 
 Usage: PYTHONPATH=build/release/python /usr/bin/python3 bench/conditional_vs_shapr.py [--json out.json]
 """
@@ -29,7 +30,8 @@ import perfshap
 
 SHAPR_SECONDS = {("gaussian", 8, "exact"): 7.8, ("gaussian", 12, "exact"): 189.0, ("gaussian", 12, "kernel"): 18.4,
                  ("copula", 8, "exact"): 11.2, ("copula", 12, "exact"): 385.0, ("copula", 12, "kernel"): 30.7,
-                 ("empirical", 8, "exact"): 11.9, ("empirical", 12, "exact"): 62.0, ("empirical", 12, "kernel"): 28.4}
+                 ("empirical", 8, "exact"): 11.9, ("empirical", 12, "exact"): 62.0, ("empirical", 12, "kernel"): 28.4,
+                 ("ctree", 8, "exact"): 36.2, ("ctree", 12, "exact"): 773.0, ("ctree", 12, "kernel"): 91.0}
 
 
 def ar1(n, F, seed):
@@ -62,12 +64,14 @@ def exact_linear(beta, x, background):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json")
+    parser.add_argument("--approaches", default="gaussian,copula,empirical,ctree",
+                        help="comma-separated value functions to run (default all four)")
     args = parser.parse_args()
     out = []
     print("| approach | features | coalitions | perfshap 1 thread (s) | 2 threads (s) | shapr, 1 thread (s) | ratio (1 thread) "
           "| RMSE / sd(phi) |")
     print("|---|---:|---|---:|---:|---:|---:|---:|")
-    cases = [(a, F, solver, budget) for a in ("gaussian", "copula", "empirical")
+    cases = [(a, F, solver, budget) for a in args.approaches.split(",")
              for F, solver, budget in ((8, "exact", None), (12, "exact", None), (12, "kernel", 512))]
     for approach, F, solver, budget in cases:
         beta = np.linspace(1.0, -1.0, F) + 0.5

@@ -62,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   perfshap::CsvOptions positive;
   positive.label = "label";
-  positive.positive = "M";
+  positive.positive = std::string(1, 'M');
   positive.missing = perfshap::MissingValues::kDrop;
   positive.delimiter = ';';
   ReadAndEncode(path, positive);

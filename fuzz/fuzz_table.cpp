@@ -41,7 +41,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t c = 0; c < n_columns; ++c) {
     perfshap::TableColumn column;
     const std::size_t name_kind = in.Below(8);
-    column.name = name_kind == 0 ? "y" : name_kind == 1 ? in.ShortString(6) : "x" + std::to_string(c);
+    column.name = name_kind == 0   ? "y"
+                  : name_kind == 1 ? in.ShortString(6)
+                                   : std::string("x").append(std::to_string(c));
     const std::size_t type = in.Below(12);
     column.type = static_cast<perfshap::ColumnType>(type);
     if (column.type == perfshap::ColumnType::kText) {

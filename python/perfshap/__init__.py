@@ -594,7 +594,7 @@ def sage(model, X, y=None, *, metric=None, background=None, conditional=None, tr
     "auc", "brier", "accuracy", "r2" ...: losses are negated, so a positive value means the
     feature helps, and the values add up to metric(all features) - metric(none); background: a
     number of rows drawn with the seed, or rows; conditional: "marginal" (default), "gaussian",
-    "copula" or "empirical". Keywords are the flags of ``perfshap sage``. Result keys: phi,
+    "copula", "empirical" or "ctree". Keywords are the flags of ``perfshap sage``. Result keys: phi,
     phi_se, metric_full, metric_empty, players, and result.json's.
     """
     if options.get("data") is not None:

@@ -66,7 +66,7 @@ def test_gaussian_values_of_a_linear_function_within_their_standard_errors():
     assert np.max(np.abs(np.asarray(marginal.values) - values)) > 10 * se.max()
 
 
-@pytest.mark.parametrize("approach", ["gaussian", "copula", "empirical"])
+@pytest.mark.parametrize("approach", ["gaussian", "copula", "empirical", "ctree"])
 def test_every_value_function_adds_up_and_says_which_it_is(approach):
     background = ar1(300, 0.6, 0)
     X = ar1(2, 0.6, 1)

@@ -55,7 +55,7 @@ std::string RowsCsv(const nlohmann::json& expected) {
   const std::size_t F = expected["n_features"].get<std::size_t>();
   for (std::size_t j = 0; j < F; ++j)
     s << (j ? "," : "")
-      << (expected["feature_names"].empty() ? "f" + std::to_string(j)
+      << (expected["feature_names"].empty() ? std::string("f").append(std::to_string(j))
                                             : expected["feature_names"][j].get<std::string>());
   s << "\n";
   for (const auto& row : expected["x"]) {

@@ -126,7 +126,9 @@ void ExpectSame(const Outcome& a, const Outcome& b, bool same_words, const std::
   ASSERT_EQ(a.data.has_value(), b.data.has_value()) << where << ": " << a.words << " | " << b.words;
   if (!a.data) {
     EXPECT_EQ(a.options, b.options) << where;
-    if (same_words) EXPECT_EQ(a.words, b.words) << where;
+    if (same_words) {
+      EXPECT_EQ(a.words, b.words) << where;
+    }
     return;
   }
   EXPECT_TRUE(SameValues(a.data->label(), b.data->label())) << where;
@@ -222,7 +224,9 @@ TEST(IngestionRules, CsvAndTablesAgreeOnFeatureTypingAndMissingCells) {
     for (std::size_t i = 0; i < y.size(); ++i) csv += "\"" + c.cells[i] + "\"," + y[i] + "\n";
     const Outcome file = Try([&] { return ReadCsv(testing::WriteTempFile("typing.csv", csv), o); });
     ASSERT_EQ(file.data.has_value(), !c.error) << c.what << ": " << file.words;
-    if (file.data) EXPECT_EQ(!file.data->encoding(0).has_value(), c.numeric) << c.what;
+    if (file.data) {
+      EXPECT_EQ(!file.data->encoding(0).has_value(), c.numeric) << c.what;
+    }
     Table text;
     text.n_rows = y.size();
     text.columns = {TextColumn("f", c.cells), TextColumn("y", y)};

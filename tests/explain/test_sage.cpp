@@ -15,6 +15,7 @@
 
 #include "games/prediction_game.hpp"
 #include "games/sage_game.hpp"
+#include "perfshap/blocks/cost.hpp"
 #include "perfshap/blocks/metric.hpp"
 #include "perfshap/blocks/metric_registry.hpp"
 #include "perfshap/blocks/model.hpp"
@@ -302,6 +303,26 @@ TEST(Sage, RefusesWhatItCannotDecompose) {
   rows.y[7] = 1.0;
   testing::ExpectError<InvalidArgument>([&] { ExplainSage(model, x, rows.y, b, {}, {}, few); },
                                         {"10 to 10,000,000"}, "conditional_samples");
+}
+
+// The refusals of too many players for exact and of too much work name SAGE, not SHAP.
+TEST(Sage, RefusalsOfSizeNameTheMethod) {
+  const ProductModel model;
+  const Sample rows = Draw(model, 20, 15, true), bg = Draw(model, 5, 16, true);
+  const ColumnMatrix x{rows.x, rows.n}, b{bg.x, bg.n};
+  SageOptions narrow = Exact("log_loss");
+  narrow.solver_options.max_players = 2;
+  testing::ExpectError<InvalidArgument>([&] { ExplainSage(model, x, rows.y, b, {}, {}, narrow); },
+                                        {"exact SAGE of 3 players"}, "solver");
+  SageOptions small = Exact("log_loss");
+  small.solver_options.execution.limits.max_model_evaluations = 10;
+  try {
+    (void)ExplainSage(model, x, rows.y, b, {}, {}, small);
+    ADD_FAILURE() << "the work was not refused";
+  } catch (const ResourceError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("sage: ", 0), 0U) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("SHAP"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

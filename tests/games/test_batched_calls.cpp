@@ -76,7 +76,8 @@ struct Shape {
   std::vector<double> background = Gaussian(kFeatures * 100, 2);
   std::vector<Player> players;
   Shape() {
-    for (std::size_t j = 0; j < kFeatures; ++j) players.push_back({"x" + std::to_string(j), {j}, {}});
+    for (std::size_t j = 0; j < kFeatures; ++j)
+      players.push_back({std::string("x").append(std::to_string(j)), {j}, {}});
   }
 };
 

@@ -370,7 +370,7 @@ TEST(ConditionalShap, StandardErrorsMatchTheSpreadAcrossSeeds) {
     EXPECT_GT(se[j], 0.5 * sd) << "feature " << j;
     EXPECT_LT(se[j], 2.0 * sd) << "feature " << j;
   }
-  EXPECT_GE(covered, static_cast<int>(0.85 * seeds * c.F));
+  EXPECT_GE(covered, static_cast<int>(0.85 * static_cast<double>(seeds) * static_cast<double>(c.F)));
 }
 
 TEST(ConditionalShap, SameValuesAtAnyThreadCountAndSolver) {

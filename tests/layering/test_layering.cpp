@@ -188,8 +188,9 @@ TEST(Layering, BuildingBlocksIncludeNoEntryPoint) {
   };
   const std::set<std::string> all = included("perfshap.hpp");
   for (const std::string& h : entry_points)
-    if (h != "perfshap.hpp" && h != "export.hpp" && h != "arrow_c_data.h")
+    if (h != "perfshap.hpp" && h != "export.hpp" && h != "arrow_c_data.h") {
       EXPECT_EQ(all.count(h), 1u) << "perfshap/perfshap.hpp does not include " << h;
+    }
   const std::set<std::string> of_blocks = included("blocks.hpp");
   for (const std::string& h : blocks) EXPECT_EQ(of_blocks.count(h), 1u) << "perfshap/blocks.hpp does not include " << h;
 }

@@ -47,9 +47,12 @@ enum class ShapConditional {
   /** The background rows weighted by their Mahalanobis closeness to x on S (fixed sigma 0.1,
    *  the weights' top 95%), the features off S taken from them (shapr's "empirical"). */
   kEmpirical,
+  /** The background rows of x_S's leaf in a conditional inference tree fitted per coalition,
+   *  the features on S its inputs and those off S its responses (shapr's "ctree"). */
+  kCtree,
 };
 
-/** @brief "marginal", "gaussian", "copula" or "empirical". */
+/** @brief "marginal", "gaussian", "copula", "empirical" or "ctree". */
 PERFSHAP_EXPORT const char* ShapConditionalName(ShapConditional conditional) noexcept;
 
 struct ShapOptions {

@@ -129,8 +129,9 @@ ShapConditional ParseShapConditional(const std::string& name) {
   if (name == "gaussian") return ShapConditional::kGaussian;
   if (name == "copula") return ShapConditional::kCopula;
   if (name == "empirical") return ShapConditional::kEmpirical;
+  if (name == "ctree") return ShapConditional::kCtree;
   throw InvalidArgument(
-      "the conditional value function " + name + ": choose marginal, gaussian, copula or empirical",
+      "the conditional value function " + name + ": choose marginal, gaussian, copula, empirical or ctree",
       {"conditional"});
 }
 

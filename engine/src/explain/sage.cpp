@@ -119,9 +119,14 @@ SageValues Solve(const Game& predictions, std::size_t groups, std::span<const do
   shap.solver_options = options.solver_options;
   SolverOptions solver_options;
   const detail::SolverChoice choice =
-      detail::ShapSolver(static_cast<std::size_t>(game.n_players()), shap, solver_options);
+      detail::ShapSolver(static_cast<std::size_t>(game.n_players()), shap, solver_options, "SAGE");
   shape.players = static_cast<std::size_t>(game.n_players());
-  CheckCost(EstimateShapCost(shape, shap), solver_options.execution, kShapRemedy,
+  // SHAP's estimate of the same game, named for SAGE (its per-row values are the game's).
+  CostEstimate cost = EstimateShapCost(shape, shap);
+  cost.method = "sage";
+  for (CostEstimate::Part& part : cost.memory)
+    if (part.name == "SHAP values") part.name = "per-row values";
+  CheckCost(cost, solver_options.execution, kShapRemedy,
             {"rows", "background", "conditional_samples", "solver", "budget"});
   const ShapleyValues sv = choice.Make(solver_options)->Solve(game);
   SageValues out = FromSolved(sv, groups, m);

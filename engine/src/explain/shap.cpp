@@ -237,6 +237,8 @@ const char* ShapConditionalName(ShapConditional conditional) noexcept {
       return "copula";
     case ShapConditional::kEmpirical:
       return "empirical";
+    case ShapConditional::kCtree:
+      return "ctree";
     case ShapConditional::kMarginal:
       break;
   }

@@ -92,12 +92,13 @@ SolverChoice XperSolver(std::size_t p, const XperOptions& options, SolverOptions
   return choice;
 }
 
-SolverChoice ShapSolver(std::size_t n_players, const ShapOptions& options, SolverOptions& out) {
+SolverChoice ShapSolver(std::size_t n_players, const ShapOptions& options, SolverOptions& out,
+                        const std::string& method) {
   out = options.solver_options;
   ExactLimit limit;
   limit.players = options.solver_options.max_players;
-  limit.message = [](std::size_t n, int max) {
-    return "exact SHAP of " + std::to_string(n) + " players needs " + CoalitionCountText(n) +
+  limit.message = [method](std::size_t n, int max) {
+    return "exact " + method + " of " + std::to_string(n) + " players needs " + CoalitionCountText(n) +
            " coalitions per explained row block, above the limit of " + std::to_string(max) +
            " players; use a sampled solver (kernel, permutation or auto) or group the features";
   };

@@ -58,9 +58,11 @@ SolverChoice RobustnessSolver(const std::string& source, std::size_t p, const Ro
  *  InvalidArgument also for store_coalition_values with a solver other than the named exact one. */
 SolverChoice XperSolver(std::size_t p, const XperOptions& options, SolverOptions& out);
 
-/** @brief The choice of ExplainInterventional / ExplainByRetraining for n players, and its
+/** @brief The choice of ExplainInterventional / ExplainByRetraining (or of another method on
+ *  the same options: `method` names it in the exact limit's refusal) for n players, and its
  *  SolverOptions (`out`: options.solver_options with the limit applied). */
-SolverChoice ShapSolver(std::size_t n_players, const ShapOptions& options, SolverOptions& out);
+SolverChoice ShapSolver(std::size_t n_players, const ShapOptions& options, SolverOptions& out,
+                        const std::string& method = "SHAP");
 
 /** @brief "2^20" (exact powers up to 2^62) or "about 1.1e301": the coalitions of n players. */
 std::string CoalitionCountText(std::size_t n_players);

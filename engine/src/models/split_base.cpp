@@ -79,7 +79,7 @@ void SplitBase::InitCommon(const std::string& learner, bool classifier, const Da
   std::size_t others = 0;
   for (double v : train_label_) {
     ones += v == 1.0 ? 1 : 0;
-    others += (v != 0.0) & (v != 1.0) ? 1 : 0;
+    others += (v != 0.0 && v != 1.0) ? 1 : 0;
   }
   if (others != 0)
     for (std::size_t i = 0; i < n_train_; ++i) {

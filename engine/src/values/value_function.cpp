@@ -4,6 +4,7 @@
 
 #include "perfshap/error.hpp"
 #include "values/copula_conditional.hpp"
+#include "values/ctree_conditional.hpp"
 #include "values/empirical_conditional.hpp"
 #include "values/gaussian_conditional.hpp"
 
@@ -18,6 +19,8 @@ std::unique_ptr<ConditionalFeatures> MakeConditionalFeatures(ShapConditional kin
       return std::make_unique<CopulaFeatures>(background, n_features);
     case ShapConditional::kEmpirical:
       return std::make_unique<EmpiricalFeatures>(background, n_features);
+    case ShapConditional::kCtree:
+      return std::make_unique<CtreeFeatures>(background, n_features);
     case ShapConditional::kMarginal:
       break;
   }

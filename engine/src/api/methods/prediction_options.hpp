@@ -57,13 +57,14 @@ void DeclareValueFunction(RequestOptions<WithSolver<R>>& t) {
                 r.request.options.conditional =
                     ParseShapConditional(perfshap::detail::ParseTextOption(c.method, c.option.info, c.text));
               })
-      .Choices({"marginal", "gaussian", "copula", "empirical"})
+      .Choices({"marginal", "gaussian", "copula", "empirical", "ctree"})
       .Help(
           "the value function of the features off a coalition: marginal (from background rows, ignoring the "
           "others), gaussian (drawn from their normal distribution given the coalition's values, mean and "
           "covariance from the background), copula (the same on normal scores, each feature's margin the "
-          "background's) or empirical (background rows weighted by their closeness to the row on the "
-          "coalition)");
+          "background's), empirical (background rows weighted by their closeness to the row on the "
+          "coalition) or ctree (background rows in the row's leaf of a conditional inference tree of the "
+          "features off the coalition on those on it)");
   t.template Add<std::size_t>(
        "conditional_samples",
        [](Request& r) -> std::size_t& { return r.request.options.conditional_samples; })
