@@ -79,6 +79,23 @@ def test_every_value_function_adds_up_and_says_which_it_is(approach):
     assert np.all(np.asarray(r.phi_se) > 0)
 
 
+def test_regression_of_a_linear_function_is_its_closed_form():
+    """With the linear regressor, each coalition's regression of a linear f on its features is
+    the closed form's conditional mean exactly (least squares recovers it): no draws, no error."""
+    background = ar1(400, 0.8, 0)
+    X = ar1(3, 0.8, 1)
+    r = perfshap.shap(f, X, background=background, conditional="regression", solver="exact")
+    assert r["conditional"] == "regression" and r["regression_model"] == "linear"
+    values = np.asarray(r.values)
+    for i, x in enumerate(X):
+        assert np.allclose(values[i], exact_conditional(x, background), atol=1e-9)
+    forest = perfshap.shap(f, X, background=background, conditional="regression", regression_model="forest",
+                           solver="exact")
+    assert forest["regression_model"] == "forest"
+    assert np.allclose(np.asarray(forest.values).sum(axis=1) + np.asarray(forest.base_values).ravel(),
+                       f(X), atol=1e-9)
+
+
 def test_conditional_needs_the_interventional_approach_and_enough_draws():
     background = ar1(50, 0.5, 0)
     X = ar1(2, 0.5, 1)

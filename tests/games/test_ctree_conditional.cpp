@@ -268,14 +268,7 @@ TEST(CtreeConditional, EfficiencySymmetryAndNullPlayerOnDesignedCases) {
   const CtreeGame null(flat, rows, {0.2, 1.0, -1.0, 0.0}, always);
   const ShapleyValues w = ExactSolver().Solve(*null.game);
   EXPECT_TRUE(testing::CheckEfficiency(*null.game, w, 1e-12));
-  const std::unique_ptr<GameWorker> worker = null.game->MakeWorker();
-  std::vector<double> with(null.game->n_outputs()), without(null.game->n_outputs());
-  for (Coalition s = 0; s < 4; ++s) {
-    worker->Evaluate(s, without);
-    worker->Evaluate(s | 4, with);
-    for (std::size_t k = 0; k < with.size(); ++k) EXPECT_NEAR(with[k], without[k], 1e-12) << s << " " << k;
-  }
-  for (std::size_t k = 0; k < null.game->n_outputs(); ++k) EXPECT_NEAR(w(2, k), 0.0, 1e-12) << k;
+  EXPECT_TRUE(testing::CheckNullPlayer(*null.game, w, 2, 1e-12, 1e-12));
 }
 
 TEST(CtreeConditional, ExplainsNearTheGaussianOnNormalDataAtAnyThreadCount) {

@@ -4,10 +4,23 @@
 
 #include <cmath>
 #include <sstream>
+#include <vector>
 
 #include "support/synthetic_games.hpp"
 
 namespace perfshap { inline namespace v0 { namespace testing {
+namespace {
+
+// Two coalitions' values equal within tol (0: bitwise).
+bool SameValues(const std::vector<double>& a, const std::vector<double>& b, double tol) {
+  if (tol == 0.0) return a == b;
+  if (a.size() != b.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (!(std::abs(a[k] - b[k]) <= tol)) return false;
+  return true;
+}
+
+}  // namespace
 
 ::testing::AssertionResult CheckEfficiency(const Game& game, const ShapleyValues& values, double tol) {
   const int n = game.n_players();
@@ -24,12 +37,13 @@ namespace perfshap { inline namespace v0 { namespace testing {
   return ::testing::AssertionSuccess();
 }
 
-::testing::AssertionResult CheckSymmetry(const Game& game, const ShapleyValues& values, int i, int j, double tol) {
+::testing::AssertionResult CheckSymmetry(const Game& game, const ShapleyValues& values, int i, int j,
+                                         double tol, double game_tol) {
   const int n = game.n_players();
   const Coalition bi = Coalition{1} << i, bj = Coalition{1} << j;
   for (Coalition s = 0; s < (Coalition{1} << n); ++s) {
     if ((s & bi) != 0 || (s & bj) != 0) continue;
-    if (EvaluateCoalition(game, s | bi) != EvaluateCoalition(game, s | bj))
+    if (!SameValues(EvaluateCoalition(game, s | bi), EvaluateCoalition(game, s | bj), game_tol))
       return ::testing::AssertionFailure() << "players " << i << " and " << j << " are not symmetric in this game";
   }
   for (std::size_t k = 0; k < game.n_outputs(); ++k)
@@ -39,12 +53,13 @@ namespace perfshap { inline namespace v0 { namespace testing {
   return ::testing::AssertionSuccess();
 }
 
-::testing::AssertionResult CheckNullPlayer(const Game& game, const ShapleyValues& values, int i, double tol) {
+::testing::AssertionResult CheckNullPlayer(const Game& game, const ShapleyValues& values, int i, double tol,
+                                           double game_tol) {
   const int n = game.n_players();
   const Coalition bi = Coalition{1} << i;
   for (Coalition s = 0; s < (Coalition{1} << n); ++s) {
     if ((s & bi) != 0) continue;
-    if (EvaluateCoalition(game, s | bi) != EvaluateCoalition(game, s))
+    if (!SameValues(EvaluateCoalition(game, s | bi), EvaluateCoalition(game, s), game_tol))
       return ::testing::AssertionFailure() << "player " << i << " is not a null player in this game";
   }
   for (std::size_t k = 0; k < game.n_outputs(); ++k)

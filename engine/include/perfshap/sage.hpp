@@ -34,6 +34,8 @@ struct SageOptions {
   /** The value function of the features off a coalition, and its draws a coalition and row. */
   ShapConditional conditional = ShapConditional::kMarginal;
   std::size_t conditional_samples = 1000;
+  /** The regressor of the regression value function (as ShapOptions'). */
+  std::string regression_model = "linear";
   /** The solver (as ShapOptions'), its sampling and the execution. */
   SolverSpec solver = "auto";
   SolverOptions solver_options;
@@ -57,6 +59,8 @@ struct PERFSHAP_EXPORT SageValues {
   ShapConditional conditional = ShapConditional::kMarginal;
   std::size_t conditional_samples = 0;
   bool conditional_exact = false;
+  /** The regression value function's regressor; empty for the others. */
+  std::string regression_model;
   std::size_t n_rows = 0;
   SolveReport solve;
   double elapsed_seconds = 0.0;

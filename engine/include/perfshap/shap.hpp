@@ -50,9 +50,12 @@ enum class ShapConditional {
   /** The background rows of x_S's leaf in a conditional inference tree fitted per coalition,
    *  the features on S its inputs and those off S its responses (shapr's "ctree"). */
   kCtree,
+  /** No draws: v_x(S) = a regression of f on the features in S fitted to the background rows,
+   *  at x_S (shapr's "regression_separate"); the regressor is ShapOptions::regression_model. */
+  kRegression,
 };
 
-/** @brief "marginal", "gaussian", "copula", "empirical" or "ctree". */
+/** @brief "marginal", "gaussian", "copula", "empirical", "ctree" or "regression". */
 PERFSHAP_EXPORT const char* ShapConditionalName(ShapConditional conditional) noexcept;
 
 struct ShapOptions {
@@ -62,6 +65,9 @@ struct ShapOptions {
   /** Draws a coalition and explained row of a conditional value function (shapr's default);
    *  at least kConditionalGroups. */
   std::size_t conditional_samples = 1000;
+  /** The regressor of the regression value function: "linear" (least squares, shapr's default),
+   *  "tree" or "forest". */
+  std::string regression_model = "linear";
   /** The solver: a name (MakeSolver: "exact", "permutation", "kernel", "auto"), made with
    *  solver_options, or a solver object used as it is (SolverSpec). Not used by TreeSHAP. */
   SolverSpec solver = "auto";
@@ -102,6 +108,8 @@ struct PERFSHAP_EXPORT ShapExplanation {
   /** The gaussian value function of a model affine in x (a GLM's margin, a linear regression):
    *  v(S) = f(x_S, E[X_O | x_S]) exactly, no draws (conditional_samples 0). */
   bool conditional_exact = false;
+  /** The regression value function's regressor ("linear", ...); empty for the others. */
+  std::string regression_model;
   ShapOutputScale output = ShapOutputScale::kPrediction;
   /** How it was solved: the solver that ran ("exact", "kernel", ... or "treeshap"), the
    *  coalitions evaluated, whether it converged and why it stopped. */

@@ -23,6 +23,7 @@ SageOptions OptionsOf(const SageRequest& request, const ShapOptions& opt) {
   options.threshold = request.threshold;
   options.conditional = opt.conditional;
   options.conditional_samples = opt.conditional_samples;
+  options.regression_model = opt.regression_model;
   options.solver = opt.solver;
   options.solver_options = opt.solver_options;
   return options;

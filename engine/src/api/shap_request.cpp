@@ -130,9 +130,10 @@ ShapConditional ParseShapConditional(const std::string& name) {
   if (name == "copula") return ShapConditional::kCopula;
   if (name == "empirical") return ShapConditional::kEmpirical;
   if (name == "ctree") return ShapConditional::kCtree;
-  throw InvalidArgument(
-      "the conditional value function " + name + ": choose marginal, gaussian, copula, empirical or ctree",
-      {"conditional"});
+  if (name == "regression") return ShapConditional::kRegression;
+  throw InvalidArgument("the conditional value function " + name +
+                            ": choose marginal, gaussian, copula, empirical, ctree or regression",
+                        {"conditional"});
 }
 
 ShapOutputScale ParseShapOutput(const std::string& name) {

@@ -48,8 +48,8 @@ enum class ShapApproach { kInterventional, kRetrain, kTree };
  *  (options(): `approach`) for another name. */
 ShapApproach ParseShapApproach(const std::string& name);
 
-/** @brief The value function named "marginal", "gaussian", "copula", "empirical" or
- *  "ctree". @throws InvalidArgument (options():
+/** @brief The value function named "marginal", "gaussian", "copula", "empirical", "ctree" or
+ *  "regression". @throws InvalidArgument (options():
  *  `conditional`) for another name. */
 ShapConditional ParseShapConditional(const std::string& name);
 

@@ -16,6 +16,7 @@
 #include "explain/solver_choice.hpp"
 #include "games/conditional_game.hpp"
 #include "games/prediction_game.hpp"
+#include "games/regression_value_game.hpp"
 #include "games/sage_game.hpp"
 #include "perfshap/blocks/metric_registry.hpp"
 #include "perfshap/cost_estimates.hpp"
@@ -163,6 +164,15 @@ SageValues ExplainSage(const Model& model, ColumnMatrix rows, std::span<const do
                                              ShapOutputScale::kPrediction);
     shape.background = background.n_rows;
     out = Solve(predictions, 1, labels, m, options, shape);
+  } else if (options.conditional == ShapConditional::kRegression) {
+    // Each row's prediction given S is the regression's (no draws).
+    const std::shared_ptr<const Learner> learner = detail::RegressionLearner(options.regression_model);
+    const detail::RegressionValueGame predictions(model, rows, background, std::move(p),
+                                                  ShapOutputScale::kPrediction, *learner);
+    shape.approach = "retrain";
+    shape.train_rows = background.n_rows;
+    out = Solve(predictions, 1, labels, m, options, shape);
+    out.regression_model = options.regression_model;
   } else {
     const std::size_t samples = options.conditional_samples;
     const std::unique_ptr<detail::ConditionalFeatures> features =

@@ -17,6 +17,7 @@
 #include "explain/solver_choice.hpp"
 #include "games/conditional_game.hpp"
 #include "games/prediction_game.hpp"
+#include "games/regression_value_game.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/treeshap.hpp"
@@ -188,11 +189,37 @@ ShapExplanation ExplainMarginal(const Model& model, ColumnMatrix rows, ColumnMat
   });
 }
 
+/** ExplainInterventional with the regression value function: one regression a coalition. */
+ShapExplanation ExplainRegression(const Model& model, ColumnMatrix rows, ColumnMatrix background,
+                                  std::span<const Player> players, std::span<const std::string> feature_names,
+                                  const ShapOptions& options) {
+  const std::shared_ptr<const Learner> learner = detail::RegressionLearner(options.regression_model);
+  const detail::RegressionValueGame game(model, rows, background,
+                                         DefaultPlayers(model.n_features(), players, feature_names),
+                                         options.output, *learner);
+  ShapExplanation e = SolveExplanation(game, options, rows.n_rows, model.n_outputs(), [&] {
+    ShapShape shape;
+    shape.approach = "retrain";
+    shape.rows = rows.n_rows;
+    shape.train_rows = background.n_rows;
+    shape.features = model.n_features();
+    shape.players = static_cast<std::size_t>(game.n_players());
+    shape.outputs = model.n_outputs();
+    CheckCost(EstimateShapCost(shape, options), options.solver_options.execution, kShapRemedy,
+              {"rows", "background", "solver", "budget"});
+  });
+  e.conditional = options.conditional;
+  e.regression_model = options.regression_model;
+  return e;
+}
+
 /** ExplainInterventional with a conditional value function: the game's groups of draws solved
  *  as outputs of their own, then averaged (explain/conditional_groups.hpp). */
 ShapExplanation ExplainConditional(const Model& model, ColumnMatrix rows, ColumnMatrix background,
                                    std::span<const Player> players,
                                    std::span<const std::string> feature_names, const ShapOptions& options) {
+  if (options.conditional == ShapConditional::kRegression)
+    return ExplainRegression(model, rows, background, players, feature_names, options);
   const std::size_t samples = options.conditional_samples;
   const std::unique_ptr<detail::ConditionalFeatures> features =
       detail::FitConditional(options.conditional, samples, background, model.n_features());
@@ -239,6 +266,8 @@ const char* ShapConditionalName(ShapConditional conditional) noexcept {
       return "empirical";
     case ShapConditional::kCtree:
       return "ctree";
+    case ShapConditional::kRegression:
+      return "regression";
     case ShapConditional::kMarginal:
       break;
   }

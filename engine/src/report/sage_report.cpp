@@ -32,6 +32,10 @@ std::string ValueFunctionText(const SageValues& v, const ShapRun& run) {
   if (v.conditional == ShapConditional::kMarginal)
     return "marginal (the features off a coalition from " + std::to_string(run.background_rows) +
            " background rows, " + run.background_source + ")";
+  if (v.conditional == ShapConditional::kRegression)
+    return "regression (a " + v.regression_model +
+           " regression of the model's prediction on a coalition's features, fitted to " +
+           std::to_string(run.background_rows) + " background rows; no draws)";
   if (v.conditional_exact)
     return std::string(ShapConditionalName(v.conditional)) +
            ", exact (a linear model: the model at the conditional mean of the features off a coalition)";
@@ -72,6 +76,7 @@ Json ResultBody(const SageReport& report) {
   if (v.conditional != ShapConditional::kMarginal) {
     body["conditional_samples"] = v.conditional_samples;
     body["conditional_exact"] = v.conditional_exact;
+    if (!v.regression_model.empty()) body["regression_model"] = v.regression_model;
   }
   body["model"] = {{"description", run.model}, {"source", run.model_source}};
   if (!run.learner.empty()) body["model_params"] = LearnerParamsJson(run.learner, run.learner_params);

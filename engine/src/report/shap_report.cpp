@@ -132,6 +132,7 @@ Json ResultBody(const ShapReport& report, const ReportContent& out) {
     body["conditional"] = ShapConditionalName(e.conditional);
     body["conditional_samples"] = e.conditional_samples;
     body["conditional_exact"] = e.conditional_exact;
+    if (!e.regression_model.empty()) body["regression_model"] = e.regression_model;
   }
   body["output"] = ScaleName(e.output);
   body["model"] = {{"description", run.model}, {"source", run.model_source}};
@@ -350,6 +351,9 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
       << ", exact: the model is linear, so each coalition's value is the model at the conditional mean of "
          "the "
          "features off it (mean and covariance from the background)";
+  else if (e.conditional == ShapConditional::kRegression)
+    s << "\n  value function regression (a " << e.regression_model
+      << " regression of the model's output on a coalition's features, fitted to the background; no draws)";
   else if (e.conditional != ShapConditional::kMarginal)
     s << "\n  value function " << ShapConditionalName(e.conditional)
       << " (the features off a coalition drawn " << e.conditional_samples

@@ -22,10 +22,12 @@ std::unique_ptr<ConditionalFeatures> MakeConditionalFeatures(ShapConditional kin
     case ShapConditional::kCtree:
       return std::make_unique<CtreeFeatures>(background, n_features);
     case ShapConditional::kMarginal:
+    case ShapConditional::kRegression:
       break;
   }
   PERFSHAP_CHECK(false,
-                 "MakeConditionalFeatures: the marginal value function has no conditional distribution");
+                 "MakeConditionalFeatures: the marginal and regression value functions have no distribution "
+                 "to draw from");
   return nullptr;
 }
 

@@ -57,14 +57,24 @@ void DeclareValueFunction(RequestOptions<WithSolver<R>>& t) {
                 r.request.options.conditional =
                     ParseShapConditional(perfshap::detail::ParseTextOption(c.method, c.option.info, c.text));
               })
-      .Choices({"marginal", "gaussian", "copula", "empirical", "ctree"})
+      .Choices({"marginal", "gaussian", "copula", "empirical", "ctree", "regression"})
       .Help(
           "the value function of the features off a coalition: marginal (from background rows, ignoring the "
           "others), gaussian (drawn from their normal distribution given the coalition's values, mean and "
           "covariance from the background), copula (the same on normal scores, each feature's margin the "
           "background's), empirical (background rows weighted by their closeness to the row on the "
-          "coalition) or ctree (background rows in the row's leaf of a conditional inference tree of the "
-          "features off the coalition on those on it)");
+          "coalition), ctree (background rows in the row's leaf of a conditional inference tree of the "
+          "features off the coalition on those on it) or regression (no draws: a regression of the model's "
+          "output on the coalition's features, fitted to the background)");
+  t.AddParsed("regression_model", OptionType::kText, "linear",
+              [](const Ctx& c, Request& r) {
+                r.request.options.regression_model =
+                    perfshap::detail::ParseTextOption(c.method, c.option.info, c.text);
+              })
+      .Choices({"linear", "tree", "forest"})
+      .Help(
+          "the regressor of conditional regression: linear (least squares, shapr's default), tree or forest "
+          "(their regression forms)");
   t.template Add<std::size_t>(
        "conditional_samples",
        [](Request& r) -> std::size_t& { return r.request.options.conditional_samples; })
