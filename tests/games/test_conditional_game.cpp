@@ -16,6 +16,7 @@
 #include "perfshap/blocks/random.hpp"
 #include "perfshap/error.hpp"
 #include "perfshap/shap.hpp"
+#include "support/correlated_rows.hpp"
 #include "values/copula_conditional.hpp"
 #include "values/empirical_conditional.hpp"
 #include "values/gaussian_conditional.hpp"
@@ -24,20 +25,7 @@ namespace perfshap {
 inline namespace v0 {
 namespace {
 
-// n rows of F features (column-major), AR(1) normal: correlation rho^|i - j|, mean j / 2.
-std::vector<double> Ar1Rows(std::size_t n, std::size_t F, double rho, std::uint64_t seed) {
-  RandomStream rng(seed, 7);
-  std::vector<double> x(n * F);
-  for (std::size_t r = 0; r < n; ++r) {
-    double prev = 0.0;
-    for (std::size_t j = 0; j < F; ++j) {
-      const double e = rng.Normal();
-      prev = j == 0 ? e : rho * prev + std::sqrt(1.0 - rho * rho) * e;
-      x[j * n + r] = 0.5 * static_cast<double>(j) + prev;
-    }
-  }
-  return x;
-}
+using testing::Ar1Rows;  // feature j's mean j / 2
 
 TEST(GaussianConditional, DrawsFollowTheBivariateClosedForm) {
   const std::size_t n = 500;
@@ -185,31 +173,10 @@ TEST(EmpiricalConditional, WeightsByHandAndStratifiedDraws) {
 // Through ExplainInterventional: efficiency, and a linear model's values near the gaussian
 // function's on normal features (the kernel's bandwidth smooths: within 0.25 of |phi|).
 TEST(EmpiricalConditional, ExplainsWithEfficiencyNearTheGaussian) {
-  const std::size_t F = 3, nb = 2000, nx = 3;
-  const std::vector<double> bg = Ar1Rows(nb, F, 0.7, 12);
-  const std::vector<double> rows = Ar1Rows(nx, F, 0.7, 13);
-  const std::unique_ptr<Model> model = MakeGlm(Link::kIdentity, {0.0, 1.0, -1.0, 2.0}, false);
-  ShapOptions o;
-  o.solver = "exact";
-  o.conditional_samples = 1000;
-  o.conditional = ShapConditional::kGaussian;
-  const ShapExplanation g =
-      ExplainInterventional(*model, ColumnMatrix{rows, nx}, ColumnMatrix{bg, nb}, {}, {}, o);
-  o.conditional = ShapConditional::kEmpirical;
-  const ShapExplanation e =
-      ExplainInterventional(*model, ColumnMatrix{rows, nx}, ColumnMatrix{bg, nb}, {}, {}, o);
-  EXPECT_EQ(e.conditional, ShapConditional::kEmpirical);
-  double ss = 0.0, dd = 0.0;
-  for (std::size_t t = 0; t < g.phi.size(); ++t) {
-    ss += g.phi[t] * g.phi[t];
-    dd += (g.phi[t] - e.phi[t]) * (g.phi[t] - e.phi[t]);
-  }
-  EXPECT_LT(std::sqrt(dd), 0.25 * std::sqrt(ss));
-  for (std::size_t r = 0; r < nx; ++r) {
-    double sum = e.base[r];
-    for (std::size_t j = 0; j < F; ++j) sum += e(r, 0, j);
-    EXPECT_NEAR(sum, e.prediction[r], 1e-12);
-  }
+  const testing::AgainstGaussian c = testing::ExplainAgainstGaussian(ShapConditional::kEmpirical);
+  EXPECT_EQ(c.other.conditional, ShapConditional::kEmpirical);
+  EXPECT_LT(c.relative_error, 0.25);
+  EXPECT_LT(c.efficiency_gap, 1e-12);
 }
 
 // Exact Shapley values of the linear model's conditional game, by enumeration of every

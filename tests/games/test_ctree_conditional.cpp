@@ -19,6 +19,7 @@
 #include "perfshap/blocks/random.hpp"
 #include "perfshap/blocks/solver.hpp"
 #include "perfshap/shap.hpp"
+#include "support/correlated_rows.hpp"
 #include "support/shapley_properties.hpp"
 #include "values/ctree_conditional.hpp"
 
@@ -33,19 +34,9 @@ using detail::CtreeSettings;
 using detail::CtreeTest;
 using detail::CtreeTree;
 
-// n rows of F features (column-major), AR(1) normal with correlation rho^|i - j|.
+// n rows of F features, AR(1) normal with correlation rho^|i - j|, mean 0.
 std::vector<double> Ar1Rows(std::size_t n, std::size_t F, double rho, std::uint64_t seed) {
-  RandomStream rng(seed, 9);
-  std::vector<double> x(n * F);
-  for (std::size_t r = 0; r < n; ++r) {
-    double prev = 0.0;
-    for (std::size_t j = 0; j < F; ++j) {
-      const double e = rng.Normal();
-      prev = j == 0 ? e : rho * prev + std::sqrt(1.0 - rho * rho) * e;
-      x[j * n + r] = prev;
-    }
-  }
-  return x;
+  return testing::Ar1Rows(n, F, rho, seed, 9, 0.0);
 }
 
 // (T - E T)^T Cov(T)^+ (T - E T) with the mean and covariance of T = sum g_i h_pi(i) taken over
@@ -272,38 +263,14 @@ TEST(CtreeConditional, EfficiencySymmetryAndNullPlayerOnDesignedCases) {
 }
 
 TEST(CtreeConditional, ExplainsNearTheGaussianOnNormalDataAtAnyThreadCount) {
-  const std::size_t F = 3, nb = 2000, nx = 4;
-  const std::vector<double> bg = Ar1Rows(nb, F, 0.7, 12);
-  const std::vector<double> rows = Ar1Rows(nx, F, 0.7, 13);
-  const std::unique_ptr<Model> model = MakeGlm(Link::kIdentity, {0.0, 1.0, -1.0, 2.0}, false);
-  ShapOptions o;
-  o.solver = "exact";
-  o.conditional_samples = 1000;
-  o.conditional = ShapConditional::kGaussian;
-  const ShapExplanation g =
-      ExplainInterventional(*model, ColumnMatrix{rows, nx}, ColumnMatrix{bg, nb}, {}, {}, o);
-  o.conditional = ShapConditional::kCtree;
-  o.solver_options.execution.threads = 1;
-  const ShapExplanation e =
-      ExplainInterventional(*model, ColumnMatrix{rows, nx}, ColumnMatrix{bg, nb}, {}, {}, o);
-  EXPECT_EQ(e.conditional, ShapConditional::kCtree);
-  EXPECT_STREQ(ShapConditionalName(e.conditional), "ctree");
-  double ss = 0.0, dd = 0.0;
-  for (std::size_t t = 0; t < g.phi.size(); ++t) {
-    ss += g.phi[t] * g.phi[t];
-    dd += (g.phi[t] - e.phi[t]) * (g.phi[t] - e.phi[t]);
-  }
-  EXPECT_LT(std::sqrt(dd), 0.25 * std::sqrt(ss));
-  for (std::size_t r = 0; r < nx; ++r) {
-    double sum = e.base[r];
-    for (std::size_t j = 0; j < F; ++j) sum += e(r, 0, j);
-    EXPECT_NEAR(sum, e.prediction[r], 1e-12);
-  }
-  o.solver_options.execution.threads = 2;
-  const ShapExplanation two =
-      ExplainInterventional(*model, ColumnMatrix{rows, nx}, ColumnMatrix{bg, nb}, {}, {}, o);
-  EXPECT_EQ(two.phi, e.phi);
-  EXPECT_EQ(two.phi_se, e.phi_se);
+  const testing::AgainstGaussian one = testing::ExplainAgainstGaussian(ShapConditional::kCtree, 1);
+  EXPECT_EQ(one.other.conditional, ShapConditional::kCtree);
+  EXPECT_STREQ(ShapConditionalName(one.other.conditional), "ctree");
+  EXPECT_LT(one.relative_error, 0.25);
+  EXPECT_LT(one.efficiency_gap, 1e-12);
+  const testing::AgainstGaussian two = testing::ExplainAgainstGaussian(ShapConditional::kCtree, 2);
+  EXPECT_EQ(two.other.phi, one.other.phi);
+  EXPECT_EQ(two.other.phi_se, one.other.phi_se);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "perfshap/error.hpp"
 #include "perfshap/sage.hpp"
 #include "perfshap/shap.hpp"
+#include "support/correlated_rows.hpp"
 #include "support/expect_error.hpp"
 #include "support/shapley_properties.hpp"
 
@@ -25,19 +26,8 @@ namespace perfshap {
 inline namespace v0 {
 namespace {
 
-// n rows of F features (column-major), AR(1) normal with correlation rho^|i - j|, mean j / 2.
 std::vector<double> Ar1Rows(std::size_t n, std::size_t F, double rho, std::uint64_t seed) {
-  RandomStream rng(seed, 11);
-  std::vector<double> x(n * F);
-  for (std::size_t r = 0; r < n; ++r) {
-    double prev = 0.0;
-    for (std::size_t j = 0; j < F; ++j) {
-      const double e = rng.Normal();
-      prev = j == 0 ? e : rho * prev + std::sqrt(1.0 - rho * rho) * e;
-      x[j * n + r] = 0.5 * static_cast<double>(j) + prev;
-    }
-  }
-  return x;
+  return testing::Ar1Rows(n, F, rho, seed, 11);
 }
 
 std::vector<Player> OnePerFeature(std::size_t F) {
