@@ -142,6 +142,23 @@ TEST(RegressionValues, RefusesAClassifierAndAnUnknownRegressor) {
       {"needs a regressor"}, "regression_model");
   ShapOptions o;
   o.conditional = ShapConditional::kRegression;
+  o.conditional = ShapConditional::kGaussian;
+  o.regression_model = "tree";
+  testing::ExpectError<InvalidArgument>(
+      [&] {
+        (void)ExplainInterventional(*model, {rows, nx}, {bg, nb}, {}, {}, o);
+      },
+      {"regression model tree", "value function is gaussian"}, "regression_model");
+  SageOptions s;
+  s.regression_model = "forest";
+  const std::vector<double> y(nx, 0.5);
+  testing::ExpectError<InvalidArgument>(
+      [&] {
+        (void)ExplainSage(*model, {rows, nx}, y, {bg, nb}, {}, {}, s);
+      },
+      {"regression model forest"}, "conditional");
+  o.conditional = ShapConditional::kRegression;
+  o.regression_model = "linear";
   const std::vector<double> one_row(F, 0.5);
   testing::ExpectError<InvalidArgument>(
       [&] {

@@ -30,6 +30,10 @@ std::vector<Player> DefaultPlayers(std::size_t n_features, std::span<const Playe
  *  equal between 0, 1 and 2. Then E[f(x_S, X_O) | x_S] = f(x_S, E[X_O | x_S]). */
 bool LinearOnScale(const Model& model, ShapOutputScale scale);
 
+/** @brief Refuses a regressor named for a value function other than regression (it would go
+ *  unused): InvalidArgument naming `regression_model` and `conditional`. */
+void CheckRegressionModel(ShapConditional conditional, const std::string& regression_model);
+
 /** @brief The distribution of a conditional value function fitted to `background`
  *  (MakeConditionalFeatures), after checking its draws a coalition and row.
  *  @throws InvalidArgument (conditional_samples) for fewer than kConditionalGroups or more than

@@ -151,6 +151,7 @@ SageValues ExplainSage(const Model& model, ColumnMatrix rows, std::span<const do
     throw InvalidArgument(
         "SAGE has " + std::to_string(labels.size()) + " labels for " + std::to_string(rows.n_rows) + " rows",
         {"label"});
+  detail::CheckRegressionModel(options.conditional, options.regression_model);
   const MetricDefinition& m = SageMetric(model, options);
   CheckSageLabels(m, labels);
   CheckProbabilities(model, rows, m);

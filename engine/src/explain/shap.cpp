@@ -81,6 +81,15 @@ bool LinearOnScale(const Model& model, ShapOutputScale scale) {
   return true;
 }
 
+void CheckRegressionModel(ShapConditional conditional, const std::string& regression_model) {
+  if (conditional != ShapConditional::kRegression && regression_model != "linear")
+    throw InvalidArgument(
+        "the regression model " + regression_model +
+            " is the regressor of the regression value function, and the value function is " +
+            ShapConditionalName(conditional) + ": give conditional regression, or drop it",
+        {"regression_model", "conditional"});
+}
+
 std::unique_ptr<ConditionalFeatures> FitConditional(ShapConditional conditional, std::size_t samples,
                                                     ColumnMatrix background, std::size_t n_features) {
   if (samples < kConditionalGroups || samples > 10'000'000)
@@ -279,6 +288,7 @@ ShapExplanation ExplainInterventional(const Model& model, ColumnMatrix rows, Col
                                       std::span<const std::string> feature_names,
                                       const ShapOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
+  detail::CheckRegressionModel(options.conditional, options.regression_model);
   ShapExplanation e = options.conditional != ShapConditional::kMarginal
                           ? ExplainConditional(model, rows, background, players, feature_names, options)
                           : ExplainMarginal(model, rows, background, players, feature_names, options);
