@@ -2,9 +2,10 @@
 # Copyright 2026 The perfshap authors
 #
 # The HTML report in a real browser: for each command, a quick run writes <out>/report.html
-# (`--report html`), then check_report.py opens it in headless Chromium at 1280 and 390 px and
-# checks that its script ran and logged nothing, that its tables are there, that it fits the
-# window and that no figure is blank (tests HtmlReportBrowser_<command>).
+# (`--report html`), then check_report.py opens it in headless Chromium at 1280, 800 and 390 px
+# and checks that its script ran and logged nothing, that its tables are there, that it fits the
+# window, that no figure is blank, that it opens on the summary and the main figure and that no
+# text leaves its box (tests HtmlReportBrowser_<command>, one per registered method).
 #
 # Two roles in one file: included from tests/CMakeLists.txt, it registers the tests; run with
 # `cmake -P` (as each test does), it is the test: the CLI run, then the browser check.
@@ -58,8 +59,13 @@ set(perfshap_browser_axom
     "axom|--data|${perfshap_browser_data}/wine.csv|--label|label|--trees|10|--neighbours|200|--heatmap-grid|20")
 set(perfshap_browser_chains "chains")
 set(perfshap_browser_demo "demo|--rows|200")
+set(perfshap_browser_sage
+    "sage|--data|${perfshap_browser_data}/pima.csv|--label|label|--model|logistic|--train|${perfshap_browser_data}/pima.csv")
+set(perfshap_browser_treeshap
+    "treeshap|--model-file|${perfshap_browser_data}/../xgboost/binary_logistic_100x6.json|--data|${perfshap_browser_data}/breast_cancer.csv")
+set(perfshap_browser_xper-montecarlo "xper-montecarlo|--samples|20")
 
-foreach(cmd robustness xper shap axom chains demo)
+foreach(cmd robustness xper shap treeshap sage axom chains demo xper-montecarlo)
   # demo reports tables and numbers only: its page has no figure.
   set(min_figures 1)
   if(cmd STREQUAL "demo")

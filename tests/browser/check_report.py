@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The perfshap authors
-"""Opens perfshap report.html pages in headless Chromium, 1280 and 390 CSS px wide, and checks them.
+"""Opens perfshap report.html pages in headless Chromium, 1280, 800 and 390 CSS px wide, and checks them.
 
 For each page and width:
   - the page's script ran to its end: <body data-report-ready="1">;
@@ -10,6 +10,10 @@ For each page and width:
   - nothing was fetched but the page itself (no network, no other file);
   - every <table> of the file is in the DOM, with its rows; every <figure> has a data-rect;
   - the page is no wider than the window (body data-scroll-width);
+  - it opens on the answer: its first section is the summary (the strongest features with their
+    bands), then the main figure when it has figures, then the tables;
+  - no text leaves its box: every SVG <text> lies inside its figure's <svg> (a title clipped at
+    the edge is outside), and no heading, paragraph or list item of the summary overflows;
   - in the screenshot, each figure's area is not blank: more than 2% of its pixels differ from
     the page background, it holds at least 2 colours, and more than 1% of the pixels that are not
     background differ from the figure's own most common colour (something is drawn on it).
@@ -44,7 +48,7 @@ except ImportError:  # pragma: no cover - depends on the interpreter
     sys.exit("check_report.py: PIL is missing: run it with Debian's /usr/bin/python3 "
              "(package python3-pil, installed by .ci/deps)")
 
-WIDTHS = (1280, 390)
+WIDTHS = (1280, 800, 390)
 PHONE_MAX_WIDTH = 600       # widths up to this are emulated as a phone
 PROBE_HEIGHT = 1000         # viewport height while the page loads
 MAX_HEIGHT = 16384          # tallest screenshot taken
@@ -212,8 +216,28 @@ def wait_ready(browser, session):
 NEXT_FRAMES = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
 
 
+# Every SVG text outside its <svg>'s box, and every summary element wider than its box (1 px slack).
+TEXT_OUTSIDE = """(() => {
+  const out = [];
+  document.querySelectorAll('svg').forEach((svg) => {
+    const b = svg.getBoundingClientRect();
+    svg.querySelectorAll('text').forEach((t) => {
+      const r = t.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) return;
+      if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1)
+        out.push((svg.closest('figure') || {id: 'svg'}).id + ': "' + t.textContent.slice(0, 60) + '"');
+    });
+  });
+  document.querySelectorAll('#summary h2, #summary p, #summary li, #summary dt, #summary dd, h1').forEach((e) => {
+    if (e.scrollWidth > e.clientWidth + 1) out.push('summary: "' + e.textContent.slice(0, 60) + '"');
+  });
+  return out;
+})()"""
+
+
 def render(executable, url, width):
-    """Loads the page at `width`; returns (dom, png bytes, height, background rgb, stderr, events)."""
+    """Loads the page at `width`; returns (dom, png bytes, height, background rgb, stderr, events,
+    texts outside their box)."""
     browser = Chromium(executable, time.monotonic() + TIMEOUT_S)
     try:
         with browser:
@@ -224,10 +248,11 @@ def render(executable, url, width):
             set_viewport(browser, session, width, height)
             evaluate(browser, session, NEXT_FRAMES)
             dom = evaluate(browser, session, "document.documentElement.outerHTML")
+            outside = evaluate(browser, session, TEXT_OUTSIDE)
             background = evaluate(browser, session, "getComputedStyle(document.body).backgroundColor")
             shot = browser.call("Page.captureScreenshot", {"format": "png"}, session)
             events = list(browser.events)
-        return dom, base64.b64decode(shot["data"]), height, background, browser.stderr(), events
+        return dom, base64.b64decode(shot["data"]), height, background, browser.stderr(), events, outside
     finally:
         browser.cleanup()
 
@@ -243,6 +268,7 @@ class Outline(html.parser.HTMLParser):
         self.body = {}
         self.tables = []
         self.figures = []
+        self.sections = []
         self._open_tables = []
         self.feed(text)
         self.close()
@@ -257,6 +283,8 @@ class Outline(html.parser.HTMLParser):
             self.tables[self._open_tables[-1]] += 1
         elif tag == "figure":
             self.figures.append(dict(attrs))
+        elif tag == "section":
+            self.sections.append(dict(attrs).get("id", ""))
 
     def handle_endtag(self, tag):
         if tag == "table" and self._open_tables:
@@ -363,7 +391,7 @@ def check_page(chromium, path, width, out_dir, min_figures):
     label = f"{path.parent.name}/{path.name}"
     report = Report(label, width)
     url = path.resolve().as_uri()
-    dom_text, png, height, background, stderr, events = render(chromium, url, width)
+    dom_text, png, height, background, stderr, events, outside = render(chromium, url, width)
     stem = out_dir / f"{re.sub(r'[^A-Za-z0-9_.-]', '-', path.parent.name)}-{path.stem}-{width}"
     (stem.with_suffix(".png")).write_bytes(png)
     (stem.with_suffix(".dom.html")).write_text(dom_text)
@@ -387,6 +415,19 @@ def check_page(chromium, path, width, out_dir, min_figures):
     report.check(len(dom.figures) == len(source.figures), f"{len(source.figures)} figure(s) in the DOM",
                  f"the file has {len(source.figures)}, the DOM {len(dom.figures)}")
     check_figures(report, dom, png, height, parse_rgb(background), min_figures)
+    check_order(report, dom)
+    report.check(not outside, "no text leaves its box", "\n" + "\n".join(outside[:10]))
+
+
+def check_order(report, dom):
+    """The page opens on the answer: summary, then the main figure (when any), then the tables."""
+    expected = ["summary"] + (["main-figure"] if dom.figures else [])
+    opening = dom.sections[:len(expected)]
+    report.check(opening == expected, "opens on " + ", then ".join(expected),
+                 f"its sections come in the order {dom.sections}")
+    if "tables" in dom.sections:
+        report.check(dom.sections.index("tables") == len(expected), "the tables follow",
+                     f"its sections come in the order {dom.sections}")
 
 
 def main():

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "cli/cli_runner.hpp"
 #include "perfshap/error.hpp"
 #include "report/html_report.hpp"
+#include "report/html_summary.hpp"
 #include "report/json.hpp"
 #include "support/expect_error.hpp"
 
@@ -111,22 +113,113 @@ TEST(HtmlReport, SyntheticRunHasOneTablePerCsvWithItsRowsAndEscapedCells) {
   EXPECT_NE(tables[0].find("<td>x &amp; y</td>"), std::string::npos) << tables[0];
   // Numbers right-aligned and shown as written.
   EXPECT_NE(tables[0].find("<td class=\"num\">1.5</td>"), std::string::npos) << tables[0];
-  EXPECT_NE(tables[0].find("<td class=\"num\">-2e-3</td>"), std::string::npos) << tables[0];
+  EXPECT_NE(tables[0].find("<td class=\"num\" data-value=\"-2e-3\" title=\"-2e-3\">-0.002</td>"),
+            std::string::npos)
+      << tables[0];
   EXPECT_NE(tables[1].find("<td class=\"num\">3</td>"), std::string::npos) << tables[1];
   EXPECT_EQ(html.find("<c>"), std::string::npos) << "unescaped text in the page";
   EXPECT_EQ(html.find("first 500"), std::string::npos);
 }
 
-TEST(HtmlReport, LongNumbersShowSixDigitsAndKeepTheirTextForSortingAndHover) {
+TEST(HtmlReport, NumbersShowFourSignificantDigitsAndKeepTheirTextForSortingAndHover) {
   nlohmann::ordered_json result;
   result["method"] = "robustness";
   const std::vector<ReportFile> files = {{"phi.csv", "feature,phi\nx1,0.30453736062836029\nx2,-0.010004896681816068\n"},
                                          {"result.json", result.dump()}};
   const std::string html = HtmlReport(files);
-  EXPECT_NE(html.find("<td class=\"num\" data-value=\"0.30453736062836029\" title=\"0.30453736062836029\">0.304537</td>"),
-            std::string::npos)
+  EXPECT_NE(
+      html.find(
+          "<td class=\"num\" data-value=\"0.30453736062836029\" title=\"0.30453736062836029\">0.3045</td>"),
+      std::string::npos)
       << html;
-  EXPECT_NE(html.find(">-0.0100049</td>"), std::string::npos);
+  EXPECT_NE(html.find(">-0.01</td>"), std::string::npos);
+}
+
+// Where in `html` the first of `needle` is (npos: nowhere), for order checks.
+std::size_t At(const std::string& html, const std::string& needle) { return html.find(needle); }
+
+Json RobustnessLikeResult() {
+  Json j;
+  j["method"] = "robustness";
+  j["data"] = "banknote.csv";
+  j["n_rows"] = 1372;
+  j["learner"] = "gnb";
+  j["value"] = 0.95;
+  j["value_std"] = 0.0125;
+  j["base"] = 0.5;
+  j["phi"] = {{"a", 0.1}, {"b", -0.25}, {"c", 0.3}, {"d", 0.05}};
+  j["phi_std"] = {{"a", 0.01}, {"b", 0.02}, {"c", 0.03}, {"d", 0.04}};
+  j["phi_se"] = {{"a", 0.001}, {"b", 0.004}, {"c", 0.002}, {"d", 0.003}};
+  j["solver"] = "kernel";
+  j["stopped_by"] = "tolerance";
+  j["converged"] = true;
+  return j;
+}
+
+TEST(HtmlReport, OpensOnTheSummaryThenTheMainFigureThenTablesByImportance) {
+  const std::vector<ReportFile> files = {{"phi.csv", "feature,phi\na,0.1\nb,-0.25\nc,0.3\nd,0.05\n"},
+                                         {"splits.csv", "split,auc\n0,0.9\n1,0.95\n"},
+                                         {"main.svg", kSvg},
+                                         {"other.svg", kSvg},
+                                         {"result.json", RobustnessLikeResult().dump()}};
+  const std::string html = HtmlReport(files);
+  // The order: summary, main figure (the reporter's first), the tables, the other figures.
+  ASSERT_NE(At(html, "<section id=\"summary\">"), std::string::npos);
+  EXPECT_LT(At(html, "<section id=\"summary\">"), At(html, "<section id=\"main-figure\">"));
+  EXPECT_LT(At(html, "<section id=\"main-figure\">"), At(html, "<section id=\"tables\">"));
+  EXPECT_LT(At(html, "<section id=\"tables\">"), At(html, "<section id=\"figures\">"));
+  EXPECT_LT(At(html, "<figcaption>main.svg"), At(html, "<figcaption>other.svg"));
+  // The strongest three by |phi|, each with its band over the splits.
+  const std::string summary = Pieces(html, "<section id=\"summary\">", "</section>").at(0);
+  EXPECT_EQ(Texts(summary, "li"), (std::vector<std::string>{"<b>c</b> 0.3 ± 0.03", "<b>b</b> -0.25 ± 0.02",
+                                                            "<b>a</b> 0.1 ± 0.01"}));
+  EXPECT_NE(summary.find("standard deviation over the splits"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("Which features make the model&#39;s AUC"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("banknote.csv, 1372 rows"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("AUC 0.95 ± 0.0125"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("kernel, stopped by its tolerance; largest standard error of a value 0.004"),
+            std::string::npos)
+      << summary;
+  // A table of features by decreasing |phi|; another table keeps its order.
+  const std::vector<std::string> tables = Pieces(html, "<table", "</table>");
+  ASSERT_EQ(tables.size(), 2U);
+  EXPECT_LT(At(tables[0], ">c<"), At(tables[0], ">b<"));
+  EXPECT_LT(At(tables[0], ">b<"), At(tables[0], ">a<"));
+  EXPECT_LT(At(tables[0], ">a<"), At(tables[0], ">d<"));
+  EXPECT_LT(At(tables[1], ">0.9<"), At(tables[1], ">0.95<"));
+}
+
+TEST(HtmlReport, SummaryReadsEachMethodsShapeOfValues) {
+  // SAGE: a phi array beside players, with standard errors.
+  Json sage;
+  sage["method"] = "sage";
+  sage["metric"] = "log_loss";
+  sage["metric_full"] = 0.47;
+  sage["metric_empty"] = 0.65;
+  sage["players"] = {"x", "y"};
+  sage["phi"] = {0.02, 0.16};
+  sage["phi_se"] = {0.001, 0.002};
+  sage["solver"] = {{"name", "exact"}, {"converged", true}, {"stopped_by", "exact"}};
+  ReportSummary s = SummarizeResult(sage);
+  ASSERT_EQ(s.strongest.size(), 2U);
+  EXPECT_EQ(s.strongest[0].name, "y");
+  EXPECT_DOUBLE_EQ(s.strongest[0].band, 0.002);
+  EXPECT_EQ(s.band_label, "standard error");
+  // SHAP: the first output's mean |phi|, no band.
+  Json shap;
+  shap["method"] = "shap";
+  shap["global"] = {{"mean_abs", {{"P(y=1)", {{"u", 0.5}, {"v", 0.7}}}}}};
+  s = SummarizeResult(shap);
+  ASSERT_EQ(s.strongest.size(), 2U);
+  EXPECT_EQ(s.strongest[0].name, "v");
+  EXPECT_TRUE(std::isnan(s.strongest[0].band));
+  EXPECT_EQ(s.values_label, "mean |phi| over the rows (P(y=1))");
+  // An unknown method with none of the shapes: an empty summary, no question, no failure.
+  s = SummarizeResult(Json{{"method", "other"}});
+  EXPECT_TRUE(s.question.empty());
+  EXPECT_TRUE(s.strongest.empty());
+  EXPECT_EQ(ShortNumber(-2.3141e-5), "-2.314e-05");
+  EXPECT_EQ(ShortNumber(0.30453736), "0.3045");
 }
 
 TEST(HtmlReport, InlinesEachSvgOnceWithoutItsXmlDeclaration) {

@@ -74,7 +74,7 @@ Json OrderJson(const ChainOrderExplanation& e) {
 Chart OrderFigure(const ChainsReport& r, const ChainOrderExplanation& e) {
   StackedBarChart chart;
   chart.frame.title = "Shapley Chains, order " + ChainOrderName(e) + ": normalised direct and indirect contributions";
-  chart.frame.x_label = "share of the output's contributions";
+  chart.frame.x_label = "share of contributions";
   chart.layer_names = {"direct", "indirect"};
   const std::size_t F = e.features.size();
   for (std::size_t k = 0; k < e.outputs.size(); ++k) {

@@ -11,15 +11,17 @@
 #include "report/html_report.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
-#include <cctype>
-#include <cstddef>
 #include <set>
 #include <string_view>
 #include <vector>
 
 #include "perfshap/error.hpp"
+#include "report/html_summary.hpp"
 #include "report/json.hpp"
 #include "report/svg.hpp"
 
@@ -45,9 +47,9 @@ h3{font-size:1rem;margin:1.25rem 0 .4rem;overflow-wrap:anywhere}
 a{color:#0a5bb5}
 nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0;padding:0}
 .card{background:#fff;border:1px solid #d1d9e0;border-radius:6px}
-dl.settings{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);
+dl.settings,dl.facts{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);
 gap:.2rem 1.25rem;margin:0;padding:.75rem 1rem}
-dl.settings>div{display:contents}
+dl.settings>div,dl.facts>div{display:contents}
 dt{font-weight:600;overflow-wrap:anywhere}
 dd{margin:0;overflow-wrap:anywhere;font-variant-numeric:tabular-nums}
 figure{margin:0 0 1.25rem;padding:8px}
@@ -67,10 +69,14 @@ th[aria-sort=descending] button::after{content:"\25BC"}
 .note{margin:.25rem 0 .5rem;font-size:.875rem;color:#59636e}
 pre{margin:0;padding:.75rem;overflow-x:auto;white-space:pre;
 font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace}
+.question{font-size:1.05rem;margin:.25rem 0 .5rem}
+ol.strongest{margin:0 0 .75rem;padding:.5rem 1rem .5rem 2.25rem;font-variant-numeric:tabular-nums}
+ol.strongest li{overflow-wrap:anywhere}
+dl.facts{margin:0 0 .5rem}
 details{margin-top:.5rem}
 summary{cursor:pointer;font-weight:600;margin-bottom:.5rem}
-@media (max-width:600px){main{padding:10px}dl.settings{display:block;padding:.5rem .75rem}
-dl.settings>div{display:flex;flex-wrap:wrap;column-gap:.75rem;padding:.15rem 0}
+@media (max-width:600px){main{padding:10px}dl.settings,dl.facts{display:block;padding:.5rem .75rem}
+dl.settings>div,dl.facts>div{display:flex;flex-wrap:wrap;column-gap:.75rem;padding:.15rem 0}
 dt{min-width:0}dd{flex:1 1 9em;min-width:0}}
 )css";
 
@@ -328,14 +334,15 @@ bool IsNumber(std::string_view s) {
   return i == s.size();
 }
 
-// A long number ("0.30453736062836029", the CSV's round-trip digits) is shown to 6 significant
-// digits; the cell keeps the text as written for sorting (data-value) and on hover (title).
-constexpr std::size_t kLongNumber = 10;
+// A number with a fraction or an exponent ("0.30453736062836029", the CSV's round-trip digits) is
+// shown to 4 significant digits; the cell keeps the text as written for sorting (data-value) and
+// on hover (title), and the CSV keeps it whole. Whole numbers (counts, rows) are shown as written.
+bool IsWholeNumber(const std::string& text) { return text.find_first_of(".eE") == std::string::npos; }
 
 std::string Cell(const char* tag, const std::string& text, bool number) {
-  if (number && text.size() > kLongNumber) {
-    char shown[32];
-    std::snprintf(shown, sizeof shown, "%.6g", std::strtod(text.c_str(), nullptr));
+  const std::string shown =
+      number && !IsWholeNumber(text) ? ShortNumber(std::strtod(text.c_str(), nullptr)) : text;
+  if (shown != text) {
     return std::string("<") + tag + " class=\"num\" data-value=\"" + Escape(text) + "\" title=\"" + Escape(text) +
            "\">" + shown + "</" + tag + ">";
   }
@@ -384,8 +391,22 @@ std::string TableNote(const std::string& name, std::size_t shown, std::size_t to
          " rows; the whole table is in " + Escape(name) + ".</p>\n";
 }
 
+// A table of features (its first column "feature", "player" or "group", its second a number) is
+// shown by decreasing |value| of that number, the strongest first; the CSV keeps the run's order.
+void SortByImportance(std::vector<CsvRow>& rows) {
+  if (rows.size() < 3 || rows[0].size() < 2) return;
+  const std::string& first = rows[0][0];
+  if (first != "feature" && first != "player" && first != "group") return;
+  const auto magnitude = [](const CsvRow& r) {
+    return r.size() > 1 && IsNumber(r[1]) ? std::fabs(std::strtod(r[1].c_str(), nullptr)) : -1.0;
+  };
+  std::stable_sort(rows.begin() + 1, rows.end(),
+                   [&](const CsvRow& a, const CsvRow& b) { return magnitude(a) > magnitude(b); });
+}
+
 std::string TableHtml(const ReportFile& file) {
-  const std::vector<CsvRow> rows = CsvReader().Read(file.content);
+  std::vector<CsvRow> rows = CsvReader().Read(file.content);
+  SortByImportance(rows);
   std::string html = "<h3 id=\""s + Anchor("table-", file.name) + "\">" + Escape(file.name) + "</h3>\n";
   if (rows.empty()) return html + "<p class=\"note\">The table is empty.</p>\n";
   std::size_t width = 0;
@@ -479,7 +500,7 @@ std::string FigureHtml(const ReportFile& file, std::size_t index) {
 // ---- the page ----
 
 struct Sections {
-  std::string figures, tables, texts, others;
+  std::string main_figure, figures, tables, texts, others;
   std::size_t n_figures = 0;
 };
 
@@ -487,9 +508,12 @@ Sections FileSections(std::span<const ReportFile> files) {
   Sections s;
   for (const ReportFile& f : files) {
     if (f.name == "result.json" || f.name == "report.html") continue;
-    if (EndsWith(f.name, ".svg"))
-      s.figures += FigureHtml(f, ++s.n_figures);
-    else if (EndsWith(f.name, ".csv"))
+    if (EndsWith(f.name, ".svg")) {
+      // The reporter's first figure is the run's main one (the waterfall of the AUC, the bars of
+      // mean |phi|): it follows the summary; the others follow the tables.
+      const std::size_t index = ++s.n_figures;
+      (index == 1 ? s.main_figure : s.figures) += FigureHtml(f, index);
+    } else if (EndsWith(f.name, ".csv"))
       // The first table (phi and its bands, the contributions) open; the others one click away.
       s.tables += s.tables.empty() ? TableHtml(f)
                                    : "<details class=\"more\"><summary>"s + Escape(f.name) + "</summary>\n" +
@@ -509,7 +533,8 @@ std::string Section(const char* id, const char* heading, const std::string& body
 }
 
 std::string Contents(const Sections& s) {
-  std::string items;
+  std::string items = "<li><a href=\"#summary\">Summary</a></li>";
+  if (!s.main_figure.empty()) items += "<li><a href=\"#main-figure\">Main figure</a></li>";
   if (!s.tables.empty()) items += "<li><a href=\"#tables\">Tables</a></li>";
   if (!s.figures.empty()) items += "<li><a href=\"#figures\">Figures</a></li>";
   if (!s.texts.empty()) items += "<li><a href=\"#texts\">Notes</a></li>";
@@ -534,8 +559,11 @@ std::string HtmlReport(std::span<const ReportFile> files) {
   const std::string title = Title(result);
   const Sections s = FileSections(files);
   std::string html = Head(title) + "<body>\n<main>\n<h1>" + Escape(title) + "</h1>\n" + Contents(s);
-  // The results first (the tables: phi with its bands and standard errors, then the figures),
-  // then how they were made.
+  // The answer first (the summary: the question, the data and model, the strongest features with
+  // their bands, the solver and its error; then the main figure), then the details (the tables,
+  // sorted by importance, and the other figures), then how they were made.
+  html += SummaryHtml(SummarizeResult(result));
+  html += Section("main-figure", "Main figure", s.main_figure);
   html += Section("tables", "Tables", s.tables);
   html += Section("figures", "Figures", s.figures);
   html += Section("texts", "Notes", s.texts);

@@ -296,17 +296,19 @@ std::string RenderSvg(const HistogramChart& c) {
   std::vector<std::string> marker_colors;
   const std::vector<LegendEntry> legend = HistogramLegend(c, marker_colors);
 
-  const double width = FrameWidth(c.frame);
-  const double height = FrameHeight(c.frame, 480);
-  const Area area = LegendPlotArea(c.frame, width, height, yticks, legend);
+  // The y axis always has a label (its default one included), so the plot area leaves it room.
+  SvgFrame frame = c.frame;
+  if (frame.y_label.empty()) frame.y_label = c.density ? "density" : "count";
+  const double width = FrameWidth(frame);
+  const double height = FrameHeight(frame, 480);
+  const Area area = LegendPlotArea(frame, width, height, yticks, legend);
   const Scale x{xticks.front(), xticks.back(), area.left, area.right};
   const Scale y{yticks.front(), yticks.back(), area.bottom, area.top};
 
   SvgWriter svg(width, height);
-  DrawTitle(svg, c.frame, width);
-  DrawXAxis(svg, area, x, xticks, c.frame.x_label);
-  DrawYAxis(svg, area, y, yticks,
-            c.frame.y_label.empty() ? (c.density ? "density" : "count") : c.frame.y_label);
+  DrawTitle(svg, frame, width);
+  DrawXAxis(svg, area, x, xticks, frame.x_label);
+  DrawYAxis(svg, area, y, yticks, frame.y_label);
   DrawHistogramBars(svg, heights, lo, bin_w, x, y, c.series.size() > 1);
   // Markers: dashed lines, labelled in the legend.
   for (std::size_t k = 0; k < c.markers.size(); ++k) {

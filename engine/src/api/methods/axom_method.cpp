@@ -31,9 +31,10 @@ RequestOptions<Request> MakeOptions() {
       .Switch()
       .Help("with paper: also breast_cancer (30 features), ionosphere (34) and sonar (60)");
   t.Add("data_dir", Field(&Request::data_dir)).Value("DIR").Help("with paper: the folder of the data sets' CSV files");
-  t.AddParsed("model_file", OptionType::kText, "", [](const Ctx& c, Request& r) { r.model.tree_file = c.text; })
+  t.AddParsed("model_file", OptionType::kText, "",
+              [](const Ctx& c, Request& r) { r.model.tree_file = c.text; })
       .Value("FILE")
-      .Help("an XGBoost model: refused, AXOM is defined for forests (see the README)");
+      .Help("an XGBoost model: refused, AXOM is defined for forests (see docs/methods/axom.md)");
   t.Add("trees", Field(&Request::trees)).AtLeast(1).AtMost(100000).Help("trees of the forest");
   t.Add("max_depth", Field(&Request::max_depth))
       .AtLeast(0)
