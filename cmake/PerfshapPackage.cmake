@@ -28,3 +28,13 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/perfshapConfigVersion.cma
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/perfshapConfig.cmake ${PROJECT_BINARY_DIR}/perfshapConfigVersion.cmake
         DESTINATION ${PERFSHAP_INSTALL_CMAKEDIR})
+
+# pkg-config for the C library (perfshap-c.pc), relocatable: its prefix is found from where the
+# file lies (${pcfiledir}), so `cmake --install --prefix P` anywhere gives a working file.
+set(PERFSHAP_PC_TO_PREFIX "..")
+string(REGEX MATCHALL "[^/]+" perfshap_libdir_parts "${CMAKE_INSTALL_LIBDIR}")
+foreach(part ${perfshap_libdir_parts})
+  string(APPEND PERFSHAP_PC_TO_PREFIX "/..")
+endforeach()
+configure_file(${PROJECT_SOURCE_DIR}/cmake/perfshap-c.pc.in ${PROJECT_BINARY_DIR}/perfshap-c.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/perfshap-c.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

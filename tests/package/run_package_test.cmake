@@ -23,3 +23,21 @@ run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
 run(${WORK_DIR}/build/c_consumer ${FIXTURES}/data/pima.csv ${FIXTURES}/data/breast_cancer.csv
     ${FIXTURES}/xgboost/binary_logistic.json)
+# The C library through pkg-config, as a C project without CMake uses it: the README's C example
+# (examples/c_api_xper.c) compiled with `pkg-config --cflags --libs perfshap-c` and run.
+if(C_EXAMPLE AND NOT SANITIZE)
+  find_program(PKG_CONFIG NAMES pkg-config pkgconf REQUIRED)
+  file(GLOB_RECURSE pc_file ${WORK_DIR}/prefix/*/perfshap-c.pc)
+  get_filename_component(pc_dir "${pc_file}" DIRECTORY)
+  set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
+  execute_process(COMMAND ${PKG_CONFIG} --cflags --libs perfshap-c RESULT_VARIABLE rc OUTPUT_VARIABLE pc_flags
+                  ERROR_VARIABLE err OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "pkg-config perfshap-c failed (${rc}) with PKG_CONFIG_PATH=${pc_dir}: ${err}")
+  endif()
+  separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+  string(REGEX MATCH "-L[^ ;]+" libdir_flag "${pc_flags}")
+  string(SUBSTRING "${libdir_flag}" 2 -1 libdir)
+  run(cc -std=c11 ${C_EXAMPLE} ${pc_flags} -Wl,-rpath,${libdir} -o ${WORK_DIR}/c_api_xper)
+  run(${WORK_DIR}/c_api_xper)
+endif()
