@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The perfshap authors */
 /* XPER of a logistic model's AUC from a C program: two feature columns and a label, lent to the
- * engine as arrays (README, "The C API"). */
+ * engine as arrays (docs/c-api.md). */
 #include <stdio.h>
 
 #include "perfshap/c_api.h"

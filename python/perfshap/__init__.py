@@ -475,7 +475,7 @@ def robustness(X=None, y=None, *, label=None, feature_names=None, progress=None,
     fresh sklearn.base.clone of it is trained on every coalition of every split.
     checkpoint="DIR" keeps every finished split, so the same call after a crash resumes.
     comm= (every method): an mpi4py communicator whose processes make the same call and share
-    the work; each gets the whole result, bitwise one process's (README, "Across processes").
+    the work; each gets the whole result, bitwise one process's (docs/mpi.md).
     """
     tables: dict = {}
     models: dict = {}

@@ -58,7 +58,7 @@ def _names(value, keyword: str):
 
 def _comm_address(comm, function: str) -> int:
     """An mpi4py communicator's address, for the engine (every process of it makes the same call
-    and gets the whole result, bitwise one process's; README, "Across processes")."""
+    and gets the whole result, bitwise one process's; docs/mpi.md)."""
     try:
         from mpi4py import MPI
     except ImportError:

@@ -6,6 +6,7 @@ no file is parsed), the tables as DataFrames, the figures as SVG text (shown inl
 the HTML report."""
 from __future__ import annotations
 
+import html
 import io
 import os
 
@@ -141,6 +142,13 @@ class Result:
 
     def _repr_svg_(self):
         return self.files[self.figures[0]] if self.figures else None
+
+    def _repr_html_(self):
+        """In Jupyter: the run's report.html inline, in a sandboxed frame of its own (its styles and
+        script stay inside it), opening on its summary and main figure."""
+        page = html.escape(self.to_html(), quote=True)
+        return (f'<iframe srcdoc="{page}" title="perfshap {html.escape(str(self.method))} report" '
+                'sandbox="allow-scripts" style="width:100%;height:640px;border:1px solid #d1d9e0"></iframe>')
 
     def to_html(self) -> str:
         """The self-contained report.html (settings, sortable tables, inline figures, result.json):

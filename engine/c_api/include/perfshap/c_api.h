@@ -21,10 +21,10 @@
  * - Results are lent: a pointer read from a result stays valid until perfshap_result_free; or
  *   copied into the caller's buffer (perfshap_result_copy_array).
  *
- * Methods: "robustness", "xper", "shap", "treeshap", "axom", "chains", "demo", "xper-montecarlo";
+ * Methods: "robustness", "xper", "shap", "treeshap", "sage", "axom", "chains", "demo", "xper-montecarlo";
  * each takes the command line's options of the same name, and the tables its command reads from
- * files: "data" (every method but xper-montecarlo), "train" (xper, shap: a learner's training
- * sample), "background" (shap, treeshap), and a model (xper, shap, treeshap).
+ * files: "data" (every method but xper-montecarlo), "train" (xper, shap, sage: a learner's
+ * training sample), "background" (shap, treeshap, sage), and a model (xper, shap, treeshap, sage).
  *
  * Thread safety: handles are not shared between threads while one of them is being changed;
  * separate requests run concurrently. perfshap_request_cancel may be called from any thread
@@ -162,7 +162,7 @@ PERFSHAP_C_EXPORT int perfshap_request_set_progress(PerfshapRequest* request, Pe
  * The processes of an MPI job that run this request together: `mpi_comm` points to the caller's
  * MPI_Comm (duplicated here; NULL: this process alone). Every process of it creates the same
  * request and calls perfshap_run; each runs a share of the work and every one gets the whole
- * result, bitwise one process's (README, "Across processes"). MPI must be initialized with
+ * result, bitwise one process's (docs/mpi.md). MPI must be initialized with
  * MPI_THREAD_FUNNELED or more; PERFSHAP_ERROR_INVALID_ARGUMENT when it is not, or when this
  * library was built without MPI.
  */

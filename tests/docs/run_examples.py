@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The perfshap authors
+"""Runs the code examples of README.md and docs/, as a reader would paste them (the DocsExamples test).
+
+    python3 tests/docs/run_examples.py BUILD_DIR [PAGE...]
+
+From the repository root, with BUILD_DIR as build/release (the examples say ./build/release/...):
+every ```sh block runs in bash -e, every ```python block that is a whole program in Debian's
+python3 with the build's module on PYTHONPATH, and every ```c block that is a whole program
+(it has a main) is compiled against the build's C library and run. A block that is not meant to
+run says why in an HTML comment on the line above it, `<!-- not run: REASON -->`: installing
+packages, building, benchmark and fuzz campaigns of minutes to hours, a fragment of the example
+before it. The test fails on the first block that fails, naming its page and line.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def blocks(page):
+    """(line, language, text, reason not run or None) of each fenced block of a page (a block
+    indented under a list item included, its indentation taken off)."""
+    lines = open(page, encoding="utf-8").read().split("\n")
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^( *)```([\w{}-]*)\s*$", lines[i])
+        if not m:
+            i += 1
+            continue
+        indent, start, j = len(m.group(1)), i, i + 1
+        while j < len(lines) and lines[j].strip() != "```":
+            j += 1
+        above = lines[start - 1].strip() if start > 0 else ""
+        skip = re.match(r"^<!-- not run: (.+) -->$", above)
+        text = "\n".join(l[indent:] for l in lines[start + 1:j]) + "\n"
+        yield start + 1, m.group(2), text, skip.group(1) if skip else None
+        i = j + 1
+
+
+def run(page, line, lang, text, build, scratch):
+    # The examples write under /tmp as a reader's would; here under this page's own folder, so
+    # that no run meets another's (or an earlier run's) output directory.
+    text = text.replace("/tmp/", os.path.join(scratch, "tmp") + "/")
+    os.makedirs(os.path.join(scratch, "tmp"), exist_ok=True)
+    env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"), PERFSHAP_DOCS_EXAMPLE="1")
+    where = f"{os.path.relpath(page, ROOT)}:{line}"
+    if lang == "sh":
+        cmd = ["bash", "-e", "-o", "pipefail", "-c", text]
+    elif lang == "python":
+        cmd = ["/usr/bin/python3", "-c", text]
+    elif lang == "c":
+        os.makedirs(scratch, exist_ok=True)
+        src = os.path.join(scratch, "example.c")
+        open(src, "w").write(text)
+        exe = os.path.join(scratch, "example")
+        lib = os.path.join(build, "engine")
+        subprocess.run(["cc", "-std=c11", src, "-I", os.path.join(ROOT, "engine/c_api/include"),
+                        "-I", os.path.join(ROOT, "engine/include"), "-L", lib,
+                        "-lperfshap_c", f"-Wl,-rpath,{lib}", "-o", exe], check=True)
+        cmd = [exe]
+    else:
+        return None
+    t = time.time()
+    r = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        sys.stderr.write(r.stdout[-4000:])
+        sys.exit(f"docs example {where} ({lang}) failed with exit status {r.returncode}: run it from the "
+                 "repository root to see why, then fix the page or the code")
+    return time.time() - t
+
+
+def is_program(lang, text):
+    if lang == "c":
+        return re.search(r"\bint\s+main\s*\(", text) is not None
+    return lang in ("sh", "python")
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    build = os.path.abspath(sys.argv[1])
+    pages = [os.path.abspath(p) for p in sys.argv[2:]]
+    if not pages:
+        pages = [os.path.join(ROOT, "README.md")]
+        for d, _, files in sorted(os.walk(os.path.join(ROOT, "docs"))):
+            pages += sorted(os.path.join(d, f) for f in files if f.endswith(".md"))
+    ran = skipped = 0
+    scratch = tempfile.mkdtemp(prefix="perfshap-docs-")
+    try:
+        for page in pages:
+            for line, lang, text, reason in blocks(page):
+                if lang not in ("sh", "python", "c"):
+                    continue
+                if reason is None and lang == "sh" and text.startswith("bash .ci/deps"):
+                    reason = "installing and building: what CI runs (.ci/run), with this test in it"
+                if reason is not None or not is_program(lang, text):
+                    if reason is None and lang == "c":
+                        sys.exit(f"{os.path.relpath(page, ROOT)}:{line}: a C block that is not a whole program "
+                                 "says why on the line above it: <!-- not run: REASON -->")
+                    skipped += 1
+                    continue
+                took = run(page, line, lang, text, build, os.path.join(scratch, os.path.basename(page)))
+                ran += 1
+                print(f"{os.path.relpath(page, ROOT)}:{line} {lang} ok ({took:.1f} s)")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"docs examples: {ran} ran, {skipped} shown only (each says why)")
+
+
+if __name__ == "__main__":
+    main()
