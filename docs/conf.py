@@ -32,17 +32,18 @@ exclude_patterns = ["_build"]
 myst_heading_anchors = 3
 html_theme = "alabaster"
 # Wide enough for the option tables and the figures; code scrolls inside its box.
-html_theme_options = {"page_width": "1240px", "sidebar_width": "270px", "fixed_sidebar": True}
+html_theme_options = {"page_width": "1120px", "sidebar_width": "260px"}
 html_title = "perfshap"
-html_static_path = []
+html_static_path = ["_static"]  # _static/custom.css: alabaster loads it after its own
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"
 nitpicky = False
 
 
-def _table(headers, rows, widths):
-    """A docutils table of text cells (inline literals where a cell is wrapped in backquotes)."""
-    table = nodes.table()
+def _table(headers, rows, widths, css):
+    """A docutils table of text cells (inline literals where a cell is wrapped in backquotes); its
+    class `css` sets the columns' widths (_static/custom.css)."""
+    table = nodes.table(classes=[css])
     group = nodes.tgroup(cols=len(headers))
     table += group
     for w in widths:
@@ -78,7 +79,7 @@ class MethodOptions(Directive):
         method = self.arguments[0]
         rows = reference.option_rows(method)
         return [_table(["command line", "Python / C (JSON)", "default", "takes", "what it does"], rows,
-                       [18, 14, 10, 18, 40])]
+                       [18, 14, 10, 18, 40], "perfshap-options")]
 
 
 class CApiReference(Directive):
@@ -98,7 +99,7 @@ class MethodList(Directive):
 
     def run(self):
         rows = [[f"`perfshap {name}`", description] for name, description in reference.methods()]
-        return [_table(["method", "what it answers"], rows, [20, 60])]
+        return [_table(["method", "what it answers"], rows, [20, 60], "perfshap-methods")]
 
 
 def setup(app):
