@@ -172,10 +172,10 @@ SplitPlan ReadSplits(const std::string& path, std::size_t n_rows) {
     throw DataError(path + ": is a directory, not a JSON split file; pass the file's path");
   }
   const std::string prefix = path + ": ";
-  constexpr const char* kShape = "write {\"train\": [...], \"test\": [...]} or {\"splits\": [...]}";
+  constexpr const char* kSplitShape = "write {\"train\": [...], \"test\": [...]} or {\"splits\": [...]}";
   const std::string text = detail::ReadJsonFileText(path, prefix);
   // Nesting first: a deeply nested value would overflow the stack when a message formats it.
-  detail::CheckJsonNesting(text, prefix, kShape);
+  detail::CheckJsonNesting(text, prefix, kSplitShape);
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text);
@@ -185,7 +185,7 @@ SplitPlan ReadSplits(const std::string& path, std::size_t n_rows) {
     const auto at = what.find("parse error");
     if (at != std::string::npos) what = what.substr(at);
     std::replace(what.begin(), what.end(), '\n', ' ');
-    throw DataError(prefix + "not valid JSON (" + detail::ShortParserMessage(what) + "); " + kShape);
+    throw DataError(prefix + "not valid JSON (" + detail::ShortParserMessage(what) + "); " + kSplitShape);
   } catch (const nlohmann::json::out_of_range& e) {
     // A number beyond a double's range (1e999): the parser's only other error.
     throw DataError(prefix + "the number " + detail::OverflowingNumber(e) +
