@@ -102,10 +102,31 @@ CLI_FLAGS = ("help", "version", "quiet", "progress")
 _METHOD_CALL = re.compile(r"perfshap\s+([a-z][a-z-]*)")
 
 
-def _commands(text):
+def fenced_blocks(page):
+    """(line, language, text, reason not run or None) of each fenced block of a page (a block
+    indented under a list item included, its indentation taken off)."""
+    lines = open(page, encoding="utf-8").read().split("\n")
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^( *)```([\w{}-]*)\s*$", lines[i])
+        if not m:
+            i += 1
+            continue
+        indent, start, j = len(m.group(1)), i, i + 1
+        while j < len(lines) and lines[j].strip() != "```":
+            j += 1
+        above = lines[start - 1].strip() if start > 0 else ""
+        skip = re.match(r"^<!-- not run: (.+) -->$", above)
+        text = "\n".join(l[indent:] for l in lines[start + 1:j]) + "\n"
+        yield start + 1, m.group(2), text, skip.group(1) if skip else None
+        i = j + 1
+
+
+def _commands(page):
     """The perfshap command lines of a page's shell examples, continuation lines joined."""
-    blocks = re.findall(r"^```(?:sh|console)\n(.*?)^```", text, re.S | re.M)
-    for block in blocks:
+    for _, lang, block, _ in fenced_blocks(page):
+        if lang not in ("sh", "console"):
+            continue
         joined = re.sub(r"\\\n", " ", block)
         for line in joined.split("\n"):
             line = line.split(" #")[0]
@@ -131,8 +152,7 @@ def check(pages=None):
         for d, _, files in os.walk(HERE):
             pages += [os.path.join(d, f) for f in files if f.endswith(".md")]
     for page in sorted(pages):
-        text = open(page, encoding="utf-8").read()
-        for method, command in _commands(text):
+        for method, command in _commands(page):
             if method not in registry:
                 continue
             names = set()

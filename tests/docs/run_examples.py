@@ -21,26 +21,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def blocks(page):
-    """(line, language, text, reason not run or None) of each fenced block of a page (a block
-    indented under a list item included, its indentation taken off)."""
-    lines = open(page, encoding="utf-8").read().split("\n")
-    i = 0
-    while i < len(lines):
-        m = re.match(r"^( *)```([\w{}-]*)\s*$", lines[i])
-        if not m:
-            i += 1
-            continue
-        indent, start, j = len(m.group(1)), i, i + 1
-        while j < len(lines) and lines[j].strip() != "```":
-            j += 1
-        above = lines[start - 1].strip() if start > 0 else ""
-        skip = re.match(r"^<!-- not run: (.+) -->$", above)
-        text = "\n".join(l[indent:] for l in lines[start + 1:j]) + "\n"
-        yield start + 1, m.group(2), text, skip.group(1) if skip else None
-        i = j + 1
+sys.path.insert(0, os.path.join(ROOT, "docs"))
+from reference import fenced_blocks  # noqa: E402  (the pages' blocks, read as the docs check reads them)
 
 
 def run(page, line, lang, text, build, scratch):
@@ -94,7 +76,7 @@ def main():
     scratch = tempfile.mkdtemp(prefix="perfshap-docs-")
     try:
         for page in pages:
-            for line, lang, text, reason in blocks(page):
+            for line, lang, text, reason in fenced_blocks(page):
                 if lang not in ("sh", "python", "c"):
                     continue
                 if reason is None and lang == "sh" and text.startswith("bash .ci/deps"):
