@@ -16,8 +16,8 @@
 #include "cli/cli_runner.hpp"
 #include "perfshap/error.hpp"
 #include "report/html_report.hpp"
-#include "report/html_summary.hpp"
 #include "report/json.hpp"
+#include "report/run_summary.hpp"
 #include "support/expect_error.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {

@@ -5,15 +5,15 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "api/shared_options.hpp"
 #include "common/enum_names.hpp"
 #include "data/message_text.hpp"
 #include "perfshap/error.hpp"
 #include "report/output.hpp"
+#include "report/run_summary.hpp"
 #include "schedule/agreement.hpp"
 
 namespace perfshap { inline namespace v0 { namespace api {
@@ -141,6 +141,9 @@ MethodCall CallMethod(const std::string& name, MethodInputs inputs, const GivenO
   } catch (const InvalidArgument& e) {
     throw InvalidArgument(e.what(), DeclaredNames(all, e.options()));
   }
+  // Every front end's console text opens on the summary report.html opens on.
+  if (call.run.reporter)
+    call.run.console = detail::SummaryText(detail::SummarizeRun(call.run.reporter)) + call.run.console;
   return call;
 }
 

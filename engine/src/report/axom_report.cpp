@@ -405,8 +405,8 @@ void BuildAxomModelReport(ReportContent& out, const AxomModelReport& d, const Ax
     points.Number(d.robustness.mislabelling[r]);
   }
   out.Table("points.csv", std::move(points));
-  out.Table("axom_values.csv", ValuesCsv(d, e.axom));
-  out.Table("forest_values.csv", ValuesCsv(d, e.forest));
+  out.Table("axom_values.csv", [&] { return ValuesCsv(d, e.axom); });
+  out.Table("forest_values.csv", [&] { return ValuesCsv(d, e.forest); });
   out.Figure("robustness_box.svg", FigureSet::kSummary, [&] {
     BoxChart chart;
     chart.frame.title = "L_bar of the explanations per row (lower is more robust)";

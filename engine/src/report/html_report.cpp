@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "perfshap/error.hpp"
-#include "report/html_summary.hpp"
 #include "report/json.hpp"
+#include "report/run_summary.hpp"
 #include "report/svg.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {

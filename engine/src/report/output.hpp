@@ -36,6 +36,8 @@ FigureSet ParseFigureSet(const std::string& name);
 /** @brief What every reporter honours besides its results. */
 struct ReportOptions {
   FigureSet figures = FigureSet::kSummary;
+  /** Whether the tables are built; without them a report is its result.json (and figures). */
+  bool tables = true;
 };
 
 /**

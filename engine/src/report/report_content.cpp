@@ -18,7 +18,17 @@ void ReportContent::Keep(const std::string& name, std::variant<CsvTable, Chart, 
   files_.push_back(name);
 }
 
-void ReportContent::Table(const std::string& name, CsvTable table) { Keep(name, std::move(table)); }
+void ReportContent::Table(const std::string& name, CsvTable table) {
+  if (options_.tables) {
+    Keep(name, std::move(table));
+  } else if (std::find(files_.begin(), files_.end(), name) == files_.end()) {
+    files_.push_back(name);
+  }
+}
+
+void ReportContent::Table(const std::string& name, const std::function<CsvTable()>& build) {
+  Table(name, options_.tables ? build() : CsvTable({}));
+}
 
 void ReportContent::Text(const std::string& name, std::string text) { Keep(name, std::move(text)); }
 

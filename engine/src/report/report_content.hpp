@@ -36,8 +36,12 @@ class ReportContent {
   /** @brief A report drawn as `options` ask (which figures). */
   explicit ReportContent(ReportOptions options = {}) : options_(options) {}
 
-  /** @brief The table `name` (a .csv file); a second part of the same name replaces the first. */
+  /** @brief The table `name` (a .csv file); a second part of the same name replaces the first.
+   *  Without ReportOptions::tables only its name is kept (files()). */
   void Table(const std::string& name, CsvTable table);
+  /** @brief The table `name`, built by `build` only when the options ask for tables (a large
+   *  table: one row per explained row). */
+  void Table(const std::string& name, const std::function<CsvTable()>& build);
   /** @brief The text file `name` (e.g. a Markdown table), written as it is. */
   void Text(const std::string& name, std::string text);
 

@@ -391,10 +391,12 @@ void AddRobustnessTables(ReportContent& out, const RobustnessResult& r, const Ro
   }
   out.Table("splits.csv", std::move(splits));
   if (!r.sample_auc.empty())
-    out.Table("samples.csv", SamplesCsv(r.sample_coalitions, r.sample_split, static_cast<int>(p),
-                                        r.sample_auc, "split", "auc"));
+    out.Table("samples.csv", [&] {
+      return SamplesCsv(r.sample_coalitions, r.sample_split, static_cast<int>(p), r.sample_auc, "split",
+                        "auc");
+    });
 
-  if (!r.coalition_auc.empty()) {
+  if (!r.coalition_auc.empty() && out.options().tables) {  // 2^p rows
     const std::size_t total = std::size_t{1} << p;
     CsvTable coal({"mask", "features", "auc_mean", "auc_std"});
     for (std::size_t s = 0; s < total; ++s) {

@@ -408,7 +408,7 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
 
 void BuildShapReport(ReportContent& out, const ShapReport& report) {
   const ShapExplanation& e = report.result;
-  out.Table("contributions.csv", ShapContributionsCsv(report));
+  out.Table("contributions.csv", [&] { return ShapContributionsCsv(report); });
   // The figures show the first output (P(y=1), the margin) or, for several classes, the first class.
   out.Figure("shap_bar.svg", FigureSet::kSummary, [&] { return BarFigure(e, 0); });
   out.Figure("shap_beeswarm.svg", FigureSet::kSummary, [&] { return ShapBeeswarmFigure(report, 0); });
@@ -420,7 +420,7 @@ void BuildShapReport(ReportContent& out, const ShapReport& report) {
     if (r != explained)
       out.Figure(WaterfallName(report, r), FigureSet::kAll, [&] { return WaterfallFigure(report, r, 0); });
   if (report.interactions != nullptr) {
-    out.Table("interactions.csv", ShapInteractionsCsv(report));
+    out.Table("interactions.csv", [&] { return ShapInteractionsCsv(report); });
     out.Figure("shap_interactions.svg", FigureSet::kSummary,
                [&] { return ShapInteractionsFigure(report, 0); });
   }

@@ -565,7 +565,7 @@ void AddXperFiles(ReportContent& out, const XperReport& report) {
   for (std::size_t i = 0; i < std::min(r.n_rows, kMaxRowFigures); ++i)
     if (!run.explain_row || i != *run.explain_row)
       out.Figure(waterfall(i), FigureSet::kAll, [&] { return XperWaterfallFigure(r, report.sample, i); });
-  out.Table("individual.csv", XperIndividualCsv(r));
+  out.Table("individual.csv", [&] { return XperIndividualCsv(r); });
   if (!r.interactions.empty()) {
     const std::size_t p = r.features.size();
     const bool sampled = !r.interactions_se.empty();
@@ -607,8 +607,10 @@ void AddXperFiles(ReportContent& out, const XperReport& report) {
       });
   }
   if (!r.sample_value.empty())
-    out.Table("samples.csv", SamplesCsv(r.sample_coalitions, {}, static_cast<int>(r.features.size()),
-                                        r.sample_value, "", "value"));
+    out.Table("samples.csv", [&] {
+      return SamplesCsv(r.sample_coalitions, {}, static_cast<int>(r.features.size()), r.sample_value, "",
+                        "value");
+    });
 }
 
 void BuildXperReport(ReportContent& out, const XperReport& report) {

@@ -6,15 +6,17 @@
 // beside players (SAGE); per-output mean |phi| under global (SHAP); per-output totals under
 // averaged (chains); and methods whose answer is a comparison (AXOM's L-bar of three explainers,
 // the XPER Monte Carlo's distributions). The summary takes what is there and says what it is.
-#include "report/html_summary.hpp"
+#include "report/run_summary.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <string_view>
 #include <utility>
 
+#include "report/report_content.hpp"
 #include "report/svg.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
@@ -87,12 +89,33 @@ std::pair<const Json*, std::string> FirstOutput(const Json* per_output) {
   return {it->is_object() ? &*it : nullptr, it.key()};
 }
 
+// The largest number anywhere in `j` (a number, or arrays and objects of them); NaN for none.
+double Largest(const Json& j) {
+  if (j.is_number()) return j.get<double>();
+  double out = kNoBand;
+  if (j.is_array() || j.is_object())
+    for (const Json& e : j) {
+      const double v = Largest(e);
+      if (!std::isnan(v) && (std::isnan(out) || v > out)) out = v;
+    }
+  return out;
+}
+
+// Whether the result's values are means over several splits (a band of one split is zero).
+bool SeveralSplits(const Json& result) {
+  const Json* n = Find(result, "n_splits");
+  return n == nullptr || !n->is_number() || n->get<double>() > 1;
+}
+
 void ReadValues(const Json& result, ReportSummary& s) {
   const Json* phi = Find(result, "phi");
   const Json* players = Find(result, "players");
   if (phi != nullptr && phi->is_object()) {
-    const Json* std_dev = Find(result, "phi_std");
+    // A band is what varies: the std over the splits with several splits, the standard error of
+    // a sampled solver (an exact solver's are zero).
+    const Json* std_dev = SeveralSplits(result) ? Find(result, "phi_std") : nullptr;
     const Json* se = Find(result, "phi_se");
+    if (se != nullptr && !(Largest(*se) > 0)) se = nullptr;
     s.strongest = Strongest(FromObject(*phi, std_dev != nullptr ? std_dev : se));
     s.band_label = std_dev != nullptr ? "standard deviation over the splits"
                    : se != nullptr    ? "standard error"
@@ -100,6 +123,7 @@ void ReadValues(const Json& result, ReportSummary& s) {
     s.values_label = "phi";
   } else if (phi != nullptr && phi->is_array() && players != nullptr && players->size() == phi->size()) {
     const Json* se = Find(result, "phi_se");
+    if (se != nullptr && !(Largest(*se) > 0)) se = nullptr;
     std::vector<SummaryFeature> all;
     for (std::size_t i = 0; i < phi->size(); ++i)
       if ((*phi)[i].is_number())
@@ -148,22 +172,10 @@ std::string ValueText(const Json& result) {
   const Json* value = Find(result, "value");
   if (value == nullptr || !value->is_number()) return "";
   std::string out = (metric != nullptr ? name : "AUC"s) + " " + ShortNumber(value->get<double>());
-  if (const Json* sd = Find(result, "value_std"); sd != nullptr && sd->is_number())
+  if (const Json* sd = Find(result, "value_std"); sd != nullptr && sd->is_number() && SeveralSplits(result))
     out += " ± " + ShortNumber(sd->get<double>()) + " (std over the splits)";
   if (const Json* base = Find(result, "base"); base != nullptr && base->is_number())
     out += " = " + ShortNumber(base->get<double>()) + " + the sum of the phi";
-  return out;
-}
-
-// The largest number anywhere in `j` (a number, or arrays and objects of them); NaN for none.
-double Largest(const Json& j) {
-  if (j.is_number()) return j.get<double>();
-  double out = kNoBand;
-  if (j.is_array() || j.is_object())
-    for (const Json& e : j) {
-      const double v = Largest(e);
-      if (!std::isnan(v) && (std::isnan(out) || v > out)) out = v;
-    }
   return out;
 }
 
@@ -198,6 +210,28 @@ void ReadComparisons(const Json& result, ReportSummary& s) {
                 ShortNumber(Number(Find(*it, "mean"))) + " ± " + ShortNumber(Number(Find(*it, "std"))));
 }
 
+// `text` in lines of at most `width` bytes (broken at spaces), the first after `first`, the
+// others after `indent`.
+std::string Wrapped(const std::string& text, std::size_t width, const std::string& first,
+                    const std::string& indent) {
+  std::string out, line = first;
+  bool empty = true;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find(' ', at), text.size());
+    const std::string_view word(text.data() + at, end - at);
+    if (!empty && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = indent;
+      empty = true;
+    }
+    if (!empty) line += ' ';
+    line += word;
+    empty = false;
+    at = end + 1;
+  }
+  return out + line + "\n";
+}
+
 }  // namespace
 
 std::string ShortNumber(double v) {
@@ -215,12 +249,23 @@ ReportSummary SummarizeResult(const Json& result) {
   }
   if (const Json* data = Find(result, "data"))
     AddFact(s, "data", Text(*data) + (RowsText(result).empty() ? "" : ", " + RowsText(result)));
+  // The demo's sections each summarize their method: its summary names the data only.
+  if (const Json* method = Find(result, "method"); method != nullptr && *method == "demo") return s;
   AddFact(s, "model", ModelText(result));
   AddFact(s, "result", ValueText(result));
   ReadComparisons(result, s);
   AddFact(s, "solver", SolverText(result));
   ReadValues(result, s);
   return s;
+}
+
+ReportSummary SummarizeRun(const Reporter& reporter) {
+  ReportOptions options;
+  options.figures = FigureSet::kNone;
+  options.tables = false;
+  const ReportContent content = reporter(options);
+  if (!content.has_result()) return {};
+  return SummarizeResult(ResultJsonDocument(content.run(), content.body()));
 }
 
 std::string SummaryHtml(const ReportSummary& s) {
@@ -239,6 +284,28 @@ std::string SummaryHtml(const ReportSummary& s) {
   for (const auto& [name, value] : s.facts)
     html += "<div><dt>" + EscapeXml(name) + "</dt><dd>" + EscapeXml(value) + "</dd></div>\n";
   return html + "</dl>\n</section>\n";
+}
+
+std::string SummaryText(const ReportSummary& s) {
+  if (s.facts.empty() && s.strongest.empty()) return {};
+  constexpr std::size_t kWidth = 96;
+  std::string text =
+      Wrapped(s.question.empty() ? "(the run's result)" : s.question, kWidth, "Summary: ", "  ");
+  if (!s.strongest.empty()) {
+    text += "  the strongest features (" + s.values_label +
+            (s.band_label.empty() ? "" : " ± " + s.band_label) + "):\n";
+    std::size_t name_width = 0;
+    for (const SummaryFeature& f : s.strongest) name_width = std::max(name_width, f.name.size());
+    for (const SummaryFeature& f : s.strongest)
+      text += "    " + f.name + std::string(name_width - f.name.size() + 2, ' ') + ShortNumber(f.value) +
+              (std::isnan(f.band) ? "" : " ± " + ShortNumber(f.band)) + "\n";
+  }
+  std::size_t fact_width = 0;
+  for (const auto& fact : s.facts) fact_width = std::max(fact_width, fact.first.size());
+  for (const auto& [name, value] : s.facts)
+    text += Wrapped(value, kWidth, "  " + name + std::string(fact_width - name.size() + 2, ' '),
+                    std::string(fact_width + 4, ' '));
+  return text + "\n";
 }
 
 }}}  // namespace perfshap::detail
