@@ -3,6 +3,8 @@
 """Runs the code examples of README.md and docs/, as a reader would paste them (the DocsExamples test).
 
     python3 tests/docs/run_examples.py BUILD_DIR [PAGE...]
+    python3 tests/docs/run_examples.py --write-cpp DIR
+
 
 From the repository root, with BUILD_DIR as build/release (the examples say ./build/release/...):
 every ```sh block runs in bash -e, every ```python block that is a whole program in Debian's
@@ -11,6 +13,10 @@ python3 with the build's module on PYTHONPATH, and every ```c block that is a wh
 run says why in an HTML comment on the line above it, `<!-- not run: REASON -->`: installing
 packages, building, benchmark and fuzz campaigns of minutes to hours, a fragment of the example
 before it. The test fails on the first block that fails, naming its page and line.
+
+Every ```cpp block is a whole program too (or says why not): --write-cpp writes them into DIR,
+one file a block, and the PackageConsumer test builds them against the installed package, as a
+user's project would, and runs them from the repository root.
 """
 import os
 import re
@@ -58,41 +64,76 @@ def run(page, line, lang, text, build, scratch):
 
 
 def is_program(lang, text):
-    if lang == "c":
+    if lang in ("c", "cpp"):
         return re.search(r"\bint\s+main\s*\(", text) is not None
     return lang in ("sh", "python")
+
+
+def all_pages():
+    pages = [os.path.join(ROOT, "README.md")]
+    for d, _, files in sorted(os.walk(os.path.join(ROOT, "docs"))):
+        pages += sorted(os.path.join(d, f) for f in files if f.endswith(".md"))
+    return pages
+
+
+def whole_or_says_why(page, line, lang, text, reason):
+    """A C or C++ block is a whole program, or the line above it says why not."""
+    if reason is None and lang in ("c", "cpp") and not is_program(lang, text):
+        sys.exit(f"{os.path.relpath(page, ROOT)}:{line}: a {lang} block that is not a whole program says why on "
+                 "the line above it: <!-- not run: REASON -->")
+
+
+def write_cpp(out):
+    """The ```cpp programs of every page as out/<page>_<line>.cpp (for PackageConsumer)."""
+    os.makedirs(out, exist_ok=True)
+    written = 0
+    for page in all_pages():
+        for line, lang, text, reason in fenced_blocks(page):
+            if lang != "cpp":
+                continue
+            whole_or_says_why(page, line, lang, text, reason)
+            if reason is not None:
+                continue
+            name = re.sub(r"[^A-Za-z0-9]+", "_", os.path.relpath(page, ROOT)[:-3]) + f"_{line}.cpp"
+            with open(os.path.join(out, name), "w") as f:
+                f.write(f"// {os.path.relpath(page, ROOT)}:{line}\n" + text)
+            written += 1
+    print(f"docs examples: {written} C++ programs written into {out}")
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
+    if sys.argv[1] == "--write-cpp":
+        if len(sys.argv) != 3:
+            sys.exit(__doc__)
+        write_cpp(os.path.abspath(sys.argv[2]))
+        return
     build = os.path.abspath(sys.argv[1])
-    pages = [os.path.abspath(p) for p in sys.argv[2:]]
-    if not pages:
-        pages = [os.path.join(ROOT, "README.md")]
-        for d, _, files in sorted(os.walk(os.path.join(ROOT, "docs"))):
-            pages += sorted(os.path.join(d, f) for f in files if f.endswith(".md"))
-    ran = skipped = 0
+    pages = [os.path.abspath(p) for p in sys.argv[2:]] or all_pages()
+    ran = skipped = built = 0
     scratch = tempfile.mkdtemp(prefix="perfshap-docs-")
     try:
         for page in pages:
             for line, lang, text, reason in fenced_blocks(page):
-                if lang not in ("sh", "python", "c"):
+                if lang not in ("sh", "python", "c", "cpp"):
                     continue
                 if reason is None and lang == "sh" and text.startswith("bash .ci/deps"):
                     reason = "installing and building: what CI runs (.ci/run), with this test in it"
+                whole_or_says_why(page, line, lang, text, reason)
                 if reason is not None or not is_program(lang, text):
-                    if reason is None and lang == "c":
-                        sys.exit(f"{os.path.relpath(page, ROOT)}:{line}: a C block that is not a whole program "
-                                 "says why on the line above it: <!-- not run: REASON -->")
                     skipped += 1
+                    continue
+                if lang == "cpp":  # PackageConsumer builds and runs them (--write-cpp)
+                    built += 1
                     continue
                 took = run(page, line, lang, text, build, os.path.join(scratch, os.path.basename(page)))
                 ran += 1
                 print(f"{os.path.relpath(page, ROOT)}:{line} {lang} ok ({took:.1f} s)")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print(f"docs examples: {ran} ran, {skipped} shown only (each says why)")
+    print(f"docs examples: {ran} ran, {built} C++ programs left to PackageConsumer, {skipped} shown only "
+          "(each says why)")
 
 
 if __name__ == "__main__":

@@ -16,11 +16,25 @@ if(SANITIZE)
   string(REPLACE ";" "," san "${SANITIZE}")
   set(flags "-fsanitize=${san}")
 endif()
+# The C++ examples of README.md and docs/, one program a block.
+run(${PYTHON} ${REPO_ROOT}/tests/docs/run_examples.py --write-cpp ${WORK_DIR}/docs_cpp)
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
     -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS=${flags}" "-DCMAKE_C_FLAGS=${flags}"
-    "-DCMAKE_EXE_LINKER_FLAGS=${flags}" -DC_PROGRAM=${C_PROGRAM})
-run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+    "-DCMAKE_EXE_LINKER_FLAGS=${flags}" -DC_PROGRAM=${C_PROGRAM} -DDOCS_CPP_DIR=${WORK_DIR}/docs_cpp)
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/build --parallel 2)
 run(${WORK_DIR}/build/consumer)
+# Each docs example runs from the repository root, as the pages say (their paths are the repo's).
+file(GLOB docs_programs ${WORK_DIR}/docs_cpp/*.cpp)
+foreach(src ${docs_programs})
+  get_filename_component(name ${src} NAME_WE)
+  execute_process(COMMAND ${WORK_DIR}/build/docs_${name} WORKING_DIRECTORY ${REPO_ROOT} RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  file(STRINGS ${src} where LIMIT_COUNT 1)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the docs example ${where} failed (${rc}) built against the installed package:\n${out}${err}")
+  endif()
+  message("${where}: ${out}")
+endforeach()
 run(${WORK_DIR}/build/c_consumer ${FIXTURES}/data/pima.csv ${FIXTURES}/data/breast_cancer.csv
     ${FIXTURES}/xgboost/binary_logistic.json)
 # The C library through pkg-config, as a C project without CMake uses it: the README's C example
