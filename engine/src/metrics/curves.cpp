@@ -29,7 +29,7 @@ using detail::CompensatedSum;
 using detail::OrderedKey;
 using detail::SortKeys;
 
-std::string Str(double v) {
+std::string GridNumberText(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.17g", v);
   return buf;
@@ -40,23 +40,23 @@ void CheckGrid(const char* name, const std::vector<double>& grid) {
     const double g = grid[j];
     if (!(g >= 0.0 && g <= 1.0)) {
       throw InvalidArgument(std::string("CurveGridOptions: ") + name + "[" + std::to_string(j) +
-                            "] = " + Str(g) + " is outside [0, 1]; grid points are rates");
+                            "] = " + GridNumberText(g) + " is outside [0, 1]; grid points are rates");
     }
     if (j > 0 && !(g > grid[j - 1])) {
-      throw InvalidArgument(std::string("CurveGridOptions: ") + name + "[" + std::to_string(j) +
-                            "] = " + Str(g) + " does not exceed " + name + "[" + std::to_string(j - 1) +
-                            "] = " + Str(grid[j - 1]) + "; pass grid points strictly increasing");
+      throw InvalidArgument(std::string("CurveGridOptions: ") + name + "[" + std::to_string(j) + "] = " +
+                            GridNumberText(g) + " does not exceed " + name + "[" + std::to_string(j - 1) +
+                            "] = " + GridNumberText(grid[j - 1]) + "; pass grid points strictly increasing");
     }
   }
 }
 
-struct ClassCounts {
+struct LabelCounts {
   std::size_t positives = 0;
   std::size_t negatives = 0;
 };
 
 [[noreturn]] void ThrowLabel(std::size_t i, double v) {
-  throw InvalidArgument("CurveGridEvaluator: y_true[" + std::to_string(i) + "] = " + Str(v) +
+  throw InvalidArgument("CurveGridEvaluator: y_true[" + std::to_string(i) + "] = " + GridNumberText(v) +
                         " is not a binary label; y_true must hold 0 (negative) or 1 (positive)");
 }
 
@@ -73,7 +73,7 @@ void CheckLengths(std::size_t m_true, std::size_t m_score) {
   }
 }
 
-void RequireBothClasses(const ClassCounts& c) {
+void RequireBothClasses(const LabelCounts& c) {
   if (c.positives == 0 || c.negatives == 0) {
     throw InvalidArgument(
         std::string("CurveGridEvaluator: the ROC curve is undefined: y_true has only one class "
@@ -666,7 +666,7 @@ void CurveGridEvaluator::EvaluateThresholds(std::span<const double> y_true, std:
   for (std::size_t i = 0; i < m; ++i) {
     const double p = score[i];
     if (!(p >= 0.0 && p <= 1.0)) {
-      throw InvalidArgument("CurveGridEvaluator: score[" + std::to_string(i) + "] = " + Str(p) +
+      throw InvalidArgument("CurveGridEvaluator: score[" + std::to_string(i) + "] = " + GridNumberText(p) +
                                 " is not a probability; the curve points thresholds:T need "
                                 "probabilities in [0, 1] (use exact curve points for other scores)",
                             {"curves"});
@@ -684,7 +684,7 @@ void CurveGridEvaluator::EvaluateThresholds(std::span<const double> y_true, std:
       ThrowLabel(i, y_true[i]);
     }
   }
-  ClassCounts counts;
+  LabelCounts counts;
   for (std::size_t c = 0; c <= t; ++c) {
     counts.positives += s.positives_[c];
     counts.negatives += s.negatives_[c];

@@ -13,7 +13,10 @@
 
 namespace perfshap { inline namespace v0 { namespace api {
 
+// In a namespace of its own within the anonymous one: another method's file may share its
+// unity unit, with helpers of the same names.
 namespace {
+namespace axom_method {
 
 using Request = AxomRequest;
 using Ctx = RequestOptions<Request>::ParseContext;
@@ -89,15 +92,16 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   return run;
 }
 
+}  // namespace axom_method
 }  // namespace
 
 MethodEntry AxomMethod() {
   return {"axom",
-          "AXOM: explain random forests by the trees voting with them, and the robustness (L_bar) of tree, forest "
-          "and AXOM explanations",
+          "AXOM: explain random forests by the trees voting with them, and the robustness (L_bar) of tree, "
+          "forest and AXOM explanations",
           {InputRole::kData, InputRole::kModel},
-          OptionsOnce<MakeOptions>().options(),
-          Run};
+          OptionsOnce<axom_method::MakeOptions>().options(),
+          axom_method::Run};
 }
 
 }}}  // namespace perfshap::api

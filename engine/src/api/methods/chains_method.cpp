@@ -13,7 +13,10 @@
 
 namespace perfshap { inline namespace v0 { namespace api {
 
+// In a namespace of its own within the anonymous one: another method's file may share its
+// unity unit, with helpers of the same names.
 namespace {
+namespace chains_method {
 
 using Request = WithSolver<ChainsRequest>;
 using Ctx = RequestOptions<Request>::ParseContext;
@@ -68,14 +71,16 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   return run;
 }
 
+}  // namespace chains_method
 }  // namespace
 
 MethodEntry ChainsMethod() {
-  return {"chains",
-          "Shapley Chains: direct and indirect contributions of features to every output of a classifier chain",
-          {InputRole::kData, InputRole::kLearner},
-          OptionsOnce<MakeOptions>().options(),
-          Run};
+  return {
+      "chains",
+      "Shapley Chains: direct and indirect contributions of features to every output of a classifier chain",
+      {InputRole::kData, InputRole::kLearner},
+      OptionsOnce<chains_method::MakeOptions>().options(),
+      chains_method::Run};
 }
 
 }}}  // namespace perfshap::api

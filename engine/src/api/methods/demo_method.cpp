@@ -14,7 +14,10 @@
 
 namespace perfshap { inline namespace v0 { namespace api {
 
+// In a namespace of its own within the anonymous one: another method's file may share its
+// unity unit, with helpers of the same names.
 namespace {
+namespace demo_method {
 
 RequestOptions<DemoRequest> MakeOptions() {
   RequestOptions<DemoRequest> t("demo");
@@ -42,15 +45,17 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   return DemoMethodRun(RunDemo(request), in.out_dir);
 }
 
+}  // namespace demo_method
 }  // namespace
 
 MethodEntry DemoMethod() {
   return {"demo",
-          "the main job: every method (metrics, exact Shapley, XPER, ShapAUC bands) on built-in generated data or "
+          "the main job: every method (metrics, exact Shapley, XPER, ShapAUC bands) on built-in generated "
+          "data or "
           "yours",
           {InputRole::kData},
-          OptionsOnce<MakeOptions>().options(),
-          Run};
+          OptionsOnce<demo_method::MakeOptions>().options(),
+          demo_method::Run};
 }
 
 }}}  // namespace perfshap::api

@@ -16,7 +16,10 @@
 
 namespace perfshap { inline namespace v0 { namespace api {
 
+// In a namespace of its own within the anonymous one: another method's file may share its
+// unity unit, with helpers of the same names.
 namespace {
+namespace robustness_method {
 
 using Request = WithSolver<RobustnessRequest>;
 using Ctx = RequestOptions<Request>::ParseContext;
@@ -151,15 +154,17 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   return RobustnessMethodRun(RunRobustness(request), in.out_dir);
 }
 
+}  // namespace robustness_method
 }  // namespace
 
 MethodEntry RobustnessMethod() {
   return {"robustness",
-          "ShapAUC/ShapROC/ShapPRC: explain AUC and the ROC/PR curves by retraining on coalitions (all, or sampled), "
+          "ShapAUC/ShapROC/ShapPRC: explain AUC and the ROC/PR curves by retraining on coalitions (all, or "
+          "sampled), "
           "with CV bands",
           {InputRole::kData, InputRole::kLearner, InputRole::kSplits},
-          OptionsOnce<MakeOptions>().options(),
-          Run};
+          OptionsOnce<robustness_method::MakeOptions>().options(),
+          robustness_method::Run};
 }
 
 }}}  // namespace perfshap::api

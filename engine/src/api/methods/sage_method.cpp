@@ -17,7 +17,10 @@
 
 namespace perfshap { inline namespace v0 { namespace api {
 
+// In a namespace of its own within the anonymous one: another method's file may share its
+// unity unit, with helpers of the same names.
 namespace {
+namespace sage_method {
 
 using Request = WithSolver<SageRequest>;
 using Ctx = RequestOptions<Request>::ParseContext;
@@ -103,6 +106,7 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   return SageRun(RunSage(request), in.out_dir);
 }
 
+}  // namespace sage_method
 }  // namespace
 
 MethodEntry SageMethod() {
@@ -111,8 +115,8 @@ MethodEntry SageMethod() {
       "SAGE: decompose a model's performance (log-loss, MSE, AUC...) over its features, marginal or "
       "conditional",
       {InputRole::kData, InputRole::kTrain, InputRole::kBackground, InputRole::kModel, InputRole::kLearner},
-      OptionsOnce<MakeOptions>().options(),
-      Run};
+      OptionsOnce<sage_method::MakeOptions>().options(),
+      sage_method::Run};
 }
 
 }}}  // namespace perfshap::api

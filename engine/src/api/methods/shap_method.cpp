@@ -16,7 +16,10 @@
 
 namespace perfshap { inline namespace v0 { namespace api {
 
+// In a namespace of its own within the anonymous one: another method's file may share its
+// unity unit, with helpers of the same names.
 namespace {
+namespace shap_method {
 
 using Request = WithSolver<ShapRequest>;
 using Ctx = RequestOptions<Request>::ParseContext;
@@ -129,16 +132,19 @@ MethodEntry Entry(bool tree, std::string name, std::string description) {
           [tree](const MethodInputs& in, const GivenOptions& given) { return Run(in, given, tree); }};
 }
 
+}  // namespace shap_method
 }  // namespace
 
 MethodEntry ShapMethod() {
-  return Entry(false, "shap",
-               "SHAP: explain a model's predictions (interventional, by retraining, or TreeSHAP), per row and globally");
+  return shap_method::Entry(false, "shap",
+                            "SHAP: explain a model's predictions (interventional, by retraining, or "
+                            "TreeSHAP), per row and globally");
 }
 
 MethodEntry TreeShapMethod() {
-  return Entry(true, "treeshap",
-               "TreeSHAP: exact SHAP of a tree model's margins (XGBoost JSON, model tree|forest), threaded");
+  return shap_method::Entry(
+      true, "treeshap",
+      "TreeSHAP: exact SHAP of a tree model's margins (XGBoost JSON, model tree|forest), threaded");
 }
 
 }}}  // namespace perfshap::api

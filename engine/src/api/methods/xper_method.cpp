@@ -16,7 +16,10 @@
 
 namespace perfshap { inline namespace v0 { namespace api {
 
+// In a namespace of its own within the anonymous one: another method's file may share its
+// unity unit, with helpers of the same names.
 namespace {
+namespace xper_method {
 
 using Request = WithSolver<XperRequest>;
 using Ctx = RequestOptions<Request>::ParseContext;
@@ -115,14 +118,15 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   return XperMethodRun(std::move(response), in.out_dir);
 }
 
+}  // namespace xper_method
 }  // namespace
 
 MethodEntry XperMethod() {
   return {"xper",
           "XPER: decompose a model's performance metric over its features, globally and per individual",
           {InputRole::kData, InputRole::kTrain, InputRole::kModel, InputRole::kLearner},
-          OptionsOnce<MakeOptions>().options(),
-          Run};
+          OptionsOnce<xper_method::MakeOptions>().options(),
+          xper_method::Run};
 }
 
 }}}  // namespace perfshap::api
