@@ -174,6 +174,12 @@ class Result:
             os.replace(tmp, path)
         return list(files)
 
+    def __str__(self) -> str:
+        """The console text, as the command line prints it: the summary (the question, the
+        strongest features with their bands, data, model, result, solver), then the method's own
+        lines."""
+        return self.console or repr(self)
+
     def __repr__(self) -> str:
         """The method and the record's arrays with their shapes: cheap (no file is written)."""
         parts = []

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The perfshap authors
-"""The report from Python: to_html() opens on the summary and the main figure, and a result shows
-that page inline in Jupyter (_repr_html_) in a sandboxed frame of its own."""
+"""The report from Python: to_html() opens on the summary and the main figure, a result shows
+that page inline in Jupyter (_repr_html_) in a sandboxed frame of its own, and print(result) the
+console text, which opens on the same summary."""
 import html
 import os
 
@@ -31,3 +32,14 @@ def test_a_result_shows_its_report_inline_in_a_frame():
     assert frame.startswith("<iframe srcdoc=\"") and 'sandbox="allow-scripts"' in frame
     srcdoc = frame[len('<iframe srcdoc="'):frame.index('" title=')]
     assert html.unescape(srcdoc) == r.to_html()
+
+
+def test_print_shows_the_console_text_which_opens_on_the_same_summary():
+    r = _robustness()
+    text = str(r)
+    assert text == r.console
+    assert text.startswith("Summary: Which features make the model's AUC")
+    head, own = text.split("\nperfshap robustness", 1)
+    # The strongest feature first, with its band over the five splits; the method's lines follow.
+    assert head.splitlines()[3].split()[0] == "variance" and "±" in head.splitlines()[3]
+    assert "AUC" in own
