@@ -50,9 +50,8 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
 
 MethodEntry DemoMethod() {
   return {"demo",
-          "the main job: every method (metrics, exact Shapley, XPER, ShapAUC bands) on built-in generated "
-          "data or "
-          "yours",
+          "the main job: every method (metrics, exact Shapley, XPER, ShapAUC bands) on built-in "
+          "generated data or yours",
           {InputRole::kData},
           OptionsOnce<demo_method::MakeOptions>().options(),
           demo_method::Run};

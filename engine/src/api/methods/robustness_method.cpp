@@ -159,9 +159,8 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
 
 MethodEntry RobustnessMethod() {
   return {"robustness",
-          "ShapAUC/ShapROC/ShapPRC: explain AUC and the ROC/PR curves by retraining on coalitions (all, or "
-          "sampled), "
-          "with CV bands",
+          "ShapAUC/ShapROC/ShapPRC: explain AUC and the ROC/PR curves by retraining on coalitions "
+          "(all, or sampled), with CV bands",
           {InputRole::kData, InputRole::kLearner, InputRole::kSplits},
           OptionsOnce<robustness_method::MakeOptions>().options(),
           robustness_method::Run};

@@ -33,9 +33,8 @@ RequestOptions<Request> MakeOptions() {
   t.Add<std::string>("metric", [](Request& r) -> std::string& { return r.request.metric; })
       .Choices(metrics)
       .Help(
-          "the performance metric decomposed (default log_loss for a classifier, mse for a regressor); a "
-          "loss "
-          "is negated, so a positive value means the feature helps");
+          "the performance metric decomposed (default log_loss for a classifier, mse for a regressor); "
+          "a loss is negated, so a positive value means the feature helps");
   t.Add<double>("threshold", [](Request& r) -> double& { return r.request.threshold; })
       .AtLeast(0)
       .AtMost(1)
