@@ -102,6 +102,14 @@ CLI_FLAGS = ("help", "version", "quiet", "progress")
 _METHOD_CALL = re.compile(r"perfshap\s+([a-z][a-z-]*)")
 
 
+def doc_pages():
+    """README.md and every page of docs/ (folder by folder, each folder's pages by name)."""
+    pages = [os.path.join(ROOT, "README.md")]
+    for d, _, files in sorted(os.walk(HERE)):
+        pages += sorted(os.path.join(d, f) for f in files if f.endswith(".md"))
+    return pages
+
+
 def fenced_blocks(page):
     """(line, language, text, reason not run or None) of each fenced block of a page (a block
     indented under a list item included, its indentation taken off)."""
@@ -147,11 +155,7 @@ def check(pages=None):
         elif "{perfshap-options} " + name not in open(page, encoding="utf-8").read():
             problems.append(f"docs/methods/{name}.md: does not show its generated option table "
                             f"(```{{perfshap-options}} {name}```)")
-    if pages is None:
-        pages = [os.path.join(ROOT, "README.md")]
-        for d, _, files in os.walk(HERE):
-            pages += [os.path.join(d, f) for f in files if f.endswith(".md")]
-    for page in sorted(pages):
+    for page in sorted(pages if pages is not None else doc_pages()):
         for method, command in _commands(page):
             if method not in registry:
                 continue

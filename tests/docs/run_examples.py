@@ -5,7 +5,6 @@
     python3 tests/docs/run_examples.py BUILD_DIR [PAGE...]
     python3 tests/docs/run_examples.py --write-cpp DIR
 
-
 From the repository root, with BUILD_DIR as build/release (the examples say ./build/release/...):
 every ```sh block runs in bash -e, every ```python block that is a whole program in Debian's
 python3 with the build's module on PYTHONPATH, and every ```c block that is a whole program
@@ -28,7 +27,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "docs"))
-from reference import fenced_blocks  # noqa: E402  (the pages' blocks, read as the docs check reads them)
+from reference import doc_pages, fenced_blocks  # noqa: E402  (the pages and their blocks, as the docs check reads them)
 
 
 def run(page, line, lang, text, build, scratch):
@@ -69,13 +68,6 @@ def is_program(lang, text):
     return lang in ("sh", "python")
 
 
-def all_pages():
-    pages = [os.path.join(ROOT, "README.md")]
-    for d, _, files in sorted(os.walk(os.path.join(ROOT, "docs"))):
-        pages += sorted(os.path.join(d, f) for f in files if f.endswith(".md"))
-    return pages
-
-
 def whole_or_says_why(page, line, lang, text, reason):
     """A C or C++ block is a whole program, or the line above it says why not."""
     if reason is None and lang in ("c", "cpp") and not is_program(lang, text):
@@ -87,7 +79,7 @@ def write_cpp(out):
     """The ```cpp programs of every page as out/<page>_<line>.cpp (for PackageConsumer)."""
     os.makedirs(out, exist_ok=True)
     written = 0
-    for page in all_pages():
+    for page in doc_pages():
         for line, lang, text, reason in fenced_blocks(page):
             if lang != "cpp":
                 continue
@@ -110,7 +102,7 @@ def main():
         write_cpp(os.path.abspath(sys.argv[2]))
         return
     build = os.path.abspath(sys.argv[1])
-    pages = [os.path.abspath(p) for p in sys.argv[2:]] or all_pages()
+    pages = [os.path.abspath(p) for p in sys.argv[2:]] or doc_pages()
     ran = skipped = built = 0
     scratch = tempfile.mkdtemp(prefix="perfshap-docs-")
     try:

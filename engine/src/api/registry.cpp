@@ -5,8 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <utility>
+
+#include <nlohmann/json.hpp>
 
 #include "api/shared_options.hpp"
 #include "common/enum_names.hpp"
