@@ -155,6 +155,36 @@ void BM_Xper_PaperSize_AucPermuted(benchmark::State& state) {
 }
 BENCHMARK(BM_Xper_PaperSize_AucPermuted)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime();
 
+// Conditional XPER (issue 38): the reference size's AUC (full comparator) with the features off
+// each coalition drawn given the row's values, 1,000 draws a coalition and row, the sample as the
+// background; state.range(0) the value function (0 gaussian, 1 copula, 2 empirical, 3 ctree),
+// range(1) the threads. 8 coalitions x 300 rows x 1,000 draws = 2.4 million predictions.
+void BM_Xper_ReferenceSize_Conditional(benchmark::State& state) {
+  const auto sample = ProbitDesignTestRows(1000, 300, {1.2, 1.0, 1.0}, kReferenceBeta, 2024);
+  const auto model = perfshap::MakeGlm(perfshap::Link::kProbit, kReferenceBeta, true);
+  const perfshap::ShapConditional kinds[] = {
+      perfshap::ShapConditional::kGaussian, perfshap::ShapConditional::kCopula,
+      perfshap::ShapConditional::kEmpirical, perfshap::ShapConditional::kCtree};
+  perfshap::XperOptions opt;
+  opt.metric = "auc";
+  opt.comparator = perfshap::XperComparator::kFull;
+  opt.conditional = kinds[state.range(0)];
+  opt.conditional_samples = 1000;
+  opt.execution.threads = static_cast<int>(state.range(1));
+  double se = 0.0;
+  for (auto _ : state) {
+    const perfshap::XperResult r = perfshap::ExplainXper(*model, sample, opt);
+    se = r.phi_se[0];
+    benchmark::DoNotOptimize(r.phi.data());
+  }
+  state.SetLabel(perfshap::ShapConditionalName(opt.conditional));
+  state.counters["se_x1"] = se;
+}
+BENCHMARK(BM_Xper_ReferenceSize_Conditional)
+    ->ArgsProduct({{0, 1, 2, 3}, {1, 2}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // The full-comparator kernel alone, one coalition's n^2 additive scores, one thread.
 void BM_XperRank_FullGridAdditive(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));

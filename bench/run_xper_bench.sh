@@ -41,7 +41,7 @@ trap 'rm -rf "$work"' EXIT
 
 echo "== XPER benchmarks ($(nproc) cores visible, THREADS=$THREADS)"
 # Three repetitions, each one run of every benchmark; with BASELINE_BUILD the two builds alternate.
-filter='BM_Xper_(ReferenceSize_Auc(Permuted|Full)|PaperSize_AucFull)/'
+filter='BM_Xper_(ReferenceSize_Auc(Permuted|Full)|ReferenceSize_Conditional|PaperSize_AucFull)/'
 for rep in 1 2 3; do
   "$BENCH" --benchmark_filter="$filter" --benchmark_format=json --benchmark_out="$work/bench$rep.json" \
     --benchmark_out_format=json >/dev/null
@@ -82,10 +82,16 @@ for b in runs:
 package = 71.1  # XPER package, exact AUC, q = 3, n = 300 (refs/xper/README.md)
 print("reference size (q = 3, n = 300, probit, exact AUC)      time        vs package 71.1 s")
 for name in sorted(best):
-    if "ReferenceSize" in name:
+    if "ReferenceSize_Auc" in name:
         threads = name.split("/")[1]
         comp = "permuted" if "Permuted" in name else "full"
         print(f"  {comp:9s} comparator, {threads} thread(s)            {best[name]*1e3:9.2f} ms   {package/best[name]:10.0f}x")
+print("conditional XPER, reference size, 1,000 draws a coalition and row, full comparator")
+kinds = ["gaussian", "copula", "empirical", "ctree"]
+for name in sorted(best):
+    if "ReferenceSize_Conditional" in name:
+        _, kind, threads = name.split("/")
+        print(f"  {kinds[int(kind)]:9s} {threads} thread(s)                       {best[name]*1e3:9.2f} ms")
 print("paper size (10 features, 2,232 rows, logistic, exact AUC, full comparator)")
 for name in sorted(best):
     if "PaperSize" in name:

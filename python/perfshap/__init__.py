@@ -516,17 +516,34 @@ def xper(X=None, y=None, *, model=None, train=None, label=None, feature_names=No
     model: a learner name ("logistic", "probit", "gnb", ...: fitted on `train`, a (X, y) pair or
     a DataFrame holding `label`) or an XGBoost model; X, y: the evaluation rows (None = the
     built-in design). Keywords are the flags of ``perfshap xper``: metric="auc", coef, threshold,
-    solver, threads, seed ... Result keys: value, base, phi, phi_individual ...
+    solver, threads, seed, conditional ("marginal", the paper's, or "gaussian", "copula",
+    "empirical", "ctree": the features off a coalition drawn given the row's values on it),
+    conditional_samples ... background: a conditional value function's training rows (a number
+    drawn with the seed, or rows; default the train sample, else X). Result keys: value, base,
+    phi, phi_se, phi_individual ...
     """
     tables: dict = {}
     models: dict = {}
     feature_names = _model(model, options, models, X, feature_names, one_output=True)
     _labelled(X, y, label, feature_names, options, tables)
     _train(train, options.get("label"), options, tables)
+    rows_of_background = _background_rows(options, feature_names)
     for key in ("train", "model_file"):  # the tables and the model themselves go to the request
         options.pop(key, None)
     return _run.run_registered("xper", options, progress, data=tables.get("X"), train=tables.get("train"),
-                               model=models.get("model"))
+                               background=rows_of_background, model=models.get("model"))
+
+
+def _background_rows(options, feature_names):
+    """background= a number of rows (an option) or the rows themselves (a table for the request)."""
+    background = options.pop("background", None)
+    if background is None:
+        return None
+    if isinstance(background, (numbers.Integral, np.bool_)):  # a count (bools refused as such)
+        options["background"] = background
+        return None
+    rows, _ = _inputs.table(background, None, feature_names=feature_names, what="background")
+    return rows
 
 
 def xper_montecarlo(*, progress=None, **options) -> Result:
@@ -570,12 +587,9 @@ def shap(model, X, *, background=None, approach=None, train=None, label=None, fe
     if label is not None:
         options["label"] = label
     _train(train, label, options, tables)
-    rows_of_background = None
     if background is not None:
-        if isinstance(background, (numbers.Integral, np.bool_)):  # a count (bools refused as such)
-            options["background"] = background
-        else:
-            rows_of_background, _ = _inputs.table(background, None, feature_names=feature_names, what="background")
+        options["background"] = background
+    rows_of_background = _background_rows(options, feature_names)
     for key in ("train", "model_file"):  # the tables and the model themselves go to the request
         options.pop(key, None)
     return _run.run_registered("shap", options, progress, data=t, train=tables.get("train"),
@@ -607,12 +621,9 @@ def sage(model, X, y=None, *, metric=None, background=None, conditional=None, tr
     for key, value in (("metric", metric), ("conditional", conditional)):
         if value is not None:
             options[key] = value
-    rows_of_background = None
     if background is not None:
-        if isinstance(background, (numbers.Integral, np.bool_)):
-            options["background"] = background
-        else:
-            rows_of_background, _ = _inputs.table(background, None, feature_names=feature_names, what="background")
+        options["background"] = background
+    rows_of_background = _background_rows(options, feature_names)
     for key in ("train", "model_file"):  # the tables and the model themselves go to the request
         options.pop(key, None)
     return _run.run_registered("sage", options, progress, data=tables.get("X"), train=tables.get("train"),

@@ -88,7 +88,8 @@ def robustness(X: Optional[ArrayLike] = ..., y: Optional[LabelLike] = ..., *, la
                cv: str = ..., threads: int = ..., seed: int = ..., **options: Any) -> Result: ...
 def xper(X: Optional[ArrayLike] = ..., y: Optional[LabelLike] = ..., *, model: Optional[ModelLike] = ...,
          train: Union[None, ArrayLike, Tuple[ArrayLike, LabelLike]] = ..., label: Optional[str] = ...,
-         feature_names: Optional[Sequence[str]] = ..., progress: Progress = ..., metric: str = ...,
+         feature_names: Optional[Sequence[str]] = ..., progress: Progress = ..., metric: str = ..., conditional: str = ...,
+         background: Union[None, int, ArrayLike] = ...,
          threads: int = ..., seed: int = ..., **options: Any) -> Result: ...
 def xper_montecarlo(*, progress: Progress = ..., **options: Any) -> Result: ...
 def shap(model: ModelLike, X: ArrayLike, *, background: Union[None, int, ArrayLike] = ..., approach: Optional[str] = ...,

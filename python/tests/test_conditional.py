@@ -28,6 +28,17 @@ def f(X):
     return X @ BETA + 0.3
 
 
+def shapley_of(v, players):
+    phi = np.zeros(players)
+    for i in range(players):
+        others = [j for j in range(players) if j != i]
+        for k in range(players):
+            for T in itertools.combinations(others, k):
+                w = math.factorial(k) * math.factorial(players - k - 1) / math.factorial(players)
+                phi[i] += w * (v(sorted(list(T) + [i])) - v(list(T)))
+    return phi
+
+
 def exact_conditional(x, background):
     m = background.mean(axis=0)
     C = np.cov(background.T)
@@ -39,14 +50,7 @@ def exact_conditional(x, background):
             z[O] = m[O] + (C[np.ix_(O, S)] @ np.linalg.solve(C[np.ix_(S, S)], x[S] - m[S]) if S else 0.0)
         return f(z[None, :])[0]
 
-    phi = np.zeros(F)
-    for i in range(F):
-        others = [j for j in range(F) if j != i]
-        for k in range(F):
-            for T in itertools.combinations(others, k):
-                w = math.factorial(k) * math.factorial(F - k - 1) / math.factorial(F)
-                phi[i] += w * (v(sorted(list(T) + [i])) - v(list(T)))
-    return phi
+    return shapley_of(v, F)
 
 
 def test_gaussian_values_of_a_linear_function_within_their_standard_errors():
@@ -103,3 +107,38 @@ def test_conditional_needs_the_interventional_approach_and_enough_draws():
         perfshap.shap(f, X, background=background, conditional="gaussian", conditional_samples=3)
     with pytest.raises(ValueError, match="marginal or gaussian|marginal, gaussian"):
         perfshap.shap(f, X, background=background, conditional="vine")
+
+
+def test_xper_of_a_linear_function_under_gaussian_draws_matches_its_closed_form():
+    """XPER's MSE under the gaussian value function: the expected squared error of f(x_S, X_O)
+    given x_S is the squared error at the conditional mean plus beta_O' Sigma_{O|S} beta_O, so
+    v(S) has a closed form; the Shapley values of it must lie within 4 reported standard errors."""
+    background = ar1(2000, 0.7, 4)
+    X = ar1(40, 0.7, 3)
+    y = f(X) + np.random.default_rng(5).normal(size=len(X))
+    r = perfshap.xper(X, y, model=f, metric="mse", conditional="gaussian", background=background,
+                      conditional_samples=1000, seed=1)
+    assert r["conditional"] == "gaussian" and r["background_rows"] == len(background)
+    m, C = background.mean(axis=0), np.cov(background.T)
+
+    def v(S):
+        O = [j for j in range(F) if j not in S]
+        Z = X.copy()
+        spread = 0.0
+        if O:
+            if S:
+                Z[:, O] = m[O] + (X[:, S] - m[S]) @ np.linalg.solve(C[np.ix_(S, S)], C[np.ix_(S, O)])
+                cov = C[np.ix_(O, O)] - C[np.ix_(O, S)] @ np.linalg.solve(C[np.ix_(S, S)], C[np.ix_(S, O)])
+            else:
+                Z[:, O] = m[O]
+                cov = C[np.ix_(O, O)]
+            spread = BETA[O] @ cov @ BETA[O]
+        return -np.mean((y - f(Z)) ** 2) - spread
+
+    exact = shapley_of(v, F)
+    phi, se = np.asarray(r["phi"]), np.asarray(r["phi_se"])
+    assert np.all(np.abs(phi - exact) <= 4 * se + 1e-12), (phi, exact, se)
+    assert abs(r["base"] + phi.sum() - r["value"]) < 1e-9
+    assert abs(r["value"] + np.mean((y - f(X)) ** 2)) < 1e-9
+    with pytest.raises(ValueError, match="not one of marginal, gaussian, copula, empirical, ctree"):
+        perfshap.xper(X, y, model=f, metric="mse", conditional="regression")

@@ -199,6 +199,39 @@ TEST(XperCli, ReferenceMseIsDecomposedAsMinusMse) {
   EXPECT_NEAR(j["phi"]["x2"].get<double>(), ref["phi"][1].get<double>(), 1e-10);
 }
 
+// --conditional: the features off a coalition drawn given the row's values on it, fitted to the
+// background (rows drawn from the data, or a file); the value is the sample's AUC as the marginal
+// decomposition's, the values add up to it, and every one has the draws' standard error.
+TEST(XperCli, ConditionalValueFunctionOnTheReferenceCase) {
+  const auto marginal = FreshDir("xper_cond_marginal");
+  ASSERT_EQ(RunCli(ReferenceArgs("auc") + " --out " + Q(marginal.string())).exit_code, 0);
+  const auto m = nlohmann::json::parse(ReadText(marginal / "result.json"));
+  EXPECT_FALSE(m.contains("conditional"));
+  const std::string data = FixturePath("refs/xper/test_set.csv");
+  for (const std::string& background : {std::string(" --background 150"), " --background-file " + Q(data)}) {
+    const auto dir = FreshDir("xper_cond");
+    const auto run = RunCli(ReferenceArgs("auc") + " --conditional copula --conditional-samples 200" +
+                            background + " --out " + Q(dir.string()));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const auto j = nlohmann::json::parse(ReadText(dir / "result.json"));
+    EXPECT_EQ(j["conditional"], "copula");
+    EXPECT_EQ(j["conditional_samples"], 200);
+    EXPECT_EQ(j["background_rows"], background.find("file") != std::string::npos ? 300 : 150);
+    EXPECT_NEAR(j["value"].get<double>(), m["value"].get<double>(), 1e-12);
+    double sum = j["base"].get<double>();
+    for (const char* f : {"x1", "x2", "x3"}) {
+      sum += j["phi"][f].get<double>();
+      EXPECT_GT(j["phi_se"][f].get<double>(), 0.0) << f;
+      // The features are drawn independently in the design: near the marginal values.
+      EXPECT_NEAR(j["phi"][f].get<double>(), m["phi"][f].get<double>(), 0.02) << f;
+    }
+    EXPECT_NEAR(sum, j["value"].get<double>(), 1e-12);
+  }
+  // The background belongs to a conditional value function; regression gives no draws.
+  ExpectOneLineError(RunCli(ReferenceArgs("auc") + " --background 50"), "conditional");
+  ExpectOneLineError(RunCli(ReferenceArgs("auc") + " --conditional regression"), "regression");
+}
+
 TEST(XperCli, SameOutputForOneAndTwoThreads) {
   const auto d1 = FreshDir("xper_t1");
   const auto d2 = FreshDir("xper_t2");

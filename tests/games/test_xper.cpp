@@ -16,14 +16,15 @@
 #include <string>
 #include <vector>
 
-#include "perfshap/error.hpp"
 #include "perfshap/blocks/generators.hpp"
 #include "perfshap/blocks/metric.hpp"
 #include "perfshap/blocks/model.hpp"
 #include "perfshap/blocks/random.hpp"
+#include "perfshap/error.hpp"
 #include "perfshap/xper.hpp"
 #include "support/synthetic_games.hpp"
 #include "support/test_paths.hpp"
+#include "support/xper_reference.hpp"
 
 namespace perfshap { inline namespace v0 {
 namespace {
@@ -337,43 +338,12 @@ BruteXper BruteForceValues(const Model& model, const Dataset& d, std::string met
     double delta = 0;  // precision: mean yhat over the comparison sample
     for (const auto& [score, label] : w) delta += score > 0.5 ? 1.0 : 0.0;
     delta /= static_cast<double>(w.size());
+    testing::XperTermInputs in{ybar, var, &w, delta, cfp, cfn};
     double global = 0;
     for (std::size_t i = 0; i < n; ++i) {
       double vi = 0;
       for (std::size_t u = 0; u < n; ++u) {
-        const double fz = f[i * n + u];
-        const double yhat = fz > 0.5 ? 1.0 : 0.0;
-        const double yi = y[i];
-        double g = 0;
-        if (metric == "auc") {
-            double a = 0, b = 0;
-            for (const auto& [score, label] : w) {
-              a += (1 - label) * (fz > score ? 1.0 : 0.0);
-              b += label * (fz <= score ? 1.0 : 0.0);
-            }
-            const double m = static_cast<double>(w.size());
-            g = (yi * a / m + (1 - yi) * b / m) / (2 * ybar * (1 - ybar));
-        } else if (metric == "brier") {
-            g = -(yi - fz) * (yi - fz);
-        } else if (metric == "accuracy") {
-            g = yhat * yi + (1 - yhat) * (1 - yi);
-        } else if (metric == "balanced_accuracy") {
-            g = 0.5 * (yhat * yi / ybar + (1 - yhat) * (1 - yi) / (1 - ybar));
-        } else if (metric == "sensitivity") {
-            g = yhat * yi / ybar;
-        } else if (metric == "specificity") {
-            g = (1 - yhat) * (1 - yi) / (1 - ybar);
-        } else if (metric == "precision") {
-            g = delta > 0 ? yhat * yi / delta : 0.0;
-        } else if (metric == "cost") {
-            g = -(cfp * (yhat == 1 && yi == 0 ? 1 : 0) + cfn * (yhat == 0 && yi == 1 ? 1 : 0));
-        } else if (metric == "mse") {
-            g = -(yi - fz) * (yi - fz);
-        } else if (metric == "mae") {
-            g = -std::abs(yi - fz);
-        } else if (metric == "r2") {
-            g = 1 - (yi - fz) * (yi - fz) / var;
-        }
+        const double g = testing::XperTermByDefinition(metric, y[i], f[i * n + u], in);
         vi += g;
       }
       vi /= static_cast<double>(n);

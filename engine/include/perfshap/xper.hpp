@@ -21,6 +21,7 @@
 #include "perfshap/dataset.hpp"
 #include "perfshap/execution.hpp"
 #include "perfshap/export.hpp"
+#include "perfshap/shap.hpp"
 
 namespace perfshap { inline namespace v0 {
 
@@ -70,6 +71,16 @@ struct XperOptions {
   /** Refuse more features than this for the exact solver (2^p coalitions, each O(n^2));
    *  clamped to 1..kExactPlayerLimit. */
   int max_features = 20;
+  /** The value function of the features off a coalition. kMarginal (the paper's): the other
+   *  individuals' values, as they are. A conditional one (kGaussian, kCopula, kEmpirical, kCtree;
+   *  issue 38): `conditional_samples` draws given the individual's own values on the coalition,
+   *  from the distribution fitted to ExplainXper's background (the sample when none), so that no
+   *  hybrid point pairs values that do not occur together; v(empty) is then the metric of draws
+   *  from the joint distribution. The draws' Monte Carlo error is in phi_se (10 groups of draws,
+   *  each an estimate; kConditionalGroups). The AUC's comparison sample is every individual's
+   *  draws (kFull) or one draw an individual (kPermuted). kRegression gives no draws: refused. */
+  ShapConditional conditional = ShapConditional::kMarginal;
+  std::size_t conditional_samples = 1000;
   /** Threads, progress (units: coalitions), cancellation. Results do not depend on threads. */
   ExecutionOptions execution;
 };
@@ -97,7 +108,8 @@ struct PERFSHAP_EXPORT XperResult {
   double value = 0.0;
   /** phi_0 = v(empty): the benchmark (metric when y is independent of the features). */
   double base = 0.0;
-  /** phi_j, p values, and their sampling standard errors (sampled solvers; empty when exact). */
+  /** phi_j, p values, and their standard errors (a sampled solver's and a conditional value
+   *  function's draws'; empty when neither samples). */
   std::vector<double> phi;
   std::vector<double> phi_se;
   /** phi_j / (value - base), the share of the performance above the benchmark (paper,
@@ -124,6 +136,11 @@ struct PERFSHAP_EXPORT XperResult {
   std::vector<double> interactions_se;
   /** True when the additive-score fast path was used (no model calls per coalition). */
   bool additive_fast_path = false;
+  /** The value function (XperOptions::conditional) and, for a conditional one, its draws a
+   *  coalition and individual and the background rows its distribution was fitted to. */
+  ShapConditional conditional = ShapConditional::kMarginal;
+  std::size_t conditional_samples = 0;
+  std::size_t background_rows = 0;
   /** How the game was solved: the solver ("auto" resolved), coalitions evaluated (2^p when
    *  exact), whether its tolerance held (always when exact), why it stopped and its
    *  convergence ratio then. */
@@ -171,4 +188,13 @@ struct PERFSHAP_EXPORT XperResult {
  */
 PERFSHAP_EXPORT XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOptions& options);
 
+/**
+ * @brief ExplainXper with a conditional value function's training sample: `background` (the
+ * model's features, column-major) is what options.conditional's distribution is fitted to; no
+ * rows: the sample's. Ignored by the marginal value function.
+ * @throws InvalidArgument as ExplainXper, and for a background of another width, fewer than 2 rows
+ *   or a value that is not finite, kRegression, or interactions with a conditional value function.
+ */
+PERFSHAP_EXPORT XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOptions& options,
+                                       ColumnMatrix background);
 }}  // namespace perfshap

@@ -44,6 +44,24 @@ std::vector<std::size_t> DrawRows(std::size_t n, std::size_t count, std::uint64_
   return all;
 }
 
+std::vector<double> BackgroundColumns(const Dataset& file, const std::vector<std::string>& names,
+                                      const std::string& source) {
+  if (file.n_rows() == 0) throw DataError("the background rows " + source + " have no rows", {"background_file"});
+  std::vector<std::size_t> columns;
+  for (const std::string& name : names) {
+    const auto& have = file.feature_names();
+    const auto it = std::find(have.begin(), have.end(), name);
+    if (it == have.end())
+      throw DataError("the background rows " + source + " have no column '" + name +
+                          "', a feature of the model; give them the model's feature columns",
+                      {"background_file"});
+    columns.push_back(static_cast<std::size_t>(it - have.begin()));
+  }
+  std::vector<std::size_t> all(file.n_rows());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  return Gather(file, columns, all);
+}
+
 namespace {
 
 /** How the explained rows (and a background file) are read: their label column, when they have
@@ -439,23 +457,9 @@ std::vector<double> ReadBackgroundRows(const ShapRequest& request, const ShapMod
   source.positive = in.positive;
   source.missing = in.missing;
   const Dataset raw = ReadRows(source, RowsCsv(source, request.model.given()));
-  if (raw.n_rows() == 0)
-    throw DataError("the background rows " + source.name() + " have no rows", {"background_file"});
   // A learner's columns are the design's (text one-hot): the rows are encoded the same way.
   const Dataset file = s.encoder ? s.encoder->Apply(raw).data : raw;
-  std::vector<std::size_t> cols;
-  for (const std::string& name : s.feature_names) {
-    const auto& have = file.feature_names();
-    const auto it = std::find(have.begin(), have.end(), name);
-    if (it == have.end())
-      throw DataError("the background rows " + source.name() + " have no column '" + name +
-                          "', a feature of the model; give them the model's feature columns",
-                      {"background_file"});
-    cols.push_back(static_cast<std::size_t>(it - have.begin()));
-  }
-  std::vector<std::size_t> all(file.n_rows());
-  std::iota(all.begin(), all.end(), std::size_t{0});
-  std::vector<double> bg = Gather(file, cols, all);
+  std::vector<double> bg = BackgroundColumns(file, s.feature_names, source.name());
   run.background_rows = file.n_rows();
   run.background_source = source.name();
   return bg;

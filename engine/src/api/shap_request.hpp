@@ -120,6 +120,12 @@ ShapResponse RunShap(const ShapRequest& request);
 std::vector<double> Gather(const Dataset& d, std::span<const std::size_t> columns,
                            std::span<const std::size_t> rows);
 
+/** @brief Every row of `file` (background rows read from `source`) in the columns `names`,
+ *  column-major.
+ *  @throws DataError (background_file) for no rows, or a column of `names` that `file` lacks. */
+std::vector<double> BackgroundColumns(const Dataset& file, const std::vector<std::string>& names,
+                                      const std::string& source);
+
 /** @brief `count` of the rows 0..n-1 drawn without replacement from stream (seed, 11), in
  *  increasing order; all of them when count >= n (the background's draw). */
 std::vector<std::size_t> DrawRows(std::size_t n, std::size_t count, std::uint64_t seed);

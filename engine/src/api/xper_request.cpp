@@ -9,13 +9,14 @@
 
 #include "api/model_columns.hpp"
 #include "api/run_inputs.hpp"
-#include "perfshap/blocks/cost.hpp"
-#include "perfshap/cost_estimates.hpp"
+#include "api/shap_request.hpp"
 #include "data/message_text.hpp"
-#include "perfshap/error.hpp"
+#include "perfshap/blocks/cost.hpp"
 #include "perfshap/blocks/generators.hpp"
 #include "perfshap/blocks/metric_registry.hpp"
 #include "perfshap/blocks/split.hpp"
+#include "perfshap/cost_estimates.hpp"
+#include "perfshap/error.hpp"
 
 namespace perfshap { inline namespace v0 { namespace api {
 
@@ -101,15 +102,15 @@ Dataset ReadSample(const XperRequest& request, bool regression) {
   if (in.generated()) {
     if (regression)
       throw InvalidArgument("the metric " + request.options.metric +
-                                " needs data with a real-valued target (a label column); the built-in probit design "
-                                "has a 0/1 label",
+                                " needs data with a real-valued target (a label column); the built-in probit "
+                                "design has a 0/1 label",
                             {"data", "label"});
     return GeneratedSample(request.options.seed);
   }
   if (m.coefficients.empty() && !m.train && !m.has_tree_model() && m.host_model == nullptr)
     throw InvalidArgument("the data " + in.name() +
-                              " need a model: coefficients (probit, logistic or linear), a learner fitted on a "
-                              "training sample, or a model file (XGBoost)",
+                              " need a model: coefficients (probit, logistic or linear), a learner fitted on "
+                              "a training sample, or a model file (XGBoost)",
                           {"coefficients", "train", "model_file"});
   if (in.label.empty())
     throw InvalidArgument("the data " + in.name() + " need the name of their label column (the true target)",
@@ -155,8 +156,8 @@ std::unique_ptr<Model> CoefficientModel(const XperModelInput& m, const std::stri
   if (m.coefficients.empty()) {
     if (info.kind != "probit")
       throw InvalidArgument("the model " + info.kind +
-                                " needs coefficients or a training sample; without them the model is the generated "
-                                "design's true probit",
+                                " needs coefficients or a training sample; without them the model is the "
+                                "generated design's true probit",
                             {"learner", "coefficients", "train"});
     info.names = features;
     info.coefficients = ProbitDesign{}.beta;
@@ -286,6 +287,50 @@ MadeModel MakeModel(const XperRequest& request, const Dataset& data, std::vector
   return m;
 }
 
+/** A conditional value function's background (column-major, the model's columns): the rows
+ *  given, or `background` rows of the training sample (else the sample) drawn with the seed, or
+ *  all of them; none for the marginal value function. */
+std::vector<double> XperBackground(const XperRequest& request, const MadeModel& m, std::string& described) {
+  const bool conditional = request.options.conditional != ShapConditional::kMarginal;
+  if (!conditional) {
+    if (request.background || request.background_rows)
+      throw InvalidArgument(
+          "the background is a conditional value function's training sample; XPER's marginal value function "
+          "takes the sample's own rows: give conditional, or drop the background",
+          {"background", "background_file", "conditional"});
+    return {};
+  }
+  if (request.background && request.background_rows)
+    throw InvalidArgument("give either a number of background rows or the background rows, not both",
+                          {"background", "background_file"});
+  const std::vector<std::string>& names = m.sample.feature_names();
+  if (request.background_rows) {
+    DataInput source = *request.background_rows;
+    source.label = request.data.label;
+    source.positive = request.data.positive;
+    CsvOptions csv;
+    csv.label = source.label;
+    csv.label_optional = true;
+    csv.allow_no_label = csv.label.empty();
+    csv.regression = true;
+    csv.missing = request.data.missing;
+    described = source.name();
+    return BackgroundColumns(ReadRows(source, csv), names, source.name());
+  }
+  const bool train = m.train_sample.n_rows() > 0;
+  const Dataset& from = train ? m.train_sample : m.sample;
+  const std::string from_name = train ? request.model.train->name() : std::string("the data");
+  if (request.background && *request.background == 0)
+    throw InvalidArgument("the background must be at least 2 rows", {"background"});
+  const std::vector<std::size_t> rows =
+      DrawRows(from.n_rows(), request.background.value_or(from.n_rows()), request.options.seed);
+  std::vector<std::size_t> columns;
+  for (const std::string& name : names) columns.push_back(from.FeatureIndex(name));
+  described = rows.size() < from.n_rows() ? "drawn from " + from_name + " with the seed"
+                                          : "every row of " + from_name;
+  return Gather(from, columns, rows);
+}
+
 }  // namespace
 
 const std::vector<std::string>& GlmModelNames() {
@@ -362,8 +407,12 @@ XperResponse RunXper(const XperRequest& request) {
   inputs.Data(m.sample).GivenModel(*m.model, m.sample, {}, in.host_model != nullptr);
   if (have_train) inputs.Data(m.train_sample);
   inputs.Agree();
+  std::string background_source;
+  const std::vector<double> background = XperBackground(request, m, background_source);
+  const ColumnMatrix background_rows{background,
+                                     background.size() / std::max<std::size_t>(m.sample.n_features(), 1)};
   XperResponse out;
-  out.result = ExplainXper(*m.model, m.sample, opt);
+  out.result = ExplainXper(*m.model, m.sample, opt, background_rows);
 
   // The training sample's decomposition, with the same model and options: the overfitting
   // view compares it with the sample's, and the paper clusters the training individuals.
@@ -371,7 +420,7 @@ XperResponse RunXper(const XperRequest& request) {
     XperOptions train_opt = opt;
     train_opt.permutation.clear();  // a permutation file is the sample's; draw from the seed
     train_opt.execution.on_estimate = nullptr;
-    out.train_result = ExplainXper(*m.model, m.train_sample, train_opt);
+    out.train_result = ExplainXper(*m.model, m.train_sample, train_opt, background_rows);
   }
   // Heterogeneity (paper, three-step approach): K-medoids on the training individuals' XPER
   // values, one model per cluster, test rows placed by the nearest training medoid. Without a
@@ -403,6 +452,7 @@ XperResponse RunXper(const XperRequest& request) {
   run.missing = MissingValuesName(request.data.missing);
   run.dropped_rows = data.dropped_rows();
   run.groups = request.data.groups_source;
+  run.background = background_source;
   out.sample = m.sample.Owned();  // the response outlives the call: no column lent by the caller
   return out;
 }

@@ -53,6 +53,12 @@ struct XperRequest {
   std::optional<std::size_t> clusters;
   /** The training sample's decomposition next to the sample's (needs a training sample). */
   bool overfit = false;
+  /** A conditional value function's (options.conditional) training sample: `background_rows` (a
+   *  table or file with the model's feature columns; a label column is ignored), else
+   *  `background` rows drawn with the seed from the training sample (a learner's) or the sample;
+   *  none: every row of that. The marginal value function takes none. */
+  std::optional<std::size_t> background;
+  std::optional<DataInput> background_rows;
 };
 
 /** @brief What an XPER run gives: every result the reporter reads, owned. */

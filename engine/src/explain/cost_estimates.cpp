@@ -102,6 +102,18 @@ CostEstimate EstimateXperCost(const XperShape& shape, const XperOptions& options
   e.units = coalitions;
   const bool full = options.comparator == XperComparator::kFull;
   const bool rank = options.metric == "auc";
+  if (options.conditional != ShapConditional::kMarginal) {
+    // ConditionalXperGame: M draws per individual and coalition, all predicted and kept per worker
+    // (the AUC's comparison sample is every individual's), G groups of n + 1 outputs solved.
+    const double m = D(options.conditional_samples);
+    e.work = FormatCount(coalitions) + " coalitions x " + Count(shape.rows) + " rows x " +
+             Count(options.conditional_samples) + " conditional draws";
+    e.model_evaluations = coalitions * n * m;
+    e.AddMemory("conditional draws", threads * n * m * 3.0 * kDouble);
+    e.AddMemory("individual values", n * D(shape.players) * 2.0 * kDouble);
+    e.AddMemory("solver state", SolverBytes(solver, p, (shape.rows + 1) * kConditionalGroups, DefaultHint()));
+    return e;
+  }
   if (!shape.additive) {
     // Each worker predicts one individual's n hybrid rows at a time; the full comparator of the
     // AUC keeps all n^2 hybrid predictions of a coalition (XperGame's comparison grid).

@@ -15,7 +15,9 @@
 #include "common/allocation.hpp"
 #include "explain/finite_result.hpp"
 #include "explain/players.hpp"
+#include "explain/prediction_parts.hpp"
 #include "explain/solver_choice.hpp"
+#include "games/xper_conditional_game.hpp"
 #include "games/xper_game.hpp"
 #include "perfshap/blocks/interactions.hpp"
 #include "perfshap/blocks/random.hpp"
@@ -85,9 +87,78 @@ class FirstOutputGame final : public Game {
   const Game& game_;
 };
 
+// ConditionalXperGame's outputs (o * groups + g: output o over group g's draws) reduced to
+// XperGame's: values averaged over the groups; phi_se^2 = the variance of the groups' mean (their
+// spread) + the groups' mean solver standard error squared (they share the solver's coalitions;
+// AverageConditionalGroups' rule).
+ShapleyValues AverageXperGroups(ShapleyValues grouped, std::size_t groups) {
+  const std::size_t K = grouped.n_outputs / groups;
+  const auto G = static_cast<double>(groups);
+  const auto mean_of = [&](const std::vector<double>& v) {
+    std::vector<double> out(v.size() / groups, 0.0);
+    for (std::size_t t = 0; t < out.size(); ++t)
+      for (std::size_t g = 0; g < groups; ++g) out[t] += v[t * groups + g] / G;
+    return out;
+  };
+  ShapleyValues sv = grouped;
+  sv.n_outputs = K;
+  sv.phi = mean_of(grouped.phi);
+  sv.base = mean_of(grouped.base);
+  sv.full = mean_of(grouped.full);
+  sv.coalition_values = mean_of(grouped.coalition_values);
+  sv.sample_values = mean_of(grouped.sample_values);
+  const std::vector<double> solver_se =
+      grouped.phi_se.empty() ? std::vector<double>(sv.phi.size(), 0.0) : mean_of(grouped.phi_se);
+  sv.phi_se.assign(sv.phi.size(), 0.0);
+  for (std::size_t t = 0; t < sv.phi.size(); ++t) {
+    double ss = 0.0;
+    for (std::size_t g = 0; g < groups; ++g) {
+      const double d = grouped.phi[t * groups + g] - sv.phi[t];
+      ss += d * d;
+    }
+    sv.phi_se[t] = std::sqrt(ss / (G - 1.0) / G + solver_se[t] * solver_se[t]);
+  }
+  return sv;
+}
+
+// The conditional value function's checks, and its distribution fitted to the background (the
+// sample's columns when it has no rows).
+std::unique_ptr<detail::ConditionalFeatures> FitXperConditional(const Dataset& sample,
+                                                                const XperOptions& options,
+                                                                ColumnMatrix background) {
+  if (options.conditional == ShapConditional::kRegression)
+    throw InvalidArgument(
+        "XPER averages its individual terms over draws of the features off a coalition, and conditional "
+        "regression gives no draws: use gaussian, copula, empirical or ctree",
+        {"conditional"});
+  if (options.interactions)
+    throw InvalidArgument(
+        "XPER's interaction values are not offered with a conditional value function yet: drop one",
+        {"conditional", "interactions"});
+  const std::size_t F = sample.n_features();
+  std::vector<double> own;
+  if (background.n_rows == 0) {
+    own.reserve(F * sample.n_rows());
+    for (std::size_t j = 0; j < F; ++j)
+      own.insert(own.end(), sample.column(j).begin(), sample.column(j).end());
+    background = ColumnMatrix{own, sample.n_rows()};
+  }
+  if (background.values.size() != background.n_rows * F)
+    throw InvalidArgument("the background has " + std::to_string(background.values.size()) + " values, not " +
+                              std::to_string(background.n_rows) + " rows x the sample's " +
+                              std::to_string(F) + " columns",
+                          {"background"});
+  return detail::FitConditional(options.conditional, options.conditional_samples, background, F);
+}
+
 }  // namespace
 
 XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOptions& options) {
+  return ExplainXper(model, sample, options, ColumnMatrix{});
+}
+
+XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOptions& options,
+                       ColumnMatrix background) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<Player> players = detail::ResolvePlayers(sample, {}, options.players);
   const std::size_t p = players.size();
@@ -113,15 +184,29 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   settings.comparator = options.comparator;
   settings.use_additive_terms = options.use_additive_terms;
   if (!options.players.empty()) settings.players = players;
+  const bool conditional = options.conditional != ShapConditional::kMarginal;
   const bool uses_comparison =
-      options.comparator == XperComparator::kPermuted &&
+      !conditional && options.comparator == XperComparator::kPermuted &&
       (settings.metric->xper_statistic == XperStatistic::kRank || settings.metric->xper_needs_delta);
   if (uses_comparison)
     settings.permutation =
         options.permutation.empty() ? DrawPermutation(n, options.seed) : options.permutation;
 
-  const detail::XperGame game(model, sample, std::move(settings));
-  ShapleyValues sv = choice.Make(solver_options)->Solve(game);
+  std::unique_ptr<detail::ConditionalFeatures> features;
+  std::unique_ptr<detail::XperGame> marginal;
+  std::unique_ptr<detail::ConditionalXperGame> drawn;
+  if (conditional) {
+    features = FitXperConditional(sample, options, background);
+    drawn = std::make_unique<detail::ConditionalXperGame>(model, sample, std::move(settings), *features,
+                                                          options.conditional_samples, kConditionalGroups,
+                                                          options.sampling.seed);
+  } else {
+    marginal = std::make_unique<detail::XperGame>(model, sample, std::move(settings));
+  }
+  const detail::XperGame& game = conditional ? drawn->xper() : *marginal;
+  ShapleyValues sv = conditional
+                         ? AverageXperGroups(choice.Make(solver_options)->Solve(*drawn), kConditionalGroups)
+                         : choice.Make(solver_options)->Solve(game);
 
   XperResult r;
   r.features = game.player_names();
@@ -171,7 +256,12 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
     r.interactions = iv.values;
     r.interactions_se = iv.se;
   }
-  r.additive_fast_path = game.additive();
+  r.additive_fast_path = !conditional && game.additive();
+  r.conditional = options.conditional;
+  if (conditional) {
+    r.conditional_samples = options.conditional_samples;
+    r.background_rows = background.n_rows > 0 ? background.n_rows : n;
+  }
   // The last guard of the result path (explain/finite_result.hpp); phi_normalised is NaN by
   // definition when value == base.
   const auto feature = [&](std::size_t t) { return "feature '" + r.features[t % p] + "'"; };
@@ -187,5 +277,4 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   r.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
-
 }}  // namespace perfshap

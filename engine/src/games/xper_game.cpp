@@ -100,8 +100,8 @@ void CheckTermsFinite(const std::vector<double>& terms, std::size_t n, const std
         throw DataError(
             "XPER: the model's term of feature " + Quoted(names[static_cast<std::size_t>(player_of[j])]) +
             " for sample row " + std::to_string(r) +
-            " is not finite (its value times its coefficient overflows); scale the feature (e.g. to "
-            "values near 1), or drop it");
+            " is not finite (its value times its coefficient overflows); scale the feature (e.g. to values "
+            "near 1), or drop it");
 }
 
 }  // namespace
@@ -334,27 +334,6 @@ class XperWorker final : public GameWorker {
     out[0] = static_cast<double>(sum) / (denom * nd);
   }
 
-  // Row statistic of individual i over its n hybrid predictions: sum of squared or absolute
-  // errors, or the number of hybrid points classified positive.
-  double RowStat(std::size_t i, std::span<const double> f) const {
-    const double y = g_.y_[i];
-    double acc = 0.0;
-    switch (g_.settings_.metric->xper_statistic) {
-      case XperStatistic::kSquaredError:
-        for (double v : f) acc += (y - v) * (y - v);
-        return acc;
-      case XperStatistic::kAbsoluteError:
-        for (double v : f) acc += std::abs(y - v);
-        return acc;
-      default: {
-        const double t = g_.settings_.threshold;
-        std::size_t c = 0;
-        for (double v : f) c += v > t ? 1 : 0;
-        return static_cast<double>(c);
-      }
-    }
-  }
-
   // Number of comparison points w_k classified positive (precision's delta(S) = that / n).
   double ComparisonPositives() {
     const std::size_t n = g_.n_;
@@ -379,37 +358,25 @@ class XperWorker final : public GameWorker {
         const double ai = a_[i];
         for (std::size_t u = 0; u < n; ++u) row_[u] = ai + b_[u];
         LinkInPlace(g_.link_, row_);
-        stat_[i] = RowStat(i, row_);
+        stat_[i] = XperRowStatistic(g_.settings_, g_.y_[i], row_);
       }
     } else {
-      ForEachHybridRow([&](std::size_t i, std::span<const double> row) { stat_[i] = RowStat(i, row); });
+      ForEachHybridRow([&](std::size_t i, std::span<const double> row) {
+        stat_[i] = XperRowStatistic(g_.settings_, g_.y_[i], row);
+      });
     }
-    const double nd = static_cast<double>(n);
-    XperTermContext context;
-    context.n = nd;
-    context.n1 = static_cast<double>(g_.n_pos_);
-    context.n0 = nd - context.n1;
-    context.var_y = g_.var_y_;
-    context.cfp = g_.settings_.cfp;
-    context.cfn = g_.settings_.cfn;
+    double delta_count = 0.0;
     // Precision: delta(S) = mean yhat over the comparison sample; delta_count = n delta(S).
     if (g_.settings_.metric->xper_needs_delta) {
       if (g_.settings_.comparator == XperComparator::kFull) {
         double total = 0;
         for (double c : stat_) total += c;  // integer counts: exact
-        context.delta_count = total / nd;
+        delta_count = total / static_cast<double>(n);
       } else {
-        context.delta_count = ComparisonPositives();
+        delta_count = ComparisonPositives();
       }
     }
-    const auto term = g_.settings_.metric->xper_term;
-    double sum = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double vi = term(stat_[i], g_.positive_[i] != 0, context);
-      out[1 + i] = vi;
-      sum += vi;
-    }
-    out[0] = sum / nd;
+    g_.Terms(stat_, delta_count, out);
   }
 
   const XperGame& g_;
@@ -421,6 +388,43 @@ class XperWorker final : public GameWorker {
   std::vector<std::uint8_t> in_;  // per column: 1 when its player is in the coalition
   XperRankScratch rank_;
 };
+
+double XperRowStatistic(const XperGameSettings& settings, double y, std::span<const double> f) {
+  double acc = 0.0;
+  switch (settings.metric->xper_statistic) {
+    case XperStatistic::kSquaredError:
+      for (double v : f) acc += (y - v) * (y - v);
+      return acc;
+    case XperStatistic::kAbsoluteError:
+      for (double v : f) acc += std::abs(y - v);
+      return acc;
+    default: {
+      std::size_t c = 0;
+      for (double v : f) c += v > settings.threshold ? 1 : 0;
+      return static_cast<double>(c);
+    }
+  }
+}
+
+void XperGame::Terms(std::span<const double> stat, double delta_count, std::span<double> out) const {
+  const double nd = static_cast<double>(n_);
+  XperTermContext context;
+  context.n = nd;
+  context.n1 = static_cast<double>(n_pos_);
+  context.n0 = nd - context.n1;
+  context.var_y = var_y_;
+  context.cfp = settings_.cfp;
+  context.cfn = settings_.cfn;
+  context.delta_count = delta_count;
+  const auto term = settings_.metric->xper_term;
+  double sum = 0.0;
+  for (std::size_t i = 0; i < n_; ++i) {
+    const double vi = term(stat[i], positive_[i] != 0, context);
+    out[1 + i] = vi;
+    sum += vi;
+  }
+  out[0] = sum / nd;
+}
 
 std::unique_ptr<GameWorker> XperGame::MakeWorker() const { return std::make_unique<XperWorker>(*this); }
 

@@ -5,15 +5,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "perfshap/dataset.hpp"
 #include "perfshap/blocks/game.hpp"
-#include "perfshap/blocks/model.hpp"
-#include "perfshap/blocks/players.hpp"
 #include "perfshap/blocks/game_settings.hpp"
 #include "perfshap/blocks/metric_registry.hpp"
+#include "perfshap/blocks/model.hpp"
+#include "perfshap/blocks/players.hpp"
+#include "perfshap/dataset.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
@@ -31,6 +32,12 @@ struct XperGameSettings {
   /** The players as groups of the sample's columns; empty = one player per column. */
   std::vector<Player> players;
 };
+
+/**
+ * @brief The statistic of individual i (label y) over its hybrid predictions f: the sum of squared
+ * or absolute errors, or the number of predictions > settings.threshold (the 0/1 metrics).
+ */
+double XperRowStatistic(const XperGameSettings& settings, double y, std::span<const double> f);
 
 /**
  * @brief XPER as a vector game (paper section 3, estimator of v_i(S) and v(S)).
@@ -80,6 +87,23 @@ class XperGame final : public Game {
   /** @brief True when the additive fast path is used. */
   bool additive() const noexcept { return additive_; }
   const XperGameSettings& settings() const noexcept { return settings_; }
+  const Model& model() const noexcept { return model_; }
+  /** The sample's columns (the model's features), column-major p x n, and each one's player. */
+  std::size_t n_columns() const noexcept { return p_; }
+  const std::vector<double>& columns() const noexcept { return x_; }
+  const std::vector<int>& column_player() const noexcept { return player_of_; }
+  /** The labels, and 1 where a label is the positive class (classification metrics). */
+  const std::vector<double>& labels() const noexcept { return y_; }
+  const std::vector<std::uint8_t>& positive() const noexcept { return positive_; }
+  std::size_t n_positive() const noexcept { return n_pos_; }
+  /**
+   * @brief Every metric but AUC: out[1 + i] = G_i from row i's statistic stat[i] (over n
+   * hybrid points: XperRowStatistic, scaled to n points when another number was drawn), out[0]
+   * their mean.
+   * @param delta_count precision's n delta(S): the comparison points classified positive, as a
+   *   count out of n (unused by the other metrics).
+   */
+  void Terms(std::span<const double> stat, double delta_count, std::span<double> out) const;
 
  private:
   friend class XperWorker;

@@ -168,8 +168,7 @@ Chart XperOverfitFigure(const XperResult& train, const XperResult& test) {
                   Fmt("%.4f", train.base) + ") vs test " + Fmt("%.4f", test.value) + " (\u03c6\u2080 " +
                   Fmt("%.4f", test.base) + ")";
   c.frame.x_label = "\u03c6\u2c7c, contribution to the " + m +
-                    " (a feature that gives more on train than on test "
-                    "explains the gap)";
+                    " (a feature that gives more on train than on test explains the gap)";
   c.frame.width = 900;
   return c;
 }
@@ -303,9 +302,8 @@ Json RefitJson(const XperClusterRefit& refit) {
   Json j;
   j["rule"] =
       "one model refitted on each cluster's training rows; each test row goes to the nearest training medoid "
-      "in "
-      "the space of individual XPER values (its values from the one-fits-all model on the test sample, which "
-      "use its label, as in the paper)";
+      "in the space of individual XPER values (its values from the one-fits-all model on the test sample, "
+      "which use its label, as in the paper)";
   j["train_sizes"] = refit.train_sizes;
   j["test_sizes"] = refit.test_sizes;
   Json notes = Json::array();
@@ -345,8 +343,12 @@ std::string XperConsoleText(const XperReport& report, const std::string& out) {
     s << "\n";
   }
   s << "  metric " << run.metric << " as decomposed (losses negated), comparator "
-    << XperComparatorName(r.comparator) << "\n"
-    << SolverConsoleText(XperSolverSummary(r)) << "\n"
+    << XperComparatorName(r.comparator) << "\n";
+  if (r.conditional != ShapConditional::kMarginal)
+    s << "  value function " << ShapConditionalName(r.conditional) << ": " << r.conditional_samples
+      << " draws a coalition and individual, given its values on the coalition (" << r.background_rows
+      << " background rows: " << run.background << ")\n";
+  s << SolverConsoleText(XperSolverSummary(r)) << "\n"
     << "  value " << Fmt("%.6f", r.value) << " = benchmark phi_0 " << Fmt("%.6f", r.base) << " + sum of phi\n"
     << "  " << PadRight("feature", width, 1) << "      phi   share of (value - phi_0)"
     << (XperSampled(r) ? "   se(phi)" : "") << "\n";
@@ -357,7 +359,11 @@ std::string XperConsoleText(const XperReport& report, const std::string& out) {
     if (XperSampled(r)) s << "                 " << Fmt("%.2e", r.phi_se[j]);
     s << "\n";
   }
-  if (XperSampled(r)) s << "  se: the sampled solver's standard error of phi (phi +- 1.96 se covers 95%)\n";
+  if (r.conditional != ShapConditional::kMarginal)
+    s << "  se: the standard error of phi, the conditional draws' Monte Carlo error"
+      << (r.solve.solver == "exact" ? "" : " and the sampled solver's") << " (phi +- 1.96 se covers 95%)\n";
+  else if (XperSampled(r))
+    s << "  se: the sampled solver's standard error of phi (phi +- 1.96 se covers 95%)\n";
   if (run.explain_row) {
     const std::size_t i = *run.explain_row;
     s << "\n  row " << i << " (y = " << Fmt("%g", sample.label()[i])
@@ -457,6 +463,12 @@ Json XperResultJson(const XperReport& report) {
     result["cfn"] = run.cfn;
   }
   result["additive_fast_path"] = r.additive_fast_path;
+  if (r.conditional != ShapConditional::kMarginal) {
+    result["conditional"] = ShapConditionalName(r.conditional);
+    result["conditional_samples"] = r.conditional_samples;
+    result["background_rows"] = r.background_rows;
+    result["background"] = run.background;
+  }
   result["n_coalitions"] = r.solve.n_evaluations;
   if (!r.interactions.empty()) {
     // The players' interaction matrix of the metric (half the pair's SII off the diagonal; each

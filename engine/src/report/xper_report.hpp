@@ -65,6 +65,8 @@ struct XperRun {
   std::string missing = "error";
   std::size_t dropped_rows = 0;
   std::string groups;
+  /** Where a conditional value function's background rows come from. */
+  std::string background;
 };
 
 /** @brief The results one XPER run reports: the sample's decomposition and the optional parts. */

@@ -47,34 +47,48 @@ void DeclarePredictionModel(RequestOptions<WithSolver<R>>& t) {
 }
 
 /** @brief conditional and conditional_samples: the value function of the features off a
- *  coalition. */
+ *  coalition; regression (and regression_model) where the request's options have a regressor
+ *  (the methods over predictions; XPER averages its terms over draws, which regression has not). */
 template <class R>
 void DeclareValueFunction(RequestOptions<WithSolver<R>>& t) {
   using Request = WithSolver<R>;
   using Ctx = typename RequestOptions<Request>::ParseContext;
+  constexpr bool kRegression = requires(R r) { r.options.regression_model; };
+  std::vector<std::string> choices{"marginal", "gaussian", "copula", "empirical", "ctree"};
+  std::string help =
+      "the value function of the features off a coalition: marginal (from background rows, ignoring the "
+      "others), gaussian (drawn from their normal distribution given the coalition's values, mean and "
+      "covariance from the background), copula (the same on normal scores, each feature's margin the "
+      "background's), empirical (background rows weighted by their closeness to the row on the coalition)";
+  const std::string ctree =
+      "ctree (background rows in the row's leaf of a conditional inference tree of the features off the "
+      "coalition on those on it)";
+  if (kRegression) {
+    choices.push_back("regression");
+    help +=
+        ", " + ctree +
+        " or regression (no draws: a regression of the model's output on the coalition's features, fitted to "
+        "the background)";
+  } else {
+    help += " or " + ctree;
+  }
   t.AddParsed("conditional", OptionType::kText, "marginal",
               [](const Ctx& c, Request& r) {
                 r.request.options.conditional =
                     ParseShapConditional(perfshap::detail::ParseTextOption(c.method, c.option.info, c.text));
               })
-      .Choices({"marginal", "gaussian", "copula", "empirical", "ctree", "regression"})
-      .Help(
-          "the value function of the features off a coalition: marginal (from background rows, ignoring the "
-          "others), gaussian (drawn from their normal distribution given the coalition's values, mean and "
-          "covariance from the background), copula (the same on normal scores, each feature's margin the "
-          "background's), empirical (background rows weighted by their closeness to the row on the "
-          "coalition), ctree (background rows in the row's leaf of a conditional inference tree of the "
-          "features off the coalition on those on it) or regression (no draws: a regression of the model's "
-          "output on the coalition's features, fitted to the background)");
-  t.AddParsed("regression_model", OptionType::kText, "linear",
-              [](const Ctx& c, Request& r) {
-                r.request.options.regression_model =
-                    perfshap::detail::ParseTextOption(c.method, c.option.info, c.text);
-              })
-      .Choices({"linear", "tree", "forest"})
-      .Help(
-          "the regressor of conditional regression: linear (least squares, shapr's default), tree or forest "
-          "(their regression forms)");
+      .Choices(choices)
+      .Help(help);
+  if constexpr (kRegression)
+    t.AddParsed("regression_model", OptionType::kText, "linear",
+                [](const Ctx& c, Request& r) {
+                  r.request.options.regression_model =
+                      perfshap::detail::ParseTextOption(c.method, c.option.info, c.text);
+                })
+        .Choices({"linear", "tree", "forest"})
+        .Help(
+            "the regressor of conditional regression: linear (least squares, shapr's default), tree or "
+            "forest (their regression forms)");
   t.template Add<std::size_t>(
        "conditional_samples",
        [](Request& r) -> std::size_t& { return r.request.options.conditional_samples; })

@@ -7,8 +7,9 @@
 #include <charconv>
 #include <utility>
 
-#include "api/registry.hpp"
 #include "api/methods/method_kit.hpp"
+#include "api/methods/prediction_options.hpp"
+#include "api/registry.hpp"
 #include "api/shared_options.hpp"
 #include "api/xper_request.hpp"
 #include "perfshap/blocks/metric_registry.hpp"
@@ -91,6 +92,11 @@ RequestOptions<Request> MakeOptions() {
   DeclareModel(t);
   DeclareMetric(t);
   DeclareAnalyses(t);
+  DeclareValueFunction<XperRequest>(t);
+  DeclareBackground<XperRequest>(
+      t,
+      "a conditional value function's training rows: this many drawn with the seed from the training sample "
+      "(train) or the data (default: all of them)");
   DeclareExactLimit<Request>(t, Option(&XperOptions::max_features), "coalitions");
   DeclareSeedSolverExecution<XperRequest>(t, Option(&XperOptions::seed),
                                           "random seed (permutations, generated data, sampled solvers)",
@@ -105,6 +111,7 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   TakeTable(in.data, request.data, "xper", "the data", "data");
   XperModelInput& m = request.model;
   TakeTable(in.train, m.train, "xper", "the training sample", "train");
+  TakeTable(in.background, request.background_rows, "xper", "the background", "background_file");
   TakeModel(in.model, m, "xper");
   if (in.learner != nullptr) m.learner.learner = in.learner;
   if (m.iteration_range && !m.given())
@@ -122,11 +129,12 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
 }  // namespace
 
 MethodEntry XperMethod() {
-  return {"xper",
-          "XPER: decompose a model's performance metric over its features, globally and per individual",
-          {InputRole::kData, InputRole::kTrain, InputRole::kModel, InputRole::kLearner},
-          OptionsOnce<xper_method::MakeOptions>().options(),
-          xper_method::Run};
+  return {
+      "xper",
+      "XPER: decompose a model's performance metric over its features, globally and per individual",
+      {InputRole::kData, InputRole::kTrain, InputRole::kBackground, InputRole::kModel, InputRole::kLearner},
+      OptionsOnce<xper_method::MakeOptions>().options(),
+      xper_method::Run};
 }
 
 }}}  // namespace perfshap::api
