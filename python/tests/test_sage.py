@@ -69,6 +69,12 @@ def test_sage_of_a_regressor_under_the_gaussian_value_function():
     assert conditional.json["conditional_exact"] is True
     assert conditional["phi"][1] > marginal["phi"][1] + 0.1
     assert conditional["phi"].sum() == pytest.approx(marginal["phi"].sum(), abs=1e-9)
+    # Beside it, the marginal SAGE of the same (least-squares) model on the same background.
+    side = conditional.json["marginal_comparison"]
+    assert side["value_function"] == "gaussian"
+    for j, name in enumerate(conditional["players"]):
+        assert side["players"][name]["marginal"] == pytest.approx(marginal["phi"][j], abs=1e-8)
+        assert side["players"][name]["conditional"] == conditional["phi"][j]
 
 
 def test_the_command_line_gives_the_same_run(tmp_path):

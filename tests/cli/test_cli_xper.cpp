@@ -226,7 +226,25 @@ TEST(XperCli, ConditionalValueFunctionOnTheReferenceCase) {
       EXPECT_NEAR(j["phi"][f].get<double>(), m["phi"][f].get<double>(), 0.02) << f;
     }
     EXPECT_NEAR(sum, j["value"].get<double>(), 1e-12);
+    // 300 rows, 200 draws: the marginal decomposition (n^2 hybrid points) would cost more; not made.
+    EXPECT_FALSE(j.contains("marginal_comparison"));
   }
+  // With n <= conditional_samples the marginal decomposition is computed beside the conditional
+  // one: its values are the marginal run's, bitwise, and the ranks are compared.
+  const auto dir = FreshDir("xper_cond_side");
+  ASSERT_EQ(RunCli(ReferenceArgs("auc") + " --conditional gaussian --conditional-samples 300 --out " +
+                   Q(dir.string()))
+                .exit_code,
+            0);
+  const auto j = nlohmann::json::parse(ReadText(dir / "result.json"));
+  const auto& side = j["marginal_comparison"];
+  EXPECT_EQ(side["value_function"], "gaussian");
+  for (const char* f : {"x1", "x2", "x3"}) {
+    EXPECT_EQ(side["players"][f]["marginal"].get<double>(), m["phi"][f].get<double>()) << f;
+    EXPECT_EQ(side["players"][f]["conditional"].get<double>(), j["phi"][f].get<double>()) << f;
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir / "conditional_vs_marginal.csv"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "conditional_vs_marginal.svg"));
   // The background belongs to a conditional value function; regression gives no draws.
   ExpectOneLineError(RunCli(ReferenceArgs("auc") + " --background 50"), "conditional");
   ExpectOneLineError(RunCli(ReferenceArgs("auc") + " --conditional regression"), "regression");

@@ -132,9 +132,18 @@ SageResponse RunSage(const SageRequest& request) {
   const PreparedModelRows p = PrepareModelRows(request, opt, response.run, true);
   RequireOneOutput(request, *p.model, response.run);
   const std::size_t F = std::max<std::size_t>(p.feature_names.size(), 1);
-  response.values = ExplainSage(*p.model, ColumnMatrix{p.x, p.n_rows}, p.labels,
-                                ColumnMatrix{p.background, p.background.size() / F}, p.players,
-                                p.feature_names, OptionsOf(request, opt));
+  const ColumnMatrix background{p.background, p.background.size() / F};
+  const SageOptions options = OptionsOf(request, opt);
+  response.values = ExplainSage(*p.model, ColumnMatrix{p.x, p.n_rows}, p.labels, background, p.players,
+                                p.feature_names, options);
+  if (options.conditional != ShapConditional::kMarginal && background.n_rows <= options.conditional_samples) {
+    SageOptions marginal = options;
+    marginal.conditional = ShapConditional::kMarginal;
+    marginal.regression_model = "linear";
+    marginal.solver_options.execution.on_estimate = nullptr;
+    response.marginal = ExplainSage(*p.model, ColumnMatrix{p.x, p.n_rows}, p.labels, background, p.players,
+                                    p.feature_names, marginal);
+  }
   return response;
 }
 }}}  // namespace perfshap::api

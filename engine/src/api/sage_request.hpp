@@ -41,8 +41,13 @@ struct SageResponse {
   std::string plan;
   std::vector<SageValues> splits;
   std::vector<double> phi_std;
+  /** With a conditional value function (no cv): the marginal SAGE values beside them, when the
+   *  background has no more rows than the conditional draws (it costs no more). */
+  std::optional<SageValues> marginal;
 
-  detail::SageReport Report() const { return detail::SageReport{values, run, plan, &splits, phi_std}; }
+  detail::SageReport Report() const {
+    return detail::SageReport{values, run, plan, &splits, phi_std, marginal ? &*marginal : nullptr};
+  }
 };
 
 /**

@@ -344,6 +344,7 @@ detail::XperReport XperResponse::Report() const {
                             train_result ? &*train_result : nullptr,
                             clusters ? &*clusters : nullptr,
                             refit ? &*refit : nullptr,
+                            marginal ? &*marginal : nullptr,
                             run};
 }
 
@@ -413,6 +414,12 @@ XperResponse RunXper(const XperRequest& request) {
                                      background.size() / std::max<std::size_t>(m.sample.n_features(), 1)};
   XperResponse out;
   out.result = ExplainXper(*m.model, m.sample, opt, background_rows);
+  if (opt.conditional != ShapConditional::kMarginal && n <= opt.conditional_samples) {
+    XperOptions marginal = opt;
+    marginal.conditional = ShapConditional::kMarginal;
+    marginal.execution.on_estimate = nullptr;
+    out.marginal = ExplainXper(*m.model, m.sample, marginal);
+  }
 
   // The training sample's decomposition, with the same model and options: the overfitting
   // view compares it with the sample's, and the paper clusters the training individuals.

@@ -68,6 +68,10 @@ struct XperResponse {
   std::optional<XperResult> train_result;
   std::optional<XperClusters> clusters;
   std::optional<XperClusterRefit> refit;
+  /** With a conditional value function: the marginal (the paper's) decomposition of the same
+   *  sample beside it, when its n^2 hybrid points a coalition are no more than the conditional
+   *  draws (n <= conditional_samples). */
+  std::optional<XperResult> marginal;
   detail::XperRun run;
 
   /** The reporter's view of it. */

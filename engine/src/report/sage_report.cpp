@@ -13,6 +13,7 @@
 #include "report/json.hpp"
 #include "report/learner_json.hpp"
 #include "report/svg.hpp"
+#include "report/value_function_comparison.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
@@ -44,6 +45,16 @@ std::string ValueFunctionText(const SageValues& v, const ShapRun& run) {
          std::to_string(run.background_rows) + " background rows)";
 }
 
+// The conditional values beside the marginal ones (report.marginal).
+ValueFunctionComparison SageComparison(const SageValues& v, const SageValues& marginal) {
+  return {ShapConditionalName(v.conditional),
+          v.loss ? "reduction of the " + v.metric_label : v.metric_label + " gained",
+          v.players,
+          v.phi,
+          v.phi_se,
+          marginal.phi};
+}
+
 Chart BarFigure(const SageReport& report) {
   const SageValues& v = report.result;
   std::string bands = v.phi_se.empty() ? "" : " (95% bands)";
@@ -73,6 +84,8 @@ Json ResultBody(const SageReport& report) {
   body["metric_empty"] = NumberOrNull(v.metric_empty);
   body["total"] = NumberOrNull(v.Total());
   body["conditional"] = ShapConditionalName(v.conditional);
+  if (report.marginal != nullptr)
+    body["marginal_comparison"] = ComparisonJson(SageComparison(v, *report.marginal));
   if (v.conditional != ShapConditional::kMarginal) {
     body["conditional_samples"] = v.conditional_samples;
     body["conditional_exact"] = v.conditional_exact;
@@ -151,6 +164,7 @@ std::string SageConsoleText(const SageReport& report, const std::string& out) {
     if (!v.phi_se.empty()) s << Fmt("%10.6f", v.phi_se[j]);
     s << "\n";
   }
+  if (report.marginal != nullptr) s << ComparisonText(SageComparison(v, *report.marginal));
   if (!out.empty()) s << "  wrote " << out << "/result.json, sage.csv and the SVG\n";
   return s.str();
 }
@@ -165,6 +179,7 @@ void BuildSageReport(ReportContent& out, const SageReport& report) {
   }
   out.Table("sage.csv", std::move(csv));
   out.Figure("sage_bar.svg", FigureSet::kSummary, [&] { return BarFigure(report); });
+  if (report.marginal != nullptr) AddComparisonFiles(out, SageComparison(v, *report.marginal));
   out.Result({"sage", v.players, report.run.seed, report.run.threads, v.elapsed_seconds}, ResultBody(report));
 }
 

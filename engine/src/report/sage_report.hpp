@@ -26,6 +26,9 @@ struct SageReport {
   std::string plan;
   const std::vector<SageValues>* splits = nullptr;
   std::vector<double> phi_std;
+  /** With a conditional value function: the marginal SAGE values on the same rows and background,
+   *  when computed (SageResponse::marginal). */
+  const SageValues* marginal = nullptr;
 
   bool cv() const noexcept { return splits != nullptr && !splits->empty(); }
 };

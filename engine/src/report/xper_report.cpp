@@ -15,6 +15,7 @@
 #include "report/learner_json.hpp"
 #include "report/sampling_report.hpp"
 #include "report/svg.hpp"
+#include "report/value_function_comparison.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
@@ -77,6 +78,16 @@ Json XperSummaryJson(const XperResult& r) {
   j["phi_normalised"] = NamedValuesOrNull(r.features, r.phi_normalised);
   j["n_rows"] = r.n_rows;
   return j;
+}
+
+// The conditional decomposition beside the marginal one (report.marginal).
+ValueFunctionComparison XperComparison(const XperResult& r, const XperResult& marginal) {
+  return {ShapConditionalName(r.conditional),
+          "\u03c6\u2c7c, contribution to the " + XperMetricLabel(r.metric),
+          r.features,
+          r.phi,
+          r.phi_se,
+          marginal.phi};
 }
 
 Chart XperBarFigure(const XperResult& r, const std::string& sample_name) {
@@ -364,6 +375,7 @@ std::string XperConsoleText(const XperReport& report, const std::string& out) {
       << (r.solve.solver == "exact" ? "" : " and the sampled solver's") << " (phi +- 1.96 se covers 95%)\n";
   else if (XperSampled(r))
     s << "  se: the sampled solver's standard error of phi (phi +- 1.96 se covers 95%)\n";
+  if (report.marginal != nullptr) s << ComparisonText(XperComparison(r, *report.marginal));
   if (run.explain_row) {
     const std::size_t i = *run.explain_row;
     s << "\n  row " << i << " (y = " << Fmt("%g", sample.label()[i])
@@ -463,6 +475,8 @@ Json XperResultJson(const XperReport& report) {
     result["cfn"] = run.cfn;
   }
   result["additive_fast_path"] = r.additive_fast_path;
+  if (report.marginal != nullptr)
+    result["marginal_comparison"] = ComparisonJson(XperComparison(r, *report.marginal));
   if (r.conditional != ShapConditional::kMarginal) {
     result["conditional"] = ShapConditionalName(r.conditional);
     result["conditional_samples"] = r.conditional_samples;
@@ -578,6 +592,7 @@ void AddXperFiles(ReportContent& out, const XperReport& report) {
     if (!run.explain_row || i != *run.explain_row)
       out.Figure(waterfall(i), FigureSet::kAll, [&] { return XperWaterfallFigure(r, report.sample, i); });
   out.Table("individual.csv", [&] { return XperIndividualCsv(r); });
+  if (report.marginal != nullptr) AddComparisonFiles(out, XperComparison(r, *report.marginal));
   if (!r.interactions.empty()) {
     const std::size_t p = r.features.size();
     const bool sampled = !r.interactions_se.empty();

@@ -76,6 +76,9 @@ struct XperReport {
   const XperResult* train = nullptr;        ///< the training sample's, when computed
   const XperClusters* clusters = nullptr;   ///< the heterogeneity clusters, when asked for
   const XperClusterRefit* refit = nullptr;  ///< one model per cluster, with a training sample
+  /** With a conditional value function: the marginal decomposition of the same sample, when
+   *  computed (XperResponse::marginal). */
+  const XperResult* marginal = nullptr;
   XperRun run;
 };
 
