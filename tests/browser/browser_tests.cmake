@@ -59,8 +59,10 @@ set(perfshap_browser_axom
     "axom|--data|${perfshap_browser_data}/wine.csv|--label|label|--trees|10|--neighbours|200|--heatmap-grid|20")
 set(perfshap_browser_chains "chains")
 set(perfshap_browser_demo "demo|--rows|200")
+# sage under a conditional value function: its report adds the comparison with the marginal
+# values and the background's correlation map.
 set(perfshap_browser_sage
-    "sage|--data|${perfshap_browser_data}/pima.csv|--label|label|--model|logistic|--train|${perfshap_browser_data}/pima.csv")
+    "sage|--data|${perfshap_browser_data}/pima.csv|--label|label|--model|logistic|--train|${perfshap_browser_data}/pima.csv|--background|100|--conditional|gaussian|--conditional-samples|100")
 set(perfshap_browser_treeshap
     "treeshap|--model-file|${perfshap_browser_data}/../xgboost/binary_logistic_100x6.json|--data|${perfshap_browser_data}/breast_cancer.csv")
 set(perfshap_browser_xper-montecarlo "xper-montecarlo|--samples|20")

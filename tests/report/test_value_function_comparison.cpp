@@ -5,6 +5,7 @@
 // the table's order and the figure's bars.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <variant>
 #include <vector>
@@ -73,6 +74,42 @@ TEST(ValueFunctionComparison, TableByConditionalValueAndPairedBars) {
   EXPECT_EQ(chart.values[1], 0.40);
   EXPECT_DOUBLE_EQ(chart.stds[0], 1.96 * 0.01);
   EXPECT_EQ(chart.stds[1], 0.0);
+}
+
+TEST(FeatureDependence, PearsonCorrelationsOfTheBackgroundAndTheirHeatMap) {
+  // Columns: x, 2x + 1, -x + noise-free, a constant, and one uncorrelated with x (by design).
+  const std::vector<double> x{1, 2, 3, 4};
+  std::vector<double> columns = x;
+  for (double v : x) columns.push_back(2 * v + 1);
+  for (double v : x) columns.push_back(-v);
+  for (std::size_t r = 0; r < 4; ++r) columns.push_back(5.0);
+  for (double v : {1.0, -1.0, -1.0, 1.0}) columns.push_back(v);
+  const FeatureDependence d = DependenceOf(ColumnMatrix{columns, 4}, {"x", "y", "z", "c", "u"});
+  EXPECT_EQ(d.rows, 4u);
+  EXPECT_DOUBLE_EQ(d.correlation[0 * 5 + 1], 1.0);
+  EXPECT_DOUBLE_EQ(d.correlation[2 * 5 + 0], -1.0);
+  EXPECT_NEAR(d.correlation[4 * 5 + 0], 0.0, 1e-15);
+  EXPECT_TRUE(std::isnan(d.correlation[3 * 5 + 0]));
+  EXPECT_EQ(d.correlation[3 * 5 + 3], 1.0);
+  const Json j = DependenceJson(d);
+  EXPECT_EQ(j["method"], "pearson");
+  EXPECT_TRUE(j["correlation"][3][0].is_null());
+  EXPECT_NEAR(j["correlation"][0][1].get<double>(), 1.0, 1e-15);
+  ReportContent out;
+  AddDependenceFiles(out, d);
+  ASSERT_EQ(out.items().size(), 1u);
+  EXPECT_EQ(out.items()[0].name, "dependence.svg");
+  const auto& map = std::get<HeatmapChart>(std::get<Chart>(out.items()[0].content).spec);
+  EXPECT_EQ(map.y_labels.front(), "u");  // row 0 at the bottom: the first feature on top
+  EXPECT_EQ(map.x_labels.front(), "x");
+  EXPECT_NEAR(map.values[4 * 5 + 1], 1.0, 1e-15);  // the top row (x) against y
+  // Too many features for a readable map: none drawn (result.json still has the matrix).
+  const std::vector<double> wide((kDependenceMapFeatures + 1) * 3, 1.0);
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k <= kDependenceMapFeatures; ++k) names.push_back("f" + std::to_string(k));
+  ReportContent none;
+  AddDependenceFiles(none, DependenceOf(ColumnMatrix{wide, 3}, names));
+  EXPECT_TRUE(none.items().empty());
 }
 
 }  // namespace

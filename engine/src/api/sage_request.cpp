@@ -136,6 +136,8 @@ SageResponse RunSage(const SageRequest& request) {
   const SageOptions options = OptionsOf(request, opt);
   response.values = ExplainSage(*p.model, ColumnMatrix{p.x, p.n_rows}, p.labels, background, p.players,
                                 p.feature_names, options);
+  if (options.conditional != ShapConditional::kMarginal)
+    response.dependence = detail::DependenceOf(background, p.feature_names);
   if (options.conditional != ShapConditional::kMarginal && background.n_rows <= options.conditional_samples) {
     SageOptions marginal = options;
     marginal.conditional = ShapConditional::kMarginal;

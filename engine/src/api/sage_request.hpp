@@ -44,9 +44,17 @@ struct SageResponse {
   /** With a conditional value function (no cv): the marginal SAGE values beside them, when the
    *  background has no more rows than the conditional draws (it costs no more). */
   std::optional<SageValues> marginal;
+  /** With a conditional value function (no cv): the correlations of its background. */
+  std::optional<detail::FeatureDependence> dependence;
 
   detail::SageReport Report() const {
-    return detail::SageReport{values, run, plan, &splits, phi_std, marginal ? &*marginal : nullptr};
+    return detail::SageReport{values,
+                              run,
+                              plan,
+                              &splits,
+                              phi_std,
+                              marginal ? &*marginal : nullptr,
+                              dependence ? &*dependence : nullptr};
   }
 };
 

@@ -345,6 +345,7 @@ detail::XperReport XperResponse::Report() const {
                             clusters ? &*clusters : nullptr,
                             refit ? &*refit : nullptr,
                             marginal ? &*marginal : nullptr,
+                            dependence ? &*dependence : nullptr,
                             run};
 }
 
@@ -414,6 +415,8 @@ XperResponse RunXper(const XperRequest& request) {
                                      background.size() / std::max<std::size_t>(m.sample.n_features(), 1)};
   XperResponse out;
   out.result = ExplainXper(*m.model, m.sample, opt, background_rows);
+  if (opt.conditional != ShapConditional::kMarginal)
+    out.dependence = detail::DependenceOf(background_rows, m.sample.feature_names());
   if (opt.conditional != ShapConditional::kMarginal && n <= opt.conditional_samples) {
     XperOptions marginal = opt;
     marginal.conditional = ShapConditional::kMarginal;

@@ -72,6 +72,8 @@ struct XperResponse {
    *  sample beside it, when its n^2 hybrid points a coalition are no more than the conditional
    *  draws (n <= conditional_samples). */
   std::optional<XperResult> marginal;
+  /** With a conditional value function: the correlations of its background. */
+  std::optional<detail::FeatureDependence> dependence;
   detail::XperRun run;
 
   /** The reporter's view of it. */

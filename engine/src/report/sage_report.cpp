@@ -86,6 +86,7 @@ Json ResultBody(const SageReport& report) {
   body["conditional"] = ShapConditionalName(v.conditional);
   if (report.marginal != nullptr)
     body["marginal_comparison"] = ComparisonJson(SageComparison(v, *report.marginal));
+  if (report.dependence != nullptr) body["dependence"] = DependenceJson(*report.dependence);
   if (v.conditional != ShapConditional::kMarginal) {
     body["conditional_samples"] = v.conditional_samples;
     body["conditional_exact"] = v.conditional_exact;
@@ -180,6 +181,7 @@ void BuildSageReport(ReportContent& out, const SageReport& report) {
   out.Table("sage.csv", std::move(csv));
   out.Figure("sage_bar.svg", FigureSet::kSummary, [&] { return BarFigure(report); });
   if (report.marginal != nullptr) AddComparisonFiles(out, SageComparison(v, *report.marginal));
+  if (report.dependence != nullptr) AddDependenceFiles(out, *report.dependence);
   out.Result({"sage", v.players, report.run.seed, report.run.threads, v.elapsed_seconds}, ResultBody(report));
 }
 

@@ -13,6 +13,7 @@
 #include "perfshap/sage.hpp"
 #include "report/report_content.hpp"
 #include "report/shap_report.hpp"
+#include "report/value_function_comparison.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
@@ -29,6 +30,8 @@ struct SageReport {
   /** With a conditional value function: the marginal SAGE values on the same rows and background,
    *  when computed (SageResponse::marginal). */
   const SageValues* marginal = nullptr;
+  /** With a conditional value function (no cv): its background's correlations. */
+  const FeatureDependence* dependence = nullptr;
 
   bool cv() const noexcept { return splits != nullptr && !splits->empty(); }
 };

@@ -3,7 +3,9 @@
 #include "report/value_function_comparison.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 #include <sstream>
 
@@ -113,6 +115,77 @@ void AddComparisonFiles(ReportContent& out, const ValueFunctionComparison& c) {
         .Count(static_cast<std::uint64_t>(rm[j]));
   out.Table("conditional_vs_marginal.csv", std::move(csv));
   out.Figure("conditional_vs_marginal.svg", FigureSet::kSummary, [&] { return ComparisonFigure(c); });
+}
+
+FeatureDependence DependenceOf(ColumnMatrix background, const std::vector<std::string>& names) {
+  const std::size_t F = names.size(), n = background.n_rows;
+  FeatureDependence d{names, n, std::vector<double>(F * F, std::numeric_limits<double>::quiet_NaN())};
+  std::vector<double> centred(F * n), norm(F, 0.0);
+  for (std::size_t j = 0; j < F; ++j) {
+    const double* x = background.values.data() + j * n;
+    double mean = 0.0;
+    for (std::size_t r = 0; r < n; ++r) mean += x[r] / static_cast<double>(n);
+    for (std::size_t r = 0; r < n; ++r) {
+      centred[j * n + r] = x[r] - mean;
+      norm[j] += centred[j * n + r] * centred[j * n + r];
+    }
+    norm[j] = std::sqrt(norm[j]);
+  }
+  for (std::size_t a = 0; a < F; ++a) {
+    d.correlation[a * F + a] = 1.0;
+    for (std::size_t b = a + 1; b < F; ++b) {
+      if (!(norm[a] > 0.0 && norm[b] > 0.0)) continue;
+      double dot = 0.0;
+      for (std::size_t r = 0; r < n; ++r) dot += centred[a * n + r] * centred[b * n + r];
+      const double c = std::clamp(dot / (norm[a] * norm[b]), -1.0, 1.0);
+      d.correlation[a * F + b] = c;
+      d.correlation[b * F + a] = c;
+    }
+  }
+  return d;
+}
+
+Json DependenceJson(const FeatureDependence& d) {
+  const std::size_t F = d.features.size();
+  Json matrix = Json::array();
+  for (std::size_t a = 0; a < F; ++a) {
+    Json row = Json::array();
+    for (std::size_t b = 0; b < F; ++b) row.push_back(NumberOrNull(d.correlation[a * F + b]));
+    matrix.push_back(row);
+  }
+  Json j;
+  j["method"] = "pearson";
+  j["rows"] = d.rows;
+  j["features"] = d.features;
+  j["correlation"] = matrix;
+  return j;
+}
+
+void AddDependenceFiles(ReportContent& out, const FeatureDependence& d) {
+  const std::size_t F = d.features.size();
+  if (F < 2 || F > kDependenceMapFeatures) return;
+  out.Figure("dependence.svg", FigureSet::kSummary, [&] {
+    HeatmapChart chart;
+    chart.frame.title = "Feature correlations in the background (" + std::to_string(d.rows) + " rows)";
+    chart.rows = F;
+    chart.cols = F;
+    chart.x_max = static_cast<double>(F);
+    chart.y_max = static_cast<double>(F);
+    chart.x_labels = d.features;
+    // Row 0 at the bottom: the first feature on top.
+    for (std::size_t a = F; a-- > 0;) {
+      chart.y_labels.push_back(d.features[a]);
+      for (std::size_t b = 0; b < F; ++b) {
+        chart.values.push_back(d.correlation[a * F + b]);
+        if (F <= 12) chart.cell_text.push_back(Fmt("%.2f", d.correlation[a * F + b]));
+      }
+    }
+    chart.fixed_color = true;
+    chart.color_min = -1.0;
+    chart.color_max = 1.0;
+    chart.color_label = "Pearson correlation";
+    return Chart(chart);
+  });
 }
 
 }}}  // namespace perfshap::detail

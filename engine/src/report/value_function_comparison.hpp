@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "perfshap/blocks/game_settings.hpp"
 #include "report/json.hpp"
 #include "report/report_content.hpp"
 
@@ -39,5 +40,24 @@ std::string ComparisonText(const ValueFunctionComparison& c);
 
 /** @brief conditional_vs_marginal.csv and conditional_vs_marginal.svg. */
 void AddComparisonFiles(ReportContent& out, const ValueFunctionComparison& c);
+
+/** @brief The dependence of the features in a conditional value function's training data (its
+ *  background): each pair's Pearson correlation. */
+struct FeatureDependence {
+  std::vector<std::string> features;
+  std::size_t rows = 0;
+  /** F x F row-major; NaN off the diagonal where a column is constant. */
+  std::vector<double> correlation;
+};
+
+/** @brief The correlations of the background's columns (column-major, one per name). */
+FeatureDependence DependenceOf(ColumnMatrix background, const std::vector<std::string>& names);
+
+/** @brief {"method": "pearson", "rows", "features", "correlation": F rows of F (null: none)}. */
+Json DependenceJson(const FeatureDependence& d);
+
+/** @brief dependence.svg: the correlation heat map (up to kDependenceMapFeatures features). */
+void AddDependenceFiles(ReportContent& out, const FeatureDependence& d);
+inline constexpr std::size_t kDependenceMapFeatures = 40;
 
 }}}  // namespace perfshap::detail

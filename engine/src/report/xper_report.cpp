@@ -477,6 +477,7 @@ Json XperResultJson(const XperReport& report) {
   result["additive_fast_path"] = r.additive_fast_path;
   if (report.marginal != nullptr)
     result["marginal_comparison"] = ComparisonJson(XperComparison(r, *report.marginal));
+  if (report.dependence != nullptr) result["dependence"] = DependenceJson(*report.dependence);
   if (r.conditional != ShapConditional::kMarginal) {
     result["conditional"] = ShapConditionalName(r.conditional);
     result["conditional_samples"] = r.conditional_samples;
@@ -593,6 +594,7 @@ void AddXperFiles(ReportContent& out, const XperReport& report) {
       out.Figure(waterfall(i), FigureSet::kAll, [&] { return XperWaterfallFigure(r, report.sample, i); });
   out.Table("individual.csv", [&] { return XperIndividualCsv(r); });
   if (report.marginal != nullptr) AddComparisonFiles(out, XperComparison(r, *report.marginal));
+  if (report.dependence != nullptr) AddDependenceFiles(out, *report.dependence);
   if (!r.interactions.empty()) {
     const std::size_t p = r.features.size();
     const bool sampled = !r.interactions_se.empty();

@@ -21,6 +21,7 @@
 #include "report/json.hpp"
 #include "report/output.hpp"
 #include "report/report_content.hpp"
+#include "report/value_function_comparison.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
@@ -79,6 +80,8 @@ struct XperReport {
   /** With a conditional value function: the marginal decomposition of the same sample, when
    *  computed (XperResponse::marginal). */
   const XperResult* marginal = nullptr;
+  /** With a conditional value function: its background's correlations. */
+  const FeatureDependence* dependence = nullptr;
   XperRun run;
 };
 
