@@ -68,6 +68,14 @@ def test_gaussian_values_of_a_linear_function_within_their_standard_errors():
     marginal = perfshap.shap(f, X, background=background, solver="exact")
     # With correlation 0.8 the conditional values move far from the marginal beta_j (x_j - mean_j).
     assert np.max(np.abs(np.asarray(marginal.values) - values)) > 10 * se.max()
+    # The run reports the marginal explanation beside its own (mean |phi| a player, with ranks) and
+    # its background's correlations.
+    side = r.json["marginal_comparison"]["players"]
+    mean_abs = np.abs(np.asarray(marginal.values)).mean(axis=0)
+    for j, name in enumerate(r.json["players"]):
+        assert side[name]["marginal"] == pytest.approx(mean_abs[j], rel=1e-12)
+        assert side[name]["conditional"] == pytest.approx(np.abs(values[:, j]).mean(), rel=1e-12)
+    assert np.allclose(r.json["dependence"]["correlation"], np.corrcoef(background.T), atol=1e-12)
 
 
 @pytest.mark.parametrize("approach", ["gaussian", "copula", "empirical", "ctree"])

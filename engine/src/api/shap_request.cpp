@@ -557,6 +557,17 @@ void SolveShap(const ShapRequest& request, const ShapModel& s, const ShapSolveIn
                             s.retrain_players, opt);
   } else {
     e = ExplainInterventional(*s.model, in.row_matrix, in.background, s.players, s.feature_names, opt);
+    if (opt.conditional != ShapConditional::kMarginal) {
+      response.dependence = detail::DependenceOf(in.background, s.feature_names);
+      if (in.background.n_rows <= opt.conditional_samples) {
+        ShapOptions marginal = opt;
+        marginal.conditional = ShapConditional::kMarginal;
+        marginal.regression_model = "linear";
+        marginal.solver_options.execution.on_estimate = nullptr;
+        response.marginal = ExplainInterventional(*s.model, in.row_matrix, in.background, s.players,
+                                                  s.feature_names, marginal);
+      }
+    }
     if (in.wants_interactions) {
       if (!s.players.empty())
         throw InvalidArgument("interaction values take one player per feature: drop the groups",

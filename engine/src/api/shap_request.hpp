@@ -97,9 +97,14 @@ struct ShapResponse {
   detail::ShapRun run;
   /** The interaction values, when asked for. */
   std::optional<TreeShapInteractionValues> interactions;
+  /** With a conditional value function: the marginal explanation beside it, when the background has
+   *  no more rows than the conditional draws (it costs no more), and the background's correlations. */
+  std::optional<ShapExplanation> marginal;
+  std::optional<detail::FeatureDependence> dependence;
 
   detail::ShapReport Report() const {
-    return detail::ShapReport{explanation, run, interactions ? &*interactions : nullptr};
+    return detail::ShapReport{explanation, run, interactions ? &*interactions : nullptr,
+                              marginal ? &*marginal : nullptr, dependence ? &*dependence : nullptr};
   }
 };
 

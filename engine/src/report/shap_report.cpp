@@ -121,6 +121,20 @@ Json InteractionsJson(const ShapReport& report) {
           {"file", "interactions.csv"}};
 }
 
+// The conditional explanation beside the marginal one (report.marginal): each player's mean |phi|
+// over the explained rows, of the first output (as the figures).
+ValueFunctionComparison ShapComparison(const ShapExplanation& e, const ShapExplanation& marginal) {
+  const std::size_t P = e.n_players;
+  const std::vector<double> c = e.MeanAbs(), m = marginal.MeanAbs();
+  return {ShapConditionalName(e.conditional),
+          "mean |SHAP value| over the explained rows" +
+              (e.n_outputs > 1 ? " (" + e.outputs[0] + ")" : std::string()),
+          e.players,
+          std::vector<double>(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(P)),
+          {},
+          std::vector<double>(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(P))};
+}
+
 Json ResultBody(const ShapReport& report, const ReportContent& out) {
   const ShapExplanation& e = report.result;
   const ShapRun& run = report.run;
@@ -134,6 +148,9 @@ Json ResultBody(const ShapReport& report, const ReportContent& out) {
     body["conditional_exact"] = e.conditional_exact;
     if (!e.regression_model.empty()) body["regression_model"] = e.regression_model;
   }
+  if (report.marginal != nullptr)
+    body["marginal_comparison"] = ComparisonJson(ShapComparison(e, *report.marginal));
+  if (report.dependence != nullptr) body["dependence"] = DependenceJson(*report.dependence);
   body["output"] = ScaleName(e.output);
   body["model"] = {{"description", run.model}, {"source", run.model_source}};
   if (!run.learner.empty()) body["model_params"] = LearnerParamsJson(run.learner, run.learner_params);
@@ -382,6 +399,7 @@ std::string ShapConsoleText(const ShapReport& report, const std::string& out) {
     s << " " << e.outputs[o] << " " << Fmt("%.6f", e.prediction[r * e.n_outputs + o]) << " = base "
       << Fmt("%.6f", e.base[r * e.n_outputs + o]) << " + sum of phi" << (o + 1 < e.n_outputs ? ";" : "");
   s << "\n";
+  if (report.marginal != nullptr) s << ComparisonText(ShapComparison(e, *report.marginal));
   if (report.interactions != nullptr) {
     // The strongest pairs of the first output by mean |interaction|.
     const TreeShapInteractionValues& v = *report.interactions;
@@ -424,6 +442,8 @@ void BuildShapReport(ReportContent& out, const ShapReport& report) {
     out.Figure("shap_interactions.svg", FigureSet::kSummary,
                [&] { return ShapInteractionsFigure(report, 0); });
   }
+  if (report.marginal != nullptr) AddComparisonFiles(out, ShapComparison(e, *report.marginal));
+  if (report.dependence != nullptr) AddDependenceFiles(out, *report.dependence);
   out.Result({"shap", e.players, report.run.seed, report.run.threads, e.elapsed_seconds},
              ResultBody(report, out));
 }

@@ -18,6 +18,7 @@
 #include "perfshap/shap.hpp"
 #include "report/output.hpp"
 #include "report/report_content.hpp"
+#include "report/value_function_comparison.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
 
@@ -60,6 +61,10 @@ struct ShapReport {
   ShapRun run;
   /** Tree interaction values of the same rows (their matrix rows' features by index), or null. */
   const TreeShapInteractionValues* interactions = nullptr;
+  /** With a conditional value function: the marginal explanation of the same rows and background,
+   *  when computed (ShapResponse::marginal), and the background's correlations. */
+  const ShapExplanation* marginal = nullptr;
+  const FeatureDependence* dependence = nullptr;
 };
 
 /** @brief The console summary (global importance per output, the explained row). */
