@@ -293,6 +293,10 @@ TEST(ConditionalXper, BadInputIsAOneLineErrorNamingTheOption) {
   testing::ExpectError<InvalidArgument>([&] { (void)ExplainXper(model, d, o); }, {"interaction"},
                                         "interactions");
   o.interactions = false;
+  o.permutation = {1, 0, 2};
+  testing::ExpectError<InvalidArgument>([&] { (void)ExplainXper(model, d, o); }, {"permutation"},
+                                        "permutation");
+  o.permutation.clear();
   const std::vector<double> narrow(20, 0.0);
   testing::ExpectError<InvalidArgument>(
       [&] {

@@ -135,6 +135,11 @@ std::unique_ptr<detail::ConditionalFeatures> FitXperConditional(const Dataset& s
     throw InvalidArgument(
         "XPER's interaction values are not offered with a conditional value function yet: drop one",
         {"conditional", "interactions"});
+  if (!options.permutation.empty())
+    throw InvalidArgument(
+        "a permutation pairs the sample's rows for the marginal value function; a conditional one draws "
+        "its comparison sample: drop the permutation",
+        {"permutation", "conditional"});
   const std::size_t F = sample.n_features();
   std::vector<double> own;
   if (background.n_rows == 0) {
