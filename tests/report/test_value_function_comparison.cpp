@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -106,7 +107,11 @@ TEST(FeatureDependence, PearsonCorrelationsOfTheBackgroundAndTheirHeatMap) {
   // Too many features for a readable map: none drawn (result.json still has the matrix).
   const std::vector<double> wide((kDependenceMapFeatures + 1) * 3, 1.0);
   std::vector<std::string> names;
-  for (std::size_t k = 0; k <= kDependenceMapFeatures; ++k) names.push_back("f" + std::to_string(k));
+  for (std::size_t k = 0; k <= kDependenceMapFeatures; ++k) {
+    std::string name = "f";  // not "f" + to_string: GCC 12's false -Wrestrict on that
+    name += std::to_string(k);
+    names.push_back(std::move(name));
+  }
   ReportContent none;
   AddDependenceFiles(none, DependenceOf(ColumnMatrix{wide, 3}, names));
   EXPECT_TRUE(none.items().empty());
