@@ -248,6 +248,9 @@ TEST(XperCli, ConditionalValueFunctionOnTheReferenceCase) {
   // The background belongs to a conditional value function; regression gives no draws.
   ExpectOneLineError(RunCli(ReferenceArgs("auc") + " --background 50"), "conditional");
   ExpectOneLineError(RunCli(ReferenceArgs("auc") + " --conditional regression"), "regression");
+  // A request whose draws would take all the memory is refused before any work, naming the draws.
+  ExpectOneLineError(RunCli(ReferenceArgs("auc") + " --conditional gaussian --conditional-samples 10000000"),
+                     "fewer conditional_samples");
 }
 
 TEST(XperCli, SameOutputForOneAndTwoThreads) {

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "perfshap/blocks/cost.hpp"
 #include "perfshap/export.hpp"
@@ -25,6 +26,23 @@ namespace perfshap { inline namespace v0 {
 inline constexpr const char* kRobustnessRemedy =
     "use fewer splits, a sampled solver (kernel or permutation) with a budget, or fewer features";
 inline constexpr const char* kXperRemedy = "use the permuted comparator, fewer rows, or a sampled solver with a budget";
+/** @brief XPER under a conditional value function: the draws are what grows. */
+inline constexpr const char* kXperConditionalRemedy =
+    "use fewer conditional_samples or rows, or a sampled solver with a budget";
+/** @brief The remedy of an XPER request that is refused (kXperRemedy, or the conditional one's). */
+inline const char* XperRemedy(const XperOptions& options) {
+  return options.conditional == ShapConditional::kMarginal ? kXperRemedy : kXperConditionalRemedy;
+}
+/** @brief The options a refused XPER request names: the comparator's (marginal) or the draws'
+ *  (conditional), then the solver's and `more`. */
+inline std::vector<std::string> XperRemedyOptions(const XperOptions& options,
+                                                  std::vector<std::string> more = {}) {
+  std::vector<std::string> names{
+      options.conditional == ShapConditional::kMarginal ? "comparator" : "conditional_samples", "solver",
+      "budget"};
+  names.insert(names.end(), more.begin(), more.end());
+  return names;
+}
 inline constexpr const char* kShapRemedy =
     "explain fewer rows, use a smaller background, or a sampled solver (kernel or permutation) with a budget";
 inline constexpr const char* kTreeShapRemedy = "explain fewer rows, or use a smaller background";

@@ -388,7 +388,7 @@ XperResponse RunXper(const XperRequest& request) {
     shape.additive = learner.makes_additive_models();
     const CostEstimate xper = EstimateXperCost(shape, opt);
     CheckCost(EstimateFitCost("xper", learner, train_rows, columns), opt.execution, kFitRemedy, {"features", "groups"});
-    CheckCost(xper, opt.execution, kXperRemedy, {"comparator", "solver", "budget"});
+    CheckCost(xper, opt.execution, XperRemedy(opt), XperRemedyOptions(opt));
     opt.execution.on_estimate = nullptr;  // said once
   };
   MadeModel m = MakeModel(request, data, features, before_fit);

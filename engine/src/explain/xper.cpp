@@ -177,8 +177,8 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
     shape.columns = sample.n_features();
     shape.players = p;
     shape.additive = options.use_additive_terms && HasAdditiveTerms(model);
-    CheckCost(EstimateXperCost(shape, options), options.execution, kXperRemedy,
-              {"comparator", "solver", "budget", "rows"});
+    CheckCost(EstimateXperCost(shape, options), options.execution, XperRemedy(options),
+              XperRemedyOptions(options, {"rows"}));
   }
 
   detail::XperGameSettings settings;
