@@ -59,6 +59,10 @@ struct PERFSHAP_EXPORT SageValues {
   ShapConditional conditional = ShapConditional::kMarginal;
   std::size_t conditional_samples = 0;
   bool conditional_exact = false;
+  /** The conditional draws the model predicted, on average a coalition (one that draws) and
+   *  row: at most conditional_samples, fewer where drawn background rows repeat (empirical,
+   *  ctree: a repeated draw is predicted once); 0 when none were drawn. */
+  double conditional_distinct_draws = 0.0;
   /** The regression value function's regressor; empty for the others. */
   std::string regression_model;
   std::size_t n_rows = 0;

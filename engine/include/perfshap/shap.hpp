@@ -105,6 +105,10 @@ struct PERFSHAP_EXPORT ShapExplanation {
    *  the marginal one). With a conditional one phi_se includes the draws' Monte Carlo error. */
   ShapConditional conditional = ShapConditional::kMarginal;
   std::size_t conditional_samples = 0;
+  /** The conditional draws the model predicted, on average a coalition (one that draws) and
+   *  row: at most conditional_samples, fewer where drawn background rows repeat (empirical,
+   *  ctree: a repeated draw is predicted once); 0 when none were drawn. */
+  double conditional_distinct_draws = 0.0;
   /** The gaussian value function of a model affine in x (a GLM's margin, a linear regression):
    *  v(S) = f(x_S, E[X_O | x_S]) exactly, no draws (conditional_samples 0). */
   bool conditional_exact = false;

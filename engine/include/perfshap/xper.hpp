@@ -141,6 +141,10 @@ struct PERFSHAP_EXPORT XperResult {
   ShapConditional conditional = ShapConditional::kMarginal;
   std::size_t conditional_samples = 0;
   std::size_t background_rows = 0;
+  /** The conditional draws the model predicted, on average a coalition (one that draws) and
+   *  row: at most conditional_samples, fewer where drawn background rows repeat (empirical,
+   *  ctree: a repeated draw is predicted once); 0 when none were drawn. */
+  double conditional_distinct_draws = 0.0;
   /** How the game was solved: the solver ("auto" resolved), coalitions evaluated (2^p when
    *  exact), whether its tolerance held (always when exact), why it stopped and its
    *  convergence ratio then. */

@@ -10,8 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "api/robustness_request.hpp"
 #include "perfshap/blocks/split.hpp"
 #include "perfshap/error.hpp"
+#include "values/value_function.hpp"
 
 namespace perfshap { inline namespace v0 { namespace api {
 
@@ -138,7 +140,9 @@ SageResponse RunSage(const SageRequest& request) {
                                 p.feature_names, options);
   if (options.conditional != ShapConditional::kMarginal)
     response.dependence = detail::DependenceOf(background, p.feature_names);
-  if (options.conditional != ShapConditional::kMarginal && background.n_rows <= options.conditional_samples) {
+  if (options.conditional != ShapConditional::kMarginal &&
+      detail::MarginalCostsNoMore(background.n_rows, options.conditional_samples,
+                                  response.values.conditional_distinct_draws)) {
     SageOptions marginal = options;
     marginal.conditional = ShapConditional::kMarginal;
     marginal.regression_model = "linear";

@@ -41,11 +41,14 @@ struct SageResponse {
   std::string plan;
   std::vector<SageValues> splits;
   std::vector<double> phi_std;
-  /** With a conditional value function (no cv): the marginal SAGE values beside them, when the
-   *  background has no more rows than the conditional draws (it costs no more). */
+  /** With a conditional value function (no cv): the marginal SAGE values beside them, when they
+   *  cost no more (MarginalCostsNoMore: the background has no more rows than the draws the model
+   *  predicted). */
   std::optional<SageValues> marginal;
   /** With a conditional value function (no cv): the correlations of its background. */
   std::optional<detail::FeatureDependence> dependence;
+  /** With compare_retrain: ShapAUC on the same splits beside the SAGE values. */
+  std::optional<detail::RetrainComparison> retrain;
 
   detail::SageReport Report() const {
     return detail::SageReport{values,

@@ -18,6 +18,7 @@
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
 #include "report/figure_bounds.hpp"
+#include "values/value_function.hpp"
 
 namespace perfshap { inline namespace v0 { namespace api {
 
@@ -559,7 +560,8 @@ void SolveShap(const ShapRequest& request, const ShapModel& s, const ShapSolveIn
     e = ExplainInterventional(*s.model, in.row_matrix, in.background, s.players, s.feature_names, opt);
     if (opt.conditional != ShapConditional::kMarginal) {
       response.dependence = detail::DependenceOf(in.background, s.feature_names);
-      if (in.background.n_rows <= opt.conditional_samples) {
+      if (detail::MarginalCostsNoMore(in.background.n_rows, opt.conditional_samples,
+                                      e.conditional_distinct_draws)) {
         ShapOptions marginal = opt;
         marginal.conditional = ShapConditional::kMarginal;
         marginal.regression_model = "linear";

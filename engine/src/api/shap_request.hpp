@@ -97,8 +97,9 @@ struct ShapResponse {
   detail::ShapRun run;
   /** The interaction values, when asked for. */
   std::optional<TreeShapInteractionValues> interactions;
-  /** With a conditional value function: the marginal explanation beside it, when the background has
-   *  no more rows than the conditional draws (it costs no more), and the background's correlations. */
+  /** With a conditional value function: the marginal explanation beside it, when it costs no more
+   *  (MarginalCostsNoMore: the background has no more rows than the draws the model predicted), and
+   *  the background's correlations. */
   std::optional<ShapExplanation> marginal;
   std::optional<detail::FeatureDependence> dependence;
 

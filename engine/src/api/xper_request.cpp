@@ -17,6 +17,7 @@
 #include "perfshap/blocks/split.hpp"
 #include "perfshap/cost_estimates.hpp"
 #include "perfshap/error.hpp"
+#include "values/value_function.hpp"
 
 namespace perfshap { inline namespace v0 { namespace api {
 
@@ -417,7 +418,8 @@ XperResponse RunXper(const XperRequest& request) {
   out.result = ExplainXper(*m.model, m.sample, opt, background_rows);
   if (opt.conditional != ShapConditional::kMarginal)
     out.dependence = detail::DependenceOf(background_rows, m.sample.feature_names());
-  if (opt.conditional != ShapConditional::kMarginal && n <= opt.conditional_samples) {
+  if (opt.conditional != ShapConditional::kMarginal &&
+      detail::MarginalCostsNoMore(n, opt.conditional_samples, out.result.conditional_distinct_draws)) {
     XperOptions marginal = opt;
     marginal.conditional = ShapConditional::kMarginal;
     marginal.execution.on_estimate = nullptr;

@@ -190,6 +190,7 @@ SageValues ExplainSage(const Model& model, ColumnMatrix rows, std::span<const do
     out = Solve(predictions, groups, labels, m, options, shape);
     out.conditional_samples = exact ? 0 : samples;
     out.conditional_exact = exact;
+    if (!exact) out.conditional_distinct_draws = predictions.draw_count().mean();
   }
   out.conditional = options.conditional;
   out.n_rows = rows.n_rows;

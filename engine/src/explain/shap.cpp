@@ -260,6 +260,7 @@ ShapExplanation ExplainConditional(const Model& model, ColumnMatrix rows, Column
   e.conditional = options.conditional;
   e.conditional_samples = samples;
   e.conditional_exact = false;
+  e.conditional_distinct_draws = game.draw_count().mean();
   return e;
 }
 

@@ -156,6 +156,15 @@ std::unique_ptr<detail::ConditionalFeatures> FitXperConditional(const Dataset& s
   return detail::FitConditional(options.conditional, options.conditional_samples, background, F);
 }
 
+// A conditional run's draws a coalition and individual, the background its distribution was
+// fitted to, and the draws the model predicted.
+void DescribeDraws(XperResult& r, std::size_t samples, std::size_t background_rows,
+                   const detail::ConditionalXperGame& drawn) {
+  r.conditional_samples = samples;
+  r.background_rows = background_rows;
+  r.conditional_distinct_draws = drawn.draw_count().mean();
+}
+
 }  // namespace
 
 XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOptions& options) {
@@ -263,10 +272,8 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
   }
   r.additive_fast_path = !conditional && game.additive();
   r.conditional = options.conditional;
-  if (conditional) {
-    r.conditional_samples = options.conditional_samples;
-    r.background_rows = background.n_rows > 0 ? background.n_rows : n;
-  }
+  if (conditional)
+    DescribeDraws(r, options.conditional_samples, background.n_rows > 0 ? background.n_rows : n, *drawn);
   // The last guard of the result path (explain/finite_result.hpp); phi_normalised is NaN by
   // definition when value == base.
   const auto feature = [&](std::size_t t) { return "feature '" + r.features[t % p] + "'"; };

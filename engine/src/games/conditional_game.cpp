@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/allocation.hpp"
+#include "games/draw_block.hpp"
 #include "games/prediction_game.hpp"
 #include "perfshap/blocks/random.hpp"
 #include "perfshap/error.hpp"
@@ -52,20 +53,22 @@ class ConditionalWorker final : public GameWorker {
     const std::size_t G = g_.groups();
     const ColumnMatrix rows = g_.rows();
     const std::size_t m = here * draws;
-    if (hybrid_.size() < F * m)
-      ResizeOrThrow(hybrid_, F * m, "the conditional draws of a block of explained rows");
     if (predictions_.size() < K * m)
       ResizeOrThrow(predictions_, K * m, "the predictions of the conditional draws");
     row_.resize(F);
     one_.resize(F * draws);
+    block_.Start(here, draws, F);
     for (std::size_t r = 0; r < here; ++r) {
       for (std::size_t j = 0; j < F; ++j) row_[j] = rows.values[j * rows.n_rows + first + r];
       conditional.Draw(row_, one_);
-      for (std::size_t j = 0; j < F; ++j)
-        std::copy_n(one_.data() + j * draws, draws, hybrid_.data() + j * m + r * draws);
+      block_.Add(one_);
     }
-    PredictOnScale(g_.model(), g_.scale(), std::span<const double>(hybrid_.data(), F * m), m,
-                   std::span<double>(predictions_.data(), K * m));
+    if (distinct_.size() < K * block_.size())
+      ResizeOrThrow(distinct_, K * block_.size(), "the predictions of the conditional draws");
+    PredictOnScale(g_.model(), g_.scale(), block_.Distinct(), block_.size(),
+                   std::span<double>(distinct_.data(), K * block_.size()));
+    block_.Spread(distinct_, K, predictions_);
+    if (draws > 1) g_.draw_count().Add(here, block_.size());
     for (std::size_t r = 0; r < here; ++r)
       for (std::size_t o = 0; o < K; ++o) {
         const double* p = predictions_.data() + o * m + r * draws;
@@ -97,7 +100,8 @@ class ConditionalWorker final : public GameWorker {
 
   const ConditionalPredictionGame& g_;
   std::vector<std::uint8_t> inside_;
-  std::vector<double> row_, one_, hybrid_, predictions_;
+  DrawBlock block_;
+  std::vector<double> row_, one_, distinct_, predictions_;
 };
 
 }  // namespace

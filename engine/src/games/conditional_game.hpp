@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "games/draw_block.hpp"
 #include "perfshap/blocks/game.hpp"
 #include "perfshap/blocks/game_settings.hpp"
 #include "perfshap/blocks/model.hpp"
@@ -57,6 +58,8 @@ class ConditionalPredictionGame final : public Game {
   /** The common random numbers: samples x features standard normals, draw-major. */
   const std::vector<double>& normals() const noexcept { return normals_; }
   const std::vector<int>& feature_player() const noexcept { return feature_player_; }
+  /** The draws predicted so far (DrawBlock's distinct ones, counted by the workers). */
+  const DrawCount& draw_count() const noexcept { return draw_count_; }
 
  private:
   const Model& model_;
@@ -69,6 +72,7 @@ class ConditionalPredictionGame final : public Game {
   std::size_t row_block_ = 1;
   std::vector<double> normals_;
   std::vector<int> feature_player_;
+  DrawCount draw_count_;
 };
 
 }}}  // namespace perfshap::detail

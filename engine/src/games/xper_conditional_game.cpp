@@ -8,13 +8,12 @@
 #include <utility>
 
 #include "common/allocation.hpp"
+#include "games/draw_block.hpp"
 #include "games/prediction_game.hpp"
 #include "perfshap/blocks/random.hpp"
 #include "perfshap/error.hpp"
 
-namespace perfshap {
-inline namespace v0 {
-namespace detail {
+namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 // XperGame's checks of the sample and the metric, without the marginal path's: no additive
@@ -73,17 +72,20 @@ class ConditionalXperWorker final : public GameWorker {
     const std::size_t F = xper_.n_columns();
     const std::size_t n = xper_.n_rows();
     const std::size_t m = here * draws_;
-    if (hybrid_.size() < F * m) ResizeOrThrow(hybrid_, F * m, "XPER's conditional draws of a block of rows");
     row_.resize(F);
     one_.resize(F * draws_);
+    block_.Start(here, draws_, F);
     for (std::size_t r = 0; r < here; ++r) {
       for (std::size_t j = 0; j < F; ++j) row_[j] = xper_.columns()[j * n + first + r];
       conditional.Draw(row_, one_);
-      for (std::size_t j = 0; j < F; ++j)
-        std::copy_n(one_.data() + j * draws_, draws_, hybrid_.data() + j * m + r * draws_);
+      block_.Add(one_);
     }
-    xper_.model().Predict(std::span<const double>(hybrid_.data(), F * m), m,
-                          std::span<double>(predictions_.data() + first * draws_, m));
+    if (distinct_.size() < block_.size())
+      ResizeOrThrow(distinct_, block_.size(), "XPER's predictions of a block's conditional draws");
+    xper_.model().Predict(block_.Distinct(), block_.size(),
+                          std::span<double>(distinct_.data(), block_.size()));
+    block_.Spread(distinct_, 1, std::span<double>(predictions_.data() + first * draws_, m));
+    if (draws_ > 1) g_.draw_count().Add(here, block_.size());
   }
 
   // values_ = XperGame's n + 1 outputs over group g's draws (g, g + G, ...; the one draw when
@@ -171,7 +173,8 @@ class ConditionalXperWorker final : public GameWorker {
   const XperGame& xper_;
   std::vector<std::uint8_t> inside_;
   std::size_t draws_ = 1;
-  std::vector<double> row_, one_, hybrid_, predictions_, group_, stat_, values_, positives_, negatives_;
+  DrawBlock block_;
+  std::vector<double> row_, one_, distinct_, predictions_, group_, stat_, values_, positives_, negatives_;
 };
 
 }  // namespace
@@ -198,6 +201,4 @@ std::unique_ptr<GameWorker> ConditionalXperGame::MakeWorker() const {
   return std::make_unique<ConditionalXperWorker>(*this);
 }
 
-}  // namespace detail
-}  // namespace v0
-}  // namespace perfshap
+}}}  // namespace perfshap::detail

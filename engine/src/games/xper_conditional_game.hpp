@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "games/draw_block.hpp"
 #include "games/xper_game.hpp"
 #include "perfshap/blocks/game.hpp"
 #include "values/value_function.hpp"
@@ -62,6 +63,8 @@ class ConditionalXperGame final : public Game {
   const std::vector<double>& normals() const noexcept { return normals_; }
   /** Individuals whose draws one prediction takes. */
   std::size_t row_block() const noexcept { return row_block_; }
+  /** The draws predicted so far (DrawBlock's distinct ones, counted by the workers). */
+  const DrawCount& draw_count() const noexcept { return draw_count_; }
 
  private:
   XperGame xper_;
@@ -71,6 +74,7 @@ class ConditionalXperGame final : public Game {
   std::size_t groups_;
   std::size_t row_block_ = 1;
   std::vector<double> normals_;
+  DrawCount draw_count_;
 };
 
 }  // namespace detail

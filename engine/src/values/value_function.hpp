@@ -45,6 +45,16 @@ class ConditionalFeatures {
 };
 
 /**
+ * @brief Whether the marginal values beside a conditional run cost no more than its draws did:
+ * `per_row` hybrid rows a coalition and row for the marginal value function (the background's
+ * rows; XPER's: the sample's) against the `samples` draws asked for and the `distinct` ones the
+ * model predicted on average (repeats shared; 0: not counted).
+ */
+inline bool MarginalCostsNoMore(std::size_t per_row, std::size_t samples, double distinct) {
+  return per_row <= samples && (distinct <= 0.0 || static_cast<double>(per_row) <= distinct);
+}
+
+/**
  * @brief The distribution of a conditional value function (not kMarginal), fitted to the
  * background rows (column-major, F columns).
  * @throws InvalidArgument (options(): `background`) for fewer than 2 rows or a value that is not finite.
