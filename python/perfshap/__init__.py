@@ -482,18 +482,24 @@ def robustness(X=None, y=None, *, label=None, feature_names=None, progress=None,
     _learner(options, models)
     _labelled(X, y, label, feature_names, options, tables)
     learner = models.get(options.get("model")) if models else None
-    split = options.get("split")
-    splits, listed = None, False
-    if split is not None and not isinstance(split, (str, os.PathLike)):
-        doc = _split_document(split, _rows_of(tables))
-        listed = "splits" in doc
-        splits = [(s["train"], s["test"]) for s in (doc["splits"] if listed else [doc])]
-        options.pop("split")
+    splits, listed = _splits_in_memory(options, tables)
     groups = options.get("groups")
     if groups is not None and not isinstance(groups, (str, os.PathLike, dict)):
         raise ValueError(f"groups: give {{'name': ['column', ...], ...}} or a path, not a {type(groups).__name__}")
     return _run.run_registered("robustness", options, progress, data=tables.get("X"), learner=learner, splits=splits,
                                split_listed=listed)
+
+
+def _splits_in_memory(options, tables):
+    """split= given as splits themselves (not a file's path): (the (train, test) pairs, whether
+    they came as a list), taken out of the options; else (None, False)."""
+    split = options.get("split")
+    if split is None or isinstance(split, (str, os.PathLike)):
+        return None, False
+    doc = _split_document(split, _rows_of(tables))
+    listed = "splits" in doc
+    options.pop("split")
+    return [(s["train"], s["test"]) for s in (doc["splits"] if listed else [doc])], listed
 
 
 def _learner(options, models):
@@ -608,8 +614,12 @@ def sage(model, X, y=None, *, metric=None, background=None, conditional=None, tr
     "auc", "brier", "accuracy", "r2" ...: losses are negated, so a positive value means the
     feature helps, and the values add up to metric(all features) - metric(none); background: a
     number of rows drawn with the seed, or rows; conditional: "marginal" (default), "gaussian",
-    "copula", "empirical" or "ctree". Keywords are the flags of ``perfshap sage``. Result keys: phi,
-    phi_se, metric_full, metric_empty, players, and result.json's.
+    "copula", "empirical" or "ctree". cv="mc:20" (or split= explicit splits, as robustness()'s) fits
+    the learner on every split's training part and gives bands over the splits; with them,
+    compare_retrain=True puts ShapAUC (robustness(): the learner retrained on every coalition) on
+    the same splits beside SAGE. Keywords are the flags of ``perfshap sage``. Result keys: phi,
+    phi_se, metric_full, metric_empty, players (with splits: phi_std, phi_by_split; with
+    compare_retrain: shapauc, shapauc_std), and result.json's.
     """
     if options.get("data") is not None:
         raise TypeError("sage(): X is the rows; drop data=")
@@ -626,8 +636,10 @@ def sage(model, X, y=None, *, metric=None, background=None, conditional=None, tr
     rows_of_background = _background_rows(options, feature_names)
     for key in ("train", "model_file"):  # the tables and the model themselves go to the request
         options.pop(key, None)
+    splits, listed = _splits_in_memory(options, tables)
     return _run.run_registered("sage", options, progress, data=tables.get("X"), train=tables.get("train"),
-                               background=rows_of_background, model=models.get("model"), learner=learner)
+                               background=rows_of_background, model=models.get("model"), learner=learner,
+                               splits=splits, split_listed=listed)
 
 
 class ShapResult(Result):  # also treeshap()'s result (TreeShapResult)

@@ -108,6 +108,54 @@ def test_model_variability_bands_across_splits():
         perfshap.sage("logistic", X, y, train=(X, y), cv="kfold:4")
 
 
+def test_explicit_splits_in_memory_and_from_a_file(tmp_path):
+    """split= (robustness's explicit splits): each split's values are those of a plain run with
+    the learner fitted on its training rows, on its test rows; in memory as from --split FILE."""
+    X, y = read("pima.csv")
+    rng = np.random.default_rng(5)
+    splits = []
+    for _ in range(3):
+        order = rng.permutation(len(X))
+        splits.append((np.sort(order[:500]), np.sort(order[500:])))
+    r = perfshap.sage("logistic", X, y, split=splits, background=30)
+    assert r.json["cv"]["plan"] == "split"
+    assert np.asarray(r["phi_by_split"]).shape == (3, X.shape[1])
+    for (train, test), phi in zip(splits, r["phi_by_split"]):
+        plain = perfshap.sage("logistic", X.iloc[test], y[test], train=(X.iloc[train], y[train]), background=30)
+        np.testing.assert_allclose(phi, plain["phi"], rtol=0, atol=1e-12)
+    path = tmp_path / "splits.json"
+    path.write_text(json.dumps({"splits": [{"train": a.tolist(), "test": b.tolist()} for a, b in splits]}))
+    out = tmp_path / "cli"
+    subprocess.run([os.environ["PERFSHAP_CLI"], "sage", "--data", os.path.join(DATA, "pima.csv"), "--label", "label", "--model",
+                    "logistic", "--split", str(path), "--background", "30", "--out", str(out), "--quiet"], check=True)
+    cli = json.loads((out / "result.json").read_text())
+    np.testing.assert_array_equal(np.array(cli["cv"]["phi_by_split"]), r["phi_by_split"])
+    with pytest.raises(perfshap.InvalidArgument, match="give cv .* or split .*, not both"):
+        perfshap.sage("logistic", X, y, split=splits, cv="kfold:3")
+    with pytest.raises(perfshap.InvalidArgument, match="test_size and stratify shape the splits of cv"):
+        perfshap.sage("logistic", X, y, test_size=0.3)
+
+
+def test_retrain_vs_marginalise_on_the_same_splits():
+    """compare_retrain: ShapAUC beside SAGE is robustness() on the same splits and learner."""
+    X, y = read("pima.csv")
+    rng = np.random.default_rng(9)
+    splits = [tuple(np.sort(part) for part in np.split(rng.permutation(len(X)), [550])) for _ in range(3)]
+    r = perfshap.sage("logistic", X, y, split=splits, metric="auc", background=30, compare_retrain=True)
+    shapauc = perfshap.robustness(X, y, model="logistic", split=splits)
+    np.testing.assert_array_equal(r["shapauc"], shapauc["phi"])
+    np.testing.assert_array_equal(r["shapauc_std"], shapauc["phi_std"])
+    c = r.json["retrain_comparison"]
+    assert c["splits"] == 3 and c["sage_metric"] == r.json["metric"]
+    for j, name in enumerate(r["players"]):
+        assert c["players"][name]["sage"] == r["phi"][j]
+        assert c["players"][name]["shapauc"] == shapauc["phi"][j]
+    ranks = [c["players"][name]["rank_sage"] for name in r["players"]]
+    assert sorted(ranks) == list(range(1, len(ranks) + 1))
+    with pytest.raises(perfshap.InvalidArgument, match="compare_retrain puts ShapAUC beside SAGE"):
+        perfshap.sage("logistic", X, y, train=(X, y), compare_retrain=True)
+
+
 def test_cv_reads_the_data_once(tmp_path):
     """With cv the data is also the training sample: read once, so a pipe works as a file does."""
     path = os.path.join(DATA, "pima.csv")

@@ -196,6 +196,14 @@ class RequestOptions {
     e.parse_default = true;
   }
 
+  /** @brief How the default of an option that is parsed only when given is described, where the
+   *  method's differs from the group's (sage's cv: none, one model). */
+  void DescribeDefault(const std::string& name, std::string text) {
+    Entry& e = EntryOf(name);
+    PERFSHAP_CHECK(!e.parse_default, "DescribeDefault of an option parsed from its default");
+    e.option.info.default_text = std::move(text);
+  }
+
   /** @brief A check of the whole request once every option is read (ranges that span options). */
   void Finish(std::function<void(R&)> check) { finish_.push_back(std::move(check)); }
 

@@ -52,11 +52,9 @@ RobustnessResponse RunRobustness(const RobustnessRequest& request) {
 
   // The split plan: explicit splits (in memory or a file), or a drawn plan.
   const SplitInput& s = request.splits;
-  const bool explicit_splits = s.splits.has_value() || !s.file.empty();
-  if (s.splits.has_value() && !s.file.empty())
-    throw InvalidArgument("give the splits in memory or as a file, not both", {"split"});
+  const bool explicit_splits = s.explicit_splits();
   const std::span<const double> strata = s.stratify ? data.label() : std::span<const double>{};
-  opt.plan_name = !explicit_splits ? s.plan : !s.name.empty() ? s.name : !s.file.empty() ? s.file : "splits";
+  opt.plan_name = s.plan_name();
   if (!explicit_splits) {
     // Before the splits are drawn: the estimate.
     RobustnessShape shape;
@@ -72,9 +70,7 @@ RobustnessResponse RunRobustness(const RobustnessRequest& request) {
   }
   // Explicit splits are held (and checked) whole; a drawn plan is drawn a window at a time as the
   // run goes, so mc:1000000 holds a window's row indices, not the plan's.
-  const SplitPlan plan = !explicit_splits        ? SplitPlan{}
-                         : s.splits.has_value() ? CheckSplits(*s.splits, data.n_rows(), s.name, s.listed)
-                                                : ReadSplits(s.file, data.n_rows());
+  const SplitPlan plan = explicit_splits ? ExplicitSplitPlan(s, data.n_rows()) : SplitPlan{};
   const detail::SplitSequence splits = explicit_splits
                                            ? detail::SplitSequence(plan)
                                            : detail::SplitSequence::Drawn(s.plan, data.n_rows(), s.test_size,

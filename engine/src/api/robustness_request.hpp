@@ -13,9 +13,10 @@
 #include <string>
 
 #include "api/data_input.hpp"
+#include "api/split_input.hpp"
 #include "perfshap/blocks/learner.hpp"
-#include "perfshap/robustness.hpp"
 #include "perfshap/blocks/split.hpp"
+#include "perfshap/robustness.hpp"
 #include "report/robustness_report.hpp"
 
 namespace perfshap { inline namespace v0 { namespace api {
@@ -32,25 +33,6 @@ struct LearnerInput {
 /** @brief The learner of `input`. @throws InvalidArgument as MakeLearner, or (options():
  *  `model_params`) for params given with the host's own learner. */
 std::shared_ptr<const Learner> MakeLearnerOf(const LearnerInput& input);
-
-/** @brief How the rows are split into training and test parts. */
-struct SplitInput {
-  /** A drawn plan: holdout, mc:R (Monte-Carlo) or kfold:K (MakeSplitPlan). */
-  std::string plan = "holdout";
-  /** The test fraction of holdout and mc splits, in [0.01, 0.99]. */
-  double test_size = 0.2;
-  /** Split each class in the same proportion. */
-  bool stratify = false;
-  /** Explicit splits instead of a drawn plan (checked against the rows: CheckSplits). */
-  std::optional<SplitPlan> splits;
-  /** Whether `splits` were given as a list of splits (messages say splits[s]) or as one. */
-  bool listed = true;
-  /** A JSON file of explicit splits (ReadSplits) instead of a drawn plan. */
-  std::string file;
-  /** How messages and the report name explicit splits ("--split s.json", "split"); default:
-   *  "splits" or the file. */
-  std::string name;
-};
 
 /** @brief A robustness run. `options.learner`, `options.players` and `options.plan_name` are
  *  set from `learner`, `data` and `splits`; the rest of `options` is used as it is. */

@@ -77,19 +77,55 @@ void Reduce(SageResponse& response) {
   response.values = std::move(mean);
 }
 
+/** ShapAUC (the robustness method: the learner retrained on every coalition) on the same splits
+ *  with the same learner, beside the SAGE values of `sage`. */
+detail::RetrainComparison RetrainBeside(const SageRequest& request, const ShapOptions& opt,
+                                        std::shared_ptr<const Learner> learner, const SplitPlan& plan,
+                                        const SageResponse& sage) {
+  RobustnessRequest r;
+  r.data = request.data;
+  r.learner.learner = std::move(learner);
+  r.learner.params.clear();
+  r.splits.splits = plan;
+  r.splits.name = sage.plan;
+  r.seed = request.seed;
+  r.options.solver = opt.solver;
+  r.options.sampling = opt.solver_options;
+  r.options.execution = opt.solver_options.execution;
+  r.options.execution.on_estimate = nullptr;
+  const RobustnessResult shapauc = RunRobustness(r).result;
+  detail::RetrainComparison c;
+  c.sage_metric = sage.values.metric;
+  c.plan = sage.plan;
+  c.splits = plan.size();
+  c.players = sage.values.players;
+  c.sage = sage.values.phi;
+  c.sage_std = sage.phi_std;
+  for (const std::string& name : c.players) {
+    const auto at = std::find(shapauc.features.begin(), shapauc.features.end(), name);
+    PERFSHAP_CHECK(at != shapauc.features.end(), "ShapAUC's players differ from SAGE's: " + name);
+    const auto j = static_cast<std::size_t>(at - shapauc.features.begin());
+    c.shapauc.push_back(shapauc.phi_auc_mean[j]);
+    c.shapauc_std.push_back(shapauc.phi_auc_std[j]);
+  }
+  return c;
+}
+
 /** SAGE on every split of the plan: the learner fitted on the training part, the values of its
  *  test part against background rows drawn from the training part. */
 SageResponse RunSageAcrossSplits(const SageRequest& request, ShapOptions opt) {
+  // The option that asked for splits: a drawn plan (cv) or explicit ones (split).
+  const std::string by = request.splits->explicit_splits() ? "split" : "cv";
   if (request.model.given())
     throw InvalidArgument(
-        "cv fits the learner on every split's training part: give a learner, not a fitted model",
-        {"cv", "model_file"});
+        by + " fits the learner on every split's training part: give a learner, not a fitted model",
+        {by, "model_file"});
   if (request.model.train)
-    throw InvalidArgument("cv takes the training parts from the data: drop the training sample",
-                          {"cv", "train"});
+    throw InvalidArgument(by + " takes the training parts from the data: drop the training sample",
+                          {by, "train"});
   if (request.background_rows)
-    throw InvalidArgument("cv draws the background from each split's training part: give a number of rows",
-                          {"cv", "background_file"});
+    throw InvalidArgument(by + " draws the background from each split's training part: give a number of rows",
+                          {by, "background_file"});
   // The data read as the training sample is (its design and 0/1 labels), once.
   SageRequest whole = request;
   whole.model.train = request.data;
@@ -98,8 +134,7 @@ SageResponse RunSageAcrossSplits(const SageRequest& request, ShapOptions opt) {
   RequireOneOutput(request, *p.model, response.run);
   const Dataset& d = p.data;
   const SplitPlan plan =
-      MakeSplitPlan(*request.cv, d.n_rows(), request.test_size, request.seed,
-                    request.stratify ? d.label() : std::span<const double>(), opt.solver_options.execution);
+      HeldSplitPlan(*request.splits, d.n_rows(), request.seed, d.label(), opt.solver_options.execution);
   const SageOptions options = OptionsOf(request, opt);
   for (const Split& split : plan) {
     const std::shared_ptr<const Model> model = p.learner->Train(d, split.train, p.model_columns);
@@ -114,12 +149,13 @@ SageResponse RunSageAcrossSplits(const SageRequest& request, ShapOptions opt) {
                                           ColumnMatrix{bg, drawn.size()}, p.players, p.feature_names,
                                           options));
   }
-  response.plan = *request.cv;
+  response.plan = request.splits->plan_name();
   response.run.background_rows =
       std::min<std::size_t>(request.background.value_or(100), plan.front().train.size());
   response.run.background_source = "drawn from each split's training part with the seed";
   response.run.model_source = "fitted on each split's training part";
   Reduce(response);
+  if (request.compare_retrain) response.retrain = RetrainBeside(request, opt, p.learner, plan, response);
   return response;
 }
 
@@ -129,7 +165,11 @@ SageResponse RunSage(const SageRequest& request) {
   ShapOptions opt = request.options;
   opt.solver_options.max_players = kShapExactPlayerLimit;
   opt.output = ShapOutputScale::kPrediction;
-  if (request.cv) return RunSageAcrossSplits(request, opt);
+  if (request.splits) return RunSageAcrossSplits(request, opt);
+  if (request.compare_retrain)
+    throw InvalidArgument(
+        "compare_retrain puts ShapAUC beside SAGE on the same splits: give cv (or explicit splits, split)",
+        {"compare_retrain", "cv"});
   SageResponse response;
   const PreparedModelRows p = PrepareModelRows(request, opt, response.run, true);
   RequireOneOutput(request, *p.model, response.run);

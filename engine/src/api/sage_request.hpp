@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/shap_request.hpp"
+#include "api/split_input.hpp"
 #include "perfshap/sage.hpp"
 #include "report/sage_report.hpp"
 
@@ -23,12 +24,13 @@ struct SageRequest : ShapRequest {
   std::string metric;
   /** The class rule of the 0/1 metrics: prediction > threshold. */
   double threshold = 0.5;
-  /** Model-variability bands: the learner fitted on the training part of every split of this
-   *  plan (holdout, mc:R, kfold:K, MakeSplitPlan) and SAGE computed on its test part, the
-   *  background drawn from the training part; none: one model. */
-  std::optional<std::string> cv;
-  double test_size = 0.2;
-  bool stratify = false;
+  /** Model-variability bands: the learner fitted on the training part of every split (a drawn
+   *  plan or explicit splits) and SAGE computed on its test part, the background drawn from the
+   *  training part; none: one model. */
+  std::optional<SplitInput> splits;
+  /** With splits: ShapAUC (robustness: the learner retrained on every coalition) on the same
+   *  splits beside the SAGE values, one report (retrain vs marginalise). */
+  bool compare_retrain = false;
 };
 
 /** @brief What a sage run gives: the values and the run's description. */
@@ -57,7 +59,8 @@ struct SageResponse {
                               &splits,
                               phi_std,
                               marginal ? &*marginal : nullptr,
-                              dependence ? &*dependence : nullptr};
+                              dependence ? &*dependence : nullptr,
+                              retrain ? &*retrain : nullptr};
   }
 };
 

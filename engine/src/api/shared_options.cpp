@@ -195,6 +195,24 @@ RequestOptions<GivenModelInput> MakeModelFileOptions() {
   return t;
 }
 
+RequestOptions<SplitInput> MakeSplitOptions() {
+  using Ctx = RequestOptions<SplitInput>::ParseContext;
+  RequestOptions<SplitInput> t("splits");
+  t.Add("cv", Field(&SplitInput::plan))
+      .Value("PLAN")
+      .Sets("plan")
+      .Help("splits: holdout, mc:R (Monte-Carlo) or kfold:K; the learner is fitted on each training part");
+  t.Add("test_size", Field(&SplitInput::test_size))
+      .AtLeast(0.01)
+      .AtMost(0.99)
+      .Help("test fraction of holdout and mc splits");
+  t.Add("stratify", Field(&SplitInput::stratify)).Switch().Help("split each class in the same proportion");
+  t.AddParsed("split", OptionType::kText, "", [](const Ctx& c, SplitInput& s) { s.file = c.text; })
+      .Value("FILE")
+      .Help("JSON with explicit splits: {\"train\":[..],\"test\":[..]} or {\"splits\":[..]}");
+  return t;
+}
+
 RequestOptions<SolverChoice> MakeSolverOptions() {
   using Ctx = RequestOptions<SolverChoice>::ParseContext;
   RequestOptions<SolverChoice> t("solver");
@@ -232,6 +250,8 @@ const RequestOptions<detail::ReportTarget>& OutputOptionGroup() { return Options
 const RequestOptions<LearnerInput>& LearnerOptionGroup() { return OptionsOnce<MakeLearnerOptions>(); }
 
 const RequestOptions<GivenModelInput>& ModelFileOptionGroup() { return OptionsOnce<MakeModelFileOptions>(); }
+
+const RequestOptions<SplitInput>& SplitOptionGroup() { return OptionsOnce<MakeSplitOptions>(); }
 
 const RequestOptions<SolverChoice>& SolverOptionGroup() { return OptionsOnce<MakeSolverOptions>(); }
 

@@ -13,6 +13,7 @@
 #include "api/given_model.hpp"
 #include "api/method_options.hpp"
 #include "api/robustness_request.hpp"
+#include "api/split_input.hpp"
 #include "perfshap/blocks/solver.hpp"
 #include "perfshap/execution.hpp"
 #include "report/run_reporter.hpp"
@@ -36,6 +37,10 @@ const RequestOptions<LearnerInput>& LearnerOptionGroup();
 /** @brief model_file (an XGBoost model's JSON file) and iteration_range (its boosting rounds,
  *  BEGIN:END, or a pair from JSON and Python). */
 const RequestOptions<GivenModelInput>& ModelFileOptionGroup();
+
+/** @brief cv (a drawn plan), test_size, stratify and split (explicit splits: a JSON file's path):
+ *  how a method that fits a learner per split splits the rows (robustness, sage). */
+const RequestOptions<SplitInput>& SplitOptionGroup();
 
 /** @brief A Shapley solver and its sampling, as a method's request holds them. */
 struct SolverChoice {

@@ -123,6 +123,7 @@ Json ResultBody(const SageReport& report) {
                   {"metric_full_by_split", full}, {"metric_empty_by_split", empty},
                   {"test_rows_by_split", rows}};
   }
+  if (report.retrain != nullptr) body["retrain_comparison"] = RetrainComparisonJson(*report.retrain);
   body["solver"] = {{"name", v.solve.solver},
                     {"converged", v.solve.converged},
                     {"stopped_by", StopReasonName(v.solve.stopped_by)},
@@ -166,6 +167,7 @@ std::string SageConsoleText(const SageReport& report, const std::string& out) {
     s << "\n";
   }
   if (report.marginal != nullptr) s << ComparisonText(SageComparison(v, *report.marginal));
+  if (report.retrain != nullptr) s << RetrainComparisonText(*report.retrain);
   if (!out.empty()) s << "  wrote " << out << "/result.json, sage.csv and the SVG\n";
   return s.str();
 }
@@ -182,6 +184,7 @@ void BuildSageReport(ReportContent& out, const SageReport& report) {
   out.Figure("sage_bar.svg", FigureSet::kSummary, [&] { return BarFigure(report); });
   if (report.marginal != nullptr) AddComparisonFiles(out, SageComparison(v, *report.marginal));
   if (report.dependence != nullptr) AddDependenceFiles(out, *report.dependence);
+  if (report.retrain != nullptr) AddRetrainComparisonFiles(out, *report.retrain);
   out.Result({"sage", v.players, report.run.seed, report.run.threads, v.elapsed_seconds}, ResultBody(report));
 }
 

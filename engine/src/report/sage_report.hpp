@@ -5,13 +5,15 @@
 // The report of `perfshap sage`: the console summary (the metric with every feature and with
 // none, the features by decreasing value with their standard errors), sage.csv (feature, phi,
 // phi_se; with cv phi_std), sage_bar.svg (the values with 95% bands, or with cv +-1 std over the
-// splits) and result.json ("method": "sage").
+// splits) and result.json ("method": "sage"); with compare_retrain, ShapAUC beside it
+// (report/retrain_comparison.hpp).
 
 #include <string>
 #include <vector>
 
 #include "perfshap/sage.hpp"
 #include "report/report_content.hpp"
+#include "report/retrain_comparison.hpp"
 #include "report/shap_report.hpp"
 #include "report/value_function_comparison.hpp"
 
@@ -32,6 +34,8 @@ struct SageReport {
   const SageValues* marginal = nullptr;
   /** With a conditional value function (no cv): its background's correlations. */
   const FeatureDependence* dependence = nullptr;
+  /** With compare_retrain: ShapAUC on the same splits beside the SAGE values. */
+  const RetrainComparison* retrain = nullptr;
 
   bool cv() const noexcept { return splits != nullptr && !splits->empty(); }
 };

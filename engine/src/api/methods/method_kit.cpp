@@ -2,6 +2,8 @@
 // Copyright 2026 The perfshap authors
 #include "api/methods/method_kit.hpp"
 
+#include <algorithm>
+
 #include "perfshap/error.hpp"
 
 namespace perfshap { inline namespace v0 { namespace api {
@@ -37,4 +39,21 @@ void TakeModel(const std::optional<GivenModelInput>& given, GivenModelInput& mod
   model.iteration_range = range;
 }
 
+bool Named(const GivenOptions& given, const char* name) {
+  return std::any_of(given.begin(), given.end(), [&](const GivenOption& g) {
+    return perfshap::detail::CanonicalOptionName(g.first) == name;
+  });
+}
+
+void TakeSplits(const MethodInputs& in, const GivenOptions& given, const std::string& method,
+                SplitInput& splits) {
+  if (Named(given, "cv") && (Named(given, "split") || in.splits))
+    throw InvalidArgument(method + ": give cv (a drawn plan) or split (explicit splits), not both",
+                          {"cv", "split"});
+  if (!in.splits) return;
+  if (!splits.file.empty()) Both(method, "the splits", "split");
+  splits.splits = in.splits->plan;
+  splits.listed = in.splits->listed;
+  splits.name = "split";
+}
 }}}  // namespace perfshap::api

@@ -108,4 +108,12 @@ void TakeTable(const std::shared_ptr<const Table>& table, std::optional<DataInpu
  *  @throws InvalidArgument (model_file) when the options named a model file too. */
 void TakeModel(const std::optional<GivenModelInput>& given, GivenModelInput& model, const std::string& method);
 
+/** @brief Whether `given` names the option `name` (in either spelling). */
+bool Named(const GivenOptions& given, const char* name);
+
+/** @brief A front end's explicit splits (MethodInputs::splits) as `splits`' own.
+ *  @throws InvalidArgument (cv, split) when a drawn plan (cv) is given with explicit splits;
+ *  (split) for splits in memory and a file. */
+void TakeSplits(const MethodInputs& in, const GivenOptions& given, const std::string& method,
+                SplitInput& splits);
 }}}  // namespace perfshap::api

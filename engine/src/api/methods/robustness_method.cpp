@@ -28,7 +28,6 @@ constexpr auto Field = [](auto field) { return Member<Request>(&Request::request
 constexpr auto Option = [](auto field) {
   return Member<Request>(&Request::request, &RobustnessRequest::options, field);
 };
-constexpr auto Split = [](auto field) { return Member<Request>(&Request::request, &RobustnessRequest::splits, field); };
 
 /** A learner option with a name of its own (C, no_standardize), refused with model_param's. */
 void SetLearnerParam(const Ctx& c, Request& r, const std::string& key, std::string value) {
@@ -53,20 +52,6 @@ void DeclareLearner(RequestOptions<Request>& t) {
    })
       .Switch()
       .Help("logistic/probit/linear: fit on raw columns (no StandardScaler); as model_param standardize=false");
-}
-
-void DeclareSplits(RequestOptions<Request>& t) {
-  t.Add("cv", Split(&SplitInput::plan)).Value("PLAN").Sets("plan").Help("splits: holdout, mc:R (Monte-Carlo) or kfold:K");
-  t.Add("test_size", Split(&SplitInput::test_size))
-      .AtLeast(0.01)
-      .AtMost(0.99)
-      .Help("test fraction of holdout and mc splits");
-  t.Add("stratify", Split(&SplitInput::stratify)).Switch().Help("split each class in the same proportion");
-  t.AddParsed("split", OptionType::kText, "", [](const Ctx& c, Request& r) {
-     r.request.splits.file = c.text;
-   })
-      .Value("FILE")
-      .Help("JSON with explicit splits: {\"train\":[..],\"test\":[..]} or {\"splits\":[..]}");
 }
 
 void DeclareCurves(RequestOptions<Request>& t) {
@@ -104,7 +89,7 @@ RequestOptions<Request> MakeOptions() {
       .AtMost(100000000)
       .Help("rows of the built-in probit design (without data)");
   DeclareLearner(t);
-  DeclareSplits(t);
+  t.Include<SplitInput>(SplitOptionGroup(), Field(&RobustnessRequest::splits));
   DeclareCurves(t);
   t.Add("select", Option(&RobustnessOptions::select))
       .Switch()
@@ -129,24 +114,12 @@ RequestOptions<Request> MakeOptions() {
 }
 
 MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
-  const auto named = [&](const char* name) {
-    return std::any_of(given.begin(), given.end(),
-                       [&](const GivenOption& g) { return perfshap::detail::CanonicalOptionName(g.first) == name; });
-  };
-  if (named("cv") && (named("split") || in.splits))
-    throw InvalidArgument("robustness: give cv (a drawn plan) or split (explicit splits), not both", {"cv", "split"});
   Request parsed = ParseWith<Request, MakeOptions>(given);
   RobustnessRequest& request = parsed.request;
   request.warm_up_pool = true;  // the pool starts while the data and the splits are read
   TakeTable(in.data, request.data, "robustness", "the data", "data");
   if (in.learner != nullptr) request.learner.learner = in.learner;
-  if (in.splits) {
-    if (!request.splits.file.empty())
-      throw InvalidArgument("robustness: give the splits in memory or as a file (split), not both", {"split"});
-    request.splits.splits = in.splits->plan;
-    request.splits.listed = in.splits->listed;
-    request.splits.name = "split";
-  }
+  TakeSplits(in, given, "robustness", request.splits);
   RobustnessOptions& opt = request.options;
   ApplySolver(parsed.solver, request.seed, opt.solver, opt.sampling);
   opt.checkpoint_fingerprint = "perfshap robustness";

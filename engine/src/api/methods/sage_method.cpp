@@ -23,7 +23,6 @@ namespace {
 namespace sage_method {
 
 using Request = WithSolver<SageRequest>;
-using Ctx = RequestOptions<Request>::ParseContext;
 
 RequestOptions<Request> MakeOptions() {
   RequestOptions<Request> t("sage");
@@ -40,18 +39,18 @@ RequestOptions<Request> MakeOptions() {
       .AtMost(1)
       .Help("class rule of the 0/1 metrics: prediction > threshold");
   DeclareValueFunction<SageRequest>(t);
-  t.AddParsed("cv", OptionType::kText, "", [](const Ctx& c, Request& r) { r.request.cv = c.text; })
-      .Value("PLAN")
-      .Help(
-          "model-variability bands: the learner fitted on the training part of every split of holdout, mc:R "
-          "(Monte-Carlo) or kfold:K and SAGE on its test part; phi's mean and std over the splits");
-  t.Add<double>("test_size", [](Request& r) -> double& { return r.request.test_size; })
-      .AtLeast(0.01)
-      .AtMost(0.99)
-      .Help("with cv: test fraction of holdout and mc splits");
-  t.Add<bool>("stratify", [](Request& r) -> bool& { return r.request.stratify; })
+  // Model-variability bands: the learner fitted on every split, SAGE on its test part.
+  t.Include<SplitInput>(SplitOptionGroup(), [](Request& r) -> SplitInput& {
+    if (!r.request.splits) r.request.splits.emplace();
+    return *r.request.splits;
+  });
+  t.DescribeDefault("cv", "");
+  t.Add<bool>("compare_retrain", [](Request& r) -> bool& { return r.request.compare_retrain; })
       .Switch()
-      .Help("with cv: split each class in the same proportion");
+      .Help(
+          "with cv or split: ShapAUC (robustness: the learner retrained on every coalition) on the "
+          "same splits beside SAGE, one report (retrain vs marginalise): retrain_vs_marginalise.csv/.svg, "
+          "result.json's retrain_comparison");
   DeclareBackground<SageRequest>(t,
                                  "background rows drawn with the seed from train (or data for a model_file): "
                                  "the imputed rows, or the sample the conditional distribution is fitted to; "
@@ -84,6 +83,10 @@ MethodRun SageRun(SageResponse response, const std::string& out_dir) {
     for (const SageValues& s : r->splits) by_split.insert(by_split.end(), s.phi.begin(), s.phi.end());
     run.arrays.push_back({"phi_by_split", {r->splits.size(), P}, by_split});
   }
+  if (r->retrain) {
+    run.arrays.push_back({"shapauc", {P}, r->retrain->shapauc});
+    run.arrays.push_back({"shapauc_std", {P}, r->retrain->shapauc_std});
+  }
   run.names = {{"players", v.players}};
   run.reporter =
       detail::ReporterOf([r](detail::ReportContent& out) { detail::BuildSageReport(out, r->Report()); });
@@ -94,6 +97,15 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
   Request parsed = ParseWith<Request, MakeOptions>(given);
   SageRequest& request = parsed.request;
   TakePredictionInputs(in, "sage", request);
+  if (in.splits) request.splits.emplace();
+  if (request.splits) {
+    TakeSplits(in, given, "sage", *request.splits);
+    if (!Named(given, "cv") && !request.splits->explicit_splits())
+      throw InvalidArgument(
+          "sage: test_size and stratify shape the splits of cv: give cv (or explicit splits, split) "
+          "with them",
+          {"test_size", "stratify", "cv"});
+  }
   if (request.data.generated())
     throw InvalidArgument(
         "sage needs the rows whose performance it decomposes: give data (a CSV file or a table) "
@@ -109,13 +121,13 @@ MethodRun Run(const MethodInputs& in, const GivenOptions& given) {
 }  // namespace
 
 MethodEntry SageMethod() {
-  return {
-      "sage",
-      "SAGE: decompose a model's performance (log-loss, MSE, AUC...) over its features, marginal or "
-      "conditional",
-      {InputRole::kData, InputRole::kTrain, InputRole::kBackground, InputRole::kModel, InputRole::kLearner},
-      OptionsOnce<sage_method::MakeOptions>().options(),
-      sage_method::Run};
+  return {"sage",
+          "SAGE: decompose a model's performance (log-loss, MSE, AUC...) over its features, marginal or "
+          "conditional",
+          {InputRole::kData, InputRole::kTrain, InputRole::kBackground, InputRole::kModel,
+           InputRole::kLearner, InputRole::kSplits},
+          OptionsOnce<sage_method::MakeOptions>().options(),
+          sage_method::Run};
 }
 
 }}}  // namespace perfshap::api
