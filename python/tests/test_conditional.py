@@ -91,6 +91,19 @@ def test_every_value_function_adds_up_and_says_which_it_is(approach):
     assert np.all(np.asarray(r.phi_se) > 0)
 
 
+@pytest.mark.parametrize("approach", ["gaussian", "copula", "empirical", "ctree"])
+def test_interaction_values_under_a_conditional_value_function_add_up_to_its_values(approach):
+    background = ar1(300, 0.6, 0)
+    X = ar1(2, 0.6, 1)
+    options = dict(background=background, conditional=approach, conditional_samples=100, solver="exact", seed=2)
+    r = perfshap.shap(lambda Z: np.tanh(Z) @ BETA, X, interactions=True, **options)
+    m = np.asarray(r.interactions)  # rows x (features + bias) x (features + 1)
+    assert m.shape == (2, F + 1, F + 1)
+    np.testing.assert_allclose(m[:, :F, :F].sum(axis=2), np.asarray(r.values), rtol=0, atol=1e-10)
+    alone = perfshap.shap(lambda Z: np.tanh(Z) @ BETA, X, **options)
+    np.testing.assert_array_equal(np.asarray(alone.values), np.asarray(r.values))
+
+
 def test_regression_of_a_linear_function_is_its_closed_form():
     """With the linear regressor, each coalition's regression of a linear f on its features is
     the closed form's conditional mean exactly (least squares recovers it): no draws, no error."""

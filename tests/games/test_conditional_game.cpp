@@ -4,14 +4,17 @@
 // prediction game (games/conditional_game.hpp) through ExplainInterventional: the draws against
 // the bivariate normal's closed form, the values of a linear model against its closed form
 // v(S) = f(x_S, mu_O + Sigma_OS Sigma_SS^-1 (x_S - mu_S)) enumerated over every coalition, the
-// Monte Carlo standard errors' coverage, threads, and bad input.
+// Monte Carlo standard errors' coverage, the interaction values under it (against the closed
+// form's enumerated index; rows adding up to phi), threads, and bad input.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "perfshap/blocks/interactions.hpp"
 #include "perfshap/blocks/model.hpp"
 #include "perfshap/blocks/random.hpp"
 #include "perfshap/error.hpp"
@@ -179,30 +182,36 @@ TEST(EmpiricalConditional, ExplainsWithEfficiencyNearTheGaussian) {
   EXPECT_LT(c.efficiency_gap, 1e-12);
 }
 
+// The linear model's conditional game in closed form: v(S) = f(x_S, mu_O + Sigma_OS Sigma_SS^-1
+// (x_S - mu_S)) with the background's own mean and covariance (intercept 0.3).
+double LinearConditionalValue(const std::vector<double>& beta, std::span<const double> x,
+                              const detail::GaussianFeatures& g, unsigned mask) {
+  const int F = static_cast<int>(beta.size());
+  std::vector<int> in, out;
+  for (int j = 0; j < F; ++j) ((mask >> j) & 1U ? in : out).push_back(j);
+  Eigen::VectorXd z(F);
+  for (int j = 0; j < F; ++j) z(j) = x[static_cast<std::size_t>(j)];
+  if (!out.empty()) {
+    Eigen::VectorXd mo = g.mean()(out);
+    if (!in.empty()) {
+      Eigen::VectorXd d(static_cast<Eigen::Index>(in.size()));
+      for (std::size_t a = 0; a < in.size(); ++a)
+        d(static_cast<Eigen::Index>(a)) = x[in[a]] - g.mean()(in[a]);
+      mo += g.covariance()(out, in) * g.covariance()(in, in).ldlt().solve(d);
+    }
+    for (std::size_t a = 0; a < out.size(); ++a) z(out[a]) = mo(static_cast<Eigen::Index>(a));
+  }
+  double y = 0.3;
+  for (int j = 0; j < F; ++j) y += beta[static_cast<std::size_t>(j)] * z(j);
+  return y;
+}
+
 // Exact Shapley values of the linear model's conditional game, by enumeration of every
 // coalition with the background's own mean and covariance.
 std::vector<double> LinearConditionalShapley(const std::vector<double>& beta, std::span<const double> x,
                                              const detail::GaussianFeatures& g) {
   const int F = static_cast<int>(beta.size());
-  const auto v = [&](unsigned mask) {
-    std::vector<int> in, out;
-    for (int j = 0; j < F; ++j) ((mask >> j) & 1U ? in : out).push_back(j);
-    Eigen::VectorXd z(F);
-    for (int j = 0; j < F; ++j) z(j) = x[static_cast<std::size_t>(j)];
-    if (!out.empty()) {
-      Eigen::VectorXd mo = g.mean()(out);
-      if (!in.empty()) {
-        Eigen::VectorXd d(static_cast<Eigen::Index>(in.size()));
-        for (std::size_t a = 0; a < in.size(); ++a)
-          d(static_cast<Eigen::Index>(a)) = x[in[a]] - g.mean()(in[a]);
-        mo += g.covariance()(out, in) * g.covariance()(in, in).ldlt().solve(d);
-      }
-      for (std::size_t a = 0; a < out.size(); ++a) z(out[a]) = mo(static_cast<Eigen::Index>(a));
-    }
-    double y = 0.3;
-    for (int j = 0; j < F; ++j) y += beta[static_cast<std::size_t>(j)] * z(j);
-    return y;
-  };
+  const auto v = [&](unsigned mask) { return LinearConditionalValue(beta, x, g, mask); };
   std::vector<double> phi(static_cast<std::size_t>(F), 0.0);
   for (int i = 0; i < F; ++i)
     for (unsigned mask = 0; mask < (1U << F); ++mask) {
@@ -310,6 +319,76 @@ TEST(ConditionalShap, LinearGaussianExactWithoutDraws) {
   EXPECT_TRUE(
       ExplainInterventional(*logistic, ColumnMatrix{c.rows, c.nx}, ColumnMatrix{c.bg, c.nb}, {}, {}, o)
           .conditional_exact);
+}
+
+// Interaction values under the gaussian value function of a linear model: exact (one draw at
+// the conditional mean), equal to the Shapley interaction index enumerated on the closed form's
+// v(S), half of it off the diagonal and phi_i less the row's others on it.
+TEST(ConditionalShap, LinearGaussianInteractionsEqualTheEnumeratedIndex) {
+  const LinearCase c;
+  const detail::GaussianFeatures g(ColumnMatrix{c.bg, c.nb}, c.F);
+  ShapOptions o;
+  o.conditional = ShapConditional::kGaussian;
+  o.solver = "exact";
+  const InteractionValues iv =
+      ExplainInterventionalInteractions(*c.glm, ColumnMatrix{c.rows, c.nx}, ColumnMatrix{c.bg, c.nb}, {}, o);
+  const int F = static_cast<int>(c.F);
+  for (std::size_t r = 0; r < c.nx; ++r) {
+    const std::vector<double> x = c.Row(r);
+    const auto v = [&](unsigned mask) { return LinearConditionalValue(c.beta, x, g, mask); };
+    const std::vector<double> phi = LinearConditionalShapley(c.beta, x, g);
+    double largest = 0.0;
+    for (int i = 0; i < F; ++i) {
+      double others = 0.0;
+      for (int j = 0; j < F; ++j) {
+        if (j == i) continue;
+        double index = 0.0;
+        for (unsigned mask = 0; mask < (1U << F); ++mask) {
+          if (((mask >> i) & 1U) || ((mask >> j) & 1U)) continue;
+          const int s = __builtin_popcount(mask);
+          const double w = std::tgamma(s + 1.0) * std::tgamma(F - s - 1.0) / std::tgamma(F);
+          const unsigned ij = mask | (1U << i) | (1U << j);
+          index += w * (v(ij) - v(mask | (1U << i)) - v(mask | (1U << j)) + v(mask));
+        }
+        EXPECT_NEAR(iv(i, j, r), index / 2.0, 1e-10) << "row " << r << " pair " << i << "," << j;
+        others += index / 2.0;
+        largest = std::max(largest, std::fabs(index));
+      }
+      EXPECT_NEAR(iv(i, i, r), phi[static_cast<std::size_t>(i)] - others, 1e-10) << "row " << r;
+    }
+    EXPECT_GT(largest, 1e-3) << "the conditional game of a linear model has interactions";
+  }
+}
+
+// Sampled value functions: each row of the interaction matrix adds up to the conditional
+// Shapley value of the same run (the same game), with a standard error on every entry.
+TEST(ConditionalShap, InteractionRowsAddUpToTheConditionalValues) {
+  const LinearCase c;
+  for (const ShapConditional kind :
+       {ShapConditional::kGaussian, ShapConditional::kEmpirical, ShapConditional::kCtree}) {
+    ShapOptions o;
+    o.conditional = kind;
+    o.conditional_samples = 100;
+    o.solver = "exact";
+    o.solver_options.seed = 5;
+    const ColumnMatrix rows{c.rows, c.nx}, bg{c.bg, c.nb};
+    const ShapExplanation e = ExplainInterventional(*c.model, rows, bg, {}, {}, o);
+    const InteractionValues iv = ExplainInterventionalInteractions(*c.model, rows, bg, {}, o);
+    ASSERT_EQ(iv.se.size(), iv.values.size());
+    for (std::size_t r = 0; r < c.nx; ++r)
+      for (int i = 0; i < static_cast<int>(c.F); ++i) {
+        double sum = 0.0;
+        for (int j = 0; j < static_cast<int>(c.F); ++j) sum += iv(i, j, r);
+        EXPECT_NEAR(sum, e(r, 0, static_cast<std::size_t>(i)), 1e-10)
+            << ShapConditionalName(kind) << " row " << r;
+        EXPECT_GT(iv.se[(static_cast<std::size_t>(i) * c.F + (i + 1) % c.F) * c.nx + r], 0.0);
+      }
+  }
+  ShapOptions regression;
+  regression.conditional = ShapConditional::kRegression;
+  EXPECT_THROW(ExplainInterventionalInteractions(*c.model, ColumnMatrix{c.rows, c.nx},
+                                                 ColumnMatrix{c.bg, c.nb}, {}, regression),
+               InvalidArgument);
 }
 
 // The standard error is the spread of the estimate over seeds: across 30 seeds, the values'

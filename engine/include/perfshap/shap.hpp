@@ -191,7 +191,9 @@ PERFSHAP_EXPORT TreeShapInteractionValues ExplainTreeInteractions(const TreeEnse
  * one, else SampledInteractions with the options' sampling (standard errors in `se`). The
  * outputs are rows x model outputs, output o of row r at r * n_outputs + o, on options.output's
  * scale; InteractionValues' convention (half the pair's index off the diagonal, each row adding
- * up to phi).
+ * up to phi). With a conditional value function (options.conditional, not regression) the game
+ * is the conditional one, its groups of draws averaged and their spread in `se`, as
+ * ExplainInterventional's phi_se (a linear model under gaussian: exact, no draws).
  * @throws InvalidArgument as ExplainInterventional, and for more than 64 features.
  */
 PERFSHAP_EXPORT InteractionValues ExplainInterventionalInteractions(

@@ -247,11 +247,6 @@ void CheckShapOptions(const ShapRequest& request) {
                                       "interventional approach; the ") +
                               ApproachName(request.approach) + " approach has none: drop conditional",
                           {"conditional", "approach"});
-  if (request.options.conditional != ShapConditional::kMarginal &&
-      (request.interactions || !request.interaction_features.empty()))
-    throw InvalidArgument(
-        "interaction values are not offered with a conditional value function yet: drop one",
-        {"conditional", "interactions"});
   if (request.background_rows && request.background)
     throw InvalidArgument("give either a number of background rows or the background rows, not both",
                           {"background", "background_file"});

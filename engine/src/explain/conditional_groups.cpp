@@ -51,4 +51,42 @@ ShapExplanation AverageConditionalGroups(const ShapExplanation& grouped, std::si
   return e;
 }
 
+InteractionValues AverageInteractionGroups(const InteractionValues& grouped, std::size_t groups) {
+  PERFSHAP_CHECK(groups >= 2 && grouped.n_outputs % groups == 0, "AverageInteractionGroups: the groups");
+  const std::size_t O = grouped.n_outputs / groups;
+  const std::size_t cells =
+      static_cast<std::size_t>(grouped.n_players) * static_cast<std::size_t>(grouped.n_players);
+  const auto G = static_cast<double>(groups);
+  InteractionValues v;
+  v.index = grouped.index;
+  v.n_players = grouped.n_players;
+  v.n_outputs = O;
+  v.players = grouped.players;
+  v.n_evaluations = grouped.n_evaluations;
+  v.converged = grouped.converged;
+  v.values.assign(cells * O, 0.0);
+  v.se.assign(cells * O, 0.0);
+  v.base.assign(O, 0.0);
+  v.full.assign(O, 0.0);
+  const bool sampled = !grouped.se.empty();
+  for (std::size_t o = 0; o < O; ++o)
+    for (std::size_t g = 0; g < groups; ++g) {
+      v.base[o] += grouped.base[o * groups + g] / G;
+      v.full[o] += grouped.full[o * groups + g] / G;
+    }
+  for (std::size_t c = 0; c < cells; ++c)
+    for (std::size_t o = 0; o < O; ++o) {
+      const double* x = grouped.values.data() + c * grouped.n_outputs + o * groups;
+      double mean = 0.0, solver_se = 0.0;
+      for (std::size_t g = 0; g < groups; ++g) {
+        mean += x[g] / G;
+        if (sampled) solver_se += grouped.se[c * grouped.n_outputs + o * groups + g] / G;
+      }
+      double ss = 0.0;
+      for (std::size_t g = 0; g < groups; ++g) ss += (x[g] - mean) * (x[g] - mean);
+      v.values[c * O + o] = mean;
+      v.se[c * O + o] = std::sqrt(ss / (G - 1.0) / G + solver_se * solver_se);
+    }
+  return v;
+}
 }}}  // namespace perfshap::detail

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 
+#include "perfshap/blocks/interactions.hpp"
 #include "perfshap/shap.hpp"
 
 namespace perfshap { inline namespace v0 { namespace detail {
@@ -22,4 +23,7 @@ namespace perfshap { inline namespace v0 { namespace detail {
  */
 ShapExplanation AverageConditionalGroups(const ShapExplanation& grouped, std::size_t groups);
 
+/** @brief The same for interaction values: outputs o * groups + g to outputs o, every entry of the
+ *  matrix, base and full averaged over the groups, se as above. */
+InteractionValues AverageInteractionGroups(const InteractionValues& grouped, std::size_t groups);
 }}}  // namespace perfshap::detail

@@ -264,6 +264,35 @@ ShapExplanation ExplainConditional(const Model& model, ColumnMatrix rows, Column
   return e;
 }
 
+/** ExplainInterventionalInteractions with a conditional value function: the interaction values of
+ *  the conditional game's groups of draws, averaged (a linear model under gaussian: exact, one
+ *  draw at the conditional mean). */
+InteractionValues ConditionalInteractions(const Model& model, ColumnMatrix rows, ColumnMatrix background,
+                                          std::span<const std::string> feature_names,
+                                          const ShapOptions& options) {
+  if (options.conditional == ShapConditional::kRegression)
+    throw InvalidArgument(
+        "interaction values take a value function that draws (gaussian, copula, empirical, ctree); the "
+        "regression one fits a regressor a coalition: drop interactions or choose another",
+        {"conditional", "interactions"});
+  const std::unique_ptr<detail::ConditionalFeatures> features = detail::FitConditional(
+      options.conditional, options.conditional_samples, background, model.n_features());
+  const bool exact =
+      options.conditional == ShapConditional::kGaussian && LinearOnScale(model, options.output);
+  const std::size_t groups = exact ? 1 : kConditionalGroups;
+  const detail::ConditionalPredictionGame game(
+      model, rows, *features, DefaultPlayers(model.n_features(), {}, feature_names), options.output,
+      exact ? 1 : options.conditional_samples, groups, options.solver_options.seed, exact);
+  SolverOptions solver_options;
+  const detail::SolverChoice choice =
+      detail::ShapSolver(static_cast<std::size_t>(game.n_players()), options, solver_options);
+  const InteractionValues grouped =
+      choice.exact && choice.given == nullptr
+          ? ExactInteractions(game, InteractionIndex::kShapley, solver_options)
+          : SampledInteractions(game, InteractionIndex::kShapley, solver_options);
+  return exact ? grouped : detail::AverageInteractionGroups(grouped, groups);
+}
+
 }  // namespace
 
 const char* ShapConditionalName(ShapConditional conditional) noexcept {
@@ -304,6 +333,8 @@ ShapExplanation ExplainInterventional(const Model& model, ColumnMatrix rows, Col
 InteractionValues ExplainInterventionalInteractions(const Model& model, ColumnMatrix rows, ColumnMatrix background,
                                                     std::span<const std::string> feature_names,
                                                     const ShapOptions& options) {
+  if (options.conditional != ShapConditional::kMarginal)
+    return ConditionalInteractions(model, rows, background, feature_names, options);
   const detail::PredictionGame game(model, rows, background,
                                     DefaultPlayers(model.n_features(), {}, feature_names), options.output,
                                     options.row_block);
