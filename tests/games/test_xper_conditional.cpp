@@ -285,6 +285,30 @@ TEST(ConditionalXper, SameValuesAtAnyThreadCountAndSolver) {
   }
 }
 
+// The interaction values of the global value under a conditional value function: each row adds
+// up to the feature's XPER value (the same conditional game, the groups averaged), with a
+// standard error from the groups' spread.
+TEST(ConditionalXper, InteractionRowsAddUpToTheConditionalValues) {
+  const Dataset d = CorrelatedSample(40, false, 5);
+  const BendModel model(true);
+  for (const ShapConditional kind : {ShapConditional::kGaussian, ShapConditional::kEmpirical}) {
+    XperOptions o = ConditionalOptions("auc", 100, 3);
+    o.conditional = kind;
+    o.interactions = true;
+    const XperResult r = ExplainXper(model, d, o);
+    const char* solver = ShapConditionalName(kind);
+    const std::size_t p = r.phi.size();
+    ASSERT_EQ(r.interactions.size(), p * p);
+    ASSERT_EQ(r.interactions_se.size(), p * p);
+    for (std::size_t i = 0; i < p; ++i) {
+      double sum = 0.0;
+      for (std::size_t j = 0; j < p; ++j) sum += r.interactions[i * p + j];
+      EXPECT_NEAR(sum, r.phi[i], 1e-10) << solver << " feature " << i;
+      EXPECT_GT(r.interactions_se[i * p + (i + 1) % p], 0.0) << solver;
+    }
+  }
+}
+
 TEST(ConditionalXper, BadInputIsAOneLineErrorNamingTheOption) {
   const Dataset d = CorrelatedSample(30, false, 2);
   const BendModel model(true);
@@ -293,10 +317,6 @@ TEST(ConditionalXper, BadInputIsAOneLineErrorNamingTheOption) {
   testing::ExpectError<InvalidArgument>([&] { (void)ExplainXper(model, d, o); },
                                         {"regression", "gives no draws"}, "conditional");
   o.conditional = ShapConditional::kCtree;
-  o.interactions = true;
-  testing::ExpectError<InvalidArgument>([&] { (void)ExplainXper(model, d, o); }, {"interaction"},
-                                        "interactions");
-  o.interactions = false;
   o.permutation = {1, 0, 2};
   testing::ExpectError<InvalidArgument>([&] { (void)ExplainXper(model, d, o); }, {"permutation"},
                                         "permutation");

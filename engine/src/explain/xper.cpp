@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "common/allocation.hpp"
+#include "explain/conditional_groups.hpp"
 #include "explain/finite_result.hpp"
 #include "explain/players.hpp"
 #include "explain/prediction_parts.hpp"
@@ -59,32 +60,36 @@ const char* XperComparatorName(XperComparator comparator) noexcept {
 
 namespace {
 
-/** A game's first output as a game of its own (XPER's global value, without the individuals). */
-class FirstOutputGame final : public Game {
+/** A game's first `count` outputs as a game of their own: XPER's global value without the
+ *  individuals (a conditional game's: the global value over each group of draws). */
+class FirstOutputsGame final : public Game {
  public:
-  explicit FirstOutputGame(const Game& game) : game_(game) {}
+  FirstOutputsGame(const Game& game, std::size_t count) : game_(game), count_(count) {}
   int n_players() const override { return game_.n_players(); }
-  std::size_t n_outputs() const override { return 1; }
+  std::size_t n_outputs() const override { return count_; }
   std::vector<std::string> player_names() const override { return game_.player_names(); }
   std::unique_ptr<GameWorker> MakeWorker() const override {
-    return std::make_unique<Worker>(game_.MakeWorker(), game_.n_outputs());
+    return std::make_unique<Worker>(game_.MakeWorker(), game_.n_outputs(), count_);
   }
 
  private:
   class Worker final : public GameWorker {
    public:
-    Worker(std::unique_ptr<GameWorker> inner, std::size_t k) : inner_(std::move(inner)), all_(k) {}
+    Worker(std::unique_ptr<GameWorker> inner, std::size_t k, std::size_t count)
+        : inner_(std::move(inner)), all_(k), count_(count) {}
     void Reset() override { inner_->Reset(); }
     void Evaluate(Coalition s, std::span<double> out) override {
       inner_->Evaluate(s, all_);
-      out[0] = all_[0];
+      std::copy_n(all_.begin(), count_, out.begin());
     }
 
    private:
     std::unique_ptr<GameWorker> inner_;
     std::vector<double> all_;
+    std::size_t count_;
   };
   const Game& game_;
+  std::size_t count_;
 };
 
 // ConditionalXperGame's outputs (o * groups + g: output o over group g's draws) reduced to
@@ -131,10 +136,6 @@ std::unique_ptr<detail::ConditionalFeatures> FitXperConditional(const Dataset& s
         "XPER averages its individual terms over draws of the features off a coalition, and conditional "
         "regression gives no draws: use gaussian, copula, empirical or ctree",
         {"conditional"});
-  if (options.interactions)
-    throw InvalidArgument(
-        "XPER's interaction values are not offered with a conditional value function yet: drop one",
-        {"conditional", "interactions"});
   if (!options.permutation.empty())
     throw InvalidArgument(
         "a permutation pairs the sample's rows for the marginal value function; a conditional one draws "
@@ -154,6 +155,20 @@ std::unique_ptr<detail::ConditionalFeatures> FitXperConditional(const Dataset& s
                               std::to_string(F) + " columns",
                           {"background"});
   return detail::FitConditional(options.conditional, options.conditional_samples, background, F);
+}
+
+// The interaction values of the global value (the game's first output; a conditional game's
+// first `groups` outputs, one a group of draws, averaged with their spread in the se): the
+// interactions' own pass.
+void SolveInteractions(XperResult& r, const Game& game, std::size_t groups, bool exact,
+                       SolverOptions solver_options) {
+  const FirstOutputsGame global(game, groups);
+  solver_options.store_values = false;
+  InteractionValues iv = exact ? ExactInteractions(global, InteractionIndex::kShapley, solver_options)
+                               : SampledInteractions(global, InteractionIndex::kShapley, solver_options);
+  if (groups > 1) iv = detail::AverageInteractionGroups(iv, groups);
+  r.interactions = std::move(iv.values);
+  r.interactions_se = std::move(iv.se);
 }
 
 // A conditional run's draws a coalition and individual, the background its distribution was
@@ -260,16 +275,9 @@ XperResult ExplainXper(const Model& model, const Dataset& sample, const XperOpti
     r.sample_value.push_back(sv.sample_values[t]);
   if (uses_comparison) r.permutation = game.settings().permutation;
   r.coalition_values = std::move(sv.coalition_values);
-  if (options.interactions) {
-    // The global value alone (output 0 of the game): the interactions' own pass.
-    const FirstOutputGame global(game);
-    SolverOptions io = solver_options;
-    io.store_values = false;
-    const InteractionValues iv = choice.exact ? ExactInteractions(global, InteractionIndex::kShapley, io)
-                                              : SampledInteractions(global, InteractionIndex::kShapley, io);
-    r.interactions = iv.values;
-    r.interactions_se = iv.se;
-  }
+  if (options.interactions)
+    SolveInteractions(r, conditional ? static_cast<const Game&>(*drawn) : game,
+                      conditional ? kConditionalGroups : 1, choice.exact, solver_options);
   r.additive_fast_path = !conditional && game.additive();
   r.conditional = options.conditional;
   if (conditional)

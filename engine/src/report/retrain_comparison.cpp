@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <numeric>
 #include <sstream>
 
 #include "report/csv.hpp"
@@ -16,13 +15,7 @@ namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 // The players by decreasing SAGE value (the figure's and the table's order).
-std::vector<std::size_t> BySage(const RetrainComparison& c) {
-  std::vector<std::size_t> order(c.players.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return c.sage[a] > c.sage[b]; });
-  return order;
-}
+std::vector<std::size_t> BySage(const RetrainComparison& c) { return ValueFunctionComparison::Order(c.sage); }
 
 Chart RetrainFigure(const RetrainComparison& c) {
   BarChart chart;

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <sstream>
 #include <vector>
 
@@ -19,13 +18,7 @@ namespace perfshap { inline namespace v0 { namespace detail {
 namespace {
 
 /** Players by decreasing value (the most helpful first). */
-std::vector<std::size_t> ByValue(const SageValues& v) {
-  std::vector<std::size_t> order(v.phi.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return v.phi[a] > v.phi[b]; });
-  return order;
-}
+std::vector<std::size_t> ByValue(const SageValues& v) { return ValueFunctionComparison::Order(v.phi); }
 
 double Se(const SageValues& v, std::size_t j) { return v.phi_se.empty() ? 0.0 : v.phi_se[j]; }
 

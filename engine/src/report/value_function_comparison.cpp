@@ -18,11 +18,7 @@ namespace {
 
 // The players by decreasing conditional value (the figure's and the table's order).
 std::vector<std::size_t> ByConditional(const ValueFunctionComparison& c) {
-  std::vector<std::size_t> order(c.players.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return c.conditional_phi[a] > c.conditional_phi[b]; });
-  return order;
+  return ValueFunctionComparison::Order(c.conditional_phi);
 }
 
 Chart ComparisonFigure(const ValueFunctionComparison& c) {
@@ -46,11 +42,16 @@ Chart ComparisonFigure(const ValueFunctionComparison& c) {
 
 }  // namespace
 
-std::vector<int> ValueFunctionComparison::Ranks(const std::vector<double>& values) {
+std::vector<std::size_t> ValueFunctionComparison::Order(const std::vector<double>& values) {
   std::vector<std::size_t> order(values.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return values[a] > values[b]; });
+  return order;
+}
+
+std::vector<int> ValueFunctionComparison::Ranks(const std::vector<double>& values) {
+  const std::vector<std::size_t> order = Order(values);
   std::vector<int> rank(values.size());
   for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int>(r + 1);
   return rank;

@@ -27,6 +27,8 @@ struct ValueFunctionComparison {
   std::vector<double> conditional_se;
   std::vector<double> marginal_phi;
 
+  /** @brief The players by decreasing value, ties in player order. */
+  static std::vector<std::size_t> Order(const std::vector<double>& values);
   /** @brief Player j's rank under `values` (1: the largest value). */
   static std::vector<int> Ranks(const std::vector<double>& values);
 };
