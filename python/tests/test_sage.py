@@ -169,6 +169,20 @@ def test_cv_reads_the_data_once(tmp_path):
     assert pipe_run["cv"]["phi_by_split"] == file_run["cv"]["phi_by_split"]
 
 
+def test_compare_retrain_reads_the_data_once(tmp_path):
+    """The ShapAUC side uses the rows sage read: a pipe gives what the file gives."""
+    path = os.path.join(DATA, "pima.csv")
+    args = ["sage", "--label", "label", "--model", "logistic", "--cv", "kfold:3", "--metric", "auc", "--background",
+            "20", "--compare-retrain", "--quiet"]
+    subprocess.run([os.environ["PERFSHAP_CLI"], *args, "--data", path, "--out", str(tmp_path / "file")], check=True)
+    with open(path, "rb") as f:
+        subprocess.run([os.environ["PERFSHAP_CLI"], *args, "--data", "/dev/stdin", "--out", str(tmp_path / "pipe")],
+                       input=f.read(), check=True)
+    file_run = json.loads((tmp_path / "file" / "result.json").read_text())
+    pipe_run = json.loads((tmp_path / "pipe" / "result.json").read_text())
+    assert pipe_run["retrain_comparison"] == file_run["retrain_comparison"]
+
+
 def test_bad_input_names_the_option():
     X, y = read("banknote.csv")
     with pytest.raises(perfshap.InvalidArgument, match="reads probabilities"):

@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "api/robustness_request.hpp"
 #include "perfshap/blocks/split.hpp"
 #include "perfshap/error.hpp"
+#include "perfshap/robustness.hpp"
 #include "values/value_function.hpp"
 
 namespace perfshap { inline namespace v0 { namespace api {
@@ -78,22 +78,19 @@ void Reduce(SageResponse& response) {
 }
 
 /** ShapAUC (the robustness method: the learner retrained on every coalition) on the same splits
- *  with the same learner, beside the SAGE values of `sage`. */
-detail::RetrainComparison RetrainBeside(const SageRequest& request, const ShapOptions& opt,
-                                        std::shared_ptr<const Learner> learner, const SplitPlan& plan,
-                                        const SageResponse& sage) {
-  RobustnessRequest r;
-  r.data = request.data;
-  r.learner.learner = std::move(learner);
-  r.learner.params.clear();
-  r.splits.splits = plan;
-  r.splits.name = sage.plan;
-  r.seed = request.seed;
-  r.options.solver = opt.solver;
-  r.options.sampling = opt.solver_options;
-  r.options.execution = opt.solver_options.execution;
-  r.options.execution.on_estimate = nullptr;
-  const RobustnessResult shapauc = RunRobustness(r).result;
+ *  of the same rows (the data as read once, `p`) with the same learner, beside the SAGE values. */
+detail::RetrainComparison RetrainBeside(const PreparedModelRows& p, const ShapOptions& opt,
+                                        const SplitPlan& plan, const SageResponse& sage) {
+  RobustnessOptions r;
+  r.learner = p.learner;
+  r.players = p.players;
+  r.features = p.model_columns;
+  r.plan_name = sage.plan;
+  r.solver = opt.solver;
+  r.sampling = opt.solver_options;
+  r.execution = opt.solver_options.execution;
+  r.execution.on_estimate = nullptr;
+  const RobustnessResult shapauc = ExplainRobustness(p.data, plan, r);
   detail::RetrainComparison c;
   c.sage_metric = sage.values.metric;
   c.plan = sage.plan;
@@ -155,7 +152,7 @@ SageResponse RunSageAcrossSplits(const SageRequest& request, ShapOptions opt) {
   response.run.background_source = "drawn from each split's training part with the seed";
   response.run.model_source = "fitted on each split's training part";
   Reduce(response);
-  if (request.compare_retrain) response.retrain = RetrainBeside(request, opt, p.learner, plan, response);
+  if (request.compare_retrain) response.retrain = RetrainBeside(p, opt, plan, response);
   return response;
 }
 
